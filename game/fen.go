@@ -1,0 +1,216 @@
+package game
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// FENError says what is wrong with a FEN string and in which field.
+type FENError struct {
+	FEN   string // the text as given
+	Field string // "board", "side to move", "castling", "en passant", "half-move clock", "full-move number" or "position"
+	Msg   string
+}
+
+func (e *FENError) Error() string {
+	return fmt.Sprintf("invalid FEN (%s): %s", e.Field, e.Msg)
+}
+
+// ParseFEN reads a position in FEN with '*' for ice (RULES.md §6). The
+// half-move clock and full-move number may be omitted (0 and 1). It checks
+// that the position could arise in a game: at most one king a side, no pawn
+// on the first or last rank, castling rights that match kings and rooks on
+// their home squares, an en-passant square behind a pawn that just moved two
+// squares, and the side not to move not in check. A king may be missing only
+// because it froze, so such a FEN is accepted (the game is then over).
+// Errors are *FENError.
+func ParseFEN(fen string) (Position, error) {
+	var p Position
+	fail := func(field, format string, args ...any) (Position, error) {
+		return Position{}, &FENError{FEN: fen, Field: field, Msg: fmt.Sprintf(format, args...)}
+	}
+	fields := strings.Fields(fen)
+	if len(fields) < 4 || len(fields) > 6 {
+		return fail("position", "want 4 to 6 fields separated by spaces (board, side to move, castling, en passant, clocks), found %d", len(fields))
+	}
+
+	ranks := strings.Split(fields[0], "/")
+	if len(ranks) != 8 {
+		return fail("board", "want 8 ranks separated by '/', found %d", len(ranks))
+	}
+	for i, row := range ranks {
+		r := 7 - i
+		f := 0
+		for j := 0; j < len(row); j++ {
+			c := row[j]
+			if f >= 8 && c != ' ' {
+				return fail("board", "rank %d has more than 8 squares", r+1)
+			}
+			switch {
+			case c >= '1' && c <= '8':
+				f += int(c - '0')
+				if f > 8 {
+					return fail("board", "rank %d has more than 8 squares", r+1)
+				}
+			case c == '*':
+				p.ice |= Bit(SquareAt(f, r))
+				f++
+			default:
+				x := pieceFromFEN(c)
+				if x == NoPiece {
+					return fail("board", "%q on rank %d is not a man, a digit or '*' (ice)", c, r+1)
+				}
+				s := SquareAt(f, r)
+				if x.Kind() == Pawn && (r == 0 || r == 7) {
+					return fail("board", "a pawn cannot stand on %s", s)
+				}
+				p.put(s, x)
+				f++
+			}
+		}
+		if f != 8 {
+			return fail("board", "rank %d has %d squares, want 8", r+1, f)
+		}
+	}
+	for _, c := range []Color{White, Black} {
+		if p.Pieces(c, King).Count() > 1 {
+			return fail("board", "%s has more than one king", c)
+		}
+	}
+
+	switch fields[1] {
+	case "w":
+		p.turn = White
+	case "b":
+		p.turn = Black
+	default:
+		return fail("side to move", "%q: want w or b", fields[1])
+	}
+
+	if fields[2] != "-" {
+		for _, c := range []byte(fields[2]) {
+			var right Castling
+			var king, rook Square
+			switch c {
+			case 'K':
+				right, king, rook = WhiteKingside, E1, H1
+			case 'Q':
+				right, king, rook = WhiteQueenside, E1, A1
+			case 'k':
+				right, king, rook = BlackKingside, E8, H8
+			case 'q':
+				right, king, rook = BlackQueenside, E8, A8
+			default:
+				return fail("castling", "%q: want '-' or letters from KQkq", fields[2])
+			}
+			if p.castling&right != 0 {
+				return fail("castling", "%q names %c twice", fields[2], c)
+			}
+			color := White
+			if c >= 'a' {
+				color = Black
+			}
+			if p.board[king] != MakePiece(color, King) || p.board[rook] != MakePiece(color, Rook) {
+				return fail("castling", "%c needs the %s king on %s and a rook on %s", c, color, king, rook)
+			}
+			p.castling |= right
+		}
+	}
+
+	p.ep = NoSquare
+	if fields[3] != "-" {
+		s, err := ParseSquare(fields[3])
+		if err != nil {
+			return fail("en passant", "%q: want '-' or a square", fields[3])
+		}
+		// The pawn that passed over s stands just beyond it, and the
+		// square it left is empty.
+		wantRank, pawnAt, from := 5, s-8, s+8
+		if p.turn == Black {
+			wantRank, pawnAt, from = 2, s+8, s-8
+		}
+		if s.Rank() != wantRank {
+			return fail("en passant", "%s is not on rank %d, where a %s pawn's double step passes", s, wantRank+1, p.turn.Other())
+		}
+		if p.board[pawnAt] != MakePiece(p.turn.Other(), Pawn) || p.Occupied().Has(s) || p.Occupied().Has(from) {
+			return fail("en passant", "%s: no %s pawn can just have moved two squares over it", s, p.turn.Other())
+		}
+		p.ep = s
+	}
+
+	p.fullmove = 1
+	if len(fields) >= 5 {
+		n, err := strconv.Atoi(fields[4])
+		if err != nil || n < 0 || n > 10000 {
+			return fail("half-move clock", "%q: want a whole number from 0", fields[4])
+		}
+		p.halfmove = n
+	}
+	if len(fields) == 6 {
+		n, err := strconv.Atoi(fields[5])
+		if err != nil || n < 1 || n > 10000 {
+			return fail("full-move number", "%q: want a whole number from 1", fields[5])
+		}
+		p.fullmove = n
+	}
+	if msg := p.illegalReason(); msg != "" {
+		return fail("position", "%s", msg)
+	}
+	return p, nil
+}
+
+// FEN returns the position in FEN with '*' for ice.
+func (p *Position) FEN() string {
+	var b strings.Builder
+	b.Grow(90)
+	for r := 7; r >= 0; r-- {
+		empty := 0
+		for f := 0; f < 8; f++ {
+			s := SquareAt(f, r)
+			x := p.board[s]
+			if x == NoPiece && !p.ice.Has(s) {
+				empty++
+				continue
+			}
+			if empty > 0 {
+				b.WriteByte('0' + byte(empty))
+				empty = 0
+			}
+			if x != NoPiece {
+				b.WriteByte(x.FENLetter())
+			} else {
+				b.WriteByte('*')
+			}
+		}
+		if empty > 0 {
+			b.WriteByte('0' + byte(empty))
+		}
+		if r > 0 {
+			b.WriteByte('/')
+		}
+	}
+	if p.turn == White {
+		b.WriteString(" w ")
+	} else {
+		b.WriteString(" b ")
+	}
+	if p.castling == NoCastling {
+		b.WriteByte('-')
+	}
+	for i, l := range "KQkq" {
+		if p.castling&(1<<i) != 0 {
+			b.WriteRune(l)
+		}
+	}
+	b.WriteByte(' ')
+	b.WriteString(p.ep.String())
+	b.WriteByte(' ')
+	b.WriteString(strconv.Itoa(p.halfmove))
+	b.WriteByte(' ')
+	b.WriteString(strconv.Itoa(p.fullmove))
+	return b.String()
+}
+
+// String returns the FEN.
+func (p Position) String() string { return p.FEN() }

@@ -1,0 +1,88 @@
+package game
+
+// Result is who won. The numbers are stable: they are stored.
+type Result uint8
+
+const (
+	NoResult  Result = 0 // the game goes on
+	WhiteWins Result = 1
+	BlackWins Result = 2
+	Draw      Result = 3
+)
+
+// String returns the PGN result: "1-0", "0-1", "1/2-1/2" or "*".
+func (r Result) String() string {
+	switch r {
+	case WhiteWins:
+		return "1-0"
+	case BlackWins:
+		return "0-1"
+	case Draw:
+		return "1/2-1/2"
+	}
+	return "*"
+}
+
+// Reason is why a game ended. The numbers are stable: they are stored.
+// The first ones follow from the position (Status); the rest come from the
+// players or the clock.
+type Reason uint8
+
+const (
+	NoReason        Reason = 0
+	Checkmate       Reason = 1
+	Stalemate       Reason = 2
+	KingFrozen      Reason = 3 // one king froze in an Ice Age: its owner loses
+	BothKingsFrozen Reason = 4
+	FiftyMoveRule   Reason = 5
+	Resignation     Reason = 6
+	DrawAgreed      Reason = 7
+	Timeout         Reason = 8
+	Aborted         Reason = 9 // ended before it really started; no result
+)
+
+// String returns a short English description, e.g. "king frozen".
+func (r Reason) String() string {
+	switch r {
+	case Checkmate:
+		return "checkmate"
+	case Stalemate:
+		return "stalemate"
+	case KingFrozen:
+		return "king frozen"
+	case BothKingsFrozen:
+		return "both kings frozen"
+	case FiftyMoveRule:
+		return "fifty-move rule"
+	case Resignation:
+		return "resignation"
+	case DrawAgreed:
+		return "draw agreed"
+	case Timeout:
+		return "time forfeit"
+	case Aborted:
+		return "aborted"
+	}
+	return "none"
+}
+
+// Outcome is a game's result and the reason for it. The zero Outcome means
+// the game goes on.
+type Outcome struct {
+	Result Result
+	Reason Reason
+}
+
+// Over reports whether the game has ended.
+func (o Outcome) Over() bool { return o.Reason != NoReason }
+
+// Winner returns the winning colour; ok is false for a draw or no result.
+func (o Outcome) Winner() (c Color, ok bool) {
+	switch o.Result {
+	case WhiteWins:
+		return White, true
+	case BlackWins:
+		return Black, true
+	}
+	return White, false
+}

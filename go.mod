@@ -1,0 +1,3 @@
+module github.com/iceagechess/iceage
+
+go 1.26
