@@ -1,0 +1,76 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func env(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+func write(t *testing.T, text string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestLoad(t *testing.T) {
+	t.Run("a missing file gives the defaults, the database beside it", func(t *testing.T) {
+		dir := t.TempDir()
+		c, err := Load(filepath.Join(dir, "config.yaml"), env(nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := filepath.Join(dir, "iceage.db"); c.Database.Path != want {
+			t.Errorf("database path %q, want %q", c.Database.Path, want)
+		}
+		if c.Log.Level != "info" || c.Log.Format != "text" {
+			t.Errorf("log %+v, want info/text", c.Log)
+		}
+	})
+	t.Run("an empty file gives the defaults", func(t *testing.T) {
+		if _, err := Load(write(t, ""), env(nil)); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("the example file loads", func(t *testing.T) {
+		data, err := os.ReadFile("../config.example.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Load(write(t, string(data)), env(nil)); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("file values are read and the environment wins", func(t *testing.T) {
+		path := write(t, "discord:\n  token: from-file\n  application_id: \"42\"\ndatabase:\n  path: /var/lib/iceage/games.db\nlog:\n  level: debug\n")
+		c, err := Load(path, env(map[string]string{"DISCORD_TOKEN": "from-env", "ICEAGE_LOG_FORMAT": "json"}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Discord.Token != "from-env" || c.Discord.ApplicationID != "42" || c.Database.Path != "/var/lib/iceage/games.db" ||
+			c.Log.Level != "debug" || c.Log.Format != "json" {
+			t.Errorf("got %+v", c)
+		}
+	})
+	for _, bad := range []struct{ name, text, want string }{
+		{"an unknown key is an error", "databse:\n  path: x.db\n", "databse"},
+		{"a bad log level is an error", "log:\n  level: loud\n", "log.level"},
+		{"a bad log format is an error", "log:\n  format: xml\n", "log.format"},
+		{"an empty database path is an error", "database:\n  path: \"\"\n", "database.path"},
+		{"malformed YAML is an error", "discord: [\n", "config"},
+	} {
+		t.Run(bad.name, func(t *testing.T) {
+			_, err := Load(write(t, bad.text), env(nil))
+			if err == nil || !strings.Contains(err.Error(), bad.want) {
+				t.Errorf("error %v, want one mentioning %q", err, bad.want)
+			}
+		})
+	}
+}
