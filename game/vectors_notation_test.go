@@ -59,3 +59,45 @@ func TestSANVectors(t *testing.T) {
 		}
 	}
 }
+
+// vectorReason maps the termination words of games.txt to reasons.
+var vectorReason = map[string]Reason{
+	"checkmate": Checkmate, "stalemate": Stalemate, "white_king_frozen": KingFrozen,
+	"black_king_frozen": KingFrozen, "both_kings_frozen": BothKingsFrozen, "fifty_move": FiftyMoveRule,
+	"max_plies": NoReason,
+}
+
+// Every reference game: playing its SAN moves through a Match gives the
+// same SANs back, the moves of its UCI column, its final FEN and result.
+func TestGameVectors(t *testing.T) {
+	games := readVectors(t, "games.txt")
+	if testing.Short() {
+		games = games[:40]
+	}
+	for i, v := range games {
+		ucis, sans := strings.Fields(v[0]), strings.Fields(v[1])
+		m := NewMatch(StartPosition())
+		for j, s := range sans {
+			pl, err := m.Play(s)
+			if err != nil {
+				t.Fatalf("game %d, ply %d: %s: %v\n%s", i+1, j+1, s, err, m.pos.FEN())
+			}
+			if pl.SAN != s || pl.UCI != ucis[j] {
+				t.Fatalf("game %d, ply %d: played %s as %s (%s), want %s", i+1, j+1, s, pl.SAN, pl.UCI, ucis[j])
+			}
+		}
+		if got := m.pos.FEN(); got != v[2] {
+			t.Errorf("game %d: final FEN %s, want %s", i+1, got, v[2])
+		}
+		if got := m.Outcome(); got.Result.String() != v[3] || got.Reason != vectorReason[v[4]] {
+			t.Errorf("game %d: outcome %s (%s), want %s (%s)", i+1, got.Result, got.Reason, v[3], v[4])
+		}
+		r, err := ReplayUCI(StartFEN, ucis)
+		if err != nil {
+			t.Fatalf("game %d: %v", i+1, err)
+		}
+		if strings.Join(r.SANs(), " ") != v[1] {
+			t.Errorf("game %d: replaying the UCI moves gave other SANs", i+1)
+		}
+	}
+}
