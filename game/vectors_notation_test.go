@@ -101,3 +101,38 @@ func TestGameVectors(t *testing.T) {
 		}
 	}
 }
+
+// Every reference game survives PGN export and import: same moves, same
+// outcome, and the re-export is byte for byte the same text.
+func TestPGNRoundTripVectors(t *testing.T) {
+	games := readVectors(t, "games.txt")
+	if testing.Short() {
+		games = games[:20]
+	}
+	tags := Tags{Event: "Vectors", Site: "testdata", Date: "2026.11.30", Round: "1", White: "A \"quoted\" name", Black: `back\slash`}
+	for i, v := range games {
+		m, err := ReplayUCI(StartFEN, strings.Fields(v[0]))
+		if err != nil {
+			t.Fatalf("game %d: %v", i+1, err)
+		}
+		text := m.PGN(tags)
+		for n, line := range strings.Split(text, "\n") {
+			if len(line) > pgnLineWidth {
+				t.Errorf("game %d: PGN line %d is %d characters long", i+1, n+1, len(line))
+			}
+		}
+		back, gotTags, err := ParsePGN(text)
+		if err != nil {
+			t.Fatalf("game %d: %v\n%s", i+1, err, text)
+		}
+		if gotTags != tags {
+			t.Errorf("game %d: tags %+v, want %+v", i+1, gotTags, tags)
+		}
+		if back.Outcome() != m.Outcome() || strings.Join(back.UCIs(), " ") != v[0] {
+			t.Errorf("game %d: PGN import gave outcome %v and other moves", i+1, back.Outcome())
+		}
+		if again := back.PGN(gotTags); again != text {
+			t.Errorf("game %d: re-export differs:\n%s\nwant\n%s", i+1, again, text)
+		}
+	}
+}
