@@ -320,7 +320,7 @@ func (p *Position) count(g *moveGen) int {
 		s := b.First()
 		allowed := line[k][s] & g.mask
 		one, two, west, east, _, _, _, _ := g.pawnSets(Bit(s))
-		n += pawnCount((one|two|west|east)&allowed)
+		n += pawnCount((one | two | west | east) & allowed)
 	}
 	return n + popcount(p.enPassantFrom(g))
 }
