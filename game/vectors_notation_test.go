@@ -7,9 +7,9 @@ import (
 	"testing"
 )
 
-// readVectors returns the ' ; '-separated fields of every case line of a
+// readCases returns the ' ; '-separated fields of every case line of a
 // file in testdata (see testdata/README or the file's header).
-func readVectors(t testing.TB, name string) [][]string {
+func readCases(t testing.TB, name string) [][]string {
 	t.Helper()
 	f, err := os.Open("testdata/" + name)
 	if err != nil {
@@ -34,8 +34,8 @@ func readVectors(t testing.TB, name string) [][]string {
 
 // Every SAN vector: SAN(UCI) is the SAN given, and the SAN given parses to
 // the UCI given.
-func TestSANVectors(t *testing.T) {
-	for i, v := range readVectors(t, "san.txt") {
+func TestSANAndParseMoveVectors(t *testing.T) {
+	for i, v := range readCases(t, "san.txt") {
 		fen, want, uci := v[0], v[1], v[2]
 		p, err := ParseFEN(fen)
 		if err != nil {
@@ -69,8 +69,8 @@ var vectorReason = map[string]Reason{
 
 // Every reference game: playing its SAN moves through a Match gives the
 // same SANs back, the moves of its UCI column, its final FEN and result.
-func TestGameVectors(t *testing.T) {
-	games := readVectors(t, "games.txt")
+func TestMatchReplaysGameVectors(t *testing.T) {
+	games := readCases(t, "games.txt")
 	if testing.Short() {
 		games = games[:40]
 	}
@@ -105,7 +105,7 @@ func TestGameVectors(t *testing.T) {
 // Every reference game survives PGN export and import: same moves, same
 // outcome, and the re-export is byte for byte the same text.
 func TestPGNRoundTripVectors(t *testing.T) {
-	games := readVectors(t, "games.txt")
+	games := readCases(t, "games.txt")
 	if testing.Short() {
 		games = games[:20]
 	}
