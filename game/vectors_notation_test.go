@@ -136,3 +136,56 @@ func TestPGNRoundTripVectors(t *testing.T) {
 		}
 	}
 }
+
+// The explanation code decides every rule by itself; it must call exactly
+// the moves legal that the move generator generates, for every man and
+// every target square, in every position of the vector files and along the
+// reference games.
+func TestJudgeAgreesWithMoveGenerator(t *testing.T) {
+	var fens []string
+	for _, name := range []string{"san.txt", "perft-ice.txt", "iceage-events.txt"} {
+		for _, v := range readCases(t, name) {
+			fens = append(fens, v[0])
+		}
+	}
+	games := readCases(t, "games.txt")
+	if testing.Short() {
+		games = games[:10]
+	}
+	for _, v := range games {
+		p := StartPosition()
+		for _, u := range strings.Fields(v[0]) {
+			fens = append(fens, p.FEN())
+			m, err := ParseMove(&p, u)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p = p.Apply(m)
+		}
+	}
+	for _, fen := range fens {
+		p, err := ParseFEN(fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Pieces(White, King) == 0 || p.Pieces(Black, King) == 0 {
+			continue
+		}
+		legal := p.LegalMoves(nil)
+		for b := p.Men(p.Turn()); b != 0; b &= b - 1 {
+			from := b.First()
+			for to := Square(0); to < 64; to++ {
+				for _, k := range []Kind{NoKind, Queen, Knight, King} {
+					m := NewMove(from, to, k)
+					kind, msg := p.judge(from, to, k)
+					if want := contains(legal, m); (kind == 0) != want {
+						t.Fatalf("%s: %s: generator says legal=%v, explanation says %v %q", fen, m, want, kind, msg)
+					}
+					if kind != 0 && msg == "" {
+						t.Fatalf("%s: %s: %v without a message", fen, m, kind)
+					}
+				}
+			}
+		}
+	}
+}
