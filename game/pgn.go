@@ -153,7 +153,7 @@ func (e *PGNError) Unwrap() error { return e.Err }
 // *SyntaxError of a bad move.
 func ParsePGN(text string) (*Match, Tags, error) {
 	var tags Tags
-	lx := pgnLexer{text: text, line: 1}
+	lx := pgnLexer{text: strings.TrimPrefix(text, "\uFEFF"), line: 1} // a byte order mark is no text
 	fields := map[string]string{}
 	// Tag pairs.
 	for {
@@ -344,8 +344,6 @@ func (lx *pgnLexer) skipSpace() {
 			lx.pos++
 		case c == '%' && lx.pos == 0:
 			lx.skipLine()
-		case c == 0xEF && strings.HasPrefix(lx.text[lx.pos:], "\uFEFF"):
-			lx.pos += 3 // a byte order mark
 		default:
 			return
 		}
