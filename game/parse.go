@@ -10,6 +10,7 @@ type moveSpec struct {
 	castle   int    // 0, castleKingside or castleQueenside
 	piece    Kind   // the man named; Pawn when no letter was given, NoKind when a from square names it
 	orPawn   bool   // a lower-case "b" that may be the b-pawn's file or a bishop
+	orBPawn  bool   // an upper-case "B" that is a bishop unless only the b-pawn fits
 	fromFile int    // 0–7, or -1 when not given
 	fromRank int    // 0–7, or -1 when not given
 	to       Square
@@ -33,7 +34,9 @@ const (
 //
 // A lower-case "b" at the start is read as the b-pawn's file when a b-pawn
 // move fits, else as a bishop ("bxc3" is the b-pawn taking on c3 unless only
-// a bishop can go there). Text that is not a move in any of these forms
+// a bishop can go there); an upper-case "B" is a bishop unless only the
+// b-pawn fits, and other files may be typed in capitals ("E4", "Exd5"), as
+// phones like to write them. Text that is not a move in any of these forms
 // gives a *SyntaxError; a move that is not legal here gives a *MoveError
 // whose Kind and message say why, e.g. "the rook on a1 cannot reach a5: ice
 // on a3 blocks it". Explaining runs only when the move is not legal.
@@ -50,7 +53,7 @@ func parseMove(p *Position, text string, legal []Move) (Move, error) {
 	}
 	var found [maxMoves]Move
 	matches := spec.match(p, legal, found[:0], false)
-	if len(matches) == 0 && spec.orPawn {
+	if len(matches) == 0 && (spec.orPawn || spec.orBPawn) {
 		matches = spec.match(p, legal, found[:0], true)
 	}
 	switch len(matches) {
@@ -69,12 +72,16 @@ func parseMove(p *Position, text string, legal []Move) (Move, error) {
 		Msg: spec.text + " is ambiguous: " + list}
 }
 
-// match appends to dst the legal moves that fit s. With bishop set, a
-// lower-case "b" is read as a bishop.
-func (s *moveSpec) match(p *Position, legal, dst []Move, bishop bool) []Move {
+// match appends to dst the legal moves that fit s. With alt set, the
+// other reading of a "b" is taken: a bishop for a lower-case one, the
+// b-pawn for an upper-case one.
+func (s *moveSpec) match(p *Position, legal, dst []Move, alt bool) []Move {
 	piece, fromFile := s.piece, s.fromFile
-	if bishop {
+	switch {
+	case alt && s.orPawn:
 		piece, fromFile = Bishop, -1
+	case alt && s.orBPawn:
+		piece, fromFile = Pawn, 1
 	}
 	for _, m := range legal {
 		from, to := m.From(), m.To()
@@ -147,8 +154,14 @@ func parseSpec(text string) (moveSpec, error) {
 			if len(c) == len(b) {
 				return spec, &SyntaxError{Text: spec.text, Msg: "too long for a move"}
 			}
+			if ch >= 'A' && ch <= 'H' && ch != 'B' {
+				ch += 'a' - 'A' // a file typed in capitals ("E4", "Exd5"): no piece has these letters
+			}
 			c = append(c, ch)
 		}
+	}
+	if len(c) == 2 && c[0] == 'B' && isRank(c[1]) {
+		c[0] = 'b' // "B4" can only be the b-pawn's push
 	}
 	// From the end: an optional promotion piece, then the target square.
 	if n := len(c); n >= 3 && isRank(c[n-2]) {
@@ -172,6 +185,9 @@ func parseSpec(text string) (moveSpec, error) {
 			spec.orPawn = true
 		case ch == 'b' && isRank(c[1]):
 			// "b2…": the b-file of a from square, not a bishop.
+		case ch == 'B' && len(c) == 1:
+			spec.piece, spec.orBPawn = Bishop, true
+			c, letter = c[1:], true
 		case strings.IndexByte("NBRQKP", ch) >= 0:
 			spec.piece = letterKind(ch)
 			c, letter = c[1:], true
