@@ -50,8 +50,13 @@ func (p *Position) judge(from, to Square, promo Kind) (MoveErrorKind, string) {
 		diag := absi(df) == absi(dr)
 		straight := df == 0 || dr == 0
 		if k == Bishop && !diag || k == Rook && !straight || k == Queen && !diag && !straight {
-			how := map[Kind]string{Bishop: "a bishop moves only diagonally", Rook: "a rook moves only along ranks and files",
-				Queen: "a queen moves only along ranks, files and diagonals"}[k]
+			how := "a queen moves only along ranks, files and diagonals"
+			switch k {
+			case Bishop:
+				how = "a bishop moves only diagonally"
+			case Rook:
+				how = "a rook moves only along ranks and files"
+			}
 			return CannotMoveThatWay, who + " cannot go to " + to.String() + ": " + how
 		}
 		if s, ok := p.firstBetween(from, to); ok {

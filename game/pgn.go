@@ -305,6 +305,9 @@ func (m *Match) settle(result, term string) error {
 // stripMoveNumber removes a leading move number ("12.", "12...") from a
 // movetext token; a token that is only a move number gives "".
 func stripMoveNumber(tok string) string {
+	if strings.Trim(tok, ".") == "" {
+		return "" // "..." written apart from its number
+	}
 	i := 0
 	for i < len(tok) && tok[i] >= '0' && tok[i] <= '9' {
 		i++

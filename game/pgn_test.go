@@ -45,7 +45,7 @@ func TestParsePGNReadsWhatOtherProgramsWrite(t *testing.T) {
 
 1. hxg3 $1 {a comment
 over two lines} Nxf6 (1... Nxh6 2. gxh4 (2. Nxf3)) 2.gxh4 ; a comment to the end of the line
-2...Nxh5 3. Nxf3!? Ng3+?? *
+2...Nxh5 3. Nxf3!? 3. ... Ng3+?? *
 `
 	m, tags, err := ParsePGN(text)
 	if err != nil {
