@@ -351,6 +351,18 @@ func signi(n int) int {
 // explain returns why no legal move of p fits spec; legal holds p's legal
 // moves.
 func (p *Position) explain(spec *moveSpec, legal []Move) *MoveError {
+	e := p.explainRules(spec, legal)
+	if e.Kind == 0 {
+		// The rules here are decided as the move generator decides them (a
+		// test holds the two together); should they ever part, the player
+		// still gets a true answer.
+		e.Kind, e.Msg = CannotMoveThatWay, spec.text+" is not a legal move here"
+	}
+	return e
+}
+
+// explainRules is explain without the last resort.
+func (p *Position) explainRules(spec *moveSpec, legal []Move) *MoveError {
 	e := &MoveError{Text: spec.text}
 	if len(legal) == 0 {
 		e.Kind, e.Msg = GameOver, "the game is over: "+p.Outcome().Reason.String()

@@ -5,7 +5,8 @@ import "fmt"
 // Match is the record of one game: the start position, every move with its
 // SAN and its Ice Age (if any), the current position and the outcome. It
 // checks every move it is given and refuses moves once the game is over.
-// The zero Match is not usable; create one with NewMatch or ReplayUCI.
+// The zero Match is not usable; create one with NewMatch, ReplayUCI or
+// ParsePGN. A Match is not safe for concurrent use.
 type Match struct {
 	start   Position
 	pos     Position
