@@ -118,7 +118,7 @@ func parseSpec(text string) (moveSpec, error) {
 	s := strings.TrimSpace(text)
 	spec := moveSpec{text: s, piece: Pawn, fromFile: -1, fromRank: -1, to: NoSquare}
 	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
+		if s[i] >= 0x80 { // only then can there be figurines to replace
 			s = figurines.Replace(s)
 			break
 		}
@@ -210,6 +210,10 @@ func parseSpec(text string) (moveSpec, error) {
 	}
 	if len(c) > 0 {
 		return spec, &SyntaxError{Text: spec.text, Msg: "write the man's letter (K, Q, R, B, N; none for a pawn), then where it comes from if needed, then the target square, e.g. Nbd2 or exd5"}
+	}
+	if spec.orBPawn && spec.promo != NoKind {
+		// "Bxa8=Q": only a pawn promotes, so the capital B is the b-file.
+		spec.piece, spec.fromFile, spec.orBPawn = Pawn, 1, false
 	}
 	if spec.promo != NoKind && spec.piece != Pawn && spec.piece != NoKind {
 		return spec, &SyntaxError{Text: spec.text, Msg: "only a pawn promotes: write the pawn's move and the new piece, e.g. e8=Q"}
