@@ -1,0 +1,43 @@
+package main
+
+import (
+	"bytes"
+	"testing"
+)
+
+func TestPlayCommand(t *testing.T) {
+	tests := []struct {
+		name           string
+		args           []string
+		code           int
+		stdout, stderr string
+	}{
+		{"moves in mixed notations from the ice start",
+			[]string{"hxg3", "g8f6", "g3-h4"}, 0,
+			"1. hxg3\n1... Nxf6\n2. gxh4\nFEN: rnbqkb1r/pppppppp/*****n**/********/*******P/******1*/PPPPPPP1/RNBQKBNR b KQkq - 0 2\n" +
+				"Status: Black to move; next Ice Age in 19 Black move(s)\n", ""},
+		{"an Ice Age from a FEN",
+			[]string{"-fen", "4k3/3pb3/8/8/7r/8/P4P2/K3R3 b - - 0 20", "Bd6"}, 0,
+			"20... Bd6  {Ice Age: 57 squares iced; frozen: Rh4}\nFEN: ****k***/***p****/***b****/********/********/********/P****P**/K***R*** w - - 1 21\n" +
+				"Status: White to move; next Ice Age in 20 Black move(s)\n", ""},
+		{"a checkmate",
+			[]string{"-fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "f3", "e5", "g4", "qh4"}, 0,
+			"1. f3\n1... e5\n2. g4\n2... Qh4#\nFEN: rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3\nStatus: Black wins (checkmate), 0-1\n", ""},
+		{"an illegal move with suggestions",
+			[]string{"-fen", "4k3/8/8/8/8/*7/8/R3K3 w - - 0 1", "Ra5"}, 1,
+			"FEN: 4k3/8/8/8/8/*7/8/R3K3 w - - 0 1\nStatus: White to move; next Ice Age in 20 Black move(s)\n",
+			"1. Ra5: the rook on a1 cannot reach a5: ice on a3 blocks it\ndid you mean: Rxa3, Ra2, Rb1, Rc1, Rd1?\n"},
+		{"a FEN that is wrong", []string{"-fen", "8/8 w"}, 1, "",
+			"invalid FEN (position): want 4 to 6 fields separated by spaces (board, side to move, castling, en passant, clocks), found 2\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			code := dispatch(append([]string{"play"}, tt.args...), &out, &errOut)
+			if code != tt.code || out.String() != tt.stdout || errOut.String() != tt.stderr {
+				t.Fatalf("exit %d, stdout:\n%s\nstderr:\n%s\nwant exit %d, stdout:\n%s\nstderr:\n%s",
+					code, out.String(), errOut.String(), tt.code, tt.stdout, tt.stderr)
+			}
+		})
+	}
+}

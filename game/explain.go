@@ -1,0 +1,516 @@
+package game
+
+import (
+	"math/bits"
+	"strings"
+)
+
+// This file says, in a player's words, why a move is not legal. It walks
+// the rules one by one on the slow path only: ParseMove calls it after the
+// move generator has found no legal move that fits what was typed.
+
+// judge returns why the move from → to (promoting to promo) is not legal in
+// p, or 0 and "" when it is legal. It decides every rule of RULES.md by
+// itself, from the position's fields, so that its answer can be checked
+// against the move generator.
+func (p *Position) judge(from, to Square, promo Kind) (MoveErrorKind, string) {
+	x := p.board[from]
+	if x == NoPiece {
+		if p.ice.Has(from) {
+			return NoSuchMan, "there is ice on " + from.String() + ", not a man"
+		}
+		return NoSuchMan, "there is no man on " + from.String()
+	}
+	if x.Color() != p.turn {
+		return NotYourTurn, "the " + x.Kind().Name() + " on " + from.String() + " is " +
+			colorName(x.Color()) + "'s, and it is " + colorName(p.turn) + "'s turn"
+	}
+	who := manOn(x, from)
+	if from == to {
+		return CannotMoveThatWay, who + " must move to another square"
+	}
+	if y := p.board[to]; y != NoPiece && y.Color() == p.turn {
+		return OwnManOnTarget, who + " cannot go to " + to.String() + ": your own " + y.Kind().Name() + " stands there"
+	}
+	df, dr := to.File()-from.File(), to.Rank()-from.Rank()
+	k := x.Kind()
+	if k != Pawn && promo != NoKind {
+		return PromotionNotAllowed, "only a pawn reaching the last rank promotes, and " + who + " is no pawn"
+	}
+	switch k {
+	case Pawn:
+		if kind, msg := p.judgePawn(from, to, promo, df, dr); kind != 0 {
+			return kind, msg
+		}
+	case Knight:
+		if !(absi(df) == 1 && absi(dr) == 2 || absi(df) == 2 && absi(dr) == 1) {
+			return CannotMoveThatWay, who + " cannot go to " + to.String() + ": a knight jumps two squares one way and one square sideways"
+		}
+	case Bishop, Rook, Queen:
+		diag := absi(df) == absi(dr)
+		straight := df == 0 || dr == 0
+		if k == Bishop && !diag || k == Rook && !straight || k == Queen && !diag && !straight {
+			how := "a queen moves only along ranks, files and diagonals"
+			switch k {
+			case Bishop:
+				how = "a bishop moves only diagonally"
+			case Rook:
+				how = "a rook moves only along ranks and files"
+			}
+			return CannotMoveThatWay, who + " cannot go to " + to.String() + ": " + how
+		}
+		if s, ok := p.firstBetween(from, to); ok {
+			return p.blocked(who, to, s)
+		}
+	case King:
+		if absi(df) == 2 && dr == 0 && from == castleFrom(p.turn) {
+			return p.judgeCastling(to)
+		}
+		if absi(df) > 1 || absi(dr) > 1 {
+			return CannotMoveThatWay, who + " cannot go to " + to.String() + ": a king moves one square at a time (or two when castling)"
+		}
+	}
+	return p.judgeSafety(from, to, promo)
+}
+
+// judgePawn checks a pawn's move shape, its blockers and its promotion.
+func (p *Position) judgePawn(from, to Square, promo Kind, df, dr int) (MoveErrorKind, string) {
+	who := manOn(p.board[from], from)
+	fwd := 1
+	if p.turn == Black {
+		fwd = -1
+	}
+	switch {
+	case df == 0 && dr == fwd:
+		if p.ice.Has(to) {
+			return PawnCannotPushOntoIce, who + " cannot push onto the ice on " + to.String() + ": a pawn takes ice only diagonally"
+		}
+		if y := p.board[to]; y != NoPiece {
+			return BlockedByMan, who + " cannot move to " + to.String() + ": the " + y.Kind().Name() + " there blocks it (a pawn captures only diagonally)"
+		}
+	case df == 0 && dr == 2*fwd:
+		start := 1
+		if p.turn == Black {
+			start = 6
+		}
+		if from.Rank() != start {
+			return CannotMoveThatWay, who + " cannot go to " + to.String() + ": a pawn moves two squares only from its starting square"
+		}
+		mid := Square(int(from) + 8*fwd)
+		if p.ice.Has(mid) {
+			return BlockedByIce, who + " cannot reach " + to.String() + ": ice on " + mid.String() + " blocks it"
+		}
+		if y := p.board[mid]; y != NoPiece {
+			return BlockedByMan, who + " cannot reach " + to.String() + ": the " + y.Kind().Name() + " on " + mid.String() + " blocks it"
+		}
+		if p.ice.Has(to) {
+			return PawnCannotPushOntoIce, who + " cannot push onto the ice on " + to.String() + ": a pawn takes ice only diagonally"
+		}
+		if y := p.board[to]; y != NoPiece {
+			return BlockedByMan, who + " cannot move to " + to.String() + ": the " + y.Kind().Name() + " there blocks it (a pawn captures only diagonally)"
+		}
+	case absi(df) == 1 && dr == fwd:
+		if p.board[to] == NoPiece && !p.ice.Has(to) && to != p.ep {
+			return CannotMoveThatWay, who + " cannot go to " + to.String() + ": a pawn moves diagonally only to capture, and " + to.String() + " is empty"
+		}
+	default:
+		return CannotMoveThatWay, who + " cannot go to " + to.String() + ": a pawn moves straight forward, or one square diagonally forward to capture"
+	}
+	last := to.Rank() == 7 || to.Rank() == 0
+	switch {
+	case last && promo == NoKind:
+		return NoPromotionPiece, who + " reaches the last rank: say what it becomes, e.g. " + to.String() + "=Q"
+	case last && (promo == King || promo == Pawn):
+		return PromotionNotAllowed, "a pawn cannot become a " + promo.Name() + ": choose a queen, rook, bishop or knight"
+	case !last && promo != NoKind:
+		return PromotionNotAllowed, who + " does not reach the last rank on " + to.String() + ", so it cannot promote"
+	}
+	return 0, ""
+}
+
+// judgeCastling checks castling of the side to move with the king going to
+// to (g- or c-file), then the safety of the king.
+func (p *Position) judgeCastling(to Square) (MoveErrorKind, string) {
+	c := p.turn
+	home := castleFrom(c)
+	kingside := to > home
+	right, side, rookFrom := WhiteKingside, "kingside", home+3
+	if !kingside {
+		right, side, rookFrom = WhiteQueenside, "queenside", home-4
+	}
+	if c == Black {
+		right <<= 2
+	}
+	if p.castling&right == 0 {
+		return CastlingNotAllowed, colorName(c) + " can no longer castle " + side + ": the king or the rook on " +
+			rookFrom.String() + " has moved, been taken or frozen"
+	}
+	lo, hi := home+1, rookFrom
+	if !kingside {
+		lo, hi = rookFrom+1, home
+	}
+	for s := lo; s < hi; s++ {
+		if p.ice.Has(s) {
+			return CastlingNotAllowed, "you cannot castle " + side + ": ice on " + s.String() + " stands between king and rook"
+		}
+		if y := p.board[s]; y != NoPiece {
+			return CastlingNotAllowed, "you cannot castle " + side + ": the " + y.Kind().Name() + " on " + s.String() + " stands between king and rook"
+		}
+	}
+	them := c.Other()
+	if a := p.whoAttacks(home, them); a != 0 {
+		return CastlingNotAllowed, "you cannot castle out of check: " + p.menList(a) + " attacks your king"
+	}
+	cross := (home + to) / 2
+	if a := p.whoAttacks(cross, them); a != 0 {
+		return CastlingNotAllowed, "you cannot castle " + side + ": the king would cross " + cross.String() + ", which " + p.menList(a) + " attacks"
+	}
+	if a := p.whoAttacks(to, them); a != 0 {
+		return CastlingNotAllowed, "you cannot castle " + side + ": the king would land on " + to.String() + ", which " + p.menList(a) + " attacks"
+	}
+	return p.judgeSafety(home, to, NoKind)
+}
+
+// judgeSafety checks that the mover's king is not attacked after the move
+// (and after the Ice Age on Black's Ice-Age move, RULES.md §4.5).
+func (p *Position) judgeSafety(from, to Square, promo Kind) (MoveErrorKind, string) {
+	after := p.boardAfter(from, to, promo)
+	if p.IceAgeNow() {
+		frozen, filled := iceAgeSquares(after.men[White]|after.men[Black], after.ice)
+		for b := frozen; b != 0; b &= b - 1 {
+			after.remove(b.First())
+		}
+		after.ice |= frozen | filled
+	}
+	us, them := p.turn, p.turn.Other()
+	k, ok := after.KingSquare(us)
+	if !ok {
+		return 0, "" // the king froze: legal, and the game is lost (RULES.md §4.5)
+	}
+	a := after.whoAttacks(k, them)
+	if a == 0 {
+		return 0, ""
+	}
+	x := p.board[from]
+	who := manOn(x, from)
+	by := after.menList(a)
+	if x.Kind() == King {
+		if p.ice.Has(to) {
+			return KingCannotTakeAttackedIce, "the king cannot take the ice on " + to.String() + ": " + by + " attacks that square"
+		}
+		return LeavesKingInCheck, "the king cannot go to " + to.String() + ": " + by + " attacks that square"
+	}
+	if ks, ok := p.KingSquare(us); ok {
+		if c := p.whoAttacks(ks, them); c != 0 {
+			return LeavesKingInCheck, "your king is in check from " + p.menList(c) + ", and moving " + who + " to " + to.String() + " does not stop it"
+		}
+	}
+	return LeavesKingInCheck, who + " is pinned: moving it would expose your king to " + by
+}
+
+// boardAfter returns the men and ice of p after the move from → to, without
+// the Ice Age and without any check of legality: captures (of men, of ice,
+// en passant), promotion and the castling rook are done; clocks, rights and
+// the side to move are left as they were.
+func (p *Position) boardAfter(from, to Square, promo Kind) Position {
+	q := *p
+	x := q.board[from]
+	q.remove(from)
+	q.remove(to)
+	q.ice &^= Bit(to)
+	if x.Kind() == Pawn && to == p.ep && from.File() != to.File() {
+		q.remove(SquareAt(to.File(), from.Rank()))
+	}
+	if promo != NoKind {
+		x = MakePiece(x.Color(), promo)
+	}
+	q.put(to, x)
+	if x.Kind() == King && absi(to.File()-from.File()) == 2 {
+		rook := SquareAt(7, from.Rank())
+		dst := SquareAt(5, from.Rank())
+		if to.File() == 2 {
+			rook, dst = SquareAt(0, from.Rank()), SquareAt(3, from.Rank())
+		}
+		r := q.board[rook]
+		q.remove(rook)
+		q.put(dst, r)
+	}
+	return q
+}
+
+// whoAttacks returns the men of colour by that attack s; men and ice
+// block lines.
+func (p *Position) whoAttacks(s Square, by Color) Bitboard {
+	var a Bitboard
+	occ := p.Occupied()
+	f, r := s.File(), s.Rank()
+	for _, d := range [8][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {1, -1}, {-1, 1}, {-1, -1}} {
+		for i := 1; ; i++ {
+			nf, nr := f+d[0]*i, r+d[1]*i
+			if nf < 0 || nf > 7 || nr < 0 || nr > 7 {
+				break
+			}
+			t := SquareAt(nf, nr)
+			if !occ.Has(t) {
+				continue
+			}
+			x := p.board[t]
+			if x != NoPiece && x.Color() == by {
+				k := x.Kind()
+				diag := d[0] != 0 && d[1] != 0
+				pawn := k == Pawn && diag && i == 1 && (by == White && d[1] == -1 || by == Black && d[1] == 1)
+				if k == Queen || diag && k == Bishop || !diag && k == Rook || i == 1 && k == King || pawn {
+					a |= Bit(t)
+				}
+			}
+			break
+		}
+	}
+	for _, d := range [8][2]int{{1, 2}, {2, 1}, {-1, 2}, {-2, 1}, {1, -2}, {2, -1}, {-1, -2}, {-2, -1}} {
+		nf, nr := f+d[0], r+d[1]
+		if nf >= 0 && nf < 8 && nr >= 0 && nr < 8 && p.board[SquareAt(nf, nr)] == MakePiece(by, Knight) {
+			a |= Bit(SquareAt(nf, nr))
+		}
+	}
+	return a
+}
+
+// firstBetween returns the first occupied square (man or ice) strictly
+// between from and to on their common line.
+func (p *Position) firstBetween(from, to Square) (Square, bool) {
+	df, dr := signi(to.File()-from.File()), signi(to.Rank()-from.Rank())
+	occ := p.Occupied()
+	for f, r := from.File()+df, from.Rank()+dr; SquareAt(f, r) != to; f, r = f+df, r+dr {
+		if s := SquareAt(f, r); occ.Has(s) {
+			return s, true
+		}
+	}
+	return NoSquare, false
+}
+
+// blocked explains that the square s on the way to to is occupied.
+func (p *Position) blocked(who string, to, s Square) (MoveErrorKind, string) {
+	if p.ice.Has(s) {
+		return BlockedByIce, who + " cannot reach " + to.String() + ": ice on " + s.String() + " blocks it"
+	}
+	y := p.board[s]
+	owner := "your"
+	if y.Color() != p.turn {
+		owner = "the " + y.Color().String()
+	}
+	return BlockedByMan, who + " cannot reach " + to.String() + ": " + owner + " " + y.Kind().Name() + " on " + s.String() + " blocks it"
+}
+
+// menList names the men on the squares of b, e.g. "the bishop on b5" or
+// "the rook on a1 and the queen on h4".
+func (p *Position) menList(b Bitboard) string {
+	var parts []string
+	for ; b != 0; b &= b - 1 {
+		s := b.First()
+		parts = append(parts, manOn(p.board[s], s))
+	}
+	return strings.Join(parts, " and ")
+}
+
+// manOn names a man by kind and square, e.g. "the knight on f3".
+func manOn(x Piece, s Square) string { return "the " + x.Kind().Name() + " on " + s.String() }
+
+// colorName returns "White" or "Black", capitalised as a player's name.
+func colorName(c Color) string {
+	if c == White {
+		return "White"
+	}
+	return "Black"
+}
+
+// castleFrom returns the square a king of colour c castles from.
+func castleFrom(c Color) Square {
+	if c == White {
+		return Square(4)
+	}
+	return Square(60)
+}
+
+func absi(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+func signi(n int) int {
+	switch {
+	case n > 0:
+		return 1
+	case n < 0:
+		return -1
+	}
+	return 0
+}
+
+// explain returns why no legal move of p fits spec; legal holds p's legal
+// moves.
+func (p *Position) explain(spec *moveSpec, legal []Move) *MoveError {
+	e := p.explainRules(spec, legal)
+	if e.Kind == 0 {
+		// The rules here are decided as the move generator decides them (a
+		// test holds the two together); should they ever part, the player
+		// still gets a true answer.
+		e.Kind, e.Msg = CannotMoveThatWay, spec.text+" is not a legal move here"
+	}
+	return e
+}
+
+// explainRules is explain without the last resort.
+func (p *Position) explainRules(spec *moveSpec, legal []Move) *MoveError {
+	e := &MoveError{Text: spec.text}
+	if len(legal) == 0 {
+		e.Kind, e.Msg = GameOver, "the game is over: "+p.Outcome().Reason.String()
+		return e
+	}
+	us := p.turn
+	if spec.castle != 0 {
+		from := castleFrom(us)
+		to := from + 2
+		if spec.castle == castleQueenside {
+			to = from - 2
+		}
+		e.Move = NewMove(from, to, NoKind)
+		if p.board[from] != MakePiece(us, King) {
+			e.Kind, e.Msg = CastlingNotAllowed, "you cannot castle: your king has left "+from.String()
+			return e
+		}
+		e.Kind, e.Msg = p.judge(from, to, NoKind)
+		return e
+	}
+	if spec.fromFile >= 0 && spec.fromRank >= 0 {
+		from := SquareAt(spec.fromFile, spec.fromRank)
+		e.Move = NewMove(from, spec.to, spec.promo)
+		if x := p.board[from]; x != NoPiece && x.Color() == us && spec.piece != NoKind && x.Kind() != spec.piece && !spec.orPawn {
+			e.Kind, e.Msg = NoSuchMan, "the man on "+from.String()+" is a "+x.Kind().Name()+", not a "+spec.piece.Name()
+			return e
+		}
+		e.Kind, e.Msg = p.judge(from, spec.to, spec.promo)
+		return e
+	}
+	// The men the text may mean.
+	var cands Bitboard
+	kinds := p.Pieces(us, spec.piece)
+	if spec.orPawn {
+		kinds |= p.Pieces(us, Bishop)
+	}
+	for b := kinds; b != 0; b &= b - 1 {
+		s := b.First()
+		if spec.fromRank >= 0 && s.Rank() != spec.fromRank {
+			continue
+		}
+		if p.board[s].Kind() == Pawn {
+			file := spec.fromFile
+			if file < 0 {
+				file = spec.to.File() // a push
+			}
+			if s.File() != file {
+				continue
+			}
+		} else if spec.fromFile >= 0 && s.File() != spec.fromFile && !spec.orPawn {
+			continue
+		}
+		cands |= Bit(s)
+	}
+	// A push is meant for the pawn nearest behind the target.
+	if spec.piece == Pawn && spec.fromFile < 0 && cands != 0 {
+		var behind Bitboard
+		for b := cands; b != 0; b &= b - 1 {
+			if s := b.First(); us == White && s < spec.to || us == Black && s > spec.to {
+				behind |= Bit(s)
+			}
+		}
+		if behind != 0 {
+			if us == White {
+				cands = Bit(Square(63 - bits.LeadingZeros64(uint64(behind))))
+			} else {
+				cands = Bit(behind.First())
+			}
+		}
+	}
+	name := spec.piece.Name()
+	if spec.orPawn {
+		name = "pawn or bishop"
+	}
+	switch cands.Count() {
+	case 0:
+		where := ""
+		if spec.fromFile >= 0 {
+			where = " on the " + string(rune('a'+spec.fromFile)) + "-file"
+		}
+		if spec.fromRank >= 0 {
+			where += " on rank " + string(rune('1'+spec.fromRank))
+		}
+		if spec.piece == Pawn && spec.fromFile < 0 && !spec.orPawn {
+			e.Kind, e.Msg = NoSuchMan, "you have no pawn on the "+string(rune('a'+spec.to.File()))+"-file to push to "+spec.to.String()+
+				" (a pawn capture names the pawn's file, e.g. exd5)"
+			return e
+		}
+		e.Kind, e.Msg = NoSuchMan, "you have no "+name+where
+		return e
+	case 1:
+		from := cands.First()
+		e.Move = NewMove(from, spec.to, spec.promo)
+		e.Kind, e.Msg = p.judge(from, spec.to, spec.promo)
+		return e
+	}
+	if y := p.board[spec.to]; y != NoPiece && y.Color() == us {
+		e.Kind, e.Msg = OwnManOnTarget, "you cannot move onto "+spec.to.String()+": your own "+y.Kind().Name()+" stands there"
+		return e
+	}
+	// Several men: the most telling reason wins; a man that cannot move
+	// that way at all tells the least.
+	best, bestRank := MoveErrorKind(0), 99
+	var msg string
+	var move Move
+	shape := 0
+	for b := cands; b != 0; b &= b - 1 {
+		from := b.First()
+		k, m := p.judge(from, spec.to, spec.promo)
+		if k == 0 {
+			continue
+		}
+		if k == CannotMoveThatWay {
+			shape++
+		}
+		if r := kindRank(k); r < bestRank {
+			best, bestRank, msg, move = k, r, m, NewMove(from, spec.to, spec.promo)
+		}
+	}
+	if best == 0 || shape == cands.Count() {
+		e.Kind, e.Msg = CannotMoveThatWay, "none of your "+plural(name)+" can go to "+spec.to.String()
+		return e
+	}
+	e.Kind, e.Msg, e.Move = best, msg, move
+	return e
+}
+
+// kindRank orders the reasons by how much they tell a player who meant
+// one of several men: the earlier, the more telling.
+func kindRank(k MoveErrorKind) int {
+	switch k {
+	case LeavesKingInCheck, KingCannotTakeAttackedIce:
+		return 0
+	case NoPromotionPiece, PromotionNotAllowed:
+		return 1
+	case BlockedByIce, BlockedByMan, PawnCannotPushOntoIce:
+		return 2
+	case CastlingNotAllowed:
+		return 3
+	case OwnManOnTarget:
+		return 4
+	}
+	return 5
+}
+
+func plural(name string) string {
+	if name == "pawn or bishop" {
+		return "pawns or bishops"
+	}
+	return name + "s"
+}

@@ -1,0 +1,188 @@
+package game
+
+import "fmt"
+
+// Match is the record of one game: the start position, every move with its
+// SAN and its Ice Age (if any), the current position and the outcome. It
+// checks every move it is given and refuses moves once the game is over.
+// The zero Match is not usable; create one with NewMatch, ReplayUCI or
+// ParsePGN. A Match is not safe for concurrent use.
+type Match struct {
+	start   Position
+	pos     Position
+	moves   []Move
+	sans    []string
+	iceAges []*IceAge // one per move, nil where the move brought no Ice Age
+	outcome Outcome
+}
+
+// Played is what one move did.
+type Played struct {
+	Move    Move
+	SAN     string
+	UCI     string
+	IceAge  *IceAge // nil unless the move was Black's Ice-Age move
+	Outcome Outcome // the outcome after the move (zero while the game goes on)
+}
+
+// NewMatch starts a record from start. If start is already a finished
+// position (a frozen king, checkmate, stalemate, fifty moves), the match is
+// over from the beginning.
+func NewMatch(start Position) *Match {
+	return &Match{start: start, pos: start, outcome: start.Outcome()}
+}
+
+// Start returns the position the match started from.
+func (m *Match) Start() Position { return m.start }
+
+// Position returns the current position.
+func (m *Match) Position() Position { return m.pos }
+
+// FEN returns the current position in FEN.
+func (m *Match) FEN() string { return m.pos.FEN() }
+
+// Outcome returns the outcome so far; the zero Outcome while the game goes
+// on.
+func (m *Match) Outcome() Outcome { return m.outcome }
+
+// Moves returns the moves played, in order. The slice is the caller's.
+func (m *Match) Moves() []Move { return append([]Move(nil), m.moves...) }
+
+// SANs returns the SAN of every move played, in order.
+func (m *Match) SANs() []string { return append([]string(nil), m.sans...) }
+
+// IceAges returns, for every move played, the Ice Age it brought or nil.
+func (m *Match) IceAges() []*IceAge { return append([]*IceAge(nil), m.iceAges...) }
+
+// UCIs returns the moves in UCI form, the compact form for storage that
+// ReplayUCI reads back.
+func (m *Match) UCIs() []string {
+	out := make([]string, len(m.moves))
+	for i, x := range m.moves {
+		out[i] = x.UCI()
+	}
+	return out
+}
+
+// Play reads a move in any notation ParseMove accepts and plays it. Errors
+// are *SyntaxError or *MoveError (Kind GameOver once the game has ended).
+func (m *Match) Play(text string) (Played, error) {
+	if err := m.refuseIfOver(text); err != nil {
+		return Played{}, err
+	}
+	var buf [maxMoves]Move
+	legal := m.pos.LegalMoves(buf[:0])
+	mv, err := parseMove(&m.pos, text, legal)
+	if err != nil {
+		return Played{}, err
+	}
+	return m.play(mv, legal), nil
+}
+
+// PlayMove plays a move given as a Move, e.g. one chosen from LegalMoves.
+// Errors are *MoveError: GameOver, or the reason the move is not legal.
+func (m *Match) PlayMove(mv Move) (Played, error) {
+	if err := m.refuseIfOver(mv.UCI()); err != nil {
+		return Played{}, err
+	}
+	var buf [maxMoves]Move
+	legal := m.pos.LegalMoves(buf[:0])
+	if !contains(legal, mv) {
+		if mv.From() == mv.To() {
+			return Played{}, &MoveError{Kind: CannotMoveThatWay, Text: mv.UCI(), Move: mv, Msg: "a move must go from one square to another"}
+		}
+		spec := moveSpec{text: mv.UCI(), piece: NoKind, fromFile: mv.From().File(), fromRank: mv.From().Rank(), to: mv.To(), promo: mv.Promotion()}
+		return Played{}, m.pos.explain(&spec, legal)
+	}
+	return m.play(mv, legal), nil
+}
+
+// play plays the legal move mv; legal holds all legal moves of m.pos.
+func (m *Match) play(mv Move, legal []Move) Played {
+	q, ev := m.pos.ApplyWithEvent(mv)
+	out := q.Outcome()
+	san := m.pos.san(mv, legal, suffix(&q, out.Reason == Checkmate))
+	m.pos = q
+	m.moves = append(m.moves, mv)
+	m.sans = append(m.sans, san)
+	m.iceAges = append(m.iceAges, ev)
+	m.outcome = out
+	return Played{Move: mv, SAN: san, UCI: mv.UCI(), IceAge: ev, Outcome: out}
+}
+
+func (m *Match) refuseIfOver(text string) error {
+	if !m.outcome.Over() {
+		return nil
+	}
+	return &MoveError{Kind: GameOver, Text: text, Msg: "the game is over (" + describeOutcome(m.outcome) + "): no more moves"}
+}
+
+// Resign ends the game: c resigns and the opponent wins. It fails with a
+// *MoveError of Kind GameOver when the game has already ended.
+func (m *Match) Resign(c Color) error {
+	return m.end(Outcome{Result: winnerResult(c.Other()), Reason: Resignation}, "resign")
+}
+
+// AgreeDraw ends the game drawn by agreement. It fails with a *MoveError of
+// Kind GameOver when the game has already ended.
+func (m *Match) AgreeDraw() error {
+	return m.end(Outcome{Result: Draw, Reason: DrawAgreed}, "agree a draw")
+}
+
+// Timeout ends the game: c ran out of time and loses (RULES.md §5 has no
+// insufficient-material exception: a lone king can still freeze). It fails
+// with a *MoveError of Kind GameOver when the game has already ended.
+func (m *Match) Timeout(c Color) error {
+	return m.end(Outcome{Result: winnerResult(c.Other()), Reason: Timeout}, "lose on time")
+}
+
+func (m *Match) end(o Outcome, what string) error {
+	if m.outcome.Over() {
+		return &MoveError{Kind: GameOver, Text: what,
+			Msg: "cannot " + what + ": the game is already over (" + describeOutcome(m.outcome) + ")"}
+	}
+	m.outcome = o
+	return nil
+}
+
+func winnerResult(c Color) Result {
+	if c == White {
+		return WhiteWins
+	}
+	return BlackWins
+}
+
+// describeOutcome says how a game ended, e.g. "White won by checkmate" or
+// "drawn: both kings frozen".
+func describeOutcome(o Outcome) string {
+	switch o.Result {
+	case WhiteWins:
+		return "White won: " + o.Reason.String()
+	case BlackWins:
+		return "Black won: " + o.Reason.String()
+	case Draw:
+		return "drawn: " + o.Reason.String()
+	}
+	return o.Reason.String()
+}
+
+// ReplayUCI rebuilds a match from a start FEN and moves in UCI form, as
+// stored by UCIs. Errors say which move failed and why; a *FENError comes
+// back as is.
+func ReplayUCI(startFEN string, ucis []string) (*Match, error) {
+	start, err := ParseFEN(startFEN)
+	if err != nil {
+		return nil, err
+	}
+	m := NewMatch(start)
+	for i, u := range ucis {
+		spec, err := parseSpec(u)
+		if err != nil || spec.castle != 0 || spec.fromFile < 0 || spec.fromRank < 0 || spec.piece != NoKind {
+			return nil, fmt.Errorf("replaying move %d: %q is not a UCI move", i+1, u)
+		}
+		if _, err := m.PlayMove(NewMove(SquareAt(spec.fromFile, spec.fromRank), spec.to, spec.promo)); err != nil {
+			return nil, fmt.Errorf("replaying move %d (%s): %w", i+1, u, err)
+		}
+	}
+	return m, nil
+}
