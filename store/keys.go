@@ -21,14 +21,14 @@ var (
 	bucketStats      = []byte("stats")      // scope NUL → Stats
 
 	// Indexes: the value is empty, the key says it all.
-	bucketDeadlines  = []byte("idx.deadline")  // time channel → ""
-	bucketReminders  = []byte("idx.reminder")  // time channel → ""
-	bucketExpiries   = []byte("idx.expiry")    // time id → "" (challenges)
-	bucketUserGames  = []byte("idx.userGames") // user NUL channel → "" (active games)
+	bucketDeadlines  = []byte("idx.deadline")   // time channel → ""
+	bucketReminders  = []byte("idx.reminder")   // time channel → ""
+	bucketExpiries   = []byte("idx.expiry")     // time id → "" (challenges)
+	bucketUserGames  = []byte("idx.userGames")  // user NUL channel → "" (active games)
 	bucketGuildGames = []byte("idx.guildGames") // guild NUL channel → "" (active games)
-	bucketUserArch   = []byte("idx.userArch")  // user NUL id → "" (archived games)
-	bucketGuildArch  = []byte("idx.guildArch") // guild NUL id → "" (archived games)
-	bucketChallUsers = []byte("idx.challUser") // user NUL id → "" (challenges from or to the user)
+	bucketUserArch   = []byte("idx.userArch")   // user NUL id → "" (archived games)
+	bucketGuildArch  = []byte("idx.guildArch")  // guild NUL id → "" (archived games)
+	bucketChallUsers = []byte("idx.challUser")  // user NUL id → "" (challenges from or to the user)
 )
 
 // allBuckets lists the buckets of the current schema, created by Open.
