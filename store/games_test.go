@@ -600,3 +600,50 @@ func FuzzParseUCI(f *testing.F) {
 		}
 	})
 }
+
+func TestTakeBack(t *testing.T) {
+	ref := loadRefGames(t)[0]
+	s := openTest(t, nil)
+	if _, err := s.CreateGame(newGame("", "c", "w", "b", 1)); err != nil {
+		t.Fatal(err)
+	}
+	// Black's 20th move (ply 40) brings the first Ice Age.
+	full := playAll(t, s, "c", ref.moves[:41])
+	if len(full.IceAges) != 1 || full.IceAges[0].Ply != 40 {
+		t.Fatalf("Ice Ages %+v", full.IceAges)
+	}
+	tests := []struct {
+		name    string
+		ply, n  int
+		want    error
+		wantPly int
+	}{
+		{"taking back more moves than played is refused", 41, 42, ErrInvalid, 41},
+		{"taking back nothing is refused", 41, 0, ErrInvalid, 41},
+		{"a takeback against an old ply is a conflict", 40, 1, ErrConflict, 41},
+		{"one move back keeps the Ice Age", 41, 1, nil, 40},
+		{"one more move back undoes the Ice Age", 40, 1, nil, 39},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g, err := s.TakeBack("c", tt.ply, tt.n, t0.Add(time.Hour))
+			if !errors.Is(err, tt.want) {
+				t.Fatalf("got %v, want %v", err, tt.want)
+			}
+			g, _ = s.Game("c")
+			if g.Ply() != tt.wantPly {
+				t.Fatalf("ply %d, want %d", g.Ply(), tt.wantPly)
+			}
+			p, ices, err := replay(game.StartFEN, g.Moves)
+			if err != nil || p.FEN() != g.FEN || len(ices) != len(g.IceAges) {
+				t.Fatalf("stored %s with %d Ice Ages, replayed %s with %d: %v", g.FEN, len(g.IceAges), p.FEN(), len(ices), err)
+			}
+		})
+	}
+	t.Run("the game goes on after a takeback", func(t *testing.T) {
+		g := playAll(t, s, "c", ref.moves[39:45])
+		if g.Ply() != 45 || len(g.IceAges) != 1 {
+			t.Fatalf("ply %d, %d Ice Ages", g.Ply(), len(g.IceAges))
+		}
+	})
+}

@@ -85,7 +85,7 @@ func Open(path string, opts *Options) (*Store, error) {
 	}
 	if err != nil {
 		db.Close()
-		return nil, fmt.Errorf("store: opening %s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return s, nil
 }
