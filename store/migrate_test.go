@@ -286,7 +286,7 @@ func TestMigrateSchema1(t *testing.T) {
 			t.Fatalf("deadlines %+v", due)
 		}
 		st, _ := s.Stats("G")
-		if st.WhiteWins != 1 || st.Games() != 2 {
+		if st.WhiteWins != 2 || st.Games() != 2 || st.ByReason[game.KingFrozen] != 1 {
 			t.Fatalf("stats %+v", st)
 		}
 		p, _ := s.Prefs("alice")
