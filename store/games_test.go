@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/iceagechess/iceage/game"
 )
@@ -644,6 +645,56 @@ func TestTakeBack(t *testing.T) {
 		g := playAll(t, s, "c", ref.moves[39:45])
 		if g.Ply() != 45 || len(g.IceAges) != 1 {
 			t.Fatalf("ply %d, %d Ice Ages", g.Ply(), len(g.IceAges))
+		}
+	})
+}
+
+func TestMoveEncoding(t *testing.T) {
+	at := time.UnixMilli(1764468000123).UTC()
+	tests := []struct {
+		name string
+		json string
+		want Move
+	}{
+		{"the written form is read", `["e2d3",1764468000123]`, Move{"e2d3", at}},
+		{"a promotion is read", `["e7e8q",1764468000123]`, Move{"e7e8q", at}},
+		{"spaces take the general path", `[ "e2d3" , 1764468000123 ]`, Move{"e2d3", at}},
+		{"an escaped string takes the general path", `["e2\u0064\u0033",1764468000123]`, Move{"e2d3", at}},
+		{"a time before 1970 is read", `["a1a2",-5]`, Move{"a1a2", time.UnixMilli(-5).UTC()}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var m Move
+			if err := m.UnmarshalJSON([]byte(tt.json)); err != nil || m != tt.want {
+				t.Fatalf("got %+v, %v", m, err)
+			}
+		})
+	}
+	for _, bad := range []string{`["e2d3"]`, `["e2d3",1.5]`, `{"m":"e2d3"}`, `["e2d3",1`, `["e2d3","x"]`} {
+		t.Run(bad+" is refused", func(t *testing.T) {
+			var m Move
+			if err := m.UnmarshalJSON([]byte(bad)); err == nil {
+				t.Fatalf("decoded %+v", m)
+			}
+		})
+	}
+}
+
+func FuzzMoveJSON(f *testing.F) {
+	f.Add("e2d3", int64(1764468000123))
+	f.Add("e\"7", int64(-1))
+	f.Fuzz(func(t *testing.T, uci string, ms int64) {
+		if !utf8.ValidString(uci) {
+			return
+		}
+		m := Move{uci, time.UnixMilli(ms).UTC()}
+		b, err := m.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back Move
+		if err := back.UnmarshalJSON(b); err != nil || back != m {
+			t.Fatalf("%s: got %+v, %v", b, back, err)
 		}
 	})
 }

@@ -1,8 +1,10 @@
 package store
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/iceagechess/iceage/game"
@@ -32,11 +34,30 @@ type Move struct {
 
 // MarshalJSON encodes the move as [uci, unix milliseconds].
 func (m Move) MarshalJSON() ([]byte, error) {
-	return json.Marshal([2]any{m.UCI, m.At.UnixMilli()})
+	if !plainUCI(m.UCI) {
+		return json.Marshal([2]any{m.UCI, m.At.UnixMilli()})
+	}
+	b := make([]byte, 0, 32)
+	b = append(b, '[', '"')
+	b = append(b, m.UCI...)
+	b = append(b, '"', ',')
+	b = strconv.AppendInt(b, m.At.UnixMilli(), 10)
+	return append(b, ']'), nil
 }
 
-// UnmarshalJSON decodes [uci, unix milliseconds].
+// UnmarshalJSON decodes [uci, unix milliseconds]. Listing games decodes
+// thousands of moves, so the form the store writes is read by hand; any
+// other valid JSON of that shape takes the slow general path.
 func (m *Move) UnmarshalJSON(b []byte) error {
+	if len(b) > 4 && b[0] == '[' && b[1] == '"' && b[len(b)-1] == ']' {
+		if q := bytes.IndexByte(b[2:], '"'); q >= 0 && 2+q+1 < len(b) && b[2+q+1] == ',' {
+			uci := string(b[2 : 2+q])
+			if ms, err := strconv.ParseInt(string(b[2+q+2:len(b)-1]), 10, 64); err == nil && plainUCI(uci) {
+				m.UCI, m.At = uci, time.UnixMilli(ms).UTC()
+				return nil
+			}
+		}
+	}
 	var raw [2]json.RawMessage
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return fmt.Errorf("move %s: %w", b, err)
@@ -50,6 +71,17 @@ func (m *Move) UnmarshalJSON(b []byte) error {
 	}
 	m.At = time.UnixMilli(ms).UTC()
 	return nil
+}
+
+// plainUCI reports whether s needs no escaping in JSON: letters and digits.
+func plainUCI(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // IceAge records what an Ice Age did, for replaying, telling and showing
