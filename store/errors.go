@@ -33,9 +33,6 @@ var (
 	// transaction because only there is the position certain.
 	ErrIllegalMove = errors.New("store: illegal move")
 
-	// ErrGameOver means the game has ended: nothing more can be played.
-	ErrGameOver = errors.New("store: the game is over")
-
 	// ErrExpired means the challenge's time to answer has passed.
 	ErrExpired = errors.New("store: the challenge has expired")
 

@@ -13,8 +13,8 @@ import (
 //	1  games, archive, challenges, players, prefs, stats; the deadline,
 //	   reminder and expiry indexes.
 //	2  adds the per-user and per-guild indexes (idx.userGames,
-//	   idx.guildGames, idx.userArch, idx.guildArch, idx.challUser) and the
-//	   record version 2 (nothing but the number changed in the records).
+//	   idx.guildGames, idx.userArch, idx.guildArch, idx.challUser). Records
+//	   of version 1 and 2 have the same fields.
 const schemaVersion = 2
 
 // migrations[i] upgrades a file from schema version i+1 to i+2. Each runs
@@ -85,71 +85,34 @@ func setSchema(tx *bolt.Tx, v int) error {
 }
 
 // migrate1to2 builds the per-user and per-guild indexes from the games,
-// the archive and the challenges, and rewrites the records as version 2.
+// the archive and the challenges. The records themselves stay as they are
+// (version 1 reads as version 2) and take the new version when next
+// written, so the migration writes only small index keys, even for an
+// archive of hundreds of thousands of games.
 func migrate1to2(tx *bolt.Tx) error {
 	for _, name := range [][]byte{bucketUserGames, bucketGuildGames, bucketUserArch, bucketGuildArch, bucketChallUsers} {
 		if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 			return fmt.Errorf("creating bucket %s: %w", name, err)
 		}
 	}
-	type rewrite struct{ key, val []byte }
 	for _, bucket := range [][]byte{bucketGames, bucketArchive} {
-		var out []rewrite
+		archived := string(bucket) == string(bucketArchive)
 		err := tx.Bucket(bucket).ForEach(func(k, v []byte) error {
 			var g Game
 			if err := decode(fmt.Sprintf("%s record %q", bucket, k), v, &g); err != nil {
 				return err
 			}
-			g.V = recordVersion
-			archived := string(bucket) == string(bucketArchive)
-			for _, e := range gameEntries(&g, archived) {
-				if err := tx.Bucket(e.bucket).Put(e.key, e.val); err != nil {
-					return err
-				}
-			}
-			b, err := encode(&g)
-			if err != nil {
-				return err
-			}
-			// Put is not allowed while ForEach walks the same bucket.
-			out = append(out, rewrite{append([]byte(nil), k...), b})
-			return nil
+			return putEntries(tx, gameEntries(&g, archived))
 		})
 		if err != nil {
 			return err
 		}
-		for _, r := range out {
-			if err := tx.Bucket(bucket).Put(r.key, r.val); err != nil {
-				return err
-			}
-		}
 	}
-	var out [][2][]byte
-	err := tx.Bucket(bucketChallenges).ForEach(func(k, v []byte) error {
+	return tx.Bucket(bucketChallenges).ForEach(func(k, v []byte) error {
 		var c Challenge
 		if err := decode(fmt.Sprintf("challenge %x", k), v, &c); err != nil {
 			return err
 		}
-		c.V = recordVersion
-		for _, e := range challengeEntries(&c) {
-			if err := tx.Bucket(e.bucket).Put(e.key, e.val); err != nil {
-				return err
-			}
-		}
-		b, err := encode(&c)
-		if err != nil {
-			return err
-		}
-		out = append(out, [2][]byte{append([]byte(nil), k...), b})
-		return nil
+		return putEntries(tx, challengeEntries(&c))
 	})
-	if err != nil {
-		return err
-	}
-	for _, r := range out {
-		if err := tx.Bucket(bucketChallenges).Put(r[0], r[1]); err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -81,7 +81,12 @@ func Open(path string, opts *Options) (*Store, error) {
 			return err
 		})
 	} else {
-		err = db.Update(upgrade)
+		// Most opens find the current schema: check that in a read
+		// transaction, and write only when there is something to do.
+		var v int
+		if err = db.View(func(tx *bolt.Tx) (err error) { v, err = schemaOf(tx); return err }); err == nil && v != schemaVersion {
+			err = db.Update(upgrade)
+		}
 	}
 	if err != nil {
 		db.Close()
