@@ -279,7 +279,7 @@ func TestCrashChild(t *testing.T) {
 }
 
 func TestCrash(t *testing.T) {
-	rounds := 12
+	rounds := 40
 	if testing.Short() {
 		rounds = 3
 	}
@@ -309,7 +309,7 @@ func TestCrash(t *testing.T) {
 			}
 			close(lines)
 		}()
-		killAfter := 20 + rng.IntN(300)
+		killAfter := 1 + rng.IntN(400)
 		deadline := time.After(20 * time.Second)
 	read:
 		for len(acked) < killAfter {
