@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -19,10 +20,11 @@ type Options struct {
 	Timeout time.Duration
 
 	// BatchDelay, when positive, lets concurrent writes (moves, updates)
-	// share one transaction and one fsync: a write waits at most this long
-	// for company. It is still acknowledged only after the shared
-	// transaction committed. Zero: the default of 2 ms; negative: every
-	// write commits alone.
+	// share one transaction and one fsync: a write that arrives while
+	// another is in progress waits at most this long for company (a lone
+	// write commits at once). It is still acknowledged only after the
+	// shared transaction committed. Zero: the default of 2 ms; negative:
+	// every write commits alone.
 	BatchDelay time.Duration
 
 	// ReadOnly opens the file with a shared lock for reading only; Open
@@ -44,6 +46,7 @@ type Store struct {
 	db       *bolt.DB
 	path     string
 	batching bool
+	writers  atomic.Int32 // writes in progress, for choosing to batch
 }
 
 // Open opens (creating if needed) the database file at path, upgrades an
@@ -198,12 +201,16 @@ func (r refusal) Unwrap() error { return r.err }
 
 func refuse(err error) error { return refusal{err} }
 
-// write runs fn in a read-write transaction, shared with other writers
-// when batching, and returns only after the commit. fn may run more than
-// once (bbolt reruns a batch without a writer that failed), so it must
-// only set its results, never act on the world.
+// write runs fn in a read-write transaction and returns only after the
+// commit. A lone writer commits at once; writers that arrive while others
+// are in progress share a batch transaction (group commit), so a busy
+// server pays one fsync for many moves and a quiet one pays no delay.
+// fn may run more than once (bbolt reruns a batch without a writer that
+// failed), so it must only set its results, never act on the world.
 func (s *Store) write(fn func(tx *bolt.Tx) error) error {
-	if !s.batching {
+	n := s.writers.Add(1)
+	defer s.writers.Add(-1)
+	if !s.batching || n == 1 {
 		return unrefuse(s.db.Update(fn))
 	}
 	var refused error
