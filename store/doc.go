@@ -56,9 +56,10 @@
 // timeout, so the backup command needs the bot stopped, and a running bot
 // backs itself up with Backup or BackupFile.
 //
-// Writes are serialised. To keep throughput up when many games move at
-// once, PlayMove and UpdateGame share a transaction (bbolt's Batch) with
-// writes arriving within Options.BatchDelay; each still returns only after
+// Writes are serialised, and each commit costs an fsync. A write that
+// finds no other in progress commits at once; writes that arrive while
+// others are in progress share one transaction (bbolt's Batch, waiting at
+// most Options.BatchDelay for company), and each still returns only after
 // that shared commit. For this the UpdateGame callback may run more than
 // once and must only edit the game it is given.
 //
