@@ -369,3 +369,41 @@ func TestCrash(t *testing.T) {
 	}
 	t.Logf("%d rounds, %d acknowledged moves checked", rounds, total)
 }
+
+func TestSimultaneousClicks(t *testing.T) {
+	for _, bc := range []struct {
+		name  string
+		delay time.Duration
+	}{{"with one commit per write", -1}, {"with batched commits", DefaultBatchDelay}} {
+		t.Run(bc.name+", of 16 identical moves at once exactly one plays", func(t *testing.T) {
+			s := openTest(t, &Options{BatchDelay: bc.delay})
+			if _, err := s.CreateGame(newGame("", "c", "w", "b", 0)); err != nil {
+				t.Fatal(err)
+			}
+			const clicks = 16
+			start := make(chan struct{})
+			results := make(chan error, clicks)
+			for i := 0; i < clicks; i++ {
+				go func() {
+					<-start
+					_, err := s.PlayMove("c", 0, "e2d3", "w", t0)
+					results <- err
+				}()
+			}
+			close(start)
+			won := 0
+			for i := 0; i < clicks; i++ {
+				switch err := <-results; {
+				case err == nil:
+					won++
+				case !errors.Is(err, ErrConflict):
+					t.Errorf("a click got %v", err)
+				}
+			}
+			g, _ := s.Game("c")
+			if won != 1 || g.Ply() != 1 {
+				t.Fatalf("%d clicks played, the game has %d moves", won, g.Ply())
+			}
+		})
+	}
+}

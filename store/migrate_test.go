@@ -360,3 +360,28 @@ func TestOpenRefusesForeignFile(t *testing.T) {
 		}
 	})
 }
+
+func TestFailedMigrationLeavesTheFileAsItWas(t *testing.T) {
+	path := copyFixture(t, fixtureV1)
+	before := dump(t, path)
+	saved := migrations
+	defer func() { migrations = saved }()
+	boom := errors.New("disk on fire")
+	migrations = []func(*bolt.Tx) error{func(tx *bolt.Tx) error {
+		if err := migrate1to2(tx); err != nil {
+			return err
+		}
+		return boom // fail after the new indexes were written
+	}}
+	if _, err := Open(path, nil); !errors.Is(err, boom) {
+		t.Fatalf("got %v", err)
+	}
+	if after := dump(t, path); after != before {
+		t.Fatalf("a failed migration changed the file:\n%s", after)
+	}
+	migrations = saved
+	s := openAt(t, path, nil)
+	if list, _ := s.ActiveGames("alice"); len(list) != 2 {
+		t.Fatalf("after the retry alice has %d active games", len(list))
+	}
+}
