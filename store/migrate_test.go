@@ -20,7 +20,9 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the fixtures in testdata (go test ./store -run TestFixture -update)")
 
-const fixtureV1 = "testdata/schema1.db"
+// The fixture is not named *.db: the repository ignores those (databases
+// made by running the bot).
+const fixtureV1 = "testdata/schema1.bbolt"
 
 // writeSchema1 writes a database in the layout of schema version 1, the
 // first released one: no per-user or per-guild index, records of version
