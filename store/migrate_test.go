@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -386,4 +387,40 @@ func TestFailedMigrationLeavesTheFileAsItWas(t *testing.T) {
 	if list, _ := s.ActiveGames("alice"); len(list) != 2 {
 		t.Fatalf("after the retry alice has %d active games", len(list))
 	}
+}
+
+func TestReadOnly(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "iceage.db")
+	s, err := Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.CreateGame(newGame("", "c", "w", "b", 0)); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	t.Run("two readers share the file and cannot write", func(t *testing.T) {
+		r1, err := Open(path, &Options{ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r1.Close()
+		r2, err := Open(path, &Options{ReadOnly: true, Timeout: 100 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r2.Close()
+		if g, err := r2.Game("c"); err != nil || g.White.ID != "w" {
+			t.Fatalf("%+v, %v", g, err)
+		}
+		if _, err := r1.CreateGame(newGame("", "d", "w", "b", 0)); err == nil {
+			t.Fatal("a read-only store wrote")
+		}
+	})
+	t.Run("a file that needs migrating is refused read-only", func(t *testing.T) {
+		_, err := Open(copyFixture(t, fixtureV1), &Options{ReadOnly: true})
+		if err == nil || !strings.Contains(err.Error(), "schema version 1") {
+			t.Fatalf("got %v", err)
+		}
+	})
 }
