@@ -47,7 +47,8 @@ var (
 	// program than this one; it is refused rather than misread.
 	ErrNewerSchema = errors.New("store: the database file was written by a newer version of iceage")
 
-	// ErrCorrupt means a stored record could not be decoded.
+	// ErrCorrupt means a stored record could not be decoded, or the file
+	// is a bbolt database of some other program.
 	ErrCorrupt = errors.New("store: corrupt record")
 )
 

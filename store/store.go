@@ -33,9 +33,9 @@ type Options struct {
 }
 
 // DefaultBatchDelay is the BatchDelay used when Options leave it zero.
-// A commit costs one fsync, milliseconds on most disks, so waiting 2 ms
-// for other writers costs a lone move little and lets a busy server
-// commit dozens of moves per fsync.
+// A commit costs an fsync, up to milliseconds; a write that already has
+// to queue behind another loses little by waiting 2 ms more, and lets a
+// busy server commit dozens of moves per fsync.
 const DefaultBatchDelay = 2 * time.Millisecond
 
 // DefaultTimeout is the Timeout used when Options leave it zero.
