@@ -1,0 +1,64 @@
+package main
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/iceagechess/iceage/store"
+)
+
+func TestBackupCommand(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "iceage.db")
+	s, err := store.Open(db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := s.CreateGame(store.NewGame{Channel: "c", White: store.Seat{ID: "w"}, Black: store.Seat{ID: "b"}, At: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	t.Run("a database in use is reported, not waited for", func(t *testing.T) {
+		var out, errb bytes.Buffer
+		code := dispatch([]string{"backup", "-db", db, "-o", filepath.Join(dir, "b.db"), "-timeout", "50ms"}, &out, &errb)
+		if code != 1 || !strings.Contains(errb.String(), "locked") {
+			t.Fatalf("exit %d, stderr %q", code, errb.String())
+		}
+	})
+	s.Close()
+
+	t.Run("a closed database is copied and the copy opens", func(t *testing.T) {
+		var out, errb bytes.Buffer
+		backup := filepath.Join(dir, "backup.db")
+		if code := dispatch([]string{"backup", "-db", db, "-o", backup}, &out, &errb); code != 0 {
+			t.Fatalf("exit %d, stderr %q", code, errb.String())
+		}
+		b, err := store.Open(backup, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer b.Close()
+		if got, err := b.Game("c"); err != nil || got.ID != g.ID {
+			t.Fatalf("the copy has game %d, %v", got.ID, err)
+		}
+		if err := b.Check(); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("a missing output flag is a usage error", func(t *testing.T) {
+		var out, errb bytes.Buffer
+		if code := dispatch([]string{"backup", "-db", db}, &out, &errb); code != 2 {
+			t.Fatalf("exit %d", code)
+		}
+	})
+	t.Run("a missing database is an error", func(t *testing.T) {
+		var out, errb bytes.Buffer
+		if code := dispatch([]string{"backup", "-db", filepath.Join(dir, "none.db"), "-o", filepath.Join(dir, "x.db")}, &out, &errb); code != 1 {
+			t.Fatalf("exit %d, stderr %q", code, errb.String())
+		}
+	})
+}

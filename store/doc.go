@@ -1,0 +1,78 @@
+// Package store keeps Ice Age Chess games, challenges, players and
+// statistics in one bbolt file: no server, one writer process, durable
+// commits.
+//
+// # Basics
+//
+// Open the file with Open (it waits Options.Timeout for a lock held by
+// another process, then fails with ErrLocked) and Close it on shutdown.
+// Every exported method is one transaction: reads see one consistent
+// instant, writes are all or nothing and are on disk (fsync) before the
+// method returns — a move the bot acknowledges is never lost.
+//
+// A game lives under its channel (or thread) id while active: at most one
+// per channel (ErrChannelBusy). PlayMove plays a UCI move in one read-write
+// transaction: it loads the record, checks the player, the version (the
+// ply the user saw — ErrConflict if the game moved on, so of two clicks at
+// once exactly one plays), checks legality and applies the move through
+// package game, updates the deadline, the reminder and the indexes, and
+// archives the game if it ended, counting it for the players and the
+// variant statistics. UpdateGame does the same for everything else (draw
+// offers, resignation, message ids), through a callback.
+//
+// Finished games move to the archive, keyed by id, queryable by player,
+// guild and id (ArchiveOfPlayer, ArchiveOfGuild, ArchivedGame, GameByID)
+// and exportable (EachArchived). Challenges wait with an expiry until
+// AcceptChallenge turns one into a game, in the same transaction that
+// removes it. Player records hold the Glicko-2 state and game counts per
+// guild and globally; Prefs hold each user's settings.
+//
+// The scheduler asks DueDeadlines, DueReminders, ExpiredChallenges and
+// NextDue: each reads an index ordered by time from its start, so its cost
+// is the number of entries due, not the number of games.
+//
+// Backup writes a consistent copy of the file while the bot runs
+// (bbolt's Tx.WriteTo inside a read transaction).
+//
+// # Layout and encoding
+//
+// Top-level buckets hold records (games by channel, archive by id,
+// challenges by id, players by scope NUL user, prefs by user, stats by
+// scope NUL) and indexes whose keys are the whole entry: big-endian time
+// (sign bit flipped, so byte order is time order) followed by a channel or
+// id, or an owner id, NUL, and a channel or id. Ids may not contain NUL.
+//
+// Records are JSON objects with a "v" field (the record version). JSON
+// because records are small and read far more than written, and because
+// it stays readable by tools and by later versions: unknown fields are
+// ignored and missing ones read as zero, so adding a field needs no
+// migration. Moves are encoded compactly as ["e2d3", unixMillis]; a
+// game's status is game.Outcome as {"Result": n, "Reason": n}, with
+// game's stable numbers. The
+// file's schema version is in the meta bucket; Open migrates an older file
+// in place, in one transaction, and refuses a newer one (ErrNewerSchema).
+//
+// # Caveats
+//
+// bbolt allows one process per file: a second Open fails after the
+// timeout, so the backup command needs the bot stopped, and a running bot
+// backs itself up with Backup or BackupFile.
+//
+// Writes are serialised, and each commit costs an fsync. A write that
+// finds no other in progress commits at once; writes that arrive while
+// others are in progress share one transaction (bbolt's Batch, waiting at
+// most Options.BatchDelay for company), and each still returns only after
+// that shared commit. For this the UpdateGame callback may run more than
+// once and must only edit the game it is given.
+//
+// A record is rewritten whole on every change; a game of 300 plies is
+// about 8 KB, so a move costs one small write plus the fsync. The archive
+// takes about 6 KB per game of 150 plies (records over a page spill into
+// overflow pages).
+//
+// Long walks (EachArchived, Players) hold a read transaction; bbolt cannot
+// reuse pages freed meanwhile, so the file may grow during a long export.
+//
+// Values returned are copies, decoded from the file; changing them
+// changes nothing stored.
+package store
