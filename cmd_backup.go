@@ -4,8 +4,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
+	"github.com/iceagechess/iceage/config"
 	"github.com/iceagechess/iceage/store"
 )
 
@@ -16,15 +18,24 @@ func init() {
 func runBackup(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("backup", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	db := fs.String("db", "iceage.db", "database file to back up")
+	configPath := fs.String("config", config.DefaultPath, "configuration file naming the database (database.path)")
+	db := fs.String("db", "", "database file to back up (default: the one the configuration names)")
 	out := fs.String("o", "", "backup file to write (replaced atomically)")
 	timeout := fs.Duration("timeout", 2*time.Second, "how long to wait for the database lock")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if *out == "" || fs.NArg() > 0 {
-		fmt.Fprintln(stderr, "usage: iceage backup -db iceage.db -o backup.db")
+		fmt.Fprintln(stderr, "usage: iceage backup [-config config.yaml | -db iceage.db] -o backup.db")
 		return 2
+	}
+	if *db == "" {
+		c, err := config.Load(*configPath, os.Getenv)
+		if err != nil {
+			fmt.Fprintln(stderr, "backup:", err)
+			return 1
+		}
+		*db = c.Database.Path
 	}
 	// A shared lock, no migration, nothing written to the source. A
 	// running bot holds the exclusive lock, so this waits for the timeout

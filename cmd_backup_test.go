@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -47,6 +48,19 @@ func TestBackupCommand(t *testing.T) {
 		}
 		if err := b.Check(); err != nil {
 			t.Fatal(err)
+		}
+	})
+	t.Run("without -db the database named by the configuration is copied", func(t *testing.T) {
+		cfg := filepath.Join(dir, "config.yaml")
+		if err := os.WriteFile(cfg, []byte("database:\n  path: iceage.db\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		var out, errb bytes.Buffer
+		if code := dispatch([]string{"backup", "-config", cfg, "-o", filepath.Join(dir, "from-config.db")}, &out, &errb); code != 0 {
+			t.Fatalf("exit %d, stderr %q", code, errb.String())
+		}
+		if !strings.Contains(out.String(), db) {
+			t.Errorf("output %q does not name %s", out.String(), db)
 		}
 	})
 	t.Run("a missing output flag is a usage error", func(t *testing.T) {
