@@ -296,15 +296,11 @@ func TestOutcome(t *testing.T) {
 
 func parseUCI(t testing.TB, text string) Move {
 	t.Helper()
-	if len(text) < 4 || len(text) > 5 {
-		t.Fatalf("%q is not a UCI move", text)
+	m, err := ParseUCI(text)
+	if err != nil {
+		t.Fatal(err)
 	}
-	from, to := mustSquare(t, text[:2]), mustSquare(t, text[2:4])
-	promo := NoKind
-	if len(text) == 5 {
-		promo = Kind(strings.IndexByte(" pnbrqk", text[4]))
-	}
-	return NewMove(from, to, promo)
+	return m
 }
 
 func mustSquare(t testing.TB, text string) Square {

@@ -176,11 +176,11 @@ func ReplayUCI(startFEN string, ucis []string) (*Match, error) {
 	}
 	m := NewMatch(start)
 	for i, u := range ucis {
-		spec, err := parseSpec(u)
-		if err != nil || spec.castle != 0 || spec.fromFile < 0 || spec.fromRank < 0 || spec.piece != NoKind {
-			return nil, fmt.Errorf("replaying move %d: %q is not a UCI move", i+1, u)
+		mv, err := ParseUCI(u)
+		if err != nil {
+			return nil, fmt.Errorf("replaying move %d: %w", i+1, err)
 		}
-		if _, err := m.PlayMove(NewMove(SquareAt(spec.fromFile, spec.fromRank), spec.to, spec.promo)); err != nil {
+		if _, err := m.PlayMove(mv); err != nil {
 			return nil, fmt.Errorf("replaying move %d (%s): %w", i+1, u, err)
 		}
 	}

@@ -123,7 +123,7 @@ func TestReplayUCISaysWhichMoveFailed(t *testing.T) {
 		msg       string
 	}{
 		{"a start FEN that is wrong", "8/8/8 w - -", nil, "invalid FEN (board): want 8 ranks separated by '/', found 3"},
-		{"a move that is not UCI", StartFEN, []string{"h2g3", "Nf6"}, `replaying move 2: "Nf6" is not a UCI move`},
+		{"a move that is not UCI", StartFEN, []string{"h2g3", "Nf6"}, `replaying move 2: "Nf6" is not a move: a UCI move is two squares and an optional promotion letter, e.g. e2e4 or e7e8q`},
 		{"a move that is not legal", StartFEN, []string{"h2g3", "g8g6"}, "replaying move 2 (g8g6): the knight on g8 cannot go to g6: a knight jumps two squares one way and one square sideways"},
 	}
 	for _, tt := range tests {

@@ -40,3 +40,34 @@ func (m Move) UCI() string {
 
 // String returns the UCI form.
 func (m Move) String() string { return m.UCI() }
+
+// ParseUCI reads a move in strict UCI form, as stored and exchanged between
+// programs: from and to squares and an optional lower-case promotion letter
+// ("h2g3", "e7e8q"). It checks the form only, not legality. What players
+// type goes through ParseMove instead. Errors are *SyntaxError.
+func ParseUCI(text string) (Move, error) {
+	if len(text) != 4 && len(text) != 5 {
+		return NullMove, &SyntaxError{Text: text, Msg: "a UCI move is two squares and an optional promotion letter, e.g. e2e4 or e7e8q"}
+	}
+	from, err1 := ParseSquare(text[:2])
+	to, err2 := ParseSquare(text[2:4])
+	if err1 != nil || err2 != nil || from == to {
+		return NullMove, &SyntaxError{Text: text, Msg: "a UCI move names two different squares, e.g. e2e4"}
+	}
+	promo := NoKind
+	if len(text) == 5 {
+		switch text[4] {
+		case 'n':
+			promo = Knight
+		case 'b':
+			promo = Bishop
+		case 'r':
+			promo = Rook
+		case 'q':
+			promo = Queen
+		default:
+			return NullMove, &SyntaxError{Text: text, Msg: "the promotion letter is one of n, b, r, q"}
+		}
+	}
+	return NewMove(from, to, promo), nil
+}

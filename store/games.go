@@ -357,30 +357,8 @@ func playMove(tx *bolt.Tx, channel string, expectedPly int, uci string, by strin
 // bot turns what users type into UCI with game.ParseMove, which explains
 // mistakes, and the store needs only a canonical, unambiguous form.
 func parseUCI(s string) (game.Move, bool) {
-	if len(s) != 4 && len(s) != 5 {
-		return game.NullMove, false
-	}
-	from, err1 := game.ParseSquare(s[0:2])
-	to, err2 := game.ParseSquare(s[2:4])
-	if err1 != nil || err2 != nil {
-		return game.NullMove, false
-	}
-	promo := game.NoKind
-	if len(s) == 5 {
-		switch s[4] {
-		case 'n':
-			promo = game.Knight
-		case 'b':
-			promo = game.Bishop
-		case 'r':
-			promo = game.Rook
-		case 'q':
-			promo = game.Queen
-		default:
-			return game.NullMove, false
-		}
-	}
-	return game.NewMove(from, to, promo), true
+	m, err := game.ParseUCI(s)
+	return m, err == nil
 }
 
 // UpdateGame changes the active game of channel with fn, in one
