@@ -1,7 +1,9 @@
 package game
 
-// Every ice rule of RULES.md lives in this file, but for the ice-aware move
-// generation in movegen.go and the legality rule of §4.5 in play.go.
+// Every ice rule of RULES.md lives in this file, but for ice as a blocker
+// and a capturable target, which is occupancy in movegen.go (RULES.md §1,
+// §3): ice is in occ, so it stops sliders, pawn pushes and castling, and it
+// is not one of our men, so any man but a pushing pawn may take it.
 
 // IceAgePeriod is the number of Black moves between Ice Ages (RULES.md §4).
 const IceAgePeriod = 20
@@ -44,6 +46,7 @@ type Placement struct {
 
 // IceAge is what an Ice Age did to the position, for telling and showing it.
 type IceAge struct {
+	Before Position    // right after Black's bare move, White to move, before freezing and filling
 	Frozen []Placement // the men that froze, by square
 	Filled Bitboard    // empty squares filled with ice (frozen men's squares not included)
 }
@@ -55,4 +58,61 @@ func (e *IceAge) Iced() Bitboard {
 		b |= Bit(f.Square)
 	}
 	return b
+}
+
+// iceAge brings the Ice Age on p, the position right after Black's move
+// (RULES.md §4.1–4.3): isolated men freeze into ice, unsheltered empty
+// squares fill with ice, castling rights whose king or rook froze are lost
+// and the en-passant right lapses (its target square is always filled: it
+// has the double-pushed pawn on one side and an empty square on the
+// other). The half-move clock is left alone (§5).
+func (p *Position) iceAge() {
+	frozen, filled := iceAgeSquares(p.men[White]|p.men[Black], p.ice)
+	for b := frozen; b != 0; b &= b - 1 {
+		p.board[b.First()] = NoPiece
+	}
+	p.men[White] &^= frozen
+	p.men[Black] &^= frozen
+	for k := Pawn; k <= King; k++ {
+		p.kinds[k] &^= frozen
+	}
+	p.ice |= frozen | filled
+	p.ep = NoSquare
+	for _, c := range [4]struct {
+		right      Castling
+		king, rook Square
+		color      Color
+	}{
+		{WhiteKingside, E1, H1, White}, {WhiteQueenside, E1, A1, White},
+		{BlackKingside, E8, H8, Black}, {BlackQueenside, E8, A8, Black},
+	} {
+		if p.board[c.king] != MakePiece(c.color, King) || p.board[c.rook] != MakePiece(c.color, Rook) {
+			p.castling &^= c.right
+		}
+	}
+}
+
+// iceAgeMoves appends Black's legal moves on an Ice-Age move (RULES.md
+// §4.5): a move is legal if, after it and the Ice Age, Black's king is not
+// attacked, or has frozen (the move is legal and loses). Ice may thus
+// block a check the bare move would leave standing. Castling keeps its
+// standard conditions, judged before the move; they already guarantee a
+// safe king, since the Ice Age only turns men and empty squares into ice
+// and so never opens a line.
+func (p *Position) iceAgeMoves(dst []Move) []Move {
+	var g moveGen
+	if !g.setup(p, true) {
+		return dst
+	}
+	start := len(dst)
+	dst = p.generate(dst, &g)
+	legal := dst[:start]
+	for _, m := range dst[start:] {
+		q := p.Apply(m)
+		k := q.kinds[King] & q.men[Black]
+		if k == 0 || !q.Attacked(k.First(), White) {
+			legal = append(legal, m)
+		}
+	}
+	return legal
 }

@@ -86,3 +86,34 @@ func (o Outcome) Winner() (c Color, ok bool) {
 	}
 	return White, false
 }
+
+// Outcome judges the position after a move (with its Ice Age, if any), in
+// the order of RULES.md §5: a frozen king (both frozen: draw; one: its
+// owner loses), checkmate, stalemate, then the fifty-move rule (automatic
+// at 100 half-moves). Resignation, agreement and time are for the game
+// record to decide. The zero Outcome means the game goes on.
+func (p *Position) Outcome() Outcome {
+	white := p.kinds[King]&p.men[White] != 0
+	black := p.kinds[King]&p.men[Black] != 0
+	switch {
+	case !white && !black:
+		return Outcome{Draw, BothKingsFrozen}
+	case !white:
+		return Outcome{BlackWins, KingFrozen}
+	case !black:
+		return Outcome{WhiteWins, KingFrozen}
+	}
+	if p.countLegal() == 0 {
+		if !p.InCheck() {
+			return Outcome{Draw, Stalemate}
+		}
+		if p.turn == White {
+			return Outcome{BlackWins, Checkmate}
+		}
+		return Outcome{WhiteWins, Checkmate}
+	}
+	if p.halfmove >= 100 {
+		return Outcome{Draw, FiftyMoveRule}
+	}
+	return Outcome{}
+}
