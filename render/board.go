@@ -153,15 +153,8 @@ func (l layout) squareKeys(c *cells) *[64]tileKey {
 // boardKeys adds the last move, check, warnings and highlights of opt.
 func (l layout) boardKeys(p *game.Position, opt *Options) *[64]tileKey {
 	keys := l.squareKeys(cellsOf(p))
-	if m := opt.LastMove; m != game.NullMove {
-		keys[l.display(m.From())].under = underLast
-		keys[l.display(m.To())].under = underLast
-	}
-	if p.InCheck() {
-		if s, ok := p.KingSquare(p.Turn()); ok {
-			keys[l.display(s)].under = underCheck
-		}
-	}
+	lastMove(keys, l, opt.LastMove)
+	checkMark(keys, l, p)
 	if p.BlackMovesToIceAge() == 1 {
 		for _, s := range p.WouldFreeze().Squares() {
 			keys[l.display(s)].badge = badgeWarn
@@ -183,19 +176,44 @@ func boardHeader(p *game.Position, title string) headerKey {
 	if p.Turn() == game.Black {
 		h.disc, h.left = discBlack, "Black to move"
 	}
-	h.leftDim = " · move " + strconv.Itoa(p.FullMoveNumber())
+	h.leftDim = "  •  move " + strconv.Itoa(p.FullMoveNumber())
+	if o := p.Outcome(); o.Over() {
+		h.disc, h.left, h.leftDim = discNone, outcomeText(o), ""
+	}
 	if title != "" {
 		h.left, h.leftDim = title, ""
 	}
 	switch n := p.BlackMovesToIceAge(); {
 	case n > 1:
 		h.right = "Ice Age in " + strconv.Itoa(n) + " Black moves"
+		h.rightShort = "Ice Age in " + strconv.Itoa(n)
 	case p.Turn() == game.Black:
-		h.right, h.warn = "Ice Age after this move", true
+		h.right, h.rightShort, h.warn = "Ice Age after this move", "Ice Age now", true
 	default:
-		h.right, h.warn = "Ice Age after Black's next move", true
+		h.right, h.rightShort, h.warn = "Ice Age after Black's next move", "Ice Age next", true
 	}
 	return h
+}
+
+// outcomeText says how a game ended, e.g. "White wins by checkmate".
+func outcomeText(o game.Outcome) string {
+	why := map[game.Reason]string{
+		game.Checkmate:       "by checkmate",
+		game.KingFrozen:      "— the king froze",
+		game.Stalemate:       "by stalemate",
+		game.BothKingsFrozen: "— both kings froze",
+		game.FiftyMoveRule:   "by the fifty-move rule",
+	}[o.Reason]
+	if w, ok := o.Winner(); ok {
+		if o.Reason == game.KingFrozen {
+			return sideName(w) + " wins: " + sideName(w.Other()) + "'s king froze"
+		}
+		return sideName(w) + " wins " + why
+	}
+	if o.Reason == game.BothKingsFrozen {
+		return "Draw: both kings froze"
+	}
+	return "Draw " + why
 }
 
 // Board draws a position. The image is fresh: the caller may keep or

@@ -26,6 +26,8 @@ type headerKey struct {
 	left    string // in the strong text colour
 	leftDim string // continues left, dimmer
 	right   string // right-aligned
+	// rightShort replaces right when the header is too narrow for both.
+	rightShort string
 	warn    bool   // right in the warning colour
 	icon    bool   // a snowflake before right
 }
@@ -54,31 +56,63 @@ func drawHeader(key headerKey, w, h int, t Theme, strong, dim font.Face) *image.
 		dc.Stroke()
 		x += 2*r + fh*0.25
 	}
+	// Fit the texts: drop the dim part, then use the short right text,
+	// then drop the icon, until left and right no longer meet.
+	right, leftDim, icon := key.right, key.leftDim, key.icon
+	rightFace := dim
+	if key.warn {
+		rightFace = strong
+	}
+	width := func(f font.Face, s string) float64 {
+		dc.SetFontFace(f)
+		w, _ := dc.MeasureString(s)
+		return w
+	}
+	iconW := fh * 0.75
+	fits := func() bool {
+		need := x + width(strong, key.left) + width(dim, leftDim) + fh*0.6 + width(rightFace, right) + pad
+		if icon {
+			need += iconW
+		}
+		return need <= float64(w)
+	}
+	for _, step := range []func(){
+		func() { leftDim = "" },
+		func() {
+			if key.rightShort != "" {
+				right = key.rightShort
+			}
+		},
+		func() { icon = false },
+	} {
+		if fits() {
+			break
+		}
+		step()
+	}
 	// ay = 0.35 puts the capitals' middle on the strip's middle line.
 	if key.left != "" {
 		dc.SetFontFace(strong)
 		dc.SetColor(c.text)
 		dc.DrawStringAnchored(key.left, x, mid, 0, 0.35)
-		tw, _ := dc.MeasureString(key.left)
-		x += tw
+		x += width(strong, key.left)
 	}
-	if key.leftDim != "" {
+	if leftDim != "" {
 		dc.SetFontFace(dim)
 		dc.SetColor(c.dimText)
-		dc.DrawStringAnchored(key.leftDim, x, mid, 0, 0.35)
+		dc.DrawStringAnchored(leftDim, x, mid, 0, 0.35)
 	}
-	if key.right != "" {
+	if right != "" {
 		col := c.dimText
-		dc.SetFontFace(dim)
 		if key.warn {
 			col = c.warnText
-			dc.SetFontFace(strong)
 		}
+		dc.SetFontFace(rightFace)
 		dc.SetColor(col)
 		rx := float64(w) - pad
-		dc.DrawStringAnchored(key.right, rx, mid, 1, 0.35)
-		if key.icon {
-			tw, _ := dc.MeasureString(key.right)
+		dc.DrawStringAnchored(right, rx, mid, 1, 0.35)
+		if icon {
+			tw := width(rightFace, right)
 			r := fh * 0.26
 			sx := rx - tw - fh*0.2 - r
 			if key.warn {

@@ -152,8 +152,8 @@ func themeQuantizer(t Theme) *quantizer {
 		head := headerHeight(sq)
 		hf, df := face(fonts.medium, float64(head)*0.42), face(fonts.regular, float64(head)*0.42)
 		for _, hk := range []headerKey{
-			{disc: discWhite, left: "White to move", leftDim: " · move 12", right: "Ice Age in 9 Black moves", icon: true},
-			{disc: discBlack, left: "Black to move", leftDim: " · move 20", right: "Ice Age after this move", warn: true, icon: true},
+			{disc: discWhite, left: "White to move", leftDim: "  •  move 12", right: "Ice Age in 9 Black moves", icon: true},
+			{disc: discBlack, left: "Black to move", leftDim: "  •  move 20", right: "Ice Age after this move", warn: true, icon: true},
 		} {
 			h.add(drawHeader(hk, 8*sq, head, t, hf, df))
 		}

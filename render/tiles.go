@@ -124,17 +124,26 @@ func drawTile(key tileKey, q int, t Theme, sprites *[16]*image.RGBA, face font.F
 		if key.dark {
 			col = c.light
 		}
-		if key.ice {
-			col = c.iceEdge
-		}
 		dc.SetFontFace(face)
-		dc.SetColor(col)
 		pad := fq * 0.045
+		label := func(s string, x, y, ax, ay float64) {
+			if key.ice {
+				// Over the ice's corner: dark blue with a white halo.
+				col = c.iceEdge
+				dc.SetColor(color.NRGBA{0xff, 0xff, 0xff, 0xe0})
+				d := math.Max(1, fq*0.02)
+				for _, o := range [][2]float64{{-d, 0}, {d, 0}, {0, -d}, {0, d}, {-d, -d}, {d, d}, {-d, d}, {d, -d}} {
+					dc.DrawStringAnchored(s, x+o[0], y+o[1], ax, ay)
+				}
+			}
+			dc.SetColor(col)
+			dc.DrawStringAnchored(s, x, y, ax, ay)
+		}
 		if key.rank != 0 {
-			dc.DrawStringAnchored(string(key.rank), pad, pad, 0, 0.85)
+			label(string(key.rank), pad, pad, 0, 0.85)
 		}
 		if key.file != 0 {
-			dc.DrawStringAnchored(string(key.file), fq-pad, fq-pad, 1, 0)
+			label(string(key.file), fq-pad, fq-pad, 1, 0)
 		}
 	}
 	return im
