@@ -28,8 +28,8 @@ type headerKey struct {
 	right   string // right-aligned
 	// rightShort replaces right when the header is too narrow for both.
 	rightShort string
-	warn    bool   // right in the warning colour
-	icon    bool   // a snowflake before right
+	warn       bool // right in the warning colour
+	icon       bool // a snowflake before right
 }
 
 func drawHeader(key headerKey, w, h int, t Theme, strong, dim font.Face) *image.RGBA {

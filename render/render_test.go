@@ -103,7 +103,7 @@ func goldenCases(t testing.TB) map[string]func() image.Image {
 	warn := mustFEN(t, warningFEN)
 	ev, after, m := iceAgeEvent(t)
 	return map[string]func() image.Image{
-		"start": func() image.Image { return Board(&start, Options{}) },
+		"start":     func() image.Image { return Board(&start, Options{}) },
 		"start-256": func() image.Image { return Board(&start, Options{Size: 256}) },
 		"black-view": func() image.Image {
 			return Board(&afterH, Options{LastMove: uci(t, "h2g3")})

@@ -15,10 +15,10 @@ import (
 type under uint8
 
 const (
-	underNone under = iota
-	underLast       // a square of the last move
-	underCheck      // the king in check
-	underMark       // a Highlight; the Mark is in tileKey.mark
+	underNone  under = iota
+	underLast        // a square of the last move
+	underCheck       // the king in check
+	underMark        // a Highlight; the Mark is in tileKey.mark
 )
 
 // badge is a sign drawn over a square's content.
