@@ -1,9 +1,7 @@
 package render
 
 import (
-	"fmt"
 	"image"
-	"image/png"
 	"io"
 	"strconv"
 	"sync"
@@ -219,6 +217,12 @@ func outcomeText(o game.Outcome) string {
 // Board draws a position. The image is fresh: the caller may keep or
 // change it. Board is safe for concurrent use.
 func Board(p *game.Position, opt Options) *image.Paletted {
+	return board(p, &opt, nil)
+}
+
+// board draws into reuse when it has the right size, else into a new
+// image.
+func board(p *game.Position, opt *Options, reuse *image.Paletted) *image.Paletted {
 	k := kitFor(opt.Theme, opt.size())
 	l := layout{blackBottom: opt.blackBottom(p), sq: k.sq}
 	var hk *headerKey
@@ -227,38 +231,32 @@ func Board(p *game.Position, opt Options) *image.Paletted {
 		h := boardHeader(p, opt.Title)
 		hk, top = &h, k.head
 	}
-	im := image.NewPaletted(image.Rect(0, 0, k.size, top+k.size), k.pngPal)
-	k.compose(im, image.Point{}, hk, l.boardKeys(p, &opt))
+	r := image.Rect(0, 0, k.size, top+k.size)
+	im := reuse
+	if im == nil || im.Rect != r {
+		im = image.NewPaletted(r, k.pngPal)
+	}
+	im.Palette = k.pngPal
+	k.compose(im, image.Point{}, hk, l.boardKeys(p, opt))
 	if len(opt.Arrows) > 0 {
 		k.overlayArrows(im, image.Pt(0, top), opt.Arrows, l.centre)
 	}
 	return im
 }
 
-// pngEncoder favours speed: the images are paletted and mostly flat, so
-// the best compression saves little (see BenchmarkPNG).
-var pngEncoder = png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: &bufferPool{}}
-
-type bufferPool struct{ p sync.Pool }
-
-func (b *bufferPool) Get() *png.EncoderBuffer {
-	if e, ok := b.p.Get().(*png.EncoderBuffer); ok {
-		return e
-	}
-	return nil
-}
-
-func (b *bufferPool) Put(e *png.EncoderBuffer) { b.p.Put(e) }
-
 // PNG draws a position as Board does and writes it to w as a PNG. It
 // returns w's error, if any. PNG is safe for concurrent use.
 func PNG(w io.Writer, p *game.Position, opt Options) error {
-	return encodePNG(w, Board(p, opt))
+	im, _ := scratch.Get().(*image.Paletted)
+	im = board(p, &opt, im)
+	err := encodePNG(w, im)
+	scratch.Put(im)
+	return err
 }
 
-func encodePNG(w io.Writer, im image.Image) error {
-	if err := pngEncoder.Encode(w, im); err != nil {
-		return fmt.Errorf("render: writing the PNG: %w", err)
-	}
-	return nil
+// scratch holds images that PNG draws into and forgets once encoded.
+var scratch sync.Pool
+
+func encodePNG(w io.Writer, im *image.Paletted) error {
+	return writePaletted(w, im)
 }

@@ -9,11 +9,14 @@ import (
 )
 
 // The images are paletted: a board is a few flat colours plus the
-// anti-aliased edges of men, ice and text, which 255 well-chosen colours
-// reproduce without visible loss, and a paletted PNG is several times
-// smaller and faster to compress than an RGBA one. Index 255 is kept free
-// as the transparent colour of GIF frames.
-const maxColors = 255
+// anti-aliased edges of men, ice and text. A paletted PNG is several times
+// smaller and faster to compress than an RGBA one, and fewer colours
+// compress better still: on the benchmark board 255 colours take 30 %
+// more bytes than 96 at the same zlib level. 96 colours chosen for the
+// theme still draw the edges smoothly; only the check glow shows faint
+// rings. The index after the last colour is the transparent colour of GIF
+// frames.
+const maxColors = 96
 
 // quantizer maps colours to the nearest entry of a fixed palette. Lookups
 // are memoised: the images are made of few distinct colours.

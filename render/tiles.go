@@ -168,7 +168,7 @@ func drawIce(dc *gg.Context, fq float64, c *palette, frozen bool) {
 	dc.DrawRoundedRectangle(m+fq*0.025, m+fq*0.035, w, w, r)
 	dc.Fill()
 
-	g := gg.NewLinearGradient(m, m, m+w, m+w)
+	g := gg.NewLinearGradient(0, m, 0, m+w)
 	g.AddColorStop(0, alpha(c.iceTop, body))
 	g.AddColorStop(0.55, alpha(mix(c.iceTop, c.iceBottom, 0.55), body))
 	g.AddColorStop(1, alpha(c.iceBottom, body))
