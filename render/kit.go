@@ -78,6 +78,9 @@ func headerHeight(sq int) int { return max(24, sq*5/8) }
 
 // kitFor returns the kit of a theme and board size, building it once.
 func kitFor(t Theme, size int) *kit {
+	if t >= numThemes {
+		t = Classic // as Theme.colors does: an unknown theme is no reason to fail
+	}
 	key := kitKey{t, size}
 	if k, ok := kits.Load(key); ok {
 		return k.(*kit)

@@ -173,9 +173,15 @@ func TestConcurrentRenderingGivesTheSameImages(t *testing.T) {
 	moves := testGame(t)
 	var positions []game.Position
 	p := game.StartPosition()
-	for _, m := range moves {
+	step, workers := 1, 16
+	if testing.Short() {
+		step, workers = 6, 6 // the race detector makes drawing slow
+	}
+	for i, m := range moves {
 		p = p.Apply(m)
-		positions = append(positions, p)
+		if i%step == 0 {
+			positions = append(positions, p)
+		}
 	}
 	opts := []Options{{}, {Theme: ColorBlind}, {Size: 256}, {Orientation: BlackBottom, Arrows: []Arrow{{From: game.A1, To: game.H8}}}}
 	want := make([][]byte, len(positions)*len(opts))
@@ -184,7 +190,7 @@ func TestConcurrentRenderingGivesTheSameImages(t *testing.T) {
 	}
 	var wg sync.WaitGroup
 	errs := make(chan string, 16)
-	for g := range 16 {
+	for g := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -323,5 +329,12 @@ func TestThemeNamesRoundTrip(t *testing.T) {
 	}
 	if _, err := ParseTheme("neon"); err == nil {
 		t.Error("ParseTheme accepted an unknown theme")
+	}
+}
+
+func TestAnUnknownThemeDrawsClassic(t *testing.T) {
+	p := game.StartPosition()
+	if !bytes.Equal(Board(&p, Options{Theme: 200}).Pix, Board(&p, Options{}).Pix) {
+		t.Error("an unknown theme does not draw as Classic")
 	}
 }
