@@ -78,7 +78,21 @@ func (k *kit) overlayArrows(dst *image.Paletted, origin image.Point, arrows []Ar
 		x1, y1 := centre(uint8(a.To))
 		drawArrow(dc, x0+dx, y0+dy, x1+dx, y1+dy, sq, c.mark[a.Mark%numMarks])
 	}
-	idx := make([]uint8, area.Dx()*area.Dy())
-	k.quant.quantize(idx, im)
-	copyBlock(dst, area.Min.X, area.Min.Y, area.Dx(), area.Dy(), idx)
+	// Map back only the pixels the arrows touched; the rest keep their
+	// index, which also spares most colour lookups.
+	q := k.quant
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for y := 0; y < area.Dy(); y++ {
+		off := dst.PixOffset(area.Min.X, area.Min.Y+y)
+		row := im.Pix[y*im.Stride:]
+		for x, i := range dst.Pix[off : off+area.Dx()] {
+			p := pal[i]
+			r, g, b := row[4*x], row[4*x+1], row[4*x+2]
+			if r == p.R && g == p.G && b == p.B {
+				continue
+			}
+			dst.Pix[off+x] = q.lookupLocked(r, g, b)
+		}
+	}
 }

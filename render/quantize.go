@@ -41,14 +41,19 @@ func (q *quantizer) palette() color.Palette {
 
 // index returns the palette index nearest to the opaque colour r, g, b.
 func (q *quantizer) index(r, g, b uint8) uint8 {
-	key := uint32(r)<<16 | uint32(g)<<8 | uint32(b)
 	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.lookupLocked(r, g, b)
+}
+
+// lookupLocked is index for a caller that holds q.mu.
+func (q *quantizer) lookupLocked(r, g, b uint8) uint8 {
+	key := uint32(r)<<16 | uint32(g)<<8 | uint32(b)
 	i, ok := q.memo[key]
 	if !ok {
 		i = q.nearest(r, g, b)
 		q.memo[key] = i
 	}
-	q.mu.Unlock()
 	return i
 }
 
@@ -80,12 +85,7 @@ func (q *quantizer) quantize(dst []uint8, src *image.RGBA) {
 		row := src.Pix[y*src.Stride : y*src.Stride+4*w]
 		for x := 0; x < w; x++ {
 			r, g, bl := row[4*x], row[4*x+1], row[4*x+2]
-			key := uint32(r)<<16 | uint32(g)<<8 | uint32(bl)
-			i, ok := q.memo[key]
-			if !ok {
-				i = q.nearest(r, g, bl)
-				q.memo[key] = i
-			}
+			i := q.lookupLocked(r, g, bl)
 			dst[y*w+x] = i
 		}
 	}
