@@ -65,3 +65,20 @@ func countMoves(args []string) int {
 	}
 	return n
 }
+
+// FuzzParseUCI checks that every move the render command accepts is
+// written back as the same text, and that nothing panics.
+func FuzzParseUCI(f *testing.F) {
+	for _, s := range []string{"e2e4", "e7e8q", "a1h8", "h2g3n", "e9e4", "", "e2e4x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		m, err := parseUCI(s)
+		if err != nil {
+			return
+		}
+		if m.UCI() != s {
+			t.Errorf("parseUCI(%q) = %s", s, m.UCI())
+		}
+	})
+}
