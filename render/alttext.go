@@ -136,3 +136,30 @@ func describeIce(ice game.Bitboard) string {
 	}
 	return "Ice on " + strconv.Itoa(n) + " squares: " + strings.Join(parts, ", ") + "."
 }
+
+// IceAgeAltText describes an Ice Age image (see IceAge) in words: what
+// froze, how many squares turned to ice, and the position after it.
+func IceAgeAltText(ev *game.IceAge, after *game.Position) string {
+	var b strings.Builder
+	b.WriteString("Ice Age after Black's move ")
+	b.WriteString(strconv.Itoa(ev.Before.FullMoveNumber() - 1))
+	b.WriteString(": ")
+	b.WriteString(icedText(ev))
+	b.WriteString(".")
+	if len(ev.Frozen) > 0 {
+		b.WriteString(" Frozen:")
+		for i, f := range ev.Frozen {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			b.WriteString(" " + f.Piece.String() + " " + f.Square.String())
+		}
+		b.WriteString(".")
+	}
+	if o := after.Outcome(); o.Over() {
+		b.WriteString(" " + outcomeText(o) + ".")
+	}
+	b.WriteString(" After the Ice Age: ")
+	b.WriteString(strings.TrimPrefix(AltText(after), "Ice Age Chess board. "))
+	return b.String()
+}

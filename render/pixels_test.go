@@ -338,3 +338,13 @@ func TestAnUnknownThemeDrawsClassic(t *testing.T) {
 		t.Error("an unknown theme does not draw as Classic")
 	}
 }
+
+func TestIceAgeAltText(t *testing.T) {
+	ev, after, _ := iceAgeEvent(t)
+	got := IceAgeAltText(ev, &after)
+	for _, w := range []string{"Ice Age after Black's move 20: 36 squares iced, 1 man frozen.", "Frozen: black rook h8.", "After the Ice Age: White to move, move 21."} {
+		if !strings.Contains(got, w) {
+			t.Errorf("Ice Age alt text lacks %q:\n%s", w, got)
+		}
+	}
+}

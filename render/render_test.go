@@ -79,6 +79,7 @@ const (
 	checkFEN     = "4k3/3*4/8/2*5/7q/8/7P/4K3 w - - 0 30"
 	promotionFEN = "2r1k2Q/p4p2/4p3/8/3*4/8/PP3PPP/6K1 b - - 0 25"
 	warningFEN   = "4k3/8/1p6/8/3*4/5N2/PP6/4K2R w K - 0 20"
+	mateFEN      = "6k1/5ppp/8/8/6n1/8/6PP/6RK b - - 0 20" // Black's 20th move mates after the Ice Age
 	iceAgeFEN    = "r3k3/pp1p1p*r/2n1b1p1/5P2/4P3/2N2N2/PPP2PPP/R2QK1NR b KQq - 3 20"
 )
 
@@ -102,7 +103,14 @@ func goldenCases(t testing.TB) map[string]func() image.Image {
 	promo := mustFEN(t, promotionFEN)
 	warn := mustFEN(t, warningFEN)
 	ev, after, m := iceAgeEvent(t)
+	mateBefore := mustFEN(t, mateFEN)
+	mateMove := uci(t, "g4f2")
+	mate, mateEv := mateBefore.ApplyWithEvent(mateMove)
 	return map[string]func() image.Image{
+		"checkmate-after-iceage": func() image.Image {
+			return IceAgeImage(mateEv, &mate, Options{LastMove: mateMove})
+		},
+		"checkmate": func() image.Image { return Board(&mate, Options{LastMove: mateMove}) },
 		"start":     func() image.Image { return Board(&start, Options{}) },
 		"start-256": func() image.Image { return Board(&start, Options{Size: 256}) },
 		"black-view": func() image.Image {
