@@ -60,15 +60,15 @@ func drawTile(key tileKey, q int, t Theme, sprites *[16]*image.RGBA, face font.F
 		dc.DrawRectangle(0, 0, fq, fq)
 		dc.Fill()
 	case underCheck:
-		// A red glow under the king, as lichess draws check; the ring
-		// gives it a shape as well as a colour.
-		g := gg.NewRadialGradient(fq/2, fq/2, 0, fq/2, fq/2, fq*0.72)
+		// A red disc and ring under the king. lichess draws a soft radial
+		// glow, but a gradient needs more colours than the palette has
+		// and would show rings; flat layers quantise cleanly.
 		ck := c.check
-		g.AddColorStop(0, ck)
-		g.AddColorStop(0.3, color.NRGBA{ck.R, ck.G, ck.B, 0xe0})
-		g.AddColorStop(1, color.NRGBA{ck.R, ck.G, ck.B, 0})
-		dc.SetFillStyle(g)
-		dc.DrawRectangle(0, 0, fq, fq)
+		dc.SetColor(color.NRGBA{ck.R, ck.G, ck.B, 0x50})
+		dc.DrawCircle(fq/2, fq/2, fq*0.5)
+		dc.Fill()
+		dc.SetColor(color.NRGBA{ck.R, ck.G, ck.B, 0x98})
+		dc.DrawCircle(fq/2, fq/2, fq*0.44)
 		dc.Fill()
 		dc.SetColor(color.NRGBA{ck.R, ck.G, ck.B, 0xff})
 		dc.SetLineWidth(fq * 0.045)
