@@ -9,10 +9,13 @@ func Perft(p Position, depth int) uint64 {
 	if depth <= 0 {
 		return 1
 	}
-	return perft(&p, depth)
+	return perft(p, depth)
 }
 
-func perft(p *Position, depth int) uint64 {
+// perft takes the position by value: a pointer to a child would make the
+// compiler move every child to the heap, as it cannot see that the
+// recursion keeps no pointer.
+func perft(p Position, depth int) uint64 {
 	if p.halfmove >= 100 {
 		return 0
 	}
@@ -22,8 +25,7 @@ func perft(p *Position, depth int) uint64 {
 	var buf [256]Move
 	var n uint64
 	for _, m := range p.LegalMoves(buf[:0]) {
-		q := p.Apply(m)
-		n += perft(&q, depth-1)
+		n += perft(p.Apply(m), depth-1)
 	}
 	return n
 }

@@ -100,6 +100,10 @@ func TestPerftVectors(t *testing.T) {
 // perftFull counts leaves by playing every move down to depth 0, listing
 // moves at every node: the slow, plain definition bulk counting must match.
 func perftFull(p *Position, depth int) uint64 {
+	return perftFullValue(*p, depth)
+}
+
+func perftFullValue(p Position, depth int) uint64 {
 	if depth == 0 {
 		return 1
 	}
@@ -109,8 +113,7 @@ func perftFull(p *Position, depth int) uint64 {
 	var buf [256]Move
 	var n uint64
 	for _, m := range p.LegalMoves(buf[:0]) {
-		q := p.Apply(m)
-		n += perftFull(&q, depth-1)
+		n += perftFullValue(p.Apply(m), depth-1)
 	}
 	return n
 }

@@ -1,0 +1,55 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/iceagechess/iceage/game"
+)
+
+func init() {
+	register("perft", "count the move paths of a given depth (checks the move generator)", runPerft)
+}
+
+// runPerft prints the leaf count of a position at a depth; with -divide it
+// first prints the count below each root move ("e2e4: 20"), a blank line,
+// then the total, as chess engines do, so the figures can be compared with
+// another program move by move.
+func runPerft(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("perft", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fen := fs.String("fen", game.StartFEN, "position in FEN, '*' for ice")
+	depth := fs.Int("depth", 1, "number of plies to count")
+	divide := fs.Bool("divide", false, "print the count below each root move")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "perft: unexpected argument %q (quote the FEN: -fen \"...\")\n", fs.Arg(0))
+		return 2
+	}
+	if *depth < 0 || *depth > 20 {
+		fmt.Fprintf(stderr, "perft: -depth %d: want 0 to 20\n", *depth)
+		return 2
+	}
+	p, err := game.ParseFEN(*fen)
+	if err != nil {
+		fmt.Fprintln(stderr, "perft:", err)
+		return 1
+	}
+	if !*divide {
+		fmt.Fprintln(stdout, game.Perft(p, *depth))
+		return 0
+	}
+	var total uint64
+	for _, c := range game.PerftDivide(p, *depth) {
+		fmt.Fprintf(stdout, "%s: %d\n", c.Move.UCI(), c.Nodes)
+		total += c.Nodes
+	}
+	if *depth == 0 {
+		total = 1
+	}
+	fmt.Fprintf(stdout, "\n%d\n", total)
+	return 0
+}
