@@ -29,7 +29,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	themeName := fs.String("theme", "classic", "colours: classic or colorblind")
 	out := fs.String("o", "", "output file ('-' for standard output)")
 	anim := fs.Bool("gif", false, "draw the game of the moves given as arguments as an animated GIF")
-	alt := fs.Bool("alt", false, "also print the image's text description")
+	alt := fs.Bool("alt", false, "also print the image's text description (alt text) on standard error")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}

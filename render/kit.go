@@ -175,7 +175,7 @@ func themeQuantizer(t Theme) *quantizer {
 	return themeQuants[t]
 }
 
-// tile returns the palette indices of a square, drawing it if new. The
+// tileLocked returns the palette indices of a square, drawing it if new. The
 // caller holds k.mu for writing.
 func (k *kit) tileLocked(key tileKey) []uint8 {
 	if t, ok := k.tiles[key]; ok {
@@ -191,6 +191,7 @@ func (k *kit) tileLocked(key tileKey) []uint8 {
 	return t
 }
 
+// headerLocked is tileLocked for header strips.
 func (k *kit) headerLocked(key headerKey) []uint8 {
 	if h, ok := k.headers[key]; ok {
 		return h
