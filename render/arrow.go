@@ -23,7 +23,7 @@ func drawArrow(dc *gg.Context, x0, y0, x1, y1, sq float64, col color.NRGBA) {
 	// stop the tip short of the target square's centre, like lichess.
 	sx, sy := x0+ux*sq*0.22, y0+uy*sq*0.22
 	tx, ty := x1-ux*sq*0.08, y1-uy*sq*0.08
-	hl, hw, sw := sq*0.42, sq*0.28, sq*0.095
+	hl, hw, sw := sq*0.42, sq*0.33, sq*0.1
 	bx, by := tx-ux*hl, ty-uy*hl
 	dc.SetColor(col)
 	dc.MoveTo(sx+nx*sw, sy+ny*sw)
