@@ -19,10 +19,9 @@ func AltText(p *game.Position) string {
 	b.WriteString(" to move, move ")
 	b.WriteString(strconv.Itoa(p.FullMoveNumber()))
 	b.WriteString(".")
-	for _, c := range []game.Color{game.White, game.Black} {
-		if _, ok := p.KingSquare(c); !ok {
-			b.WriteString(" " + sideName(c) + "'s king has frozen.")
-		}
+	o := p.Outcome()
+	if o.Over() {
+		b.WriteString(" Game over: " + outcomeText(o) + ".")
 	}
 	if p.InCheck() {
 		b.WriteString(" " + sideName(p.Turn()) + " is in check.")
@@ -55,6 +54,9 @@ func AltText(p *game.Position) string {
 		b.WriteString(".")
 	}
 	b.WriteString(" " + describeIce(p.Ice()))
+	if o.Over() {
+		return b.String()
+	}
 	switch n := p.BlackMovesToIceAge(); {
 	case n > 1:
 		b.WriteString(" Ice Age in " + strconv.Itoa(n) + " Black moves.")

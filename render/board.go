@@ -175,13 +175,16 @@ func boardHeader(p *game.Position, title string) headerKey {
 		h.disc, h.left = discBlack, "Black to move"
 	}
 	h.leftDim = "  •  move " + strconv.Itoa(p.FullMoveNumber())
-	if o := p.Outcome(); o.Over() {
-		h.disc, h.left, h.leftDim = discNone, outcomeText(o), ""
+	over := p.Outcome().Over()
+	if over {
+		h.disc, h.left, h.leftDim, h.icon = discNone, outcomeText(p.Outcome()), "", false
 	}
 	if title != "" {
 		h.left, h.leftDim = title, ""
 	}
 	switch n := p.BlackMovesToIceAge(); {
+	case over:
+		// No countdown once the game has ended.
 	case n > 1:
 		h.right = "Ice Age in " + strconv.Itoa(n) + " Black moves"
 		h.rightShort = "Ice Age in " + strconv.Itoa(n)

@@ -288,11 +288,14 @@ func TestAltText(t *testing.T) {
 	start := game.StartPosition()
 	check := mustFEN(t, checkFEN)
 	warn := mustFEN(t, warningFEN)
+	frozen := mustFEN(t, "********/********/********/********/********/********/P*******/R******K w - - 1 21")
 	cases := []struct {
 		name string
 		p    *game.Position
 		want []string
 	}{
+		{"a finished game says how it ended and has no countdown", &frozen, []string{
+			"Game over: White wins: Black's king froze.", "Black: no men.", "Ice on 61 squares: all of ranks 3–8, b1–g1, b2–h2."}},
 		{"the start position lists both armies and four iced ranks", &start, []string{
 			"White to move, move 1.", "White: king e1, queen d1, rooks a1 h1", "pawns a7 b7", "Ice on 32 squares: all of ranks 3–6.", "Ice Age in 20 Black moves."}},
 		{"a check is said", &check, []string{"White is in check.", "Ice on 2 squares: c5, d7.", "Black: king e8, queen h4."}},
@@ -308,6 +311,9 @@ func TestAltText(t *testing.T) {
 				}
 			}
 		})
+	}
+	if got := AltText(&frozen); strings.Contains(got, "Ice Age in") {
+		t.Errorf("a finished game's alt text has a countdown: %s", got)
 	}
 	t.Run("every position of a game fits Discord's 1024-character limit", func(t *testing.T) {
 		p := game.StartPosition()
