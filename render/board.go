@@ -58,7 +58,7 @@ type Options struct {
 	Highlights []Highlight
 	Arrows     []Arrow
 	Theme      Theme
-	// Title, when set, replaces "White to move · move 12" in the header,
+	// Title, when set, replaces "White to move • move 12" in the header,
 	// e.g. with "Black wins: White's king froze".
 	Title string
 	// NoHeader leaves out the header strip.
@@ -252,14 +252,10 @@ func board(p *game.Position, opt *Options, reuse *image.Paletted) *image.Palette
 func PNG(w io.Writer, p *game.Position, opt Options) error {
 	im, _ := scratch.Get().(*image.Paletted)
 	im = board(p, &opt, im)
-	err := encodePNG(w, im)
+	err := writePaletted(w, im)
 	scratch.Put(im)
 	return err
 }
 
 // scratch holds images that PNG draws into and forgets once encoded.
 var scratch sync.Pool
-
-func encodePNG(w io.Writer, im *image.Paletted) error {
-	return writePaletted(w, im)
-}
