@@ -1,6 +1,6 @@
 module github.com/iceagechess/iceage/bench
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/corentings/chess/v2 v2.3.2

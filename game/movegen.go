@@ -85,7 +85,9 @@ func (g *moveGen) setup(p *Position, pseudo bool) bool {
 // returns the extended slice (RULES.md, ice and the Ice-Age move's special
 // legality included). It ignores the fifty-move rule, and returns dst
 // unchanged when either king is missing (the game is over by freezing). It
-// allocates only if dst lacks room; 256 moves always suffice.
+// allocates only if dst lacks room: a slice with room for 256 moves is
+// enough for any position known (standard chess tops out at 218, and ice
+// only takes the place of empty squares or men).
 func (p *Position) LegalMoves(dst []Move) []Move {
 	if p.IceAgeNow() {
 		return p.iceAgeMoves(dst)

@@ -1,0 +1,141 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/iceagechess/iceage/game"
+	"github.com/iceagechess/iceage/render"
+)
+
+func init() {
+	register("render", "draw a position as a PNG, or a game (UCI moves as arguments) as an animated GIF", runRender)
+}
+
+func runRender(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("render", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: iceage render [-fen FEN] [-flip] [-last e2e4] [-size 512] [-theme classic] -o board.png")
+		fmt.Fprintln(stderr, "       iceage render -gif [-fen FEN] -o game.gif h2g3 g8f6 ...")
+		fs.PrintDefaults()
+	}
+	fen := fs.String("fen", game.StartFEN, "position in FEN, '*' for ice (with -gif: the start of the game)")
+	flip := fs.Bool("flip", false, "show the board from the other side (by default the side to move is at the bottom; a GIF shows White at the bottom)")
+	last := fs.String("last", "", "highlight this move, in UCI form (e.g. e2e4)")
+	size := fs.Int("size", render.DefaultSize, "board side in pixels, a multiple of 8")
+	themeName := fs.String("theme", "classic", "colours: classic or colorblind")
+	out := fs.String("o", "", "output file ('-' for standard output)")
+	anim := fs.Bool("gif", false, "draw the game of the moves given as arguments as an animated GIF")
+	alt := fs.Bool("alt", false, "also print the image's text description (alt text) on standard error")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *out == "" {
+		fmt.Fprintln(stderr, "render: say where to write the image with -o FILE (or -o - for standard output)")
+		return 2
+	}
+	if !*anim && fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "render: unexpected arguments %q: moves are read only with -gif\n", fs.Args())
+		return 2
+	}
+	p, err := game.ParseFEN(*fen)
+	if err != nil {
+		fmt.Fprintln(stderr, "render:", err)
+		return 1
+	}
+	theme, err := render.ParseTheme(*themeName)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	opt := render.Options{Size: *size, Theme: theme}
+	if *last != "" {
+		if opt.LastMove, err = parseUCI(*last); err != nil {
+			fmt.Fprintln(stderr, "render: -last:", err)
+			return 2
+		}
+	}
+	var moves []game.Move
+	if *anim {
+		for _, a := range fs.Args() {
+			m, err := parseUCI(a)
+			if err != nil {
+				fmt.Fprintln(stderr, "render:", err)
+				return 1
+			}
+			moves = append(moves, m)
+		}
+	}
+	switch {
+	case *anim && *flip:
+		opt.Orientation = render.BlackBottom
+	case *anim:
+		opt.Orientation = render.WhiteBottom
+	case *flip && p.Turn() == game.White:
+		opt.Orientation = render.BlackBottom
+	case *flip:
+		opt.Orientation = render.WhiteBottom
+	}
+
+	w := stdout
+	var f *os.File
+	if *out != "-" {
+		if f, err = os.Create(*out); err != nil {
+			fmt.Fprintln(stderr, "render:", err)
+			return 1
+		}
+		w = f
+	}
+	if *anim {
+		err = render.GIF(w, p, moves, opt)
+	} else {
+		err = render.PNG(w, &p, opt)
+	}
+	if f != nil {
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "render:", err)
+		return 1
+	}
+	if *alt && !*anim {
+		fmt.Fprintln(stderr, render.AltText(&p))
+	}
+	return 0
+}
+
+// parseUCI reads a move in UCI form, e.g. "e2e4" or "e7e8q".
+func parseUCI(text string) (game.Move, error) {
+	if len(text) != 4 && len(text) != 5 {
+		return game.NullMove, fmt.Errorf("%q is not a move in UCI form such as e2e4 or e7e8q", text)
+	}
+	from, err := game.ParseSquare(text[0:2])
+	if err != nil {
+		return game.NullMove, fmt.Errorf("move %q: %w", text, err)
+	}
+	to, err := game.ParseSquare(text[2:4])
+	if err != nil {
+		return game.NullMove, fmt.Errorf("move %q: %w", text, err)
+	}
+	promo := game.NoKind
+	if len(text) == 5 {
+		switch text[4] {
+		case 'n':
+			promo = game.Knight
+		case 'b':
+			promo = game.Bishop
+		case 'r':
+			promo = game.Rook
+		case 'q':
+			promo = game.Queen
+		default:
+			return game.NullMove, fmt.Errorf("move %q: a pawn promotes to n, b, r or q, not %q", text, text[4:])
+		}
+	}
+	return game.NewMove(from, to, promo), nil
+}

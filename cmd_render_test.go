@@ -1,0 +1,84 @@
+package main
+
+import (
+	"bytes"
+	"image/gif"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestRenderCommand(t *testing.T) {
+	dir := t.TempDir()
+	cases := []struct {
+		name    string
+		args    []string
+		code    int
+		stderr  string // a part of the expected error text
+		decodes func(f *os.File) error
+	}{
+		{"draws the start position", []string{"-o", filepath.Join(dir, "a.png")}, 0, "",
+			func(f *os.File) error { _, err := png.Decode(f); return err }},
+		{"draws a FEN flipped with the last move", []string{"-fen", "rnbqkb1r/pppppppp/*****n**/********/********/******P*/PPPPPPP1/RNBQKBNR w KQkq - 0 2", "-flip", "-last", "g8f6", "-o", filepath.Join(dir, "b.png")}, 0, "",
+			func(f *os.File) error { _, err := png.Decode(f); return err }},
+		{"draws a game as a GIF", []string{"-gif", "-o", filepath.Join(dir, "c.gif"), "h2g3", "g8f6", "g3h4"}, 0, "",
+			func(f *os.File) error { _, err := gif.DecodeAll(f); return err }},
+		{"says which move of a game is illegal", []string{"-gif", "-o", filepath.Join(dir, "d.gif"), "h2g3", "e7e5"}, 1, "move 2 (e7e5) is not legal", nil},
+		{"rejects a move that is not UCI", []string{"-gif", "-o", filepath.Join(dir, "e.gif"), "Nf3"}, 1, `"Nf3" is not a move in UCI form`, nil},
+		{"rejects a bad FEN", []string{"-fen", "nonsense", "-o", filepath.Join(dir, "f.png")}, 1, "render:", nil},
+		{"needs an output file", []string{}, 2, "-o FILE", nil},
+		{"rejects moves without -gif", []string{"-o", filepath.Join(dir, "g.png"), "e2e4"}, 2, "only with -gif", nil},
+		{"rejects an unknown theme", []string{"-theme", "neon", "-o", filepath.Join(dir, "h.png")}, 2, "unknown theme", nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := runRender(c.args, &stdout, &stderr)
+			if code != c.code {
+				t.Fatalf("exit status %d, want %d; stderr: %s", code, c.code, stderr.String())
+			}
+			if !strings.Contains(stderr.String(), c.stderr) {
+				t.Errorf("stderr %q lacks %q", stderr.String(), c.stderr)
+			}
+			if c.decodes != nil {
+				f, err := os.Open(c.args[len(c.args)-1-countMoves(c.args)])
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer f.Close()
+				if err := c.decodes(f); err != nil {
+					t.Errorf("the image does not decode: %v", err)
+				}
+			}
+		})
+	}
+}
+
+// countMoves counts the trailing UCI moves of a -gif command line, so
+// that the test finds the -o file before them.
+func countMoves(args []string) int {
+	n := 0
+	for i := len(args) - 1; i >= 0 && !strings.Contains(args[i], string(filepath.Separator)); i-- {
+		n++
+	}
+	return n
+}
+
+// FuzzParseUCI checks that every move the render command accepts is
+// written back as the same text, and that nothing panics.
+func FuzzParseUCI(f *testing.F) {
+	for _, s := range []string{"e2e4", "e7e8q", "a1h8", "h2g3n", "e9e4", "", "e2e4x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		m, err := parseUCI(s)
+		if err != nil {
+			return
+		}
+		if m.UCI() != s {
+			t.Errorf("parseUCI(%q) = %s", s, m.UCI())
+		}
+	})
+}

@@ -1,0 +1,25 @@
+// Package game is the rules engine of Ice Age Chess (RULES.md): positions
+// with ice, legal moves, playing them with the Ice Age, and the outcome.
+//
+// # Basics
+//
+// A Position is a small value (copy it freely) read from FEN with '*' for
+// ice (ParseFEN) or taken from StartPosition. LegalMoves appends the legal
+// moves to a caller's slice; Apply plays one and returns the new position,
+// including the Ice Age when the move is Black's 20th, 40th, …;
+// ApplyWithEvent also says what the Ice Age froze and filled. Outcome
+// judges a position after a move: frozen kings, checkmate, stalemate, the
+// fifty-move rule, in that order. Perft counts move paths, for checking
+// the generator against other programs.
+//
+// # Caveats
+//
+// The engine is pure: no I/O, no clock, no randomness, and nothing beyond
+// the standard library. Apply trusts its move: check it with IsLegal (or
+// take it from LegalMoves) first. Castling rights last while king and rook
+// stand on their home squares; the en-passant square is set after every
+// double push, as in PGN, and cleared by an Ice Age. The Ice-Age move is
+// legal when Black's king is safe (or frozen) after the Ice Age, so
+// LegalMoves on that move plays each candidate; every other move is
+// generated legal directly, with check and pin masks.
+package game

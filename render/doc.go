@@ -1,0 +1,38 @@
+// Package render draws Ice Age Chess boards: a PNG per position, an Ice
+// Age as a before/after pair, and a whole game as an animated GIF. It
+// adapts github.com/fogleman/gg; the men are the cburnett set (see
+// NOTICE.md).
+//
+// # Basics
+//
+// Board and PNG draw a position seen from the side to move (Options can
+// fix the side), in a lichess-like palette with coordinates in the
+// corners, the last move and a king in check marked, optional highlights
+// and arrows, and a header that says whose turn it is, the move number and
+// how many Black moves remain until the Ice Age. On the move before an Ice
+// Age every man that would freeze wears a snowflake badge. Ice is a
+// translucent light-blue block. IceAge draws the position right after
+// Black's move, with what is about to freeze and fill marked, beside the
+// position after the Ice Age, the frozen men faded inside their ice. GIF
+// draws a game, one frame per ply and the Ice Age as frames of its own.
+// AltText describes a position in words. The ColorBlind theme relies on
+// lightness and shape as well as hue.
+//
+// # Speed
+//
+// Everything that does not change between boards is drawn once per theme
+// and size and kept: every square (its colour, coordinate label, underlay,
+// man or ice, badge) as a tile of palette indices, and every header. A
+// board is then 64 tile copies, and gg only runs for a square or header
+// not seen before (and for arrows). Images are paletted with a palette
+// chosen per theme, so PNGs are small and quick to compress, and GIF
+// frames hold only the rectangle that changed.
+//
+// # Caveats
+//
+// All functions are safe for concurrent use. The caches are bounded; the
+// first board of a theme and size costs tens of milliseconds while its
+// palette and tiles are made. Board returns a fresh image that the caller
+// owns. A GIF shows White at the bottom unless Options say BlackBottom,
+// and does not draw Options' highlights and arrows.
+package render

@@ -1,0 +1,118 @@
+package render
+
+import (
+	"errors"
+	"image"
+	"io"
+	"strconv"
+
+	"github.com/iceagechess/iceage/game"
+)
+
+// IceAgeImage draws an Ice Age as two boards side by side: on the left the
+// position right after Black's move (ev.Before), with a snowflake badge on
+// every man that is about to freeze and a dashed ghost of ice on every
+// square about to fill; on the right the position after the Ice Age, where
+// the frozen men show faded inside their ice. opt.LastMove (Black's move)
+// is highlighted on both; the orientation is resolved on after (so by
+// default White, who moves next, is at the bottom).
+func IceAgeImage(ev *game.IceAge, after *game.Position, opt Options) *image.Paletted {
+	k := kitFor(opt.Theme, opt.size())
+	l := layout{blackBottom: opt.blackBottom(after), sq: k.sq}
+	gap := k.sq / 2
+	top := 0
+	if !opt.NoHeader {
+		top = k.head
+	}
+	im := image.NewPaletted(image.Rect(0, 0, 2*k.size+gap, top+k.size), k.pngPal)
+	frame := k.quant.index(k.theme.colors().frame.R, k.theme.colors().frame.G, k.theme.colors().frame.B)
+	for i := range im.Pix {
+		im.Pix[i] = frame
+	}
+
+	before, beforeHead := iceAgeBefore(ev, l, &opt)
+	afterKeys, afterHead := iceAgeAfter(ev, after, l, &opt)
+	var bh, ah *headerKey
+	if !opt.NoHeader {
+		bh, ah = &beforeHead, &afterHead
+	}
+	k.compose(im, image.Point{}, bh, before)
+	k.compose(im, image.Pt(k.size+gap, 0), ah, afterKeys)
+	if len(opt.Arrows) > 0 {
+		k.overlayArrows(im, image.Pt(0, top), opt.Arrows, l.centre)
+		k.overlayArrows(im, image.Pt(k.size+gap, top), opt.Arrows, l.centre)
+	}
+	return im
+}
+
+// iceAgeBefore returns the squares and header of the position right after
+// Black's move, with what the Ice Age is about to do marked.
+func iceAgeBefore(ev *game.IceAge, l layout, opt *Options) (*[64]tileKey, headerKey) {
+	keys := l.squareKeys(cellsOf(&ev.Before))
+	lastMove(keys, l, opt.LastMove)
+	for _, f := range ev.Frozen {
+		keys[l.display(f.Square)].badge = badgeWarn
+	}
+	for _, s := range ev.Filled.Squares() {
+		keys[l.display(s)].badge = badgeWillFill
+	}
+	h := headerKey{disc: discBlack, left: "Black moved", leftDim: "  •  move " + strconv.Itoa(ev.Before.FullMoveNumber()-1), right: "Ice Age!", warn: true, icon: true}
+	return keys, h
+}
+
+// iceAgeAfter returns the squares and header of the position after the
+// Ice Age, the frozen men faded inside their ice.
+func iceAgeAfter(ev *game.IceAge, after *game.Position, l layout, opt *Options) (*[64]tileKey, headerKey) {
+	c := cellsOf(after)
+	for _, f := range ev.Frozen {
+		c[f.Square].piece = f.Piece
+	}
+	keys := l.squareKeys(c)
+	lastMove(keys, l, opt.LastMove)
+	checkMark(keys, l, after)
+	h := headerKey{disc: discNone, left: "Ice Age", leftDim: ": " + icedText(ev)}
+	if o := after.Outcome(); o.Over() {
+		h.right = outcomeText(o)
+	} else {
+		h.right = "White to move"
+	}
+	return keys, h
+}
+
+// icedText says e.g. "27 squares iced, 2 men frozen".
+func icedText(ev *game.IceAge) string {
+	n := ev.Iced().Count()
+	s := strconv.Itoa(n) + " squares iced"
+	switch len(ev.Frozen) {
+	case 0:
+	case 1:
+		s += ", 1 man frozen"
+	default:
+		s += ", " + strconv.Itoa(len(ev.Frozen)) + " men frozen"
+	}
+	return s
+}
+
+func lastMove(keys *[64]tileKey, l layout, m game.Move) {
+	if m != game.NullMove {
+		keys[l.display(m.From())].under = underLast
+		keys[l.display(m.To())].under = underLast
+	}
+}
+
+func checkMark(keys *[64]tileKey, l layout, p *game.Position) {
+	if p.InCheck() {
+		if s, ok := p.KingSquare(p.Turn()); ok {
+			keys[l.display(s)].under = underCheck
+		}
+	}
+}
+
+// IceAge draws an Ice Age as IceAgeImage does and writes it to w as a PNG.
+// It fails if ev is nil, or with w's error.
+func IceAge(w io.Writer, ev *game.IceAge, after *game.Position, opt Options) error {
+	if ev == nil {
+		return errors.New("render: no Ice Age to draw (the event is nil)")
+	}
+	return writePaletted(w, IceAgeImage(ev, after, opt))
+}
