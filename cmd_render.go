@@ -11,7 +11,7 @@ import (
 )
 
 func init() {
-	register("render", "draw a position as a PNG, or a game (UCI moves as arguments) as an animated GIF", runRender)
+	register("render", "draw a position as a PNG, or a game (moves as arguments) as an animated GIF", runRender)
 }
 
 func runRender(args []string, stdout, stderr io.Writer) int {
@@ -19,7 +19,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: iceage render [-fen FEN] [-flip] [-last e2e4] [-size 512] [-theme classic] -o board.png")
-		fmt.Fprintln(stderr, "       iceage render -gif [-fen FEN] -o game.gif h2g3 g8f6 ...")
+		fmt.Fprintln(stderr, "       iceage render -gif [-fen FEN] -o game.gif hxg3 Nxf6 ... (moves as typed: SAN or UCI)")
 		fs.PrintDefaults()
 	}
 	fen := fs.String("fen", game.StartFEN, "position in FEN, '*' for ice (with -gif: the start of the game)")
@@ -53,20 +53,24 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	}
 	opt := render.Options{Size: *size, Theme: theme}
 	if *last != "" {
-		if opt.LastMove, err = parseUCI(*last); err != nil {
+		if opt.LastMove, err = game.ParseUCI(*last); err != nil {
 			fmt.Fprintln(stderr, "render: -last:", err)
 			return 2
 		}
 	}
 	var moves []game.Move
 	if *anim {
-		for _, a := range fs.Args() {
-			m, err := parseUCI(a)
+		// Moves in any notation a player types, each read in the position
+		// it is played in.
+		pos := p
+		for i, a := range fs.Args() {
+			m, err := game.ParseMove(&pos, a)
 			if err != nil {
-				fmt.Fprintln(stderr, "render:", err)
+				fmt.Fprintf(stderr, "render: move %d (%s): %v\n", i+1, a, err)
 				return 1
 			}
 			moves = append(moves, m)
+			pos = pos.Apply(m)
 		}
 	}
 	switch {
@@ -107,35 +111,4 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, render.AltText(&p))
 	}
 	return 0
-}
-
-// parseUCI reads a move in UCI form, e.g. "e2e4" or "e7e8q".
-func parseUCI(text string) (game.Move, error) {
-	if len(text) != 4 && len(text) != 5 {
-		return game.NullMove, fmt.Errorf("%q is not a move in UCI form such as e2e4 or e7e8q", text)
-	}
-	from, err := game.ParseSquare(text[0:2])
-	if err != nil {
-		return game.NullMove, fmt.Errorf("move %q: %w", text, err)
-	}
-	to, err := game.ParseSquare(text[2:4])
-	if err != nil {
-		return game.NullMove, fmt.Errorf("move %q: %w", text, err)
-	}
-	promo := game.NoKind
-	if len(text) == 5 {
-		switch text[4] {
-		case 'n':
-			promo = game.Knight
-		case 'b':
-			promo = game.Bishop
-		case 'r':
-			promo = game.Rook
-		case 'q':
-			promo = game.Queen
-		default:
-			return game.NullMove, fmt.Errorf("move %q: a pawn promotes to n, b, r or q, not %q", text, text[4:])
-		}
-	}
-	return game.NewMove(from, to, promo), nil
 }
