@@ -205,6 +205,10 @@ func TestIceAgeMoveLegality(t *testing.T) {
 			"4k3/2pp4/5N2/6P1/8/8/P7/K7 b - - 0", "c7c6", false, false},
 		{"the king may step out of check as usual",
 			"4k3/2pp4/5N2/6P1/8/8/P7/K7 b - - 0", "e8e7", true, true},
+		{"the king may step onto a line the Ice Age then blocks",
+			"3k4/3p4/8/8/8/8/P2P4/K3R3 b - - 0", "d8e8", true, false},
+		{"the king may capture attacked ice when the Ice Age then blocks the attack",
+			"3k*3/3p4/8/8/8/8/P2P4/K3R3 b - - 0", "d8e8", true, false},
 		{"castling through an attacked square stays illegal though ice would block it",
 			"4k2r/4p1pp/8/8/8/5R2/P3P3/K7 b k - 0", "e8g8", false, false},
 	}
