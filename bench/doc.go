@@ -16,5 +16,5 @@
 // baseline.txt holds such a run on the project's 2-core development
 // machine, which other jobs shared at the time; compare a new run with it:
 //
-//	benchstat -col /engine baseline.txt new.txt
+//	benchstat baseline.txt new.txt
 package bench
