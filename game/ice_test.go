@@ -336,3 +336,24 @@ func sameSquares(a, b string) bool {
 	}
 	return true
 }
+
+// ParseFEN refuses a position whose side not to move is in check, but ice
+// on the line means there is no check.
+func TestParseFENSeesIceBlockTheCheck(t *testing.T) {
+	cases := []struct {
+		name string
+		fen  string
+		ok   bool
+	}{
+		{"ice between the rook and the king not to move", "4k3/8/4*3/8/8/8/8/4R1K1 w - - 0 1", true},
+		{"the same position without the ice", "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := ParseFEN(c.fen)
+			if (err == nil) != c.ok {
+				t.Errorf("ParseFEN(%q) = %v, want accepted = %v", c.fen, err, c.ok)
+			}
+		})
+	}
+}
