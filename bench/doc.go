@@ -12,4 +12,9 @@
 // Two modes are measured: "bulk" counts the last ply's moves without
 // playing them, "full" plays every move down to the leaves. Stockfish only
 // counts in bulk. Every run checks its count against the published one.
+//
+// baseline.txt holds such a run on the project's 2-core development
+// machine, which other jobs shared at the time; compare a new run with it:
+//
+//	benchstat baseline.txt new.txt
 package bench

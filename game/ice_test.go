@@ -205,6 +205,10 @@ func TestIceAgeMoveLegality(t *testing.T) {
 			"4k3/2pp4/5N2/6P1/8/8/P7/K7 b - - 0", "c7c6", false, false},
 		{"the king may step out of check as usual",
 			"4k3/2pp4/5N2/6P1/8/8/P7/K7 b - - 0", "e8e7", true, true},
+		{"the king may step onto a line the Ice Age then blocks",
+			"3k4/3p4/8/8/8/8/P2P4/K3R3 b - - 0", "d8e8", true, false},
+		{"the king may capture attacked ice when the Ice Age then blocks the attack",
+			"3k*3/3p4/8/8/8/8/P2P4/K3R3 b - - 0", "d8e8", true, false},
 		{"castling through an attacked square stays illegal though ice would block it",
 			"4k2r/4p1pp/8/8/8/5R2/P3P3/K7 b k - 0", "e8g8", false, false},
 	}
@@ -327,4 +331,25 @@ func sameSquares(a, b string) bool {
 		}
 	}
 	return true
+}
+
+// ParseFEN refuses a position whose side not to move is in check, but ice
+// on the line means there is no check.
+func TestParseFENSeesIceBlockTheCheck(t *testing.T) {
+	cases := []struct {
+		name string
+		fen  string
+		ok   bool
+	}{
+		{"ice between the rook and the king not to move", "4k3/8/4*3/8/8/8/8/4R1K1 w - - 0 1", true},
+		{"the same position without the ice", "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := ParseFEN(c.fen)
+			if (err == nil) != c.ok {
+				t.Errorf("ParseFEN(%q) = %v, want accepted = %v", c.fen, err, c.ok)
+			}
+		})
+	}
 }
