@@ -1,4 +1,4 @@
-// Package game is the rules engine of Ice Age Chess (RULES.md): positions
+// Package game is the rules engine of Ice Age Chess (docs/rules.md): positions
 // with ice, legal moves, playing them with the Ice Age, and the outcome.
 //
 // # Basics

@@ -43,7 +43,7 @@ const (
 	// check was not answered.
 	LeavesKingInCheck MoveErrorKind = 7
 	// KingCannotTakeAttackedIce: a king may capture ice only on an
-	// unattacked square (RULES.md §1).
+	// unattacked square (docs/rules.md §1).
 	KingCannotTakeAttackedIce MoveErrorKind = 8
 	// CastlingNotAllowed: the right is lost, ice or a man stands between
 	// king and rook, the king is in check, or it would pass through or

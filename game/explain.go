@@ -10,7 +10,7 @@ import (
 // move generator has found no legal move that fits what was typed.
 
 // judge returns why the move from → to (promoting to promo) is not legal in
-// p, or 0 and "" when it is legal. It decides every rule of RULES.md by
+// p, or 0 and "" when it is legal. It decides every rule of docs/rules.md by
 // itself, from the position's fields, so that its answer can be checked
 // against the move generator.
 func (p *Position) judge(from, to Square, promo Kind) (MoveErrorKind, string) {
@@ -172,7 +172,7 @@ func (p *Position) judgeCastling(to Square) (MoveErrorKind, string) {
 }
 
 // judgeSafety checks that the mover's king is not attacked after the move
-// (and after the Ice Age on Black's Ice-Age move, RULES.md §4.5).
+// (and after the Ice Age on Black's Ice-Age move, docs/rules.md §4.5).
 func (p *Position) judgeSafety(from, to Square, promo Kind) (MoveErrorKind, string) {
 	after := p.boardAfter(from, to, promo)
 	if p.IceAgeNow() {
@@ -185,7 +185,7 @@ func (p *Position) judgeSafety(from, to Square, promo Kind) (MoveErrorKind, stri
 	us, them := p.turn, p.turn.Other()
 	k, ok := after.KingSquare(us)
 	if !ok {
-		return 0, "" // the king froze: legal, and the game is lost (RULES.md §4.5)
+		return 0, "" // the king froze: legal, and the game is lost (docs/rules.md §4.5)
 	}
 	a := after.whoAttacks(k, them)
 	if a == 0 {

@@ -17,7 +17,7 @@ func (e *FENError) Error() string {
 	return fmt.Sprintf("invalid FEN (%s): %s", e.Field, e.Msg)
 }
 
-// ParseFEN reads a position in FEN with '*' for ice (RULES.md §6). The
+// ParseFEN reads a position in FEN with '*' for ice (docs/rules.md §6). The
 // half-move clock and full-move number may be omitted (0 and 1). It checks
 // that the position could arise in a game: at most one king a side, no pawn
 // on the first or last rank, castling rights that match kings and rooks on

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// Hand-written cases for each ice rule of RULES.md. Failures draw the
+// Hand-written cases for each ice rule of docs/rules.md. Failures draw the
 // board: capitals are White's men, lower case Black's, '*' is ice.
 
 func TestIceMoveRules(t *testing.T) {
@@ -90,7 +90,7 @@ func TestIceBlocksCheck(t *testing.T) {
 }
 
 // Black's 20th move brings the Ice Age; the move and the Ice Age are one
-// turn (RULES.md §4).
+// turn (docs/rules.md §4).
 func TestIceAge(t *testing.T) {
 	cases := []struct {
 		name    string
@@ -187,7 +187,7 @@ func TestIceAge(t *testing.T) {
 	}
 }
 
-// The special legality of the Ice-Age move (RULES.md §4.5), each case
+// The special legality of the Ice-Age move (docs/rules.md §4.5), each case
 // beside the same move one Black move earlier, when the usual rule holds.
 func TestIceAgeMoveLegality(t *testing.T) {
 	cases := []struct {
@@ -228,7 +228,7 @@ func TestIceAgeMoveLegality(t *testing.T) {
 	}
 }
 
-// Counters and rights after ordinary moves (RULES.md §1, §3, §5, §6).
+// Counters and rights after ordinary moves (docs/rules.md §1, §3, §5, §6).
 func TestApplyBookkeeping(t *testing.T) {
 	cases := []struct {
 		name  string

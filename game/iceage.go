@@ -1,11 +1,11 @@
 package game
 
-// Every ice rule of RULES.md lives in this file, but for ice as a blocker
-// and a capturable target, which is occupancy in movegen.go (RULES.md §1,
+// Every ice rule of docs/rules.md lives in this file, but for ice as a blocker
+// and a capturable target, which is occupancy in movegen.go (docs/rules.md §1,
 // §3): ice is in occ, so it stops sliders, pawn pushes and castling, and it
 // is not one of our men, so any man but a pushing pawn may take it.
 
-// IceAgePeriod is the number of Black moves between Ice Ages (RULES.md §4).
+// IceAgePeriod is the number of Black moves between Ice Ages (docs/rules.md §4).
 const IceAgePeriod = 20
 
 // IceAgeNow reports whether the side to move is Black on a move that brings
@@ -21,7 +21,7 @@ func (p *Position) BlackMovesToIceAge() int {
 }
 
 // WouldFreeze returns the men that are isolated now, so would freeze if the
-// Ice Age came in this position (RULES.md §4.1).
+// Ice Age came in this position (docs/rules.md §4.1).
 func (p *Position) WouldFreeze() Bitboard {
 	men := p.men[White] | p.men[Black]
 	return men &^ men.around()
@@ -29,7 +29,7 @@ func (p *Position) WouldFreeze() Bitboard {
 
 // iceAgeSquares returns, for the men and ice of a position right after
 // Black's move, the men that freeze and the empty squares that fill with
-// ice (RULES.md §4.1–4.3). A frozen man never shelters a square, so both
+// ice (docs/rules.md §4.1–4.3). A frozen man never shelters a square, so both
 // are judged on the same men.
 func iceAgeSquares(men, ice Bitboard) (frozen, filled Bitboard) {
 	frozen = men &^ men.around()
@@ -61,7 +61,7 @@ func (e *IceAge) Iced() Bitboard {
 }
 
 // iceAge brings the Ice Age on p, the position right after Black's move
-// (RULES.md §4.1–4.3): isolated men freeze into ice, unsheltered empty
+// (docs/rules.md §4.1–4.3): isolated men freeze into ice, unsheltered empty
 // squares fill with ice, castling rights whose king or rook froze are lost
 // and the en-passant right lapses (its target square is always filled: it
 // has the double-pushed pawn on one side and an empty square on the
@@ -92,7 +92,7 @@ func (p *Position) iceAge() {
 	}
 }
 
-// iceAgeMoves appends Black's legal moves on an Ice-Age move (RULES.md
+// iceAgeMoves appends Black's legal moves on an Ice-Age move (docs/rules.md
 // §4.5): a move is legal if, after it and the Ice Age, Black's king is not
 // attacked, or has frozen (the move is legal and loses). Ice may thus
 // block a check the bare move would leave standing. Castling keeps its

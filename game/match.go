@@ -129,7 +129,7 @@ func (m *Match) AgreeDraw() error {
 	return m.end(Outcome{Result: Draw, Reason: DrawAgreed}, "agree a draw")
 }
 
-// Timeout ends the game: c ran out of time and loses (RULES.md §5 has no
+// Timeout ends the game: c ran out of time and loses (docs/rules.md §5 has no
 // insufficient-material exception: a lone king can still freeze). It fails
 // with a *MoveError of Kind GameOver when the game has already ended.
 func (m *Match) Timeout(c Color) error {

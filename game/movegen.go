@@ -17,7 +17,7 @@ package game
 // tested by playing it on the occupancy, which covers the rare discovered
 // checks along the rank (both pawns leave it) and the diagonals.
 //
-// The exception is Black's Ice-Age move (RULES.md §4.5), whose legality is
+// The exception is Black's Ice-Age move (docs/rules.md §4.5), whose legality is
 // judged after the Ice Age: those moves are generated pseudo-legally and
 // each is played with its Ice Age and kept if Black's king is then safe or
 // frozen (see iceAgeMoves in iceage.go).
@@ -82,7 +82,7 @@ func (g *moveGen) setup(p *Position, pseudo bool) bool {
 }
 
 // LegalMoves appends every legal move of the side to move to dst and
-// returns the extended slice (RULES.md, ice and the Ice-Age move's special
+// returns the extended slice (docs/rules.md, ice and the Ice-Age move's special
 // legality included). It ignores the fifty-move rule, and returns dst
 // unchanged when either king is missing (the game is over by freezing). It
 // allocates only if dst lacks room: a slice with room for 256 moves is

@@ -88,7 +88,7 @@ func (o Outcome) Winner() (c Color, ok bool) {
 }
 
 // Outcome judges the position after a move (with its Ice Age, if any), in
-// the order of RULES.md §5: a frozen king (both frozen: draw; one: its
+// the order of docs/rules.md §5: a frozen king (both frozen: draw; one: its
 // owner loses), checkmate, stalemate, then the fifty-move rule (automatic
 // at 100 half-moves). Resignation, agreement and time are for the game
 // record to decide. The zero Outcome means the game goes on.

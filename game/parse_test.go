@@ -13,7 +13,7 @@ const (
 	twoKnightFEN = "4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1"
 	pawnsFEN     = "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1"
 	// On Black's 20th move the pinned bishop may move: the Ice Age fills e7
-	// and so blocks the rook's check (RULES.md §4.5).
+	// and so blocks the rook's check (docs/rules.md §4.5).
 	iceAgePinFEN = "4k3/3pb3/8/8/8/8/P4P2/K3R3 b - - 0 20"
 )
 

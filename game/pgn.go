@@ -93,7 +93,7 @@ func (m *Match) PGN(tags Tags) string {
 }
 
 // IceAgeComment describes an Ice Age as the PGN comment after Black's move
-// does (RULES.md §6): "Ice Age: 27 squares iced; frozen: Rh8, Pa5". The
+// does (docs/rules.md §6): "Ice Age: 27 squares iced; frozen: Rh8, Pa5". The
 // count is every square that turned to ice, frozen men's squares included;
 // each frozen man is its SAN letter in upper case (P for a pawn, whatever
 // its colour) and its square, in square order. With no man frozen the

@@ -8,7 +8,7 @@ var castlingLost = [64]Castling{
 }
 
 // Apply returns the position after the legal move m, including the Ice Age
-// when m is Black's 20th, 40th, … move (RULES.md §4). It does not check
+// when m is Black's 20th, 40th, … move (docs/rules.md §4). It does not check
 // that m is legal (see IsLegal); an illegal move gives a position that
 // breaks the rules. It does not allocate.
 func (p *Position) Apply(m Move) Position {

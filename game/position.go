@@ -31,7 +31,7 @@ type Position struct {
 	fullmove int
 }
 
-// StartFEN is the ice start position of RULES.md §2.
+// StartFEN is the ice start position of docs/rules.md §2.
 const StartFEN = "rnbqkbnr/pppppppp/********/********/********/********/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
 // StartPosition returns the ice start position.

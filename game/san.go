@@ -4,7 +4,7 @@ package game
 // chess is 218; ice only removes moves), so move lists fit on the stack.
 const maxMoves = 256
 
-// SAN returns m in Standard Algebraic Notation as RULES.md §6 writes it:
+// SAN returns m in Standard Algebraic Notation as docs/rules.md §6 writes it:
 // "x" for every capture, ice included; "=Q" for a promotion; O-O and O-O-O;
 // file, rank or both to tell apart men of one kind that reach the same
 // square; "+" or "#" judged on the position the opponent then faces — on
