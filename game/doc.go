@@ -12,6 +12,15 @@
 // fifty-move rule, in that order. Perft counts move paths, for checking
 // the generator against other programs.
 //
+// Players' text goes through ParseMove, which reads SAN, UCI and the
+// forms people really type; what is not a move is a *SyntaxError, what is
+// not legal here a *MoveError whose Kind a front end can branch on and
+// whose message says why in a player's terms. SAN writes a move, SANs
+// lists every legal move with its SAN (autocomplete) and Suggest proposes
+// legal moves close to a failed one. A Match is the record of one game:
+// moves, SANs, Ice Age events and outcome, with resignation, draws and
+// timeouts; it exports and imports PGN (docs/notation.md).
+//
 // # Caveats
 //
 // The engine is pure: no I/O, no clock, no randomness, and nothing beyond
