@@ -1,10 +1,7 @@
 package game
 
 import (
-	"bufio"
 	"errors"
-	"os"
-	"strings"
 	"testing"
 )
 
@@ -31,19 +28,8 @@ func TestFENRoundTrip(t *testing.T) {
 // Every FEN in the vector files parses and prints back unchanged.
 func TestFENRoundTripVectors(t *testing.T) {
 	for _, name := range []string{"perft-ice.txt", "iceage-events.txt", "san.txt", "games.txt"} {
-		f, err := os.Open("testdata/" + name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(nil, 1<<20)
 		n := 0
-		for sc.Scan() {
-			line := sc.Text()
-			if line == "" || strings.HasPrefix(line, "#") {
-				continue
-			}
-			fields := strings.Split(line, " ; ")
+		for _, fields := range readCases(t, name) {
 			idx := []int{0}
 			switch name {
 			case "iceage-events.txt":
@@ -64,7 +50,6 @@ func TestFENRoundTripVectors(t *testing.T) {
 				n++
 			}
 		}
-		f.Close()
 		if n == 0 {
 			t.Errorf("%s: no FEN read", name)
 		}

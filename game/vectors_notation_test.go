@@ -1,33 +1,17 @@
 package game
 
 import (
-	"bufio"
-	"os"
 	"strings"
 	"testing"
 )
 
 // readCases returns the ' ; '-separated fields of every case line of a
-// file in testdata (see testdata/README or the file's header).
+// file in testdata (see testdata/README.md), without line numbers.
 func readCases(t testing.TB, name string) [][]string {
 	t.Helper()
-	f, err := os.Open("testdata/" + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var out [][]string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		out = append(out, strings.Split(line, " ; "))
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
+	for _, v := range readVectors(t, name) {
+		out = append(out, v.fields)
 	}
 	return out
 }

@@ -19,7 +19,7 @@ type vector struct {
 	fields []string
 }
 
-func readVectors(t *testing.T, name string) []vector {
+func readVectors(t testing.TB, name string) []vector {
 	t.Helper()
 	f, err := os.Open("testdata/" + name)
 	if err != nil {

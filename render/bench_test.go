@@ -26,36 +26,38 @@ func benchPosition(b testing.TB) (game.Position, Options) {
 }
 
 // BenchmarkPNG is the bot's path: draw a 512 px board with pieces, ice and
-// highlights and encode it as PNG.
+// highlights and encode it as PNG, with a hint arrow and (the common move
+// reply) without. renderer=naive is the baseline in the same run: gg draws
+// the whole picture for every board and the default PNG encoder writes it
+// as RGBA (only the loading of the sprites is left out of the loop).
+// Compare with: benchstat -col /renderer.
 func BenchmarkPNG(b *testing.B) {
-	p, opt := benchPosition(b)
-	var buf bytes.Buffer
-	PNG(&buf, &p, opt) // warm the caches
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		buf.Reset()
-		if err := PNG(&buf, &p, opt); err != nil {
-			b.Fatal(err)
+	for _, arrows := range []bool{true, false} {
+		for _, renderer := range []string{"iceage", "naive"} {
+			b.Run(fmt.Sprintf("arrows=%v/renderer=%s", arrows, renderer), func(b *testing.B) {
+				p, opt := benchPosition(b)
+				if !arrows {
+					opt.Arrows = nil
+				}
+				encode := func(buf *bytes.Buffer) error { return PNG(buf, &p, opt) }
+				if renderer == "naive" {
+					loadFonts()
+					sprites := loadSprites(64)
+					encode = func(buf *bytes.Buffer) error { return png.Encode(buf, naiveBoard(&p, &opt, &sprites)) }
+				}
+				var buf bytes.Buffer
+				encode(&buf) // warm the caches
+				b.ReportAllocs()
+				for b.Loop() {
+					buf.Reset()
+					if err := encode(&buf); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(buf.Len()), "bytes/png")
+			})
 		}
 	}
-	b.ReportMetric(float64(buf.Len()), "bytes/png")
-}
-
-// BenchmarkPNGNoArrows is the common case of a move reply.
-func BenchmarkPNGNoArrows(b *testing.B) {
-	p, opt := benchPosition(b)
-	opt.Arrows = nil
-	var buf bytes.Buffer
-	PNG(&buf, &p, opt)
-	b.ResetTimer()
-	for b.Loop() {
-		buf.Reset()
-		if err := PNG(&buf, &p, opt); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(buf.Len()), "bytes/png")
 }
 
 // BenchmarkPNGLevel compares zlib levels on the same board, to choose
@@ -112,25 +114,8 @@ func BenchmarkIceAgePNG(b *testing.B) {
 	b.ReportMetric(float64(buf.Len()), "bytes/png")
 }
 
-// BenchmarkNaivePNG is the baseline the tile cache is measured against: gg
-// draws the whole picture for every board (squares, coordinates, ice, men,
-// highlights, header) and the default PNG encoder writes it as RGBA. Only
-// the loading of the sprites is left out of the loop.
-func BenchmarkNaivePNG(b *testing.B) {
-	p, opt := benchPosition(b)
-	loadFonts()
-	sprites := loadSprites(64)
-	var buf bytes.Buffer
-	for b.Loop() {
-		buf.Reset()
-		im := naiveBoard(&p, &opt, &sprites)
-		if err := png.Encode(&buf, im); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(buf.Len()), "bytes/png")
-}
-
+// naiveBoard draws the whole board with gg, the way a first renderer
+// would: the baseline of BenchmarkPNG.
 func naiveBoard(p *game.Position, opt *Options, sprites *[16]*image.RGBA) image.Image {
 	const sq = 64
 	head := headerHeight(sq)
