@@ -698,3 +698,52 @@ func FuzzMoveJSON(f *testing.F) {
 		}
 	})
 }
+
+func TestFarTimesKeepTheirOrder(t *testing.T) {
+	s := openTest(t, nil)
+	now := t0
+	for _, tt := range []struct {
+		name    string
+		expires time.Time
+	}{
+		{"a challenge expiring in the year 3000 is not expired now", time.Date(3000, 1, 1, 0, 0, 0, 0, time.UTC)},
+		{"a challenge expiring in the year 9999 is not expired now", time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC)},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := s.CreateChallenge(Challenge{Channel: "lobby", From: Seat{ID: "ann"}, Created: now, Expires: tt.expires})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if due, _ := s.ExpiredChallenges(now, 0); len(due) != 0 {
+				t.Fatalf("expired at %v: %+v", now, due)
+			}
+			if due, _ := s.ExpiredChallenges(tt.expires, 0); len(due) == 0 || due[len(due)-1].ID != c.ID {
+				t.Fatalf("not expired at %v: %+v", tt.expires, due)
+			}
+			if _, err := s.DeleteChallenge(c.ID); err != nil {
+				t.Fatal(err)
+			}
+			if due, _ := s.ExpiredChallenges(tt.expires, 0); len(due) != 0 {
+				t.Fatalf("a deleted challenge left its expiry entry: %+v", due)
+			}
+		})
+	}
+	t.Run("a deadline set far ahead by an update is not due now and leaves with the game", func(t *testing.T) {
+		if _, err := s.CreateGame(newGame("g", "far", "w", "b", 1)); err != nil {
+			t.Fatal(err)
+		}
+		far := time.Date(2500, 1, 1, 0, 0, 0, 0, time.UTC)
+		if _, err := s.UpdateGame("far", 0, func(g *Game) error { g.Deadline, g.RemindAt = far, time.Time{}; return nil }); err != nil {
+			t.Fatal(err)
+		}
+		if due, _ := s.DueDeadlines(now.Add(48*time.Hour), 0); len(due) != 0 {
+			t.Fatalf("due: %+v", due)
+		}
+		if _, err := s.UpdateGame("far", 0, func(g *Game) error { g.Status = game.Outcome{Result: game.Draw, Reason: game.DrawAgreed}; return nil }); err != nil {
+			t.Fatal(err)
+		}
+		if due, _ := s.DueDeadlines(far, 0); len(due) != 0 {
+			t.Fatalf("an archived game is still indexed: %+v", due)
+		}
+	})
+}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"encoding/binary"
+	"math"
 	"time"
 )
 
@@ -51,11 +52,30 @@ func u64(v uint64) []byte {
 }
 
 // timeKey encodes t as big-endian Unix nanoseconds with the sign bit
-// flipped, so that byte order is time order for every representable
-// instant, before 1970 included.
+// flipped, so that byte order is time order, before 1970 included.
+// Instants outside the years 1678 to 2262, where UnixNano is undefined
+// (it wraps: a challenge meant to expire in 3000 would sort as 1831 and
+// expire at once), are clamped to the nearest end, so a far future still
+// sorts last and a far past first. Deleting an entry rebuilds its key from
+// the same stored time, so the clamped key is found again.
 func timeKey(t time.Time) []byte {
-	return u64(uint64(t.UnixNano()) ^ 1<<63)
+	var ns int64
+	switch {
+	case t.Before(minKeyTime):
+		ns = math.MinInt64
+	case t.After(maxKeyTime):
+		ns = math.MaxInt64
+	default:
+		ns = t.UnixNano()
+	}
+	return u64(uint64(ns) ^ 1<<63)
 }
+
+// The instants whose Unix nanoseconds fit in an int64.
+var (
+	minKeyTime = time.Unix(0, math.MinInt64)
+	maxKeyTime = time.Unix(0, math.MaxInt64)
+)
 
 func keyTime(b []byte) time.Time {
 	return time.Unix(0, int64(binary.BigEndian.Uint64(b)^1<<63)).UTC()
