@@ -1,11 +1,15 @@
 package store
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	bolt "go.etcd.io/bbolt"
 
 	"github.com/iceagechess/iceage/game"
 )
@@ -745,5 +749,44 @@ func TestFarTimesKeepTheirOrder(t *testing.T) {
 		if due, _ := s.DueDeadlines(far, 0); len(due) != 0 {
 			t.Fatalf("an archived game is still indexed: %+v", due)
 		}
+	})
+}
+
+func TestCorruptPlayerIsNotReset(t *testing.T) {
+	s := openTest(t, nil)
+	bad := []byte(`{"v":2,"rating":`)
+	if err := s.db.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketPlayers).Put(playerKey("", "ann"), bad)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	t.Run("an update of an unreadable player record fails and names the player", func(t *testing.T) {
+		_, err := s.UpdatePlayer("", "ann", func(p *Player) error { return nil })
+		if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "ann") {
+			t.Fatalf("got %v, want ErrCorrupt about ann", err)
+		}
+	})
+	t.Run("a game ending does not overwrite the unreadable record", func(t *testing.T) {
+		if _, err := s.CreateGame(newGame("", "c", "ann", "ben", 0)); err != nil {
+			t.Fatal(err)
+		}
+		_, err := s.UpdateGame("c", AnyPly, func(g *Game) error {
+			g.Status = game.Outcome{Result: game.BlackWins, Reason: game.Resignation}
+			return nil
+		})
+		if !errors.Is(err, ErrCorrupt) {
+			t.Fatalf("got %v, want ErrCorrupt", err)
+		}
+		if _, err := s.Game("c"); err != nil {
+			t.Fatalf("the game should still be active: %v", err)
+		}
+	})
+	t.Run("the record is as it was", func(t *testing.T) {
+		s.db.View(func(tx *bolt.Tx) error {
+			if got := tx.Bucket(bucketPlayers).Get(playerKey("", "ann")); !bytes.Equal(got, bad) {
+				t.Fatalf("the record is now %s", got)
+			}
+			return nil
+		})
 	})
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"time"
 
@@ -94,14 +95,19 @@ func loadPlayer(tx *bolt.Tx, scope, user string) (*Player, error) {
 		return nil, fmt.Errorf("%w: user %s has no record in scope %q", ErrNotFound, user, scope)
 	}
 	p := new(Player)
-	return p, decode("player "+user, v, p)
+	return p, decode(fmt.Sprintf("player %s in scope %q", user, scope), v, p)
 }
 
 // updatePlayer applies fn to the player's record, creating it if needed.
 func updatePlayer(tx *bolt.Tx, scope, user string, fn func(*Player) error) error {
 	p, err := loadPlayer(tx, scope, user)
-	if err != nil {
+	switch {
+	case errors.Is(err, ErrNotFound):
 		p = newPlayer(scope, user)
+	case err != nil:
+		// An unreadable record must not be replaced by a fresh one: that
+		// would silently reset the player's rating and counts.
+		return err
 	}
 	if err := fn(p); err != nil {
 		return err
