@@ -25,7 +25,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	fen := fs.String("fen", game.StartFEN, "position in FEN, '*' for ice (with -gif: the start of the game)")
 	flip := fs.Bool("flip", false, "show the board from the other side (by default the side to move is at the bottom; a GIF shows White at the bottom)")
 	last := fs.String("last", "", "highlight this move, in UCI form (e.g. e2e4)")
-	size := fs.Int("size", render.DefaultSize, "board side in pixels, a multiple of 8")
+	size := fs.Int("size", render.DefaultSize, fmt.Sprintf("board side in pixels, a multiple of 8 from %d to %d", render.MinSize, render.MaxSize))
 	themeName := fs.String("theme", "classic", "colours: classic or colorblind")
 	out := fs.String("o", "", "output file ('-' for standard output)")
 	anim := fs.Bool("gif", false, "draw the game of the moves given as arguments as an animated GIF")
@@ -39,6 +39,12 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	}
 	if !*anim && fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "render: unexpected arguments %q: moves are read only with -gif\n", fs.Args())
+		return 2
+	}
+	// The renderer clamps and rounds any size; from a shell, a size it
+	// would change is a typo, and is said so rather than drawn otherwise.
+	if *size < render.MinSize || *size > render.MaxSize || *size%8 != 0 {
+		fmt.Fprintf(stderr, "render: -size %d: the board side is a multiple of 8 from %d to %d pixels\n", *size, render.MinSize, render.MaxSize)
 		return 2
 	}
 	p, err := game.ParseFEN(*fen)

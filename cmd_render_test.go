@@ -32,6 +32,12 @@ func TestRenderCommand(t *testing.T) {
 		{"rejects a bad FEN", []string{"-fen", "nonsense", "-o", filepath.Join(dir, "f.png")}, 1, "render:", nil},
 		{"needs an output file", []string{}, 2, "-o FILE", nil},
 		{"rejects moves without -gif", []string{"-o", filepath.Join(dir, "g.png"), "e2e4"}, 2, "only with -gif", nil},
+		{"rejects a zero size", []string{"-size", "0", "-o", filepath.Join(dir, "s0.png")}, 2, "-size 0: the board side is a multiple of 8 from 128 to 1024", nil},
+		{"rejects a negative size", []string{"-size", "-512", "-o", filepath.Join(dir, "s1.png")}, 2, "-size -512", nil},
+		{"rejects a huge size", []string{"-size", "1000000", "-o", filepath.Join(dir, "s2.png")}, 2, "-size 1000000", nil},
+		{"rejects a size that is not a multiple of 8", []string{"-size", "500", "-o", filepath.Join(dir, "s3.png")}, 2, "-size 500", nil},
+		{"draws the smallest size", []string{"-size", "128", "-o", filepath.Join(dir, "s4.png")}, 0, "",
+			func(f *os.File) error { _, err := png.Decode(f); return err }},
 		{"rejects an unknown theme", []string{"-theme", "neon", "-o", filepath.Join(dir, "h.png")}, 2, "unknown theme", nil},
 	}
 	for _, c := range cases {
