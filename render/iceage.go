@@ -11,8 +11,9 @@ import (
 
 // IceAgeImage draws an Ice Age as two boards side by side: on the left the
 // position right after Black's move (ev.Before), with a snowflake badge on
-// every man that is about to freeze and a dashed ghost of ice on every
-// square about to fill; on the right the position after the Ice Age, where
+// every man that is about to freeze, a dashed ghost of ice on every
+// square about to fill, and White's king marked if Black's move gave
+// check; on the right the position after the Ice Age, where
 // the frozen men show faded inside their ice. opt.LastMove (Black's move)
 // is highlighted on both; the orientation is resolved on after (so by
 // default White, who moves next, is at the bottom).
@@ -50,6 +51,9 @@ func IceAgeImage(ev *game.IceAge, after *game.Position, opt Options) *image.Pale
 func iceAgeBefore(ev *game.IceAge, l layout, opt *Options) (*[64]tileKey, headerKey) {
 	keys := l.squareKeys(cellsOf(&ev.Before))
 	lastMove(keys, l, opt.LastMove)
+	// Black's move may give check, which the Ice Age may then lift (by
+	// freezing the checking man or icing the line): show it as it was.
+	checkMark(keys, l, &ev.Before)
 	for _, f := range ev.Frozen {
 		keys[l.display(f.Square)].badge = badgeWarn
 	}

@@ -354,3 +354,27 @@ func TestIceAgeAltText(t *testing.T) {
 		}
 	}
 }
+
+func TestIceAgeMarksCheckOnBothBoards(t *testing.T) {
+	// 20... Ng4-f2+ gives check, and after the Ice Age it is mate.
+	before := mustFEN(t, mateFEN)
+	m := uci(t, "g4f2")
+	after, ev := before.ApplyWithEvent(m)
+	if ev == nil {
+		t.Fatal("Black's 20th move brought no Ice Age")
+	}
+	l := layout{sq: 64}
+	h1 := l.display(game.H1)
+	t.Run("the board before the Ice Age marks the check Black's move gave", func(t *testing.T) {
+		keys, _ := iceAgeBefore(ev, l, &Options{LastMove: m})
+		if keys[h1].under != underCheck {
+			t.Fatalf("h1 is drawn with %d under it, want the check mark", keys[h1].under)
+		}
+	})
+	t.Run("the board after the Ice Age marks the king in check", func(t *testing.T) {
+		keys, _ := iceAgeAfter(ev, &after, l, &Options{LastMove: m})
+		if keys[h1].under != underCheck {
+			t.Fatalf("h1 is drawn with %d under it, want the check mark", keys[h1].under)
+		}
+	})
+}
