@@ -626,6 +626,7 @@ func TestTakeBack(t *testing.T) {
 		{"taking back more moves than played is refused", 41, 42, ErrInvalid, 41},
 		{"taking back nothing is refused", 41, 0, ErrInvalid, 41},
 		{"a takeback against an old ply is a conflict", 40, 1, ErrConflict, 41},
+		{"a takeback at any ply is refused, as two clicks would take back twice", AnyPly, 1, ErrInvalid, 41},
 		{"one move back keeps the Ice Age", 41, 1, nil, 40},
 		{"one more move back undoes the Ice Age", 40, 1, nil, 39},
 	}

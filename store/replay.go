@@ -38,8 +38,13 @@ func replay(start string, moves []Move) (game.Position, []IceAge, error) {
 // and Ice Ages are recomputed from the remaining moves, offers are
 // cleared and the clock restarts at at. It fails with ErrConflict if the
 // game is not at expectedPly, ErrInvalid if n is not between 1 and the
-// number of moves played.
+// number of moves played, or if expectedPly is AnyPly: a takeback counts
+// back from the ply it was agreed at, and without that check two clicks
+// on "accept" would take back twice as many moves.
 func (s *Store) TakeBack(channel string, expectedPly, n int, at time.Time) (Game, error) {
+	if expectedPly == AnyPly {
+		return Game{}, fmt.Errorf("%w: a takeback in channel %s must name the ply it was agreed at, not AnyPly", ErrInvalid, channel)
+	}
 	at = normTime(at)
 	var g *Game
 	err := s.write(func(tx *bolt.Tx) error {
