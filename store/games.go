@@ -161,6 +161,12 @@ func createGame(tx *bolt.Tx, n NewGame) (*Game, error) {
 	if n.DaysPerMove < 0 || n.DaysPerMove > MaxDaysPerMove {
 		return nil, refuse(fmt.Errorf("%w: %d days per move; the time control is 1 to %d days, or 0 for none", ErrInvalid, n.DaysPerMove, MaxDaysPerMove))
 	}
+	if n.At.IsZero() {
+		// A forgotten time would date the game to the year 1 and put its
+		// first deadline two thousand years in the past: lost on time at
+		// the scheduler's next look.
+		return nil, refuse(fmt.Errorf("%w: the new game in channel %s has no creation time", ErrInvalid, n.Channel))
+	}
 	if n.StartFEN == "" {
 		n.StartFEN = game.StartFEN
 	}
@@ -329,6 +335,9 @@ func playMove(tx *bolt.Tx, channel string, expectedPly int, uci string, by strin
 	}
 	if !pos.IsLegal(m) {
 		return nil, refuse(fmt.Errorf("%w: %s in game %d at ply %d", ErrIllegalMove, uci, g.ID, g.Ply()))
+	}
+	if at.IsZero() {
+		return nil, refuse(fmt.Errorf("%w: the move %s in game %d has no time", ErrInvalid, uci, g.ID))
 	}
 	old := g.clone()
 	next, ev := pos.ApplyWithEvent(m)

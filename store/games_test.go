@@ -181,6 +181,14 @@ func TestPlayMoveRefusals(t *testing.T) {
 			}
 		})
 	}
+	t.Run("a move without a time is refused", func(t *testing.T) {
+		if _, err := s.PlayMove("c", 1, "e7f6", "b", time.Time{}); !errors.Is(err, ErrInvalid) {
+			t.Fatalf("got %v, want ErrInvalid", err)
+		}
+		if g, _ := s.Game("c"); g.Ply() != 1 {
+			t.Fatalf("a refused move changed the game: ply %d", g.Ply())
+		}
+	})
 	t.Run("AnyPly skips the version check", func(t *testing.T) {
 		g, err := s.PlayMove("c", AnyPly, "e7f6", "b", t0)
 		if err != nil || g.Ply() != 2 {
@@ -201,6 +209,7 @@ func TestCreateGameRefusals(t *testing.T) {
 		{"too many days per move", func(n *NewGame) { n.DaysPerMove = MaxDaysPerMove + 1 }},
 		{"negative days per move", func(n *NewGame) { n.DaysPerMove = -1 }},
 		{"an unreadable start position", func(n *NewGame) { n.StartFEN = "not a fen" }},
+		{"a missing creation time", func(n *NewGame) { n.At = time.Time{} }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name+" is refused", func(t *testing.T) {
