@@ -800,3 +800,36 @@ func TestCorruptPlayerIsNotReset(t *testing.T) {
 		})
 	})
 }
+
+func TestNewerRecordsAreRefused(t *testing.T) {
+	s := openTest(t, nil)
+	if _, err := s.CreateGame(newGame("", "c", "w", "b", 0)); err != nil {
+		t.Fatal(err)
+	}
+	// The record as a newer program would write it: a higher version and
+	// a field this program does not know.
+	var newer []byte
+	if err := s.db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketGames)
+		newer = bytes.Replace(b.Get([]byte("c")), []byte(`{"v":2,`), []byte(`{"v":3,"clock":{"inc":60},`), 1)
+		return b.Put([]byte("c"), newer)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	t.Run("reading a game of a newer record version fails", func(t *testing.T) {
+		if _, err := s.Game("c"); !errors.Is(err, ErrNewerSchema) || !strings.Contains(err.Error(), "channel c") {
+			t.Fatalf("got %v, want ErrNewerSchema naming the channel", err)
+		}
+	})
+	t.Run("a move in it is refused and the record is kept as it was", func(t *testing.T) {
+		if _, err := s.PlayMove("c", 0, "e2d3", "w", t0); !errors.Is(err, ErrNewerSchema) {
+			t.Fatalf("got %v, want ErrNewerSchema", err)
+		}
+		s.db.View(func(tx *bolt.Tx) error {
+			if got := tx.Bucket(bucketGames).Get([]byte("c")); !bytes.Equal(got, newer) {
+				t.Fatalf("the record is now %s", got)
+			}
+			return nil
+		})
+	})
+}

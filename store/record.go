@@ -225,9 +225,28 @@ func iceAgeRecord(ply int, e *game.IceAge) IceAge {
 // read as zero, so most schema changes need no rewrite.
 func encode(v any) ([]byte, error) { return json.Marshal(v) }
 
+// decode refuses a record of a newer version than recordVersion: its new
+// fields would be dropped unseen, and lost for good when this program
+// wrote the record back.
 func decode(what string, b []byte, v any) error {
 	if err := json.Unmarshal(b, v); err != nil {
 		return fmt.Errorf("%w: %s: %v", ErrCorrupt, what, err)
+	}
+	var version int
+	switch r := v.(type) {
+	case *Game:
+		version = r.V
+	case *Challenge:
+		version = r.V
+	case *Player:
+		version = r.V
+	case *Prefs:
+		version = r.V
+	case *Stats:
+		version = r.V
+	}
+	if version > recordVersion {
+		return fmt.Errorf("%w: %s has record version %d, this program knows up to %d", ErrNewerSchema, what, version, recordVersion)
 	}
 	return nil
 }
