@@ -152,6 +152,36 @@ func (s *Store) DeleteChallenge(id uint64) (Challenge, error) {
 	return *c, nil
 }
 
+// DeclineChallenge removes a challenge at the word of user by: its
+// challenger withdrawing it, or the user it is addressed to declining it.
+// Anyone else, including anyone but the challenger for an open challenge,
+// gets ErrNotPlayer and the challenge stays. It fails with ErrNotFound if
+// the challenge was already answered. (DeleteChallenge, which asks no one,
+// is for the scheduler's expiries.)
+func (s *Store) DeclineChallenge(id uint64, by string) (Challenge, error) {
+	var c *Challenge
+	err := s.update(func(tx *bolt.Tx) (err error) {
+		if c, err = loadChallenge(tx, id); err != nil {
+			return err
+		}
+		if by != c.From.ID && (c.To.ID == "" || by != c.To.ID) {
+			return fmt.Errorf("%w: user %s cannot decline challenge %d, from %s to %s", ErrNotPlayer, by, id, c.From.ID, orAnyone(c.To.ID))
+		}
+		return deleteChallenge(tx, c)
+	})
+	if err != nil {
+		return Challenge{}, err
+	}
+	return *c, nil
+}
+
+func orAnyone(id string) string {
+	if id == "" {
+		return "anyone"
+	}
+	return id
+}
+
 // Challenges returns the challenges made by or to the user, oldest first.
 func (s *Store) Challenges(user string) ([]Challenge, error) {
 	var out []Challenge

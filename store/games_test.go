@@ -833,3 +833,42 @@ func TestNewerRecordsAreRefused(t *testing.T) {
 		})
 	})
 }
+
+func TestDeclineChallenge(t *testing.T) {
+	s := openTest(t, nil)
+	mk := func(to string) Challenge {
+		c, err := s.CreateChallenge(Challenge{Channel: "lobby", From: Seat{ID: "ann"}, To: Seat{ID: to}, Created: t0, Expires: t0.Add(time.Hour)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	direct, open := mk("ben"), mk("")
+	tests := []struct {
+		name string
+		c    Challenge
+		by   string
+		want error
+	}{
+		{"a stranger cannot decline a challenge addressed to someone else", direct, "cat", ErrNotPlayer},
+		{"nobody but the challenger can decline an open challenge", open, "ben", ErrNotPlayer},
+		{"the challenged user declines", direct, "ben", nil},
+		{"a challenge already answered is not found", direct, "ben", ErrNotFound},
+		{"the challenger withdraws an open challenge", open, "ann", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := s.DeclineChallenge(tt.c.ID, tt.by)
+			if !errors.Is(err, tt.want) {
+				t.Fatalf("got %v, want %v", err, tt.want)
+			}
+			_, gone := s.Challenge(tt.c.ID)
+			if (tt.want == ErrNotPlayer) != (gone == nil) {
+				t.Fatalf("after %v the challenge lookup gives %v", err, gone)
+			}
+		})
+	}
+	if list, _ := s.Challenges("ann"); len(list) != 0 {
+		t.Fatalf("still listed: %+v", list)
+	}
+}
