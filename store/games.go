@@ -469,3 +469,26 @@ func (s *Store) TimeOut(channel string, expectedPly int, now time.Time) (Game, e
 		return nil
 	})
 }
+
+// Resign ends the active game of channel by the resignation of user by:
+// the opponent wins. A resignation stays right whatever was played
+// meanwhile, so there is no expected ply. It fails with ErrNotPlayer, and
+// changes nothing, if by does not play in the game, and ErrNotFound if
+// the game has already ended.
+func (s *Store) Resign(channel, by string, at time.Time) (Game, error) {
+	if at.IsZero() {
+		return Game{}, fmt.Errorf("%w: the resignation in channel %s has no time", ErrInvalid, channel)
+	}
+	return s.UpdateGame(channel, AnyPly, func(g *Game) error {
+		c, ok := g.ColorOf(by)
+		if !ok {
+			return fmt.Errorf("%w: user %s cannot resign game %d in channel %s", ErrNotPlayer, by, g.ID, g.Channel)
+		}
+		g.Status = game.Outcome{Result: game.BlackWins, Reason: game.Resignation}
+		if c == game.Black {
+			g.Status.Result = game.WhiteWins
+		}
+		g.Updated = at
+		return nil
+	})
+}

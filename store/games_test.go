@@ -872,3 +872,32 @@ func TestDeclineChallenge(t *testing.T) {
 		t.Fatalf("still listed: %+v", list)
 	}
 }
+
+func TestResign(t *testing.T) {
+	s := openTest(t, nil)
+	if _, err := s.CreateGame(newGame("g", "c", "w", "b", 0)); err != nil {
+		t.Fatal(err)
+	}
+	t.Run("a stranger cannot resign for a player", func(t *testing.T) {
+		if _, err := s.Resign("c", "x", t0); !errors.Is(err, ErrNotPlayer) {
+			t.Fatalf("got %v, want ErrNotPlayer", err)
+		}
+		if _, err := s.Game("c"); err != nil {
+			t.Fatalf("the game should still be active: %v", err)
+		}
+	})
+	t.Run("Black resigning gives White the game, archived", func(t *testing.T) {
+		g, err := s.Resign("c", "b", t0.Add(time.Hour))
+		if err != nil || g.Status != (game.Outcome{Result: game.WhiteWins, Reason: game.Resignation}) || !g.Ended.Equal(t0.Add(time.Hour)) {
+			t.Fatalf("%+v, %v", g, err)
+		}
+		if a, _ := s.ArchiveOfPlayer("w", 0, 0); len(a) != 1 {
+			t.Fatalf("archive of w: %d games", len(a))
+		}
+	})
+	t.Run("a second resignation finds no game", func(t *testing.T) {
+		if _, err := s.Resign("c", "w", t0.Add(time.Hour)); !errors.Is(err, ErrNotFound) {
+			t.Fatalf("got %v, want ErrNotFound", err)
+		}
+	})
+}
