@@ -434,7 +434,7 @@ func checkUpdate(old, g *Game) error {
 		return fmt.Errorf("%w: an update of game %d tried to change its identity, players or moves; moves go through PlayMove", ErrInvalid, old.ID)
 	}
 	if g.DaysPerMove < 0 || g.DaysPerMove > MaxDaysPerMove {
-		return fmt.Errorf("%w: %d days per move", ErrInvalid, g.DaysPerMove)
+		return fmt.Errorf("%w: game %d in channel %s cannot have %d days per move; the time control is 1 to %d days, or 0 for none", ErrInvalid, old.ID, old.Channel, g.DaysPerMove, MaxDaysPerMove)
 	}
 	if g.Status.Over() {
 		switch {

@@ -272,12 +272,16 @@ func TestUpdateGame(t *testing.T) {
 		{"changing the channel", func(g *Game) { g.Channel = "d" }},
 		{"a result without a reason", func(g *Game) { g.Status.Result = game.Draw }},
 		{"an aborted game with a winner", func(g *Game) { g.Status = game.Outcome{Result: game.WhiteWins, Reason: game.Aborted} }},
+		{"too many days per move", func(g *Game) { g.DaysPerMove = MaxDaysPerMove + 1 }},
 	}
 	for _, tt := range refused {
-		t.Run(tt.name+" is refused", func(t *testing.T) {
+		t.Run(tt.name+" is refused, naming the game", func(t *testing.T) {
 			_, err := s.UpdateGame("c", 2, func(g *Game) error { tt.edit(g); return nil })
 			if !errors.Is(err, ErrInvalid) {
 				t.Fatalf("got %v, want ErrInvalid", err)
+			}
+			if want := fmt.Sprintf("game %d", g.ID); !strings.Contains(err.Error(), want) {
+				t.Errorf("%q does not say %q", err, want)
 			}
 		})
 	}
