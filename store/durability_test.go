@@ -213,6 +213,23 @@ func TestBackupWhileWriting(t *testing.T) {
 			t.Fatalf("got %v", err)
 		}
 	})
+	for _, timeout := range []time.Duration{0, -time.Second} {
+		t.Run(fmt.Sprintf("CopyFile with a timeout of %v waits the default, not for ever", timeout), func(t *testing.T) {
+			done := make(chan error, 1)
+			go func() {
+				_, err := CopyFile(s.Path(), filepath.Join(t.TempDir(), "y.db"), timeout)
+				done <- err
+			}()
+			select {
+			case err := <-done:
+				if !errors.Is(err, ErrLocked) {
+					t.Fatalf("got %v", err)
+				}
+			case <-time.After(DefaultTimeout + 5*time.Second):
+				t.Fatal("CopyFile still waits for the lock")
+			}
+		})
+	}
 }
 
 // The crash test: a child process (this test binary, re-executed) plays

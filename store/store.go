@@ -124,9 +124,13 @@ func (s *Store) BackupFile(path string) (int64, error) {
 
 // CopyFile backs up the database file src to dst like BackupFile, without
 // opening it as a Store: it takes a shared lock (waiting at most timeout
-// for a writer to let go) and copies whatever schema version the file has,
-// so a file can be saved before an upgrade touches it.
+// for a writer to let go; DefaultTimeout if timeout is not positive, as
+// bbolt would wait for ever) and copies whatever schema version the file
+// has, so a file can be saved before an upgrade touches it.
 func CopyFile(src, dst string, timeout time.Duration) (int64, error) {
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
 	db, err := bolt.Open(src, 0o600, &bolt.Options{Timeout: timeout, ReadOnly: true})
 	if errors.Is(err, bolterrors.ErrTimeout) {
 		return 0, fmt.Errorf("%w: %s is locked (waited %v); is the bot running on it? It can back itself up while it runs", ErrLocked, src, timeout)
