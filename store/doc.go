@@ -18,7 +18,10 @@
 // package game, updates the deadline, the reminder and the indexes, and
 // archives the game if it ended, counting it for the players and the
 // variant statistics. UpdateGame does the same for everything else (draw
-// offers, resignation, message ids), through a callback.
+// offers, message ids), through a callback; it does not know who asked,
+// so the caller checks that. Resign and DeclineChallenge take the user and
+// refuse one who has no say (ErrNotPlayer); TakeBack needs the ply the
+// takeback was agreed at.
 //
 // Finished games move to the archive, keyed by id, queryable by player,
 // guild and id (ArchiveOfPlayer, ArchiveOfGuild, ArchivedGame, GameByID)
@@ -50,7 +53,9 @@
 // game's status is game.Outcome as {"Result": n, "Reason": n}, with
 // game's stable numbers. The
 // file's schema version is in the meta bucket; Open migrates an older file
-// in place, in one transaction, and refuses a newer one (ErrNewerSchema).
+// in place, in one transaction, and refuses a newer one (ErrNewerSchema),
+// as it refuses a record whose "v" is newer than this program's: read
+// without its new fields, it would be written back without them.
 //
 // # Caveats
 //
