@@ -238,9 +238,25 @@ func TestGIFReplaysTheGame(t *testing.T) {
 	if want := 1 + len(moves) + 1; len(g.Image) != want {
 		t.Errorf("%d frames, want %d", len(g.Image), want)
 	}
+	// What each frame should show: the board of its ply, except the two
+	// frames of the Ice Age (nil here), drawn by their own code.
+	p := game.StartPosition()
+	wants := []*image.Paletted{Board(&p, Options{Orientation: WhiteBottom})}
+	for _, m := range moves {
+		next, ev := p.ApplyWithEvent(m)
+		if ev != nil {
+			wants = append(wants, nil, nil)
+		} else {
+			wants = append(wants, Board(&next, Options{LastMove: m, Orientation: WhiteBottom}))
+		}
+		p = next
+	}
 	full := image.Rect(0, 0, g.Config.Width, g.Config.Height)
 	canvas := image.NewPaletted(full, g.Image[0].Palette)
 	for i, f := range g.Image {
+		if i > 0 && i-1 < len(wants) && wants[i-1] != nil && !bytes.Equal(canvas.Pix, wants[i-1].Pix) {
+			t.Errorf("the GIF's picture after frame %d differs from the board of its ply", i-1)
+		}
 		if i > 0 && f.Bounds().Dx()*f.Bounds().Dy() >= full.Dx()*full.Dy() {
 			t.Errorf("frame %d covers the whole picture; only the changed region should be stored", i)
 		}
