@@ -73,6 +73,21 @@ func Load(path string, getenv func(string) string) (Config, error) {
 		if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
 			return Config{}, fmt.Errorf("config: %s: %w", path, err)
 		}
+		// A second document (after a stray "---") would be ignored, and
+		// the settings in it silently left at their defaults.
+		// An empty one, as after a trailing "---", is harmless.
+		for {
+			var more yaml.Node
+			err := dec.Decode(&more)
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			empty := len(more.Content) == 0 ||
+				len(more.Content) == 1 && more.Content[0].Kind == yaml.ScalarNode && more.Content[0].Tag == "!!null"
+			if err != nil || !empty {
+				return Config{}, fmt.Errorf("config: %s holds more than one YAML document (a line \"---\"); put every setting in one", path)
+			}
+		}
 	}
 	for env, field := range map[string]*string{
 		"DISCORD_TOKEN":         &c.Discord.Token,

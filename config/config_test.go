@@ -39,6 +39,11 @@ func TestLoad(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
+	t.Run("document markers around the one document are allowed", func(t *testing.T) {
+		if _, err := Load(write(t, "---\ndatabase:\n  path: a.db\n---\n"), env(nil)); err != nil {
+			t.Fatal(err)
+		}
+	})
 	t.Run("the example file loads", func(t *testing.T) {
 		data, err := os.ReadFile("../config.example.yaml")
 		if err != nil {
@@ -65,6 +70,7 @@ func TestLoad(t *testing.T) {
 		{"a bad log format is an error", "log:\n  format: xml\n", "log.format"},
 		{"an empty database path is an error", "database:\n  path: \"\"\n", "database.path"},
 		{"malformed YAML is an error", "discord: [\n", "config"},
+		{"a second YAML document is an error", "database:\n  path: a.db\n---\nlog:\n  level: debug\n", "more than one YAML document"},
 	} {
 		t.Run(bad.name, func(t *testing.T) {
 			_, err := Load(write(t, bad.text), env(nil))
