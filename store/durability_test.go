@@ -274,7 +274,9 @@ func TestCrashChild(t *testing.T) {
 					if a, _ := s.ArchiveOfPlayer("white-"+ch, 0, 1); len(a) > 0 {
 						continue // finished in an earlier life
 					}
-					g, err = s.CreateGame(newGame("g", ch, "white-"+ch, "black-"+ch, 1))
+					n := newGame("g", ch, "white-"+ch, "black-"+ch, 1)
+					n.At = time.Now() // the moves come at time.Now, within the day
+					g, err = s.CreateGame(n)
 				}
 				if err != nil {
 					fmt.Println("game:", err)

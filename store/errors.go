@@ -33,6 +33,10 @@ var (
 	// transaction because only there is the position certain.
 	ErrIllegalMove = errors.New("store: illegal move")
 
+	// ErrTimeUp means the move came at or after the game's deadline: the
+	// side to move has lost on time, and TimeOut records it.
+	ErrTimeUp = errors.New("store: the time to move has run out")
+
 	// ErrExpired means the challenge's time to answer has passed.
 	ErrExpired = errors.New("store: the challenge has expired")
 

@@ -296,8 +296,12 @@ const AnyPly = -1
 // game to the archive and updates the players' and the variant's counts in
 // the same transaction.
 //
+// A move at or after the game's deadline is refused with ErrTimeUp: the
+// mover has lost on time (end the game with TimeOut).
+//
 // Errors: ErrNotFound (no active game), ErrConflict, ErrNotPlayer,
-// ErrNotYourTurn, ErrIllegalMove, ErrInvalid, or a wrapped I/O error.
+// ErrNotYourTurn, ErrIllegalMove, ErrTimeUp, ErrInvalid, or a wrapped I/O
+// error.
 func (s *Store) PlayMove(channel string, expectedPly int, uci string, by string, at time.Time) (Game, error) {
 	at = normTime(at)
 	var g *Game
@@ -338,6 +342,11 @@ func playMove(tx *bolt.Tx, channel string, expectedPly int, uci string, by strin
 	}
 	if at.IsZero() {
 		return nil, refuse(fmt.Errorf("%w: the move %s in game %d has no time", ErrInvalid, uci, g.ID))
+	}
+	if !g.Deadline.IsZero() && !at.Before(g.Deadline) {
+		// TimeOut would end the game at this instant: a move that comes
+		// later, before the scheduler did, must not save the game.
+		return nil, refuse(fmt.Errorf("%w: %s's move in game %d was due by %s", ErrTimeUp, pos.Turn(), g.ID, g.Deadline.Format(time.RFC3339)))
 	}
 	old := g.clone()
 	next, ev := pos.ApplyWithEvent(m)

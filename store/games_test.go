@@ -365,6 +365,20 @@ func TestTimeOutAndScheduler(t *testing.T) {
 			t.Fatalf("due after the timeout: %+v", due)
 		}
 	})
+	t.Run("a move at the deadline is refused, and the game times out", func(t *testing.T) {
+		if _, err := s.PlayMove("c3", 0, "e2d3", "w", t0.Add(48*time.Hour)); !errors.Is(err, ErrTimeUp) {
+			t.Fatalf("got %v, want ErrTimeUp", err)
+		}
+		g, err := s.TimeOut("c3", 0, t0.Add(48*time.Hour))
+		if err != nil || g.Status != (game.Outcome{Result: game.BlackWins, Reason: game.Timeout}) {
+			t.Fatalf("%+v, %v", g.Status, err)
+		}
+	})
+	t.Run("a move just before the deadline plays", func(t *testing.T) {
+		if _, err := s.PlayMove("c0", 0, "e2d3", "w", t0.Add(72*time.Hour-time.Millisecond)); err != nil {
+			t.Fatal(err)
+		}
+	})
 }
 
 func TestArchiveQueries(t *testing.T) {
