@@ -14,8 +14,9 @@
 // per channel (ErrChannelBusy). PlayMove plays a UCI move in one read-write
 // transaction: it loads the record, checks the player, the version (the
 // ply the user saw — ErrConflict if the game moved on, so of two clicks at
-// once exactly one plays), checks legality and applies the move through
-// package game, updates the deadline, the reminder and the indexes, and
+// once exactly one plays), refuses a move at or after the deadline
+// (ErrTimeUp: the mover lost on time, which TimeOut records), checks
+// legality and applies the move through package game, updates the deadline, the reminder and the indexes, and
 // archives the game if it ended, counting it for the players and the
 // variant statistics. UpdateGame does the same for everything else (draw
 // offers, message ids), through a callback; it does not know who asked,
