@@ -201,7 +201,10 @@ func (p *Position) judgeSafety(from, to Square, promo Kind) (MoveErrorKind, stri
 		return LeavesKingInCheck, "the king cannot go to " + to.String() + ": " + by + " attacks that square"
 	}
 	if ks, ok := p.KingSquare(us); ok {
-		if c := p.whoAttacks(ks, them); c != 0 {
+		// The check is left unanswered only when a checker still attacks
+		// the king; a man that blocks or takes the checker but was pinned
+		// exposes the king to another attacker instead.
+		if c := p.whoAttacks(ks, them); c&a != 0 {
 			return LeavesKingInCheck, "your king is in check from " + p.menList(c) + ", and moving " + who + " to " + to.String() + " does not stop it"
 		}
 	}
