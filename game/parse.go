@@ -35,7 +35,8 @@ const (
 // A lower-case "b" at the start is read as the b-pawn's file when a b-pawn
 // move fits, else as a bishop ("bxc3" is the b-pawn taking on c3 unless only
 // a bishop can go there); an upper-case "B" is a bishop unless only the
-// b-pawn fits, and other files may be typed in capitals ("E4", "Exd5"), as
+// b-pawn fits (never in place of a bishop move that only a pin or a check
+// forbids), and other files may be typed in capitals ("E4", "Exd5"), as
 // phones like to write them. Text that is not a move in any of these forms
 // gives a *SyntaxError; a move that is not legal here gives a *MoveError
 // whose Kind and message say why, e.g. "the rook on a1 cannot reach a5: ice
@@ -54,6 +55,16 @@ func parseMove(p *Position, text string, legal []Move) (Move, error) {
 	var found [maxMoves]Move
 	matches := spec.match(p, legal, found[:0], false)
 	if len(matches) == 0 && (spec.orPawn || spec.orBPawn) {
+		// The other reading of a "b" is a guess, taken only when the first
+		// reading's man cannot make the move. When that man could, but
+		// the move would leave the king in check ("Bxc3" with a pinned
+		// bishop), the player meant it: playing the b-pawn instead would
+		// make a move nobody asked for.
+		first := spec
+		first.orPawn = false
+		if e := p.explain(&first, legal); e.Kind == LeavesKingInCheck || e.Kind == GameOver {
+			return NullMove, e
+		}
 		matches = spec.match(p, legal, found[:0], true)
 	}
 	switch len(matches) {
