@@ -171,15 +171,15 @@ func parseSpec(text string) (moveSpec, error) {
 			c = append(c, ch)
 		}
 	}
-	if len(c) == 2 && c[0] == 'B' && isRank(c[1]) {
-		c[0] = 'b' // "B4" can only be the b-pawn's push
-	}
 	// From the end: an optional promotion piece, then the target square.
 	if n := len(c); n >= 3 && isRank(c[n-2]) {
 		if k := promoKind(c[n-1]); k != NoKind {
 			spec.promo = k
 			c = c[:n-1]
 		}
+	}
+	if len(c) == 2 && c[0] == 'B' && isRank(c[1]) {
+		c[0] = 'b' // "B4" and "B8=Q" can only be the b-pawn's push
 	}
 	n := len(c)
 	if n < 2 || !isFile(c[n-2]) || !isRank(c[n-1]) {

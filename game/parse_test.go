@@ -65,6 +65,7 @@ func TestParseMoveAcceptsWhatPlayersType(t *testing.T) {
 		{"an under-promotion", promoteFEN, "a8=N", "a7a8n"},
 		{"a promotion in UCI", promoteFEN, "a7a8r", "a7a8r"},
 		{"a promotion in brackets", promoteFEN, "a8(Q)", "a7a8q"},
+		{"a b-pawn promotion typed with a capital B", "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "B8=Q", "b7b8q"},
 		{"a b-pawn capture and promotion typed with a capital B", "n3k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "Bxa8=Q", "b7a8q"},
 		{"castling kingside", castleFEN, "O-O", "e1g1"},
 		{"castling kingside with zeros", castleFEN, "0-0", "e1g1"},
