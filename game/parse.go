@@ -40,7 +40,8 @@ const (
 // phones like to write them. Text that is not a move in any of these forms
 // gives a *SyntaxError; a move that is not legal here gives a *MoveError
 // whose Kind and message say why, e.g. "the rook on a1 cannot reach a5: ice
-// on a3 blocks it". Explaining runs only when the move is not legal.
+// on a3 blocks it". Explaining runs only when no legal move fits the text
+// as first read.
 func ParseMove(p *Position, text string) (Move, error) {
 	var buf [maxMoves]Move
 	return parseMove(p, text, p.LegalMoves(buf[:0]))
