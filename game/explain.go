@@ -111,6 +111,15 @@ func (p *Position) judgePawn(from, to Square, promo Kind, df, dr int) (MoveError
 		}
 	case absi(df) == 1 && dr == fwd:
 		if p.board[to] == NoPiece && !p.ice.Has(to) && to != p.ep {
+			// A player who tries en passant too late should learn why.
+			epRank := 4 // where a pawn stands to take en passant: its fifth rank
+			if p.turn == Black {
+				epRank = 3
+			}
+			if beside := SquareAt(to.File(), from.Rank()); from.Rank() == epRank && p.board[beside] == MakePiece(p.turn.Other(), Pawn) {
+				return CannotMoveThatWay, who + " cannot go to " + to.String() + ": it is empty, and the pawn on " + beside.String() +
+					" can be taken en passant only on the move right after its double step (an Ice Age ends that right too)"
+			}
 			return CannotMoveThatWay, who + " cannot go to " + to.String() + ": a pawn moves diagonally only to capture, and " + to.String() + " is empty"
 		}
 	default:
