@@ -282,6 +282,11 @@ func TestSuggestOffersMovesCloseToWhatWasTyped(t *testing.T) {
 	if got := Suggest(&p, "zzz", 3); got != nil {
 		t.Errorf("Suggest of text naming nothing = %v, want none", got)
 	}
+	for _, limit := range []int{0, -1} {
+		if got := Suggest(&p, "e4", limit); got != nil {
+			t.Errorf("Suggest with limit %d = %v, want none", limit, got)
+		}
+	}
 }
 
 // positionOf parses fen or fails the test.
