@@ -111,6 +111,15 @@ func (p *Position) judgePawn(from, to Square, promo Kind, df, dr int) (MoveError
 		}
 	case absi(df) == 1 && dr == fwd:
 		if p.board[to] == NoPiece && !p.ice.Has(to) && to != p.ep {
+			// A player who tries en passant too late should learn why.
+			epRank := 4 // where a pawn stands to take en passant: its fifth rank
+			if p.turn == Black {
+				epRank = 3
+			}
+			if beside := SquareAt(to.File(), from.Rank()); from.Rank() == epRank && p.board[beside] == MakePiece(p.turn.Other(), Pawn) {
+				return CannotMoveThatWay, who + " cannot go to " + to.String() + ": it is empty, and the pawn on " + beside.String() +
+					" can be taken en passant only on the move right after its double step (an Ice Age ends that right too)"
+			}
 			return CannotMoveThatWay, who + " cannot go to " + to.String() + ": a pawn moves diagonally only to capture, and " + to.String() + " is empty"
 		}
 	default:
@@ -201,7 +210,10 @@ func (p *Position) judgeSafety(from, to Square, promo Kind) (MoveErrorKind, stri
 		return LeavesKingInCheck, "the king cannot go to " + to.String() + ": " + by + " attacks that square"
 	}
 	if ks, ok := p.KingSquare(us); ok {
-		if c := p.whoAttacks(ks, them); c != 0 {
+		// The check is left unanswered only when a checker still attacks
+		// the king; a man that blocks or takes the checker but was pinned
+		// exposes the king to another attacker instead.
+		if c := p.whoAttacks(ks, them); c&a != 0 {
 			return LeavesKingInCheck, "your king is in check from " + p.menList(c) + ", and moving " + who + " to " + to.String() + " does not stop it"
 		}
 	}

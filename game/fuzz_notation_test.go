@@ -2,6 +2,7 @@ package game
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -81,6 +82,46 @@ func FuzzParsePGN(f *testing.F) {
 		}
 		if again := back.PGN(tags2); again != out {
 			t.Fatalf("export, import, export differs:\n%s\n---\n%s", out, again)
+		}
+	})
+}
+
+// FuzzSANReadsBack plays random games from the FuzzPlay starts (Ice Ages
+// included): in every position each legal move's SAN reads back through
+// ParseMove as that very move, and the move played carries "#" exactly
+// when it mates and "+" exactly when it checks without mating.
+func FuzzSANReadsBack(f *testing.F) {
+	for i := range fuzzStarts {
+		f.Add([]byte{byte(i), 0, 7, 13, 2, 250, 31, 99, 5, 5, 5, 17, 1, 44, 3})
+	}
+	f.Fuzz(func(t *testing.T, choices []byte) {
+		if len(choices) == 0 {
+			return
+		}
+		if len(choices) > 121 {
+			choices = choices[:121] // 120 plies reach two Ice Ages from most starts; longer games only slow the fuzzer
+		}
+		p := mustFEN(t, fuzzStarts[int(choices[0])%len(fuzzStarts)])
+		for _, c := range choices[1:] {
+			sans := p.SANs()
+			if len(sans) == 0 {
+				return
+			}
+			for _, ms := range sans {
+				if back, err := ParseMove(&p, ms.SAN); err != nil || back != ms.Move {
+					t.Fatalf("%s: %s is written %q, which reads back as %s, %v", p.FEN(), ms.Move, ms.SAN, back, err)
+				}
+			}
+			ms := sans[int(c)%len(sans)]
+			q := p.Apply(ms.Move)
+			mate := q.Outcome().Reason == Checkmate
+			if got := strings.HasSuffix(ms.SAN, "#"); got != mate {
+				t.Fatalf("%s: %q, but the position after it is %v", p.FEN(), ms.SAN, q.Outcome())
+			}
+			if got := strings.HasSuffix(ms.SAN, "+"); got != (q.InCheck() && !mate) {
+				t.Fatalf("%s: %q, but after it the side to move is in check: %v", p.FEN(), ms.SAN, q.InCheck())
+			}
+			p = q
 		}
 	})
 }

@@ -52,7 +52,24 @@ func (m *Match) Moves() []Move { return append([]Move(nil), m.moves...) }
 func (m *Match) SANs() []string { return append([]string(nil), m.sans...) }
 
 // IceAges returns, for every move played, the Ice Age it brought or nil.
-func (m *Match) IceAges() []*IceAge { return append([]*IceAge(nil), m.iceAges...) }
+// The Ice Ages are copies: changing them does not change the record.
+func (m *Match) IceAges() []*IceAge {
+	out := make([]*IceAge, len(m.iceAges))
+	for i, e := range m.iceAges {
+		out[i] = e.clone()
+	}
+	return out
+}
+
+// clone returns a copy of e that shares nothing with it, or nil for nil.
+func (e *IceAge) clone() *IceAge {
+	if e == nil {
+		return nil
+	}
+	c := *e
+	c.Frozen = append([]Placement(nil), e.Frozen...)
+	return &c
+}
 
 // UCIs returns the moves in UCI form, the compact form for storage that
 // ReplayUCI reads back.
@@ -107,7 +124,7 @@ func (m *Match) play(mv Move, legal []Move) Played {
 	m.sans = append(m.sans, san)
 	m.iceAges = append(m.iceAges, ev)
 	m.outcome = out
-	return Played{Move: mv, SAN: san, UCI: mv.UCI(), IceAge: ev, Outcome: out}
+	return Played{Move: mv, SAN: san, UCI: mv.UCI(), IceAge: ev.clone(), Outcome: out}
 }
 
 func (m *Match) refuseIfOver(text string) error {

@@ -101,6 +101,21 @@ func TestMatchRecordsMovesSANsAndIceAges(t *testing.T) {
 	}
 }
 
+func TestMatchIceAgesCannotBeChangedFromOutside(t *testing.T) {
+	m := NewMatch(positionOf(t, "4k3/3pb3/8/8/7r/8/P4P2/K3R3 b - - 0 20"))
+	pl, err := m.Play("Bd6")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := m.PGN(Tags{})
+	pl.IceAge.Frozen[0].Square = 0
+	pl.IceAge.Filled = 0
+	m.IceAges()[0].Frozen[0].Piece = MakePiece(White, Queen)
+	if got := m.PGN(Tags{}); got != want {
+		t.Fatalf("changing the Ice Ages handed out changed the record:\n%s\nwant\n%s", got, want)
+	}
+}
+
 func TestMatchExplainsIllegalMoves(t *testing.T) {
 	m := NewMatch(StartPosition())
 	_, err := m.PlayMove(NewMove(12, 28, NoKind))

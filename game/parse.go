@@ -35,11 +35,13 @@ const (
 // A lower-case "b" at the start is read as the b-pawn's file when a b-pawn
 // move fits, else as a bishop ("bxc3" is the b-pawn taking on c3 unless only
 // a bishop can go there); an upper-case "B" is a bishop unless only the
-// b-pawn fits, and other files may be typed in capitals ("E4", "Exd5"), as
+// b-pawn fits (never in place of a bishop move that only a pin or a check
+// forbids), and other files may be typed in capitals ("E4", "Exd5"), as
 // phones like to write them. Text that is not a move in any of these forms
 // gives a *SyntaxError; a move that is not legal here gives a *MoveError
 // whose Kind and message say why, e.g. "the rook on a1 cannot reach a5: ice
-// on a3 blocks it". Explaining runs only when the move is not legal.
+// on a3 blocks it". Explaining runs only when no legal move fits the text
+// as first read.
 func ParseMove(p *Position, text string) (Move, error) {
 	var buf [maxMoves]Move
 	return parseMove(p, text, p.LegalMoves(buf[:0]))
@@ -54,6 +56,16 @@ func parseMove(p *Position, text string, legal []Move) (Move, error) {
 	var found [maxMoves]Move
 	matches := spec.match(p, legal, found[:0], false)
 	if len(matches) == 0 && (spec.orPawn || spec.orBPawn) {
+		// The other reading of a "b" is a guess, taken only when the first
+		// reading's man cannot make the move. When that man could, but
+		// the move would leave the king in check ("Bxc3" with a pinned
+		// bishop), the player meant it: playing the b-pawn instead would
+		// make a move nobody asked for.
+		first := spec
+		first.orPawn = false
+		if e := p.explain(&first, legal); e.Kind == LeavesKingInCheck || e.Kind == GameOver {
+			return NullMove, e
+		}
 		matches = spec.match(p, legal, found[:0], true)
 	}
 	switch len(matches) {
@@ -160,15 +172,15 @@ func parseSpec(text string) (moveSpec, error) {
 			c = append(c, ch)
 		}
 	}
-	if len(c) == 2 && c[0] == 'B' && isRank(c[1]) {
-		c[0] = 'b' // "B4" can only be the b-pawn's push
-	}
 	// From the end: an optional promotion piece, then the target square.
 	if n := len(c); n >= 3 && isRank(c[n-2]) {
 		if k := promoKind(c[n-1]); k != NoKind {
 			spec.promo = k
 			c = c[:n-1]
 		}
+	}
+	if len(c) == 2 && c[0] == 'B' && isRank(c[1]) {
+		c[0] = 'b' // "B4" and "B8=Q" can only be the b-pawn's push
 	}
 	n := len(c)
 	if n < 2 || !isFile(c[n-2]) || !isRank(c[n-1]) {

@@ -65,6 +65,7 @@ func TestParseMoveAcceptsWhatPlayersType(t *testing.T) {
 		{"an under-promotion", promoteFEN, "a8=N", "a7a8n"},
 		{"a promotion in UCI", promoteFEN, "a7a8r", "a7a8r"},
 		{"a promotion in brackets", promoteFEN, "a8(Q)", "a7a8q"},
+		{"a b-pawn promotion typed with a capital B", "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "B8=Q", "b7b8q"},
 		{"a b-pawn capture and promotion typed with a capital B", "n3k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "Bxa8=Q", "b7a8q"},
 		{"castling kingside", castleFEN, "O-O", "e1g1"},
 		{"castling kingside with zeros", castleFEN, "0-0", "e1g1"},
@@ -166,6 +167,10 @@ func TestParseMoveExplainsIllegalMoves(t *testing.T) {
 			"the pawn on e4 cannot go to e3: a pawn moves straight forward, or one square diagonally forward to capture"},
 		{"a pawn moving diagonally onto an empty square", pawnsFEN, "exf5", CannotMoveThatWay,
 			"the pawn on e4 cannot go to f5: a pawn moves diagonally only to capture, and f5 is empty"},
+		{"en passant one move too late", "4k3/8/8/3pP3/8/8/8/4K3 w - - 0 1", "exd6", CannotMoveThatWay,
+			"the pawn on e5 cannot go to d6: it is empty, and the pawn on d5 can be taken en passant only on the move right after its double step (an Ice Age ends that right too)"},
+		{"en passant for Black one move too late", "4k3/8/8/8/3pP3/8/8/4K3 b - - 0 1", "dxe3", CannotMoveThatWay,
+			"the pawn on d4 cannot go to e3: it is empty, and the pawn on e4 can be taken en passant only on the move right after its double step (an Ice Age ends that right too)"},
 		{"a pawn moving two squares after its first move", "4k3/8/8/8/8/4P3/8/4K3 w - - 0 1", "e5", CannotMoveThatWay,
 			"the pawn on e3 cannot go to e5: a pawn moves two squares only from its starting square"},
 		{"knights that cannot reach a square", chessFEN, "Nd4", CannotMoveThatWay,
@@ -174,6 +179,16 @@ func TestParseMoveExplainsIllegalMoves(t *testing.T) {
 			"the knight on d2 is pinned: moving it would expose your king to the bishop on b4"},
 		{"a move that ignores a check", "4k3/8/8/8/7q/8/8/N3K3 w - - 0 1", "Nb3", LeavesKingInCheck,
 			"your king is in check from the queen on h4, and moving the knight on a1 to b3 does not stop it"},
+		{"a pinned knight blocking a check", "4r2k/8/8/8/1b6/8/3N4/4K3 w - - 0 1", "Ne4", LeavesKingInCheck,
+			"the knight on d2 is pinned: moving it would expose your king to the bishop on b4"},
+		{"a pinned knight taking the checker", "7k/8/8/8/1b2r3/8/3N4/4K3 w - - 0 1", "Nxe4", LeavesKingInCheck,
+			"the knight on d2 is pinned: moving it would expose your king to the bishop on b4"},
+		{"a move that ignores one of two checkers", "4r2k/8/8/8/1b6/8/8/N3K3 w - - 0 1", "Nb3", LeavesKingInCheck,
+			"your king is in check from the bishop on b4 and the rook on e8, and moving the knight on a1 to b3 does not stop it"},
+		{"a capital B for a pinned bishop when the b-pawn could take", "3r3k/8/8/8/8/2b5/1P1B4/3K4 w - - 0 1", "Bxc3", LeavesKingInCheck,
+			"the bishop on d2 is pinned: moving it would expose your king to the rook on d8"},
+		{"a lower-case b for a pinned b-pawn when a bishop could take", "7k/8/8/8/8/2b5/KP5r/4B3 w - - 0 1", "bxc3", LeavesKingInCheck,
+			"the pawn on b2 is pinned: moving it would expose your king to the rook on h2"},
 		{"a king walking into an attack", "4k3/8/8/8/8/8/5r2/K7 w - - 0 1", "Ka2", LeavesKingInCheck,
 			"the king cannot go to a2: the rook on f2 attacks that square"},
 		{"a pinned bishop before the Ice-Age move", strings.Replace(iceAgePinFEN, " 20", " 19", 1), "Bd6", LeavesKingInCheck,
@@ -266,6 +281,11 @@ func TestSuggestOffersMovesCloseToWhatWasTyped(t *testing.T) {
 	p := positionOf(t, chessFEN)
 	if got := Suggest(&p, "zzz", 3); got != nil {
 		t.Errorf("Suggest of text naming nothing = %v, want none", got)
+	}
+	for _, limit := range []int{0, -1} {
+		if got := Suggest(&p, "e4", limit); got != nil {
+			t.Errorf("Suggest with limit %d = %v, want none", limit, got)
+		}
 	}
 }
 

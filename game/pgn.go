@@ -155,12 +155,14 @@ func ParsePGN(text string) (*Match, Tags, error) {
 	var tags Tags
 	lx := pgnLexer{text: strings.TrimPrefix(text, "\uFEFF"), line: 1} // a byte order mark is no text
 	fields := map[string]string{}
+	lines := map[string]int{} // the line of each tag, for errors about its value
 	// Tag pairs.
 	for {
 		lx.skipSpace()
 		if lx.pos >= len(lx.text) || lx.text[lx.pos] != '[' {
 			break
 		}
+		line := lx.line
 		name, value, err := lx.tag()
 		if err != nil {
 			return nil, tags, err
@@ -169,6 +171,7 @@ func ParsePGN(text string) (*Match, Tags, error) {
 			return nil, tags, &PGNError{Line: lx.line, Msg: "tag " + name + " appears twice"}
 		}
 		fields[name] = value
+		lines[name] = line
 	}
 	unknown := func(v, u string) string {
 		if v == u {
@@ -180,13 +183,13 @@ func ParsePGN(text string) (*Match, Tags, error) {
 		Date: unknown(fields["Date"], "????.??.??"), Round: unknown(fields["Round"], "?"),
 		White: unknown(fields["White"], "?"), Black: unknown(fields["Black"], "?")}
 	if v, ok := fields["Variant"]; ok && !strings.EqualFold(v, "Ice Age") {
-		return nil, tags, &PGNError{Line: 1, Msg: "the game is of variant " + strconv.Quote(v) + ", not Ice Age"}
+		return nil, tags, &PGNError{Line: lines["Variant"], Msg: "the game is of variant " + strconv.Quote(v) + ", not Ice Age"}
 	}
 	start := StartPosition()
 	if fen, ok := fields["FEN"]; ok {
 		var err error
 		if start, err = ParseFEN(fen); err != nil {
-			return nil, tags, &PGNError{Line: 1, Msg: "the FEN tag is wrong: " + err.Error(), Err: err}
+			return nil, tags, &PGNError{Line: lines["FEN"], Msg: "the FEN tag is wrong: " + err.Error(), Err: err}
 		}
 	}
 	m := NewMatch(start)

@@ -109,6 +109,8 @@ func TestParsePGNSaysWhereItFailed(t *testing.T) {
 		{"a tag twice", "[Event \"x\"]\n[Event \"y\"]", "PGN line 2: tag Event appears twice", false},
 		{"another variant", "[Variant \"Atomic\"]\n1. e4", `PGN line 1: the game is of variant "Atomic", not Ice Age`, false},
 		{"a wrong FEN", "[FEN \"8/8 w\"]\n", "PGN line 1: the FEN tag is wrong: invalid FEN (position): want 4 to 6 fields separated by spaces (board, side to move, castling, en passant, clocks), found 2", false},
+		{"a wrong FEN below other tags", "[Event \"x\"]\n[SetUp \"1\"]\n[FEN \"8/8 w\"]\n", "PGN line 3: the FEN tag is wrong: invalid FEN (position): want 4 to 6 fields separated by spaces (board, side to move, castling, en passant, clocks), found 2", false},
+		{"another variant below other tags", "[Event \"x\"]\n[Variant \"Atomic\"]\n1. e4", `PGN line 2: the game is of variant "Atomic", not Ice Age`, false},
 		{"a result tag that the movetext contradicts", "[Result \"1-0\"]\n1. hxg3 0-1", "PGN line 2: the Result tag says 1-0 but the moves end with 0-1", false},
 		{"a result the position contradicts", "[FEN \"rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3\"]\n1-0", "PGN line 2: the result 1-0 contradicts the final position (Black won: checkmate)", false},
 		{"a second game", "1. hxg3 * [Event \"2\"]", "PGN line 1: text after the result (one game per text)", false},

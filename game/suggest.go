@@ -8,7 +8,8 @@ import "sort"
 // square if given) or goes to the square the text names; moves that do
 // both come first. Text that does not parse still counts by the squares
 // and the piece letter in it. Suggest is meant for the failure path: it
-// generates the legal moves and gives nil when nothing is close.
+// generates the legal moves and gives nil when nothing is close or limit
+// is below 1.
 func Suggest(p *Position, text string, limit int) []Move {
 	spec, err := parseSpec(text)
 	named := true // whether the text names a man
@@ -68,7 +69,7 @@ func Suggest(p *Position, text string, limit int) []Move {
 		return near(out[i].m) < near(out[j].m)
 	})
 	if len(out) > limit {
-		out = out[:limit]
+		out = out[:max(limit, 0)] // a limit below zero asks for nothing, as zero does
 	}
 	var moves []Move
 	for _, s := range out {
