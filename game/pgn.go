@@ -146,7 +146,7 @@ func (e *PGNError) Unwrap() error { return e.Err }
 // notation ParseMove reads. Tags other than the seven, Variant, SetUp, FEN
 // and Termination are ignored. The game starts from the FEN tag if there
 // is one, else from the ice start position; a Variant tag, if present,
-// must be "Ice Age". A game that ends without the final position deciding
+// must be "Ice Age" (or "Ice Age Chess"; case is ignored). A game that ends without the final position deciding
 // it gets its reason from the result and the Termination tag: "time
 // forfeit" is a timeout, another decisive result a resignation, a draw an
 // agreed draw. Errors are *PGNError, wrapping the *MoveError or
@@ -182,7 +182,7 @@ func ParsePGN(text string) (*Match, Tags, error) {
 	tags = Tags{Event: unknown(fields["Event"], "?"), Site: unknown(fields["Site"], "?"),
 		Date: unknown(fields["Date"], "????.??.??"), Round: unknown(fields["Round"], "?"),
 		White: unknown(fields["White"], "?"), Black: unknown(fields["Black"], "?")}
-	if v, ok := fields["Variant"]; ok && !strings.EqualFold(v, "Ice Age") {
+	if v, ok := fields["Variant"]; ok && !strings.EqualFold(v, "Ice Age") && !strings.EqualFold(v, "Ice Age Chess") {
 		return nil, tags, &PGNError{Line: lines["Variant"], Msg: "the game is of variant " + strconv.Quote(v) + ", not Ice Age"}
 	}
 	start := StartPosition()

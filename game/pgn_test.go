@@ -62,6 +62,14 @@ over two lines} Nxf6 (1... Nxh6 2. gxh4 (2. Nxf3)) 2.gxh4 ; a comment to the end
 	}
 }
 
+func TestParsePGNAcceptsTheVariantUnderItsLongerName(t *testing.T) {
+	for _, v := range []string{"Ice Age", "ice age", "Ice Age Chess", "ICE AGE CHESS"} {
+		if _, _, err := ParsePGN("[Variant \"" + v + "\"]\n1. hxg3 *"); err != nil {
+			t.Errorf("Variant %q: %v", v, err)
+		}
+	}
+}
+
 func TestParsePGNTakesTheOutcomeFromResultAndTermination(t *testing.T) {
 	tests := []struct {
 		name, result, term string
