@@ -333,8 +333,10 @@ func playMove(tx *bolt.Tx, channel string, expectedPly int, uci string, by strin
 	if g.Seat(pos.Turn()).ID != by {
 		return nil, refuse(fmt.Errorf("%w: %s is to move in game %d, not user %s", ErrNotYourTurn, pos.Turn(), g.ID, by))
 	}
-	m, ok := parseUCI(uci)
-	if !ok {
+	// The store takes UCI only: the bot turns what users type into UCI
+	// with game.ParseMove, which explains mistakes.
+	m, err := game.ParseUCI(uci)
+	if err != nil {
 		return nil, refuse(fmt.Errorf("%w: %q is not a move in UCI form (e.g. e2e4, e7e8q)", ErrIllegalMove, uci))
 	}
 	if !pos.IsLegal(m) {
@@ -369,14 +371,6 @@ func playMove(tx *bolt.Tx, channel string, expectedPly int, uci string, by strin
 	}
 	g.startClock(at)
 	return g, putActive(tx, old, g)
-}
-
-// parseUCI reads a move in UCI form. The store accepts nothing else: the
-// bot turns what users type into UCI with game.ParseMove, which explains
-// mistakes, and the store needs only a canonical, unambiguous form.
-func parseUCI(s string) (game.Move, bool) {
-	m, err := game.ParseUCI(s)
-	return m, err == nil
 }
 
 // UpdateGame changes the active game of channel with fn, in one

@@ -621,18 +621,6 @@ func TestPlayersAndPrefs(t *testing.T) {
 	})
 }
 
-func FuzzParseUCI(f *testing.F) {
-	for _, s := range []string{"e2e4", "e7e8q", "a1h8", "e7e8k", "", "e2", "i1a1", "e2e4 "} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		m, ok := parseUCI(s)
-		if ok && m.UCI() != s {
-			t.Fatalf("parseUCI(%q) = %s", s, m.UCI())
-		}
-	})
-}
-
 func TestTakeBack(t *testing.T) {
 	ref := loadRefGames(t)[0]
 	s := openTest(t, nil)

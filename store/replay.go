@@ -19,8 +19,8 @@ func replay(start string, moves []Move) (game.Position, []IceAge, error) {
 	}
 	var ices []IceAge
 	for i, mv := range moves {
-		m, ok := parseUCI(mv.UCI)
-		if !ok || !p.IsLegal(m) {
+		m, err := game.ParseUCI(mv.UCI)
+		if err != nil || !p.IsLegal(m) {
 			return p, nil, fmt.Errorf("%w: move %d (%s) is not legal in %s", ErrIllegalMove, i+1, mv.UCI, p.FEN())
 		}
 		var ev *game.IceAge
