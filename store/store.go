@@ -171,10 +171,26 @@ func backupFile(db *bolt.DB, src, path string) (n int64, err error) {
 	if err == nil {
 		err = os.Rename(f.Name(), path)
 	}
+	if err == nil {
+		// The rename itself is durable only once the folder is synced.
+		err = syncDir(filepath.Dir(path))
+	}
 	if err != nil {
 		return n, fmt.Errorf("store: backup to %s: %w", path, err)
 	}
 	return n, nil
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // Check verifies the file's internal consistency (bbolt's Tx.Check: every
