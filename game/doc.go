@@ -18,8 +18,9 @@
 // whose message says why in a player's terms. SAN writes a move, SANs
 // lists every legal move with its SAN (autocomplete) and Suggest proposes
 // legal moves close to a failed one. A Match is the record of one game:
-// moves, SANs, Ice Age events and outcome, with resignation, draws and
-// timeouts; it exports and imports PGN (docs/notation.md).
+// moves, SANs, Ice Age events and outcome (End records one decided off the
+// board, such as a resignation); it exports and imports PGN (docs/notation.md).
+// Who may resign, offer a draw or lose on time is decided by package play.
 //
 // # Caveats
 //

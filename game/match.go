@@ -134,33 +134,39 @@ func (m *Match) refuseIfOver(text string) error {
 	return &MoveError{Kind: GameOver, Text: text, Msg: "the game is over (" + describeOutcome(m.outcome) + "): no more moves"}
 }
 
-// Resign ends the game: c resigns and the opponent wins. It fails with a
-// *MoveError of Kind GameOver when the game has already ended.
-func (m *Match) Resign(c Color) error {
-	return m.end(Outcome{Result: winnerResult(c.Other()), Reason: Resignation}, "resign")
-}
-
-// AgreeDraw ends the game drawn by agreement. It fails with a *MoveError of
-// Kind GameOver when the game has already ended.
-func (m *Match) AgreeDraw() error {
-	return m.end(Outcome{Result: Draw, Reason: DrawAgreed}, "agree a draw")
-}
-
-// Timeout ends the game: c ran out of time and loses (docs/rules.md §5 has no
-// insufficient-material exception: a lone king can still freeze). It fails
-// with a *MoveError of Kind GameOver when the game has already ended.
-func (m *Match) Timeout(c Color) error {
-	return m.end(Outcome{Result: winnerResult(c.Other()), Reason: Timeout}, "lose on time")
-}
-
-func (m *Match) end(o Outcome, what string) error {
+// End records an outcome decided outside the board — a resignation, an
+// agreed draw, a timeout, an abort — as package play or a PGN decides it.
+// It fails with a *MoveError of Kind GameOver when the game has already
+// ended, and with one of Kind NoKind when o is no end of a game or gives a
+// result the reason cannot have.
+func (m *Match) End(o Outcome) error {
 	if m.outcome.Over() {
-		return &MoveError{Kind: GameOver, Text: what,
-			Msg: "cannot " + what + ": the game is already over (" + describeOutcome(m.outcome) + ")"}
+		return &MoveError{Kind: GameOver, Text: o.Reason.String(),
+			Msg: "cannot end the game: it is already over (" + describeOutcome(m.outcome) + ")"}
+	}
+	if !o.Valid() {
+		return &MoveError{Text: o.Reason.String(), Msg: "not a possible end of a game: " + describeOutcome(o)}
 	}
 	m.outcome = o
 	return nil
 }
+
+// Valid reports whether o is a possible end of a game: an abort without a
+// result, or a reason with a result it can give.
+func (o Outcome) Valid() bool {
+	switch o.Reason {
+	case Aborted:
+		return o.Result == NoResult
+	case Checkmate, KingFrozen, Resignation, Timeout:
+		return o.Result == WhiteWins || o.Result == BlackWins
+	case Stalemate, BothKingsFrozen, FiftyMoveRule, DrawAgreed:
+		return o.Result == Draw
+	}
+	return false
+}
+
+// WinFor returns the outcome in which c wins for reason r.
+func WinFor(c Color, r Reason) Outcome { return Outcome{Result: winnerResult(c), Reason: r} }
 
 func winnerResult(c Color) Result {
 	if c == White {

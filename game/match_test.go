@@ -12,11 +12,11 @@ func TestMatchEndsByTheWordOfThePlayersOrTheClock(t *testing.T) {
 		end  func(m *Match) error
 		want Outcome
 	}{
-		{"White resigns", func(m *Match) error { return m.Resign(White) }, Outcome{BlackWins, Resignation}},
-		{"Black resigns", func(m *Match) error { return m.Resign(Black) }, Outcome{WhiteWins, Resignation}},
-		{"the players agree a draw", func(m *Match) error { return m.AgreeDraw() }, Outcome{Draw, DrawAgreed}},
-		{"White runs out of time", func(m *Match) error { return m.Timeout(White) }, Outcome{BlackWins, Timeout}},
-		{"Black runs out of time", func(m *Match) error { return m.Timeout(Black) }, Outcome{WhiteWins, Timeout}},
+		{"White resigns", func(m *Match) error { return m.End(WinFor(Black, Resignation)) }, Outcome{BlackWins, Resignation}},
+		{"Black resigns", func(m *Match) error { return m.End(WinFor(White, Resignation)) }, Outcome{WhiteWins, Resignation}},
+		{"the players agree a draw", func(m *Match) error { return m.End(Outcome{Draw, DrawAgreed}) }, Outcome{Draw, DrawAgreed}},
+		{"White runs out of time", func(m *Match) error { return m.End(WinFor(Black, Timeout)) }, Outcome{BlackWins, Timeout}},
+		{"Black runs out of time", func(m *Match) error { return m.End(WinFor(White, Timeout)) }, Outcome{WhiteWins, Timeout}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -37,10 +37,10 @@ func TestMatchEndsByTheWordOfThePlayersOrTheClock(t *testing.T) {
 			if _, err := m.PlayMove(NewMove(62, 45, NoKind)); !errors.As(err, &me) || me.Kind != GameOver {
 				t.Fatalf("a Move after the end gave %v, want GameOver", err)
 			}
-			if err := m.Resign(Black); !errors.As(err, &me) || me.Kind != GameOver {
+			if err := m.End(WinFor(White, Resignation)); !errors.As(err, &me) || me.Kind != GameOver {
 				t.Fatalf("resigning after the end gave %v, want GameOver", err)
 			}
-			if err := m.AgreeDraw(); err == nil || m.Outcome() != tt.want {
+			if err := m.End(Outcome{Draw, DrawAgreed}); err == nil || m.Outcome() != tt.want {
 				t.Fatalf("a draw after the end was accepted")
 			}
 		})

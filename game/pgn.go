@@ -291,7 +291,7 @@ func (m *Match) settle(result, term string) error {
 	case "", "*":
 		return nil
 	case "1/2-1/2":
-		return m.AgreeDraw()
+		return m.End(Outcome{Draw, DrawAgreed})
 	case "1-0":
 		loser = Black
 	case "0-1":
@@ -300,9 +300,9 @@ func (m *Match) settle(result, term string) error {
 		return errors.New("the result " + strconv.Quote(result) + " is none of 1-0, 0-1, 1/2-1/2, *")
 	}
 	if strings.EqualFold(term, "time forfeit") {
-		return m.Timeout(loser)
+		return m.End(WinFor(loser.Other(), Timeout))
 	}
-	return m.Resign(loser)
+	return m.End(WinFor(loser.Other(), Resignation))
 }
 
 // stripMoveNumber removes a leading move number ("12.", "12...") from a

@@ -14,7 +14,7 @@ func TestPGNExportFromASetUpPosition(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := m.Resign(White); err != nil {
+	if err := m.End(WinFor(Black, Resignation)); err != nil {
 		t.Fatal(err)
 	}
 	want := `[Event "Club night"]

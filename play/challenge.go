@@ -1,0 +1,318 @@
+package play
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/iceagechess/iceage/game"
+)
+
+// NewChallenge is a challenge to make.
+type NewChallenge struct {
+	Guild   string
+	Channel string
+	From    Seat
+	To      Seat // ID "" for an open challenge anyone in the channel may take
+	Color   Color
+	Rated   bool
+	// DaysPerMove is one of AllowedDays, or 0 for no limit. Use
+	// DefaultDays when the challenger names none.
+	DaysPerMove int
+	StartFEN    string // "" for the start position
+	At          time.Time
+}
+
+// Challenge records a challenge, waiting for an answer until it expires
+// (Options.ChallengeTTL).
+//
+// Refusals: SelfChallenge, BadColor, BadTimeControl, BadPosition,
+// AlreadyChallenged (the same two players already have one waiting in the
+// channel).
+func (s *Service) Challenge(ctx context.Context, n NewChallenge) (Challenge, error) {
+	if n.At.IsZero() {
+		return Challenge{}, errors.New("play: a challenge without a time")
+	}
+	switch {
+	case n.From.ID == "" || n.Channel == "":
+		return Challenge{}, errors.New("play: a challenge needs a challenger and a channel")
+	case n.To.ID == n.From.ID:
+		return Challenge{}, &Refusal{Kind: SelfChallenge}
+	}
+	if n.Color == "" {
+		n.Color = Random
+	}
+	switch n.Color {
+	case Random, WhiteSide, BlackSide:
+	default:
+		return Challenge{}, &Refusal{Kind: BadColor}
+	}
+	if !validDays(n.DaysPerMove) {
+		return Challenge{}, &Refusal{Kind: BadTimeControl, Days: n.DaysPerMove, Allowed: AllowedDays}
+	}
+	if err := checkStart(n.StartFEN); err != nil {
+		return Challenge{}, err
+	}
+	at := normTime(n.At)
+	c := Challenge{Guild: n.Guild, Channel: n.Channel, From: n.From, To: n.To, Color: n.Color,
+		StartFEN: n.StartFEN, Rated: n.Rated, DaysPerMove: n.DaysPerMove,
+		Created: at, Expires: at.Add(s.opts.ChallengeTTL)}
+	err := s.st.Update(ctx, func(tx Tx) error {
+		mine, err := tx.Challenges(n.From.ID)
+		if err != nil {
+			return err
+		}
+		for _, o := range mine {
+			if o.From.ID == n.From.ID && o.To.ID == n.To.ID && o.Channel == n.Channel && o.Expires.After(at) {
+				return &Refusal{Kind: AlreadyChallenged, Game: o.ID}
+			}
+		}
+		id, err := tx.NextID()
+		if err != nil {
+			return err
+		}
+		c.ID = id
+		return tx.PutChallenge(c)
+	})
+	if err != nil {
+		return Challenge{}, err
+	}
+	return c, nil
+}
+
+func checkStart(fen string) error {
+	if fen == "" {
+		return nil
+	}
+	p, err := game.ParseFEN(fen)
+	if err != nil {
+		return &Refusal{Kind: BadPosition, Err: err}
+	}
+	if p.Outcome().Over() {
+		return &Refusal{Kind: BadPosition}
+	}
+	return nil
+}
+
+// GetChallenge returns a pending challenge; a *Refusal of Kind
+// NoChallenge if it was answered, withdrawn or has expired.
+func (s *Service) GetChallenge(ctx context.Context, id uint64) (Challenge, error) {
+	var c Challenge
+	err := s.st.View(ctx, func(tx ReadTx) (err error) {
+		c, err = tx.Challenge(id)
+		return err
+	})
+	if errors.Is(err, ErrNotFound) {
+		return Challenge{}, &Refusal{Kind: NoChallenge, Game: id}
+	}
+	return c, err
+}
+
+// MayAccept says whether user may accept c at the time at, so that a front
+// end can prepare (say, open a thread) before it calls Accept. Refusals:
+// SelfChallenge, NotYourChallenge, ChallengeExpired.
+func MayAccept(c *Challenge, user string, at time.Time) error {
+	switch {
+	case user == c.From.ID:
+		return &Refusal{Kind: SelfChallenge, Game: c.ID}
+	case !c.Open() && user != c.To.ID:
+		return &Refusal{Kind: NotYourChallenge, Game: c.ID, Who: c.To}
+	case !at.Before(c.Expires):
+		return &Refusal{Kind: ChallengeExpired, Game: c.ID}
+	}
+	return nil
+}
+
+// Accept turns challenge id into a game between its challenger and by,
+// played in channel ("" for the challenge's own channel), in the same
+// transaction that removes the challenge: of two accepts at once, one
+// gets the game. A random colour is drawn here.
+//
+// Refusals: NoChallenge, SelfChallenge, NotYourChallenge,
+// ChallengeExpired, ChannelBusy.
+func (s *Service) Accept(ctx context.Context, id uint64, by Seat, channel string, at time.Time) (Result, error) {
+	at = normTime(at)
+	whiteFirst := s.opts.Rand(2) == 0
+	var r Result
+	err := s.st.Update(ctx, func(tx Tx) error {
+		c, err := tx.Challenge(id)
+		if errors.Is(err, ErrNotFound) {
+			return &Refusal{Kind: NoChallenge, Game: id}
+		}
+		if err != nil {
+			return err
+		}
+		if err := MayAccept(&c, by.ID, at); err != nil {
+			return err
+		}
+		if by.Name == "" {
+			by.Name = c.To.Name
+		}
+		white, black := c.From, by
+		if c.Color == BlackSide || c.Color == Random && !whiteFirst {
+			white, black = by, c.From
+		}
+		if channel == "" {
+			channel = c.Channel
+		}
+		if err := tx.DeleteChallenge(id); err != nil {
+			return err
+		}
+		g, err := s.start(tx, NewGame{Guild: c.Guild, Channel: channel, White: white, Black: black,
+			StartFEN: c.StartFEN, Rated: c.Rated, DaysPerMove: c.DaysPerMove, At: at})
+		if err != nil {
+			return err
+		}
+		r = Result{Game: g, Event: Started}
+		return nil
+	})
+	return r, err
+}
+
+// Decline refuses a challenge: only the challenged user may (anyone, for
+// an open challenge, is simply not taking it).
+//
+// Refusals: NoChallenge, NotYourChallenge.
+func (s *Service) Decline(ctx context.Context, id uint64, by string) (Challenge, error) {
+	return s.dropChallenge(ctx, id, func(c *Challenge) error {
+		if c.Open() || by != c.To.ID {
+			return &Refusal{Kind: NotYourChallenge, Game: c.ID, Who: c.To}
+		}
+		return nil
+	})
+}
+
+// Cancel withdraws a challenge: only the challenger may.
+//
+// Refusals: NoChallenge, NotYourChallenge.
+func (s *Service) Cancel(ctx context.Context, id uint64, by string) (Challenge, error) {
+	return s.dropChallenge(ctx, id, func(c *Challenge) error {
+		if by != c.From.ID {
+			return &Refusal{Kind: NotYourChallenge, Game: c.ID, Who: c.From}
+		}
+		return nil
+	})
+}
+
+func (s *Service) dropChallenge(ctx context.Context, id uint64, may func(*Challenge) error) (Challenge, error) {
+	var c Challenge
+	err := s.st.Update(ctx, func(tx Tx) (err error) {
+		c, err = tx.Challenge(id)
+		if errors.Is(err, ErrNotFound) {
+			return &Refusal{Kind: NoChallenge, Game: id}
+		}
+		if err != nil {
+			return err
+		}
+		if err := may(&c); err != nil {
+			return err
+		}
+		return tx.DeleteChallenge(id)
+	})
+	return c, err
+}
+
+// SetChallengeMessage records the front end's message that shows a
+// challenge. Refusals: NoChallenge.
+func (s *Service) SetChallengeMessage(ctx context.Context, id uint64, message string) error {
+	return s.st.Update(ctx, func(tx Tx) error {
+		c, err := tx.Challenge(id)
+		if errors.Is(err, ErrNotFound) {
+			return &Refusal{Kind: NoChallenge, Game: id}
+		}
+		if err != nil {
+			return err
+		}
+		c.Message = message
+		return tx.PutChallenge(c)
+	})
+}
+
+// Expire removes up to limit challenges whose time ran out by now and
+// returns them, so a front end can say so on their messages.
+func (s *Service) Expire(ctx context.Context, now time.Time, limit int) ([]Challenge, error) {
+	var out []Challenge
+	err := s.st.Update(ctx, func(tx Tx) error {
+		out = out[:0]
+		due, err := tx.Due(DueExpiry, now, limit)
+		if err != nil {
+			return err
+		}
+		for _, d := range due {
+			c, err := tx.Challenge(d.ID)
+			if errors.Is(err, ErrNotFound) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			if err := tx.DeleteChallenge(d.ID); err != nil {
+				return err
+			}
+			out = append(out, c)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// NewGame is a game to start directly, without a challenge: in the
+// terminal, or against the computer.
+type NewGame struct {
+	Guild       string
+	Channel     string
+	White       Seat
+	Black       Seat
+	StartFEN    string // "" for the start position
+	Rated       bool
+	DaysPerMove int
+	At          time.Time
+}
+
+// Start starts a game. Refusals: BadTimeControl, BadPosition, ChannelBusy.
+func (s *Service) Start(ctx context.Context, n NewGame) (Result, error) {
+	var r Result
+	err := s.st.Update(ctx, func(tx Tx) error {
+		g, err := s.start(tx, n)
+		r = Result{Game: g, Event: Started}
+		return err
+	})
+	return r, err
+}
+
+func (s *Service) start(tx Tx, n NewGame) (Game, error) {
+	if n.At.IsZero() || n.Channel == "" || n.White.ID == "" || n.Black.ID == "" {
+		return Game{}, errors.New("play: a new game needs a time, a channel and two players")
+	}
+	if !validDays(n.DaysPerMove) {
+		return Game{}, &Refusal{Kind: BadTimeControl, Days: n.DaysPerMove, Allowed: AllowedDays}
+	}
+	if err := checkStart(n.StartFEN); err != nil {
+		return Game{}, err
+	}
+	if n.StartFEN == "" {
+		n.StartFEN = game.StartFEN
+	}
+	pos, _ := game.ParseFEN(n.StartFEN)
+	if _, err := tx.GameIn(n.Channel); err == nil {
+		return Game{}, &Refusal{Kind: ChannelBusy}
+	} else if !errors.Is(err, ErrNotFound) {
+		return Game{}, err
+	}
+	id, err := tx.NextID()
+	if err != nil {
+		return Game{}, err
+	}
+	at := normTime(n.At)
+	g := Game{ID: id, Revision: 1, Last: Started, Guild: n.Guild, Channel: n.Channel,
+		White: n.White, Black: n.Black, StartFEN: n.StartFEN, FEN: pos.FEN(), Moves: []Move{},
+		Created: at, Updated: at, Rated: n.Rated, DaysPerMove: n.DaysPerMove}
+	g.startClock(at)
+	if err := tx.PutGame(g); err != nil {
+		if errors.Is(err, ErrChannelBusy) {
+			return Game{}, &Refusal{Kind: ChannelBusy}
+		}
+		return Game{}, err
+	}
+	return g, nil
+}

@@ -1,0 +1,40 @@
+// Package play is the life of an Ice Age Chess game between people: who
+// may do what, and when. Challenges, moves, draw offers, takebacks, abort,
+// resignation and timeouts are decided here, once, for every front end —
+// the Discord bot, the terminal and the scheduler drive the same Service.
+//
+// # Basics
+//
+// A Service works on a Storage that this package defines (Update and View
+// transactions over a few records: Game, Challenge, Player, Stats, Prefs).
+// package store implements it on bbolt; playtest has an in-memory one and
+// the behavioural suite every implementation must pass.
+//
+// Players are opaque string ids and time is passed in: the package does
+// no I/O of its own and reads no clock. Every act on a game names who asks
+// (Act.By), the game by its id (never only its channel) and the revision
+// the asker saw (Act.Revision). Every change to a game — a move, an offer,
+// its withdrawal, a takeback, the end — bumps Game.Revision, and an act
+// made at another revision is refused as stale and changes nothing, so a
+// stale button from an old message can never act on a newer game, and of
+// two clicks at once exactly one is applied.
+//
+// Acts return a Result that a front end renders without replaying the
+// game: the game after the act, what happened (Event) and, for a move,
+// its SAN, the positions before and after and the Ice Age it brought.
+// Refusals are *Refusal errors with a stable Kind and the data a message
+// needs; illegal moves come back as a *Refusal wrapping game's
+// *game.MoveError or *game.SyntaxError, with suggestions.
+//
+// However a game ends, its end is processed exactly once, in the
+// transaction that ends it: the game is archived by the storage, the
+// players' tallies and the variant statistics are counted, and the
+// Options.OnEnd hooks (ratings) run on the same transaction.
+//
+// # Caveats
+//
+// Storage.Update may run its function more than once (a storage may
+// batch transactions and retry them), so everything an act decides is a
+// pure function of what it reads in the transaction. A refusal is decided
+// before anything is written.
+package play

@@ -1,0 +1,83 @@
+package play
+
+import (
+	"context"
+	"errors"
+
+	"github.com/iceagechess/iceage/game"
+)
+
+// MaxSuggestions is how many legal moves an illegal one is answered with.
+const MaxSuggestions = 5
+
+// Move plays the move the user typed (any notation game.ParseMove reads)
+// in the game a names. The mover must be the side to move, at the
+// revision they saw, before the deadline. A move answers any pending
+// draw offer or takeback request: they lapse. A move that ends the game
+// (checkmate, stalemate, a frozen king, fifty moves) ends it here.
+//
+// Refusals (*Refusal): NoGame, NotAPlayer, GameOver, Stale, NotYourTurn,
+// TimeUp, NotAMove (wrapping *game.SyntaxError), IllegalMove (wrapping
+// *game.MoveError, with Suggestions).
+func (s *Service) Move(ctx context.Context, a Act, text string) (Result, error) {
+	return s.act(ctx, a, Moved, func(tx Tx, g *Game, me game.Color, r *Result) error {
+		pos, err := g.Position()
+		if err != nil {
+			return err
+		}
+		if turn := pos.Turn(); turn != me {
+			x := refuse(NotYourTurn, g)
+			x.Who, x.Turn = g.Seat(turn), turn
+			return x
+		}
+		if !g.Deadline.IsZero() && !a.At.Before(g.Deadline) {
+			x := refuse(TimeUp, g)
+			x.Deadline = g.Deadline
+			return x
+		}
+		mv, err := game.ParseMove(&pos, text)
+		if err != nil {
+			return moveRefusal(g, &pos, text, err)
+		}
+		at := normTime(a.At)
+		next, ice := pos.ApplyWithEvent(mv)
+		r.Move = &MovePlayed{Move: mv, SAN: pos.SAN(mv), UCI: mv.UCI(), By: me, Before: pos, After: next, IceAge: ice}
+		g.Moves = append(g.Moves, Move{UCI: mv.UCI(), At: at})
+		g.FEN = next.FEN()
+		g.DrawOffer, g.Takeback = nil, nil
+		g.Outcome = next.Outcome()
+		if !g.Over() {
+			g.startClock(at)
+		}
+		return nil
+	})
+}
+
+// moveRefusal turns game's parse error into a refusal with suggestions.
+func moveRefusal(g *Game, pos *game.Position, text string, err error) error {
+	var se *game.SyntaxError
+	var me *game.MoveError
+	x := refuse(IllegalMove, g)
+	x.Err = err
+	switch {
+	case errors.As(err, &se):
+		x.Kind = NotAMove
+	case errors.As(err, &me):
+	default:
+		return err
+	}
+	for _, m := range game.Suggest(pos, text, MaxSuggestions) {
+		x.Suggestions = append(x.Suggestions, pos.SAN(m))
+	}
+	return x
+}
+
+// LegalSANs returns the legal moves of the game's position in SAN, with
+// their UCI, for autocomplete.
+func LegalSANs(g *Game) ([]game.MoveSAN, error) {
+	pos, err := g.Position()
+	if err != nil {
+		return nil, err
+	}
+	return pos.SANs(), nil
+}

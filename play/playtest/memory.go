@@ -1,0 +1,369 @@
+// Package playtest helps test package play and its storages: an
+// in-memory Storage, and the behavioural suite that every Storage
+// implementation must pass (RunStorageSuite).
+package playtest
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/iceagechess/iceage/play"
+)
+
+// Memory is a play.Storage in memory: transactions are serialised by one
+// lock and see their own writes; a failed one leaves nothing behind.
+type Memory struct {
+	mu         sync.Mutex
+	seq        uint64
+	games      map[uint64]play.Game
+	challenges map[uint64]play.Challenge
+	players    map[[2]string]play.Player
+	stats      map[string]play.Stats
+	prefs      map[string]play.Prefs
+}
+
+// NewMemory returns an empty in-memory storage.
+func NewMemory() *Memory {
+	return &Memory{
+		games: map[uint64]play.Game{}, challenges: map[uint64]play.Challenge{},
+		players: map[[2]string]play.Player{}, stats: map[string]play.Stats{}, prefs: map[string]play.Prefs{},
+	}
+}
+
+// Update runs fn on a transaction and applies its writes if fn succeeds.
+func (m *Memory) Update(ctx context.Context, fn func(play.Tx) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	tx := &memTx{m: m, seq: m.seq, games: map[uint64]play.Game{}, challenges: map[uint64]*play.Challenge{},
+		players: map[[2]string]play.Player{}, stats: map[string]play.Stats{}, prefs: map[string]play.Prefs{}}
+	if err := fn(tx); err != nil {
+		return err
+	}
+	m.seq = tx.seq
+	maps.Copy(m.games, tx.games)
+	for id, c := range tx.challenges {
+		if c == nil {
+			delete(m.challenges, id)
+		} else {
+			m.challenges[id] = *c
+		}
+	}
+	maps.Copy(m.players, tx.players)
+	maps.Copy(m.stats, tx.stats)
+	maps.Copy(m.prefs, tx.prefs)
+	return nil
+}
+
+// View runs fn on a read-only transaction.
+func (m *Memory) View(ctx context.Context, fn func(play.ReadTx) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return fn(&memTx{m: m, readOnly: true})
+}
+
+// memTx overlays a transaction's writes on the committed state.
+type memTx struct {
+	m          *Memory
+	readOnly   bool
+	seq        uint64
+	games      map[uint64]play.Game
+	challenges map[uint64]*play.Challenge // nil: deleted
+	players    map[[2]string]play.Player
+	stats      map[string]play.Stats
+	prefs      map[string]play.Prefs
+}
+
+func notFound(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{play.ErrNotFound}, args...)...)
+}
+
+func (t *memTx) game(id uint64) (play.Game, bool) {
+	if g, ok := t.games[id]; ok {
+		return g, true
+	}
+	g, ok := t.m.games[id]
+	return g, ok
+}
+
+func (t *memTx) allGames() []play.Game {
+	var out []play.Game
+	for id, g := range t.m.games {
+		if _, over := t.games[id]; !over {
+			out = append(out, g)
+		}
+	}
+	for _, g := range t.games {
+		out = append(out, g)
+	}
+	slices.SortFunc(out, func(a, b play.Game) int { return cmp.Compare(a.ID, b.ID) })
+	for i := range out {
+		out[i] = out[i].Clone()
+	}
+	return out
+}
+
+func (t *memTx) Game(id uint64) (play.Game, error) {
+	if g, ok := t.game(id); ok {
+		return g.Clone(), nil
+	}
+	return play.Game{}, notFound("no game has id %d", id)
+}
+
+func (t *memTx) GameIn(channel string) (play.Game, error) {
+	for _, g := range t.allGames() {
+		if !g.Over() && g.Channel == channel {
+			return g, nil
+		}
+	}
+	return play.Game{}, notFound("no game is going on in channel %s", channel)
+}
+
+func (t *memTx) active(keep func(*play.Game) bool) ([]play.Game, error) {
+	var out []play.Game
+	for _, g := range t.allGames() {
+		if !g.Over() && keep(&g) {
+			out = append(out, g)
+		}
+	}
+	return out, nil
+}
+
+func (t *memTx) ActiveGames(user string) ([]play.Game, error) {
+	return t.active(func(g *play.Game) bool { return g.White.ID == user || g.Black.ID == user })
+}
+
+func (t *memTx) GuildGames(guild string) ([]play.Game, error) {
+	return t.active(func(g *play.Game) bool { return g.Guild == guild })
+}
+
+func (t *memTx) Finished(user, guild string, before uint64, limit int) ([]play.Game, error) {
+	var out []play.Game
+	all := t.allGames()
+	for i := len(all) - 1; i >= 0 && len(out) < limit; i-- {
+		g := all[i]
+		switch {
+		case !g.Over(), before != 0 && g.ID >= before:
+		case user != "" && g.White.ID != user && g.Black.ID != user:
+		case user == "" && guild != "" && g.Guild != guild:
+		default:
+			out = append(out, g)
+		}
+	}
+	return out, nil
+}
+
+func (t *memTx) challenge(id uint64) (play.Challenge, bool) {
+	if c, ok := t.challenges[id]; ok {
+		if c == nil {
+			return play.Challenge{}, false
+		}
+		return *c, true
+	}
+	c, ok := t.m.challenges[id]
+	return c, ok
+}
+
+func (t *memTx) Challenge(id uint64) (play.Challenge, error) {
+	if c, ok := t.challenge(id); ok {
+		return c, nil
+	}
+	return play.Challenge{}, notFound("no challenge has id %d", id)
+}
+
+func (t *memTx) allChallenges() []play.Challenge {
+	ids := slices.Collect(maps.Keys(t.m.challenges))
+	for id := range t.challenges {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	var out []play.Challenge
+	for _, id := range ids {
+		if c, ok := t.challenge(id); ok {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func (t *memTx) Challenges(user string) ([]play.Challenge, error) {
+	var out []play.Challenge
+	for _, c := range t.allChallenges() {
+		if c.From.ID == user || c.To.ID == user {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+func (t *memTx) Player(scope, user string) (play.Player, error) {
+	k := [2]string{scope, user}
+	if p, ok := t.players[k]; ok {
+		return p, nil
+	}
+	if p, ok := t.m.players[k]; ok {
+		return p, nil
+	}
+	return play.Player{}, notFound("user %s has no record in scope %q", user, scope)
+}
+
+func (t *memTx) Players(scope string, fn func(play.Player) error) error {
+	all := maps.Clone(t.m.players)
+	maps.Copy(all, t.players)
+	for k, p := range all {
+		if k[0] == scope {
+			if err := fn(p); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (t *memTx) Stats(scope string) (play.Stats, error) {
+	st, ok := t.stats[scope]
+	if !ok {
+		st = t.m.stats[scope]
+	}
+	st.ByReason = maps.Clone(st.ByReason)
+	return st, nil
+}
+
+func (t *memTx) Prefs(user string) (play.Prefs, error) {
+	p, ok := t.prefs[user]
+	if !ok {
+		p = t.m.prefs[user]
+	}
+	p.Reminders = slices.Clone(p.Reminders)
+	return p, nil
+}
+
+func (t *memTx) Due(kind play.DueKind, now time.Time, limit int) ([]play.Due, error) {
+	var out []play.Due
+	for _, d := range t.index(kind) {
+		if d.At.After(now) || len(out) == limit {
+			break
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+func (t *memTx) NextDue(kind play.DueKind) (time.Time, bool, error) {
+	if idx := t.index(kind); len(idx) > 0 {
+		return idx[0].At, true, nil
+	}
+	return time.Time{}, false, nil
+}
+
+// index builds a time index by scanning: fine for tests.
+func (t *memTx) index(kind play.DueKind) []play.Due {
+	var out []play.Due
+	switch kind {
+	case play.DueExpiry:
+		for _, c := range t.allChallenges() {
+			out = append(out, play.Due{At: c.Expires, ID: c.ID})
+		}
+	default:
+		for _, g := range t.allGames() {
+			at := g.Deadline
+			if kind == play.DueReminder {
+				at = g.RemindAt
+			}
+			if !g.Over() && !at.IsZero() {
+				out = append(out, play.Due{At: at, ID: g.ID})
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(a, b play.Due) int {
+		return cmp.Or(a.At.Compare(b.At), cmp.Compare(a.ID, b.ID))
+	})
+	return out
+}
+
+func (t *memTx) writable() error {
+	if t.readOnly {
+		return fmt.Errorf("playtest: write in a read-only transaction")
+	}
+	return nil
+}
+
+func (t *memTx) NextID() (uint64, error) {
+	if err := t.writable(); err != nil {
+		return 0, err
+	}
+	t.seq++
+	return t.seq, nil
+}
+
+func (t *memTx) PutGame(g play.Game) error {
+	if err := t.writable(); err != nil {
+		return err
+	}
+	if g.ID == 0 || g.Channel == "" {
+		return fmt.Errorf("playtest: a game needs an id and a channel")
+	}
+	if !g.Over() {
+		if other, err := t.GameIn(g.Channel); err == nil && other.ID != g.ID {
+			return fmt.Errorf("%w: channel %s has game %d", play.ErrChannelBusy, g.Channel, other.ID)
+		}
+	}
+	t.games[g.ID] = g.Clone()
+	return nil
+}
+
+func (t *memTx) PutChallenge(c play.Challenge) error {
+	if err := t.writable(); err != nil {
+		return err
+	}
+	t.challenges[c.ID] = &c
+	return nil
+}
+
+func (t *memTx) DeleteChallenge(id uint64) error {
+	if err := t.writable(); err != nil {
+		return err
+	}
+	if _, ok := t.challenge(id); !ok {
+		return notFound("no challenge has id %d", id)
+	}
+	t.challenges[id] = nil
+	return nil
+}
+
+func (t *memTx) PutPlayer(p play.Player) error {
+	if err := t.writable(); err != nil {
+		return err
+	}
+	t.players[[2]string{p.Scope, p.User}] = p
+	return nil
+}
+
+func (t *memTx) PutStats(s play.Stats) error {
+	if err := t.writable(); err != nil {
+		return err
+	}
+	s.ByReason = maps.Clone(s.ByReason)
+	t.stats[s.Scope] = s
+	return nil
+}
+
+func (t *memTx) PutPrefs(user string, p play.Prefs) error {
+	if err := t.writable(); err != nil {
+		return err
+	}
+	p.Reminders = slices.Clone(p.Reminders)
+	t.prefs[user] = p
+	return nil
+}

@@ -1,0 +1,340 @@
+package play
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/iceagechess/iceage/game"
+)
+
+// Seat is one player of a game: an opaque user id and the display name
+// the user had when the game began (names change; the record keeps
+// history).
+type Seat struct {
+	ID   string `json:"id"`
+	Name string `json:"name,omitempty"`
+}
+
+// Move is one move of a game: its UCI text and when it was played.
+// It is stored as a two-element JSON array, ["e2d3", 1764468000123]
+// (Unix milliseconds), because a long correspondence game holds hundreds
+// of them and the archive holds hundreds of thousands of games.
+type Move struct {
+	UCI string
+	At  time.Time
+}
+
+// MarshalJSON encodes the move as [uci, unix milliseconds].
+func (m Move) MarshalJSON() ([]byte, error) {
+	if !plainUCI(m.UCI) {
+		return json.Marshal([2]any{m.UCI, m.At.UnixMilli()})
+	}
+	b := make([]byte, 0, 32)
+	b = append(b, '[', '"')
+	b = append(b, m.UCI...)
+	b = append(b, '"', ',')
+	b = strconv.AppendInt(b, m.At.UnixMilli(), 10)
+	return append(b, ']'), nil
+}
+
+// UnmarshalJSON decodes [uci, unix milliseconds]. Listing games decodes
+// thousands of moves, so the form MarshalJSON writes is read by hand; any
+// other valid JSON of that shape takes the slow general path.
+func (m *Move) UnmarshalJSON(b []byte) error {
+	if len(b) > 4 && b[0] == '[' && b[1] == '"' && b[len(b)-1] == ']' {
+		if q := bytes.IndexByte(b[2:], '"'); q >= 0 && 2+q+1 < len(b) && b[2+q+1] == ',' {
+			uci := string(b[2 : 2+q])
+			if ms, err := strconv.ParseInt(string(b[2+q+2:len(b)-1]), 10, 64); err == nil && plainUCI(uci) {
+				m.UCI, m.At = uci, time.UnixMilli(ms).UTC()
+				return nil
+			}
+		}
+	}
+	var raw [2]json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return fmt.Errorf("move %.40s: %w", b, err)
+	}
+	var ms int64
+	if err := json.Unmarshal(raw[0], &m.UCI); err != nil {
+		return fmt.Errorf("move %.40s: %w", b, err)
+	}
+	if err := json.Unmarshal(raw[1], &ms); err != nil {
+		return fmt.Errorf("move %.40s: %w", b, err)
+	}
+	m.At = time.UnixMilli(ms).UTC()
+	return nil
+}
+
+// plainUCI reports whether s needs no escaping in JSON: letters and digits.
+func plainUCI(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// Offer is a pending draw offer or takeback request: who made it and at
+// which ply.
+type Offer struct {
+	By  string `json:"by"`
+	Ply int    `json:"ply"`
+}
+
+// Game is one game, active or finished. The storage keeps it whole; a
+// finished game (Outcome.Over) is archived and no longer holds its
+// channel. Values are copies: changing one changes nothing stored until
+// it is put back in a transaction.
+type Game struct {
+	V        int    `json:"v"`   // record version, kept by the storage
+	ID       uint64 `json:"id"`  // unique, increasing with creation
+	Revision int    `json:"rev"` // bumped by every change, see Act
+	Guild    string `json:"guild"`
+	Channel  string `json:"channel"` // channel or thread where it is played; one active game each
+
+	White Seat `json:"white"`
+	Black Seat `json:"black"`
+
+	StartFEN string `json:"start"`
+	Moves    []Move `json:"moves"`
+	FEN      string `json:"fen"` // the current position, so that no act needs a replay
+
+	// Outcome is the result so far, zero while the game goes on; its
+	// numbers are game's stable ones.
+	Outcome game.Outcome `json:"status"`
+	// Last is what last changed the game, for telling a stale asker.
+	Last Event `json:"last,omitempty"`
+
+	Created time.Time `json:"created"`
+	Updated time.Time `json:"updated"`
+	Ended   time.Time `json:"ended,omitzero"`
+
+	Rated bool `json:"rated,omitempty"`
+
+	// DaysPerMove is the correspondence time control (0: no limit). The
+	// side to move loses on time at Deadline; RemindAt is when to remind
+	// it (zero once reminded or without a clock). Both are indexed by the
+	// storage for the scheduler.
+	DaysPerMove int       `json:"days,omitempty"`
+	Deadline    time.Time `json:"deadline,omitzero"`
+	RemindAt    time.Time `json:"remind,omitzero"`
+
+	// DrawOffer and Takeback are the pending offer and request, if any.
+	DrawOffer *Offer `json:"drawOffer,omitempty"`
+	Takeback  *Offer `json:"takeback,omitempty"`
+	// LastOffer is, per colour, 1 + the ply of that side's last draw
+	// offer (0: none), so that an offer is not repeated in one position.
+	LastOffer [2]int `json:"lastOffer,omitzero"`
+}
+
+// Ply returns the number of moves played.
+func (g *Game) Ply() int { return len(g.Moves) }
+
+// Over reports whether the game has ended.
+func (g *Game) Over() bool { return g.Outcome.Over() }
+
+// Seat returns the seat of colour c.
+func (g *Game) Seat(c game.Color) Seat {
+	if c == game.White {
+		return g.White
+	}
+	return g.Black
+}
+
+// ColorOf returns the colour the user plays; ok is false if the user does
+// not play in the game.
+func (g *Game) ColorOf(user string) (c game.Color, ok bool) {
+	switch user {
+	case g.White.ID:
+		return game.White, true
+	case g.Black.ID:
+		return game.Black, true
+	}
+	return game.White, false
+}
+
+// Position decodes the current position. A FEN that does not read is a
+// damaged record: the error wraps ErrCorrupt.
+func (g *Game) Position() (game.Position, error) {
+	p, err := game.ParseFEN(g.FEN)
+	if err != nil {
+		return p, fmt.Errorf("%w: game %d has an unreadable position: %v", ErrCorrupt, g.ID, err)
+	}
+	return p, nil
+}
+
+// Turn returns the colour to move, read from the FEN without a full parse
+// (White for an unreadable record).
+func (g *Game) Turn() game.Color {
+	if i := bytes.IndexByte([]byte(g.FEN), ' '); i >= 0 && i+1 < len(g.FEN) && g.FEN[i+1] == 'b' {
+		return game.Black
+	}
+	return game.White
+}
+
+// ToMove returns the seat whose turn it is.
+func (g *Game) ToMove() Seat { return g.Seat(g.Turn()) }
+
+// Players returns the ids of the game's players.
+func (g *Game) Players() []string { return []string{g.White.ID, g.Black.ID} }
+
+// Match replays the game into a game.Match: the record with SANs, Ice
+// Ages and, for a finished game, its outcome. Errors wrap ErrCorrupt.
+func (g *Game) Match() (*game.Match, error) {
+	ucis := make([]string, len(g.Moves))
+	for i, m := range g.Moves {
+		ucis[i] = m.UCI
+	}
+	m, err := game.ReplayUCI(g.StartFEN, ucis)
+	if err != nil {
+		return nil, fmt.Errorf("%w: game %d does not replay: %v", ErrCorrupt, g.ID, err)
+	}
+	if g.Over() && !m.Outcome().Over() {
+		if err := m.End(g.Outcome); err != nil {
+			return nil, fmt.Errorf("%w: game %d: %v", ErrCorrupt, g.ID, err)
+		}
+	}
+	return m, nil
+}
+
+// Clone returns a deep copy.
+func (g Game) Clone() Game {
+	g.Moves = append([]Move(nil), g.Moves...)
+	if g.DrawOffer != nil {
+		o := *g.DrawOffer
+		g.DrawOffer = &o
+	}
+	if g.Takeback != nil {
+		o := *g.Takeback
+		g.Takeback = &o
+	}
+	return g
+}
+
+// Color is the colour a challenger asks for.
+type Color string
+
+const (
+	Random    Color = "random"
+	WhiteSide Color = "white"
+	BlackSide Color = "black"
+)
+
+// Challenge is an invitation to a game, waiting for an answer until it
+// expires.
+type Challenge struct {
+	V       int    `json:"v"`
+	ID      uint64 `json:"id"`
+	Guild   string `json:"guild"`
+	Channel string `json:"channel"` // where it was posted
+	From    Seat   `json:"from"`
+	To      Seat   `json:"to"` // ID "" for an open challenge anyone may accept
+
+	Color       Color     `json:"color"`
+	StartFEN    string    `json:"start,omitempty"`
+	Rated       bool      `json:"rated,omitempty"`
+	DaysPerMove int       `json:"days,omitempty"`
+	Created     time.Time `json:"created"`
+	Expires     time.Time `json:"expires"`
+	// Message is the front end's message that shows the challenge, so it
+	// can be edited when the challenge is answered or expires.
+	Message string `json:"message,omitempty"`
+}
+
+// Open reports whether anyone may accept the challenge.
+func (c *Challenge) Open() bool { return c.To.ID == "" }
+
+// Rating is a player's Glicko-2 state; package rating computes it.
+type Rating struct {
+	Rating     float64   `json:"r"`
+	Deviation  float64   `json:"rd"`
+	Volatility float64   `json:"vol"`
+	Updated    time.Time `json:"at,omitzero"` // when it last changed
+}
+
+// Glicko-2 values of a new player (Glickman's and lichess's).
+const (
+	DefaultRating     = 1500
+	DefaultDeviation  = 350
+	DefaultVolatility = 0.06
+)
+
+// Tally counts finished games.
+type Tally struct {
+	Won   int `json:"won"`
+	Lost  int `json:"lost"`
+	Drawn int `json:"drawn"`
+}
+
+// Games returns the number of games counted.
+func (t Tally) Games() int { return t.Won + t.Lost + t.Drawn }
+
+// Player is a user's record in one scope: a guild id, or "" for
+// everywhere.
+type Player struct {
+	V      int    `json:"v"`
+	Scope  string `json:"scope"`
+	User   string `json:"user"`
+	Name   string `json:"name,omitempty"` // display name at the last game
+	Rating Rating `json:"rating"`
+	// RatedGames counts the rated games that changed Rating.
+	RatedGames int `json:"rated,omitempty"`
+
+	AsWhite Tally `json:"white"`
+	AsBlack Tally `json:"black"`
+
+	// Streak is the current run: positive for wins in a row, negative for
+	// losses in a row, zero after a draw. BestStreak is the longest
+	// winning run.
+	Streak     int       `json:"streak"`
+	BestStreak int       `json:"best"`
+	LastGame   time.Time `json:"last,omitzero"`
+	// FrozenLosses counts the games lost to a frozen king.
+	FrozenLosses int `json:"frozen,omitempty"`
+}
+
+// NewPlayer returns the record of a user who has played nothing yet.
+func NewPlayer(scope, user string) Player {
+	return Player{Scope: scope, User: user,
+		Rating: Rating{Rating: DefaultRating, Deviation: DefaultDeviation, Volatility: DefaultVolatility}}
+}
+
+// Total returns the player's games as White and as Black together.
+func (p *Player) Total() Tally {
+	return Tally{p.AsWhite.Won + p.AsBlack.Won, p.AsWhite.Lost + p.AsBlack.Lost, p.AsWhite.Drawn + p.AsBlack.Drawn}
+}
+
+// Stats are the variant-wide counts of finished games, for one guild or
+// for everywhere ("").
+type Stats struct {
+	V         int    `json:"v"`
+	Scope     string `json:"scope"`
+	WhiteWins int    `json:"white"`
+	BlackWins int    `json:"black"`
+	Draws     int    `json:"draws"`
+	Aborted   int    `json:"aborted"`
+	// ByReason counts games by how they ended, keyed by game.Reason.
+	ByReason map[game.Reason]int `json:"byReason,omitempty"`
+	// IceAges counts the Ice Ages of the finished (not aborted) games.
+	IceAges int `json:"iceAges,omitempty"`
+}
+
+// Games returns the number of games decided or drawn (aborted ones aside).
+func (st *Stats) Games() int { return st.WhiteWins + st.BlackWins + st.Draws }
+
+// Prefs are a user's settings, the same in every server. The zero value
+// means "the defaults".
+type Prefs struct {
+	V             int    `json:"v"`
+	Language      string `json:"lang,omitempty"`   // "en", "fr", "ru", "nb", "es", "nl"; "" follows Discord
+	Notifications string `json:"notify,omitempty"` // "mention", "dm" or "none"; "" is mention
+	Theme         string `json:"theme,omitempty"`
+	// Reminders are how many hours before a deadline to remind the user;
+	// nil means the defaults.
+	Reminders []int `json:"reminders,omitempty"`
+}

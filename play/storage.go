@@ -1,0 +1,102 @@
+package play
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// Errors a Storage returns. Implementations wrap them with context; test
+// with errors.Is.
+var (
+	// ErrNotFound: no such game, challenge or player record.
+	ErrNotFound = errors.New("not found")
+	// ErrChannelBusy: PutGame of an active game into a channel that
+	// holds another active game.
+	ErrChannelBusy = errors.New("a game is already going on in this channel")
+	// ErrCorrupt: a stored record cannot be read, or a game does not
+	// replay. Operators restore from a backup.
+	ErrCorrupt = errors.New("damaged record")
+)
+
+// Storage keeps the records of play durably. package store implements it
+// on bbolt; playtest.NewMemory in memory. Implementations are safe for
+// concurrent use.
+type Storage interface {
+	// Update runs fn in one read-write transaction and returns after it
+	// is committed durably, or fn's error with nothing written. fn may
+	// run more than once (a storage may batch and retry), so it must act
+	// only through tx.
+	Update(ctx context.Context, fn func(tx Tx) error) error
+	// View runs fn in one read-only transaction: it sees one instant.
+	View(ctx context.Context, fn func(tx ReadTx) error) error
+}
+
+// ReadTx reads records inside a transaction. Returned values are copies.
+type ReadTx interface {
+	// Game returns the game with that id, active or finished.
+	Game(id uint64) (Game, error)
+	// GameIn returns the active game of a channel, or ErrNotFound.
+	GameIn(channel string) (Game, error)
+	// ActiveGames returns the user's active games, oldest first.
+	ActiveGames(user string) ([]Game, error)
+	// GuildGames returns a guild's active games, oldest first.
+	GuildGames(guild string) ([]Game, error)
+	// Finished returns finished games, newest first: those of the user
+	// (or, with user "", of the guild; or, with both "", all), with ids
+	// below before (0: no bound), at most limit.
+	Finished(user, guild string, before uint64, limit int) ([]Game, error)
+
+	// Challenge returns the pending challenge with that id.
+	Challenge(id uint64) (Challenge, error)
+	// Challenges returns the pending challenges made by or to the user.
+	Challenges(user string) ([]Challenge, error)
+
+	// Player returns the user's record in scope, or ErrNotFound.
+	Player(scope, user string) (Player, error)
+	// Players calls fn for every player record of scope, in no order;
+	// an error from fn stops the walk and is returned.
+	Players(scope string, fn func(Player) error) error
+	// Stats returns the counts of scope (zero Stats if none).
+	Stats(scope string) (Stats, error)
+	// Prefs returns the user's settings (zero Prefs if none).
+	Prefs(user string) (Prefs, error)
+
+	// Due returns the items of an index due at or before now, earliest
+	// first, at most limit; NextDue the earliest time in the index.
+	Due(kind DueKind, now time.Time, limit int) ([]Due, error)
+	NextDue(kind DueKind) (at time.Time, ok bool, err error)
+}
+
+// Tx reads and writes records inside a read-write transaction.
+type Tx interface {
+	ReadTx
+	// NextID returns a new id, unique among games and challenges.
+	NextID() (uint64, error)
+	// PutGame creates or replaces a game and its index entries. An active
+	// game holds its channel (ErrChannelBusy if another active game has
+	// it); a finished one moves to the archive and frees the channel.
+	PutGame(g Game) error
+	// PutChallenge creates or replaces a challenge; DeleteChallenge
+	// removes one (ErrNotFound if it is not there).
+	PutChallenge(c Challenge) error
+	DeleteChallenge(id uint64) error
+	PutPlayer(p Player) error
+	PutStats(s Stats) error
+	PutPrefs(user string, p Prefs) error
+}
+
+// DueKind names a time index.
+type DueKind uint8
+
+const (
+	DueDeadline DueKind = 1 // active games by Deadline
+	DueReminder DueKind = 2 // active games by RemindAt
+	DueExpiry   DueKind = 3 // challenges by Expires
+)
+
+// Due is one entry of a time index: a game's or a challenge's id.
+type Due struct {
+	At time.Time
+	ID uint64
+}
