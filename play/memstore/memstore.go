@@ -1,7 +1,7 @@
-// Package playtest helps test package play and its storages: an
-// in-memory Storage, and the behavioural suite that every Storage
-// implementation must pass (RunStorageSuite).
-package playtest
+// Package memstore keeps play's records in memory: for tests, for the
+// one-off games of the play subcommand, and as the reference that
+// playtest.RunStorageSuite checks every storage against.
+package memstore
 
 import (
 	"cmp"
@@ -27,8 +27,8 @@ type Memory struct {
 	prefs      map[string]play.Prefs
 }
 
-// NewMemory returns an empty in-memory storage.
-func NewMemory() *Memory {
+// New returns an empty in-memory storage.
+func New() *Memory {
 	return &Memory{
 		games: map[uint64]play.Game{}, challenges: map[uint64]play.Challenge{},
 		players: map[[2]string]play.Player{}, stats: map[string]play.Stats{}, prefs: map[string]play.Prefs{},
@@ -294,7 +294,7 @@ func (t *memTx) index(kind play.DueKind) []play.Due {
 
 func (t *memTx) writable() error {
 	if t.readOnly {
-		return fmt.Errorf("playtest: write in a read-only transaction")
+		return fmt.Errorf("memstore: write in a read-only transaction")
 	}
 	return nil
 }
@@ -312,7 +312,7 @@ func (t *memTx) PutGame(g play.Game) error {
 		return err
 	}
 	if g.ID == 0 || g.Channel == "" {
-		return fmt.Errorf("playtest: a game needs an id and a channel")
+		return fmt.Errorf("memstore: a game needs an id and a channel")
 	}
 	if !g.Over() {
 		if other, err := t.GameIn(g.Channel); err == nil && other.ID != g.ID {
