@@ -10,4 +10,9 @@ require (
 	golang.org/x/image v0.48.0
 )
 
-require golang.org/x/sys v0.50.0 // indirect
+require (
+	github.com/bwmarrin/discordgo v0.29.0 // indirect
+	github.com/gorilla/websocket v1.4.2 // indirect
+	golang.org/x/crypto v0.0.0-20210421170649-83a5a9bb288b // indirect
+	golang.org/x/sys v0.50.0 // indirect
+)
