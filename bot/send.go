@@ -18,12 +18,12 @@ type image struct {
 
 // message is the content of a message the bot posts or edits.
 type message struct {
-	Content         string                             `json:"content"`
-	Embeds          []*discordgo.MessageEmbed          `json:"embeds"`
-	Components      []discordgo.MessageComponent       `json:"components"`
-	Flags           discordgo.MessageFlags             `json:"flags,omitempty"`
+	Content         string                            `json:"content"`
+	Embeds          []*discordgo.MessageEmbed         `json:"embeds"`
+	Components      []discordgo.MessageComponent      `json:"components"`
+	Flags           discordgo.MessageFlags            `json:"flags,omitempty"`
 	AllowedMentions *discordgo.MessageAllowedMentions `json:"allowed_mentions,omitempty"`
-	Attachments     []attachment                       `json:"attachments"`
+	Attachments     []attachment                      `json:"attachments"`
 
 	images []image
 }
