@@ -234,12 +234,21 @@ func (m Model) View() string {
 	if m.quitting {
 		return b.String()
 	}
-	if p := s.Prompt(); p != "" {
-		b.WriteString(m.line(lipgloss.Style{}, p))
-	} else {
+	in := m.input
+	switch g := s.Game(); {
+	case s.Over():
 		b.WriteString(m.line(lipgloss.Style{}, "Type new for another game, png FILE for a picture, or quit."))
+		in.Placeholder = "new, png FILE or quit"
+	case g.DrawOffer != nil:
+		b.WriteString(m.line(st.notes[Asked], s.Prompt()))
+		in.Placeholder = "draw or no"
+	case g.Takeback != nil:
+		b.WriteString(m.line(st.notes[Asked], s.Prompt()))
+		in.Placeholder = "takeback or no"
+	default:
+		b.WriteString(m.line(lipgloss.Style{}, s.Prompt()))
 	}
-	b.WriteString(m.input.View() + "\n")
+	b.WriteString(in.View() + "\n")
 	if c := m.completionView(); c != "" {
 		b.WriteString(c + "\n")
 	}
