@@ -53,7 +53,8 @@ func (m Model) Init() tea.Cmd { return textinput.Blink }
 
 // Update handles a key or a change of window size. Enter carries out the
 // line typed, Tab and Shift+Tab cycle through its completions, Ctrl+F
-// turns the board, Esc clears the line, Ctrl+C leaves.
+// turns the board, Esc clears the line, Ctrl+C (or Ctrl+D on an empty
+// line) leaves.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
@@ -64,6 +65,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		case tea.KeyCtrlC:
 			m.quitting = true
 			return m, tea.Quit
+		case tea.KeyCtrlD:
+			if m.input.Value() == "" {
+				m.quitting = true
+				return m, tea.Quit
+			}
 		case tea.KeyCtrlF:
 			r := m.s.Do("flip")
 			m.notes = r.Notes

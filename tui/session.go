@@ -424,7 +424,7 @@ func (s *Session) refusal(err error, before *game.Position, text string) Reply {
 	case play.IllegalMove:
 		r = refused(moveNumber(before.FullMoveNumber(), before.Turn()) + " " + text + ": " + x.Error())
 	case play.NotAMove:
-		r = refused(x.Error() + ".")
+		r = refused(sentence(x.Error()))
 		if len(x.Suggestions) == 0 {
 			r.Notes = append(r.Notes, Note{Suggested, "Moves are typed like Nxf3, hxg3 or g1f3; help lists the commands."})
 		}
@@ -435,7 +435,7 @@ func (s *Session) refusal(err error, before *game.Position, text string) Reply {
 	case play.OfferPending:
 		r = refused("An offer already waits for an answer.")
 	default:
-		r = refused(upperFirst(x.Error()) + ".")
+		r = refused(sentence(upperFirst(x.Error())))
 	}
 	if len(x.Suggestions) > 0 {
 		r.Notes = append(r.Notes, Note{Suggested, "did you mean: " + strings.Join(x.Suggestions, ", ") + "?"})
@@ -481,9 +481,9 @@ func (s *Session) requestTakeback() Reply {
 func (s *Session) answer(word string) Reply {
 	p := s.Position()
 	isDraw := s.g.DrawOffer != nil
-	offer, accept, what := s.g.Takeback, "takeback", "takeback request"
+	offer, accept, what, verbs := s.g.Takeback, "takeback", "takeback request", "to allow or no to refuse"
 	if isDraw {
-		offer, accept, what = s.g.DrawOffer, "draw", "draw offer"
+		offer, accept, what, verbs = s.g.DrawOffer, "draw", "draw offer", "to accept or no to decline"
 	}
 	who := s.answerer(offer)
 	act := s.act(who)
@@ -519,7 +519,7 @@ func (s *Session) answer(word string) Reply {
 		}
 		return s.done(r, Note{Info, s.Name(who) + " declines the " + what + "."})
 	}
-	return refused(s.Name(who) + ", answer the " + what + " first: type " + accept + " to accept or no to decline.")
+	return refused(s.Name(who) + ", answer the " + what + " first: type " + accept + " " + verbs + ".")
 }
 
 // answerer returns the colour that answers an offer: the opponent of the
@@ -617,6 +617,14 @@ func joinAnd(xs []string) string {
 		return strings.Join(xs, "")
 	}
 	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
+}
+
+// sentence ends s with a full stop unless it has one.
+func sentence(s string) string {
+	if strings.HasSuffix(s, ".") {
+		return s
+	}
+	return s + "."
 }
 
 func upperFirst(s string) string {

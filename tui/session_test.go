@@ -172,6 +172,7 @@ func TestSessionTakeback(t *testing.T) {
 	if got := s.Prompt(); got != "White: allow the takeback? Type takeback to allow, no to refuse." {
 		t.Errorf("prompt %q", got)
 	}
+	wantNotes(t, do(t, s, "gxf6"), Note{Refused, "White, answer the takeback request first: type takeback to allow or no to refuse."})
 	wantNotes(t, do(t, s, "no"), Note{Info, "White declines the takeback request."})
 	do(t, s, "undo")
 	wantNotes(t, do(t, s, "takeback"), Note{Info, "Taken back: 1... Nxf6."})
