@@ -307,7 +307,19 @@ func (s *Service) start(tx Tx, n NewGame) (Game, error) {
 	g := Game{ID: id, Revision: 1, Last: Started, Guild: n.Guild, Channel: n.Channel,
 		White: n.White, Black: n.Black, StartFEN: n.StartFEN, FEN: pos.FEN(), Moves: []Move{},
 		Created: at, Updated: at, Rated: n.Rated, DaysPerMove: n.DaysPerMove}
-	g.startClock(at)
+	for _, c := range []game.Color{game.White, game.Black} {
+		p, err := tx.Prefs(g.Seat(c).ID)
+		if err != nil {
+			return Game{}, err
+		}
+		if p.Away(at) {
+			g.AwayUntil[c] = p.AwayUntil
+		}
+	}
+	g.OpponentChooses = s.opts.OpponentChooses && n.DaysPerMove > 0
+	if err := s.startClock(tx, &g, at); err != nil {
+		return Game{}, err
+	}
 	if err := tx.PutGame(g); err != nil {
 		if errors.Is(err, ErrChannelBusy) {
 			return Game{}, &Refusal{Kind: ChannelBusy}

@@ -26,10 +26,28 @@
 // needs; illegal moves come back as a *Refusal wrapping game's
 // *game.MoveError or *game.SyntaxError, with suggestions.
 //
+// Bookkeeping that no player does on the game — a reminder claimed, a
+// vacation moving a deadline, conditional moves queued — is written
+// without bumping the revision, so it never makes a button stale.
+//
 // However a game ends, its end is processed exactly once, in the
 // transaction that ends it: the game is archived by the storage, the
 // players' tallies and the variant statistics are counted, and the
 // Options.OnEnd hooks (ratings) run on the same transaction.
+//
+// # Correspondence
+//
+// A game with days per move has a Deadline, restarted by every move;
+// the storage indexes it, and the reminders' RemindAt, for a scheduler
+// (package schedule) that calls TimeOut and Remind when they fall due and
+// Expire for challenges. Each player chooses their reminders (Prefs;
+// Options.Reminders by default): Remind claims one in a transaction
+// before it is sent, and Game.Reminded keeps what was claimed, so none
+// is sent twice. A server may let the opponent of a player out of time
+// choose between the win and a draw (Options.OpponentChooses: Game.Flag,
+// ClaimWin, ClaimDraw). Vacation pauses a player's clocks in all their
+// games, within a yearly allowance. Premove queues conditional moves,
+// which Move plays in the same transaction as the move they answer.
 //
 // # Caveats
 //

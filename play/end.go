@@ -36,10 +36,16 @@ func (s *Service) Abort(ctx context.Context, a Act) (Result, error) {
 // moves played.
 func (g *Game) Abortable() bool { return !g.Over() && g.Ply() < 2 }
 
-// TimeOut ends the game on time if its deadline has passed at now: the
-// side to move loses (docs/rules.md §5: a lone king can still freeze, so
-// there is no insufficient-material draw). The scheduler calls it; it
-// needs no revision, as the deadline itself says whether it is due.
+// TimeOut acts on a deadline that has passed at now: the side to move
+// loses on time (docs/rules.md §5: a lone king can still freeze, so
+// there is no insufficient-material draw). In a game where the opponent
+// chooses (Game.OpponentChooses), the game goes on instead: Game.Flag
+// names the opponent, who may claim the win or call it a draw (ClaimWin,
+// ClaimDraw) until a new deadline, one time per move later; Result.Event
+// is then TimeRanOut. When that choice lapses unmade, TimeOut gives the
+// opponent the win. The scheduler calls it; it needs no revision, as the
+// deadline itself says whether it is due, and the game's times are the
+// deadline's, not now's, however late it comes.
 //
 // Refusals: NoGame, GameOver, NotYetDue.
 func (s *Service) TimeOut(ctx context.Context, id uint64, now time.Time) (Result, error) {
@@ -64,14 +70,73 @@ func (s *Service) TimeOut(ctx context.Context, id uint64, now time.Time) (Result
 			x.Deadline = g.Deadline
 			return x
 		}
-		g.Outcome = game.WinFor(g.Turn().Other(), game.Timeout)
-		if err := s.commit(tx, &g, Ended, g.Deadline); err != nil {
+		due := g.Deadline
+		switch {
+		case g.Flag != nil:
+			c, _ := g.ColorOf(g.Flag.By)
+			g.Outcome = game.WinFor(c, game.Timeout)
+		case g.OpponentChooses:
+			g.Flag = &Flag{By: g.Seat(g.Turn().Other()).ID, At: due}
+			g.Deadline, g.RemindAt, g.Reminded = due.Add(g.span()), time.Time{}, nil
+			g.DrawOffer, g.Takeback, g.Premoves = nil, nil, nil
+			r.Event = TimeRanOut
+		default:
+			g.Outcome = game.WinFor(g.Turn().Other(), game.Timeout)
+		}
+		if err := s.commit(tx, &g, r.Event, due); err != nil {
 			return err
 		}
 		r.Game = g
 		return nil
 	})
-	return r, err
+	if err != nil {
+		return Result{}, err
+	}
+	return r, nil
+}
+
+// ClaimWin ends, on time, a game whose opponent ran out of time: the
+// asker, whom Game.Flag names, wins.
+//
+// Refusals: those of every act, NoClaim, TimeUp (the asker is the one
+// out of time).
+func (s *Service) ClaimWin(ctx context.Context, a Act) (Result, error) {
+	return s.act(ctx, a, Ended, func(tx Tx, g *Game, me game.Color, r *Result) error {
+		if err := claimable(g, a.By); err != nil {
+			return err
+		}
+		g.Outcome = game.WinFor(me, game.Timeout)
+		return nil
+	})
+}
+
+// ClaimDraw ends, drawn, a game whose opponent ran out of time: the
+// asker, whom Game.Flag names, prefers a draw to the win. It counts as a
+// draw by agreement.
+//
+// Refusals: those of every act, NoClaim, TimeUp (the asker is the one
+// out of time).
+func (s *Service) ClaimDraw(ctx context.Context, a Act) (Result, error) {
+	return s.act(ctx, a, Ended, func(tx Tx, g *Game, me game.Color, r *Result) error {
+		if err := claimable(g, a.By); err != nil {
+			return err
+		}
+		g.Outcome = game.Outcome{Result: game.Draw, Reason: game.DrawAgreed}
+		return nil
+	})
+}
+
+func claimable(g *Game, by string) error {
+	f := g.Flag
+	switch {
+	case f == nil:
+		return refuse(NoClaim, g)
+	case f.By != by:
+		x := refuse(TimeUp, g)
+		x.Deadline, x.Who = f.At, g.Seat(g.Turn().Other())
+		return x
+	}
+	return nil
 }
 
 // finish processes the end of g, once, in the transaction that ends it:
@@ -80,8 +145,8 @@ func (s *Service) TimeOut(ctx context.Context, id uint64, now time.Time) (Result
 // hooks run. The storage archives g when it is put.
 func (s *Service) finish(tx Tx, g *Game, at time.Time) error {
 	g.Ended = at
-	g.Deadline, g.RemindAt = time.Time{}, time.Time{}
-	g.DrawOffer, g.Takeback = nil, nil
+	g.Deadline, g.RemindAt, g.Reminded, g.Flag = time.Time{}, time.Time{}, nil, nil
+	g.DrawOffer, g.Takeback, g.Premoves = nil, nil, nil
 	scopes := []string{""}
 	if g.Guild != "" {
 		scopes = append(scopes, g.Guild)

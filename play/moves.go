@@ -3,6 +3,7 @@ package play
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/iceagechess/iceage/game"
 )
@@ -16,9 +17,15 @@ const MaxSuggestions = 5
 // draw offer or takeback request: they lapse. A move that ends the game
 // (checkmate, stalemate, a frozen king, fifty moves) ends it here.
 //
+// If the opponent queued conditional moves (Premove) and the move is one
+// they expected, their reply is played at once, in the same transaction,
+// and Result.Conditional reports it; a move they did not expect drops
+// their queue, and Result.Conditional says so.
+//
 // Refusals (*Refusal): NoGame, NotAPlayer, GameOver, Stale, NotYourTurn,
-// TimeUp, NotAMove (wrapping *game.SyntaxError), IllegalMove (wrapping
-// *game.MoveError, with Suggestions).
+// TimeUp (also while the opponent chooses after a timeout), NotAMove
+// (wrapping *game.SyntaxError), IllegalMove (wrapping *game.MoveError,
+// with Suggestions).
 func (s *Service) Move(ctx context.Context, a Act, text string) (Result, error) {
 	return s.act(ctx, a, Moved, func(tx Tx, g *Game, me game.Color, r *Result) error {
 		pos, err := g.Position()
@@ -28,6 +35,11 @@ func (s *Service) Move(ctx context.Context, a Act, text string) (Result, error) 
 		if turn := pos.Turn(); turn != me {
 			x := refuse(NotYourTurn, g)
 			x.Who, x.Turn = g.Seat(turn), turn
+			return x
+		}
+		if f := g.Flag; f != nil {
+			x := refuse(TimeUp, g)
+			x.Deadline, x.Who = f.At, g.Seat(me.Other())
 			return x
 		}
 		if !g.Deadline.IsZero() && !a.At.Before(g.Deadline) {
@@ -40,17 +52,26 @@ func (s *Service) Move(ctx context.Context, a Act, text string) (Result, error) 
 			return moveRefusal(g, &pos, text, err)
 		}
 		at := normTime(a.At)
-		next, ice := pos.ApplyWithEvent(mv)
-		r.Move = &MovePlayed{Move: mv, SAN: pos.SAN(mv), UCI: mv.UCI(), By: me, Before: pos, After: next, IceAge: ice}
-		g.Moves = append(g.Moves, Move{UCI: mv.UCI(), At: at})
-		g.FEN = next.FEN()
+		r.Move = g.play(&pos, mv, at)
 		g.DrawOffer, g.Takeback = nil, nil
-		g.Outcome = next.Outcome()
-		if !g.Over() {
-			g.startClock(at)
+		if q := g.Premoves; q != nil && !g.Over() {
+			r.Conditional = g.answer(q, r.Move, at)
 		}
-		return nil
+		if g.Over() {
+			return nil
+		}
+		return s.startClock(tx, g, at)
 	})
+}
+
+// play records the legal move mv, played in pos at the time at, and the
+// outcome it brings.
+func (g *Game) play(pos *game.Position, mv game.Move, at time.Time) *MovePlayed {
+	next, ice := pos.ApplyWithEvent(mv)
+	g.Moves = append(g.Moves, Move{UCI: mv.UCI(), At: at})
+	g.FEN = next.FEN()
+	g.Outcome = next.Outcome()
+	return &MovePlayed{Move: mv, SAN: pos.SAN(mv), UCI: mv.UCI(), By: pos.Turn(), Before: *pos, After: next, IceAge: ice}
 }
 
 // moveRefusal turns game's parse error into a refusal with suggestions.

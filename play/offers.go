@@ -114,9 +114,9 @@ func (s *Service) AcceptTakeback(ctx context.Context, a Act) (Result, error) {
 		g.FEN = m.FEN()
 		g.DrawOffer, g.Takeback = nil, nil
 		g.LastOffer = [2]int{}
-		g.startClock(normTime(a.At))
+		g.Premoves = nil
 		r.TakenBack = n
-		return nil
+		return s.startClock(tx, g, normTime(a.At))
 	})
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -117,12 +118,29 @@ type Game struct {
 	Rated bool `json:"rated,omitempty"`
 
 	// DaysPerMove is the correspondence time control (0: no limit). The
-	// side to move loses on time at Deadline; RemindAt is when to remind
-	// it (zero once reminded or without a clock). Both are indexed by the
-	// storage for the scheduler.
+	// side to move loses on time at Deadline; RemindAt is when its next
+	// reminder is due (zero when none is left or without a clock). Both
+	// are indexed by the storage for the scheduler.
 	DaysPerMove int       `json:"days,omitempty"`
 	Deadline    time.Time `json:"deadline,omitzero"`
 	RemindAt    time.Time `json:"remind,omitzero"`
+	// Reminded are the reminders (hours before the deadline) already
+	// claimed for the move now due, so that none is sent twice; a move
+	// clears them.
+	Reminded []int `json:"reminded,omitempty"`
+	// OpponentChooses is the rule the game began with
+	// (Options.OpponentChooses): when the side to move runs out of time,
+	// the opponent chooses between the win and a draw. Flag is that
+	// choice while it waits; Deadline is then when it lapses.
+	OpponentChooses bool  `json:"choose,omitempty"`
+	Flag            *Flag `json:"flag,omitempty"`
+	// AwayUntil is, per colour, the end of that player's vacation as it
+	// was last set (see Service.Vacation): their clock stands still
+	// until then. A time past means nothing.
+	AwayUntil [2]time.Time `json:"away,omitzero"`
+	// Premoves are the conditional moves queued by the player who moved
+	// last. Private to their author: front ends show them to no one else.
+	Premoves *Premoves `json:"premoves,omitempty"`
 
 	// DrawOffer and Takeback are the pending offer and request, if any.
 	DrawOffer *Offer `json:"drawOffer,omitempty"`
@@ -131,6 +149,34 @@ type Game struct {
 	// offer (0: none), so that an offer is not repeated in one position.
 	LastOffer [2]int `json:"lastOffer,omitzero"`
 }
+
+// Flag is a deadline that passed in a game whose opponent chooses: By,
+// the opponent of the player out of time, may claim the win or call it a
+// draw (Service.ClaimWin, Service.ClaimDraw).
+type Flag struct {
+	By string    `json:"by"`
+	At time.Time `json:"at"` // the deadline that passed
+}
+
+// Premoves are conditional moves (Service.Premove): By's replies to the
+// opponent's expected moves. Each line is UCI text starting with an
+// opponent's move, then By's reply, then the opponent's next move, and so
+// on. No two lines answer the same opponent move differently.
+type Premoves struct {
+	By    string     `json:"by"`
+	Lines [][]string `json:"lines"`
+}
+
+func (q *Premoves) clone() *Premoves {
+	c := &Premoves{By: q.By, Lines: make([][]string, len(q.Lines))}
+	for i, l := range q.Lines {
+		c.Lines[i] = slices.Clone(l)
+	}
+	return c
+}
+
+// Away reports whether the player of colour c is on vacation at now.
+func (g *Game) Away(c game.Color, now time.Time) bool { return g.AwayUntil[c].After(now) }
 
 // Ply returns the number of moves played.
 func (g *Game) Ply() int { return len(g.Moves) }
@@ -205,6 +251,14 @@ func (g *Game) Match() (*game.Match, error) {
 // Clone returns a deep copy.
 func (g Game) Clone() Game {
 	g.Moves = append([]Move(nil), g.Moves...)
+	g.Reminded = slices.Clone(g.Reminded)
+	if g.Flag != nil {
+		f := *g.Flag
+		g.Flag = &f
+	}
+	if g.Premoves != nil {
+		g.Premoves = g.Premoves.clone()
+	}
 	if g.DrawOffer != nil {
 		o := *g.DrawOffer
 		g.DrawOffer = &o
@@ -335,6 +389,21 @@ type Prefs struct {
 	Notifications string `json:"notify,omitempty"` // "mention", "dm" or "none"; "" is mention
 	Theme         string `json:"theme,omitempty"`
 	// Reminders are how many hours before a deadline to remind the user;
-	// nil means the defaults.
-	Reminders []int `json:"reminders,omitempty"`
+	// nil means the defaults (Options.Reminders), empty none.
+	Reminders []int `json:"reminders,omitzero"`
+
+	// AwayFrom and AwayUntil are the user's vacation (Service.Vacation);
+	// an AwayUntil past means none. VacationUsed counts the days taken in
+	// VacationYear.
+	AwayFrom     time.Time `json:"awayFrom,omitzero"`
+	AwayUntil    time.Time `json:"awayUntil,omitzero"`
+	VacationYear int       `json:"vacYear,omitempty"`
+	VacationUsed int       `json:"vacUsed,omitempty"`
+	// DMRefused is when a direct message to the user was last refused
+	// (closed DMs), so that a front end falls back to a mention and does
+	// not retry every time; SetPrefs clears it.
+	DMRefused time.Time `json:"dmRefused,omitzero"`
 }
+
+// Away reports whether the user is on vacation at now.
+func (p *Prefs) Away(now time.Time) bool { return p.AwayUntil.After(now) }

@@ -29,7 +29,9 @@ const (
 	// NotAMove: the text is no move in any notation; the wrapped error is
 	// a *game.SyntaxError.
 	NotAMove RefusalKind = 7
-	// TimeUp: the deadline has passed; the mover lost on time.
+	// TimeUp: the deadline (Refusal.Deadline) has passed: the mover lost
+	// on time or, where the opponent chooses, Refusal.Who now chooses
+	// between the win and a draw.
 	TimeUp RefusalKind = 8
 
 	// SelfChallenge: a user challenged themself.
@@ -68,8 +70,34 @@ const (
 	RatedTakeback RefusalKind = 26
 	// TooLateToAbort: both sides have moved; resign or offer a draw.
 	TooLateToAbort RefusalKind = 27
-	// NotYetDue: the deadline has not passed (a timeout asked too early).
+	// NotYetDue: the deadline has not passed (a timeout asked too early),
+	// or no reminder is due.
 	NotYetDue RefusalKind = 28
+	// NoClaim: no timeout waits for the asker's choice (ClaimWin,
+	// ClaimDraw).
+	NoClaim RefusalKind = 29
+
+	// YourTurn: conditional moves are queued by the player who has just
+	// moved; the asker is to move.
+	YourTurn RefusalKind = 30
+	// PremoveConflict: line Refusal.Line answers an opponent's move with
+	// another reply than an earlier line.
+	PremoveConflict RefusalKind = 31
+	// TooManyPremoves: more than MaxPremoveLines lines, or line
+	// Refusal.Line is longer than MaxPremovePlies.
+	TooManyPremoves RefusalKind = 32
+	// NoReply: line Refusal.Line ends with an opponent's move and no
+	// reply to it.
+	NoReply RefusalKind = 33
+
+	// NoVacationLeft: the yearly allowance has only Refusal.Left days
+	// left, fewer than the Refusal.Days asked.
+	NoVacationLeft RefusalKind = 34
+	// NotOnVacation: the asker came back from a vacation they are not on.
+	NotOnVacation RefusalKind = 35
+	// BadSettings: a setting out of range (a language, a way to notify,
+	// reminder hours).
+	BadSettings RefusalKind = 36
 )
 
 var refusalNames = map[RefusalKind]string{
@@ -82,7 +110,10 @@ var refusalNames = map[RefusalKind]string{
 	BadPosition: "bad position", NoOffer: "no offer", OwnOffer: "own offer",
 	OfferPending: "offer pending", OfferRepeated: "offer repeated", NotYourOffer: "not your offer",
 	NothingToTakeBack: "nothing to take back", RatedTakeback: "takeback in a rated game",
-	TooLateToAbort: "too late to abort", NotYetDue: "not yet due",
+	TooLateToAbort: "too late to abort", NotYetDue: "not yet due", NoClaim: "no claim",
+	YourTurn: "your turn", PremoveConflict: "premove conflict", TooManyPremoves: "too many premoves",
+	NoReply: "no reply", NoVacationLeft: "no vacation left", NotOnVacation: "not on vacation",
+	BadSettings: "bad settings",
 }
 
 // String returns a short stable name, e.g. "not your turn".
@@ -107,7 +138,9 @@ type Refusal struct {
 	Outcome  game.Outcome // how the game ended (GameOver)
 	Deadline time.Time    // the deadline that passed (TimeUp) or is ahead (NotYetDue)
 	Allowed  []int        // the allowed days per move (BadTimeControl)
-	Days     int          // the refused days per move (BadTimeControl)
+	Days     int          // the refused days per move (BadTimeControl) or of vacation (NoVacationLeft)
+	Left     int          // the vacation days left this year (NoVacationLeft)
+	Line     int          // the line of conditional moves concerned, from 1 (Premove)
 
 	// Suggestions are legal moves in SAN close to an illegal one.
 	Suggestions []string
@@ -130,11 +163,25 @@ func (r *Refusal) Error() string {
 	case GameOver:
 		return "the game is over: " + describe(r.Outcome)
 	case IllegalMove, NotAMove:
+		if r.Err != nil && r.Line > 0 {
+			return fmt.Sprintf("line %d: %v", r.Line, r.Err)
+		}
 		if r.Err != nil {
 			return r.Err.Error()
 		}
 	case TimeUp:
+		if r.Who.ID != "" {
+			return fmt.Sprintf("the time to move ran out at %s: %s chooses between the win and a draw", r.Deadline.UTC().Format(time.RFC3339), name(r.Who))
+		}
 		return "the time to move ran out at " + r.Deadline.UTC().Format(time.RFC3339)
+	case PremoveConflict:
+		return fmt.Sprintf("line %d answers a move with another reply than an earlier line", r.Line)
+	case TooManyPremoves:
+		return fmt.Sprintf("too many conditional moves: at most %d lines of %d moves", MaxPremoveLines, MaxPremovePlies)
+	case NoReply:
+		return fmt.Sprintf("line %d ends with the opponent's move: add your reply", r.Line)
+	case NoVacationLeft:
+		return fmt.Sprintf("only %d vacation days are left this year, not %d", r.Left, r.Days)
 	case NotYetDue:
 		return "the deadline has not passed yet: " + r.Deadline.UTC().Format(time.RFC3339)
 	case NotYourChallenge:

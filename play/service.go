@@ -25,6 +25,12 @@ const (
 	TakebackWithdrawn Event = 8
 	TookBack          Event = 9
 	Ended             Event = 10 // resigned, agreed, aborted or timed out: see Game.Outcome
+	// TimeRanOut: the deadline passed in a game whose opponent chooses;
+	// Game.Flag says who chooses.
+	TimeRanOut Event = 11
+	// Queued: conditional moves were queued or cleared (Premove). Private
+	// to their author, so never stored as Game.Last.
+	Queued Event = 12
 )
 
 // String returns a short English name, e.g. "a move".
@@ -50,6 +56,10 @@ func (e Event) String() string {
 		return "moves were taken back"
 	case Ended:
 		return "the game ended"
+	case TimeRanOut:
+		return "the time to move ran out"
+	case Queued:
+		return "conditional moves were queued"
 	}
 	return "nothing"
 }
@@ -75,10 +85,30 @@ type Options struct {
 	// OnEnd runs, in order, inside the transaction that ends a game,
 	// after the tallies: ratings go here. An error rolls the end back.
 	OnEnd []func(tx Tx, g *Game) error
+	// Reminders are the hours before a deadline at which the player to
+	// move is reminded when their Prefs name none. nil means
+	// DefaultReminders; an empty slice, no reminders.
+	Reminders []int
+	// VacationDays is each player's yearly vacation allowance (Vacation).
+	// 0 means DefaultVacationDays; a negative number allows none.
+	VacationDays int
+	// OpponentChooses: a player who runs out of time does not simply
+	// lose; the opponent chooses between claiming the win and calling it
+	// a draw (ClaimWin, ClaimDraw). Games keep the rule they began with.
+	OpponentChooses bool
 }
 
 // DefaultChallengeTTL is the ChallengeTTL used when Options leave it zero.
 const DefaultChallengeTTL = 72 * time.Hour
+
+// DefaultReminders are the reminders, in hours before the deadline, of a
+// player who chose none: a day ahead, to plan, and an hour ahead, not to
+// forget.
+var DefaultReminders = []int{24, 1}
+
+// DefaultVacationDays is the yearly vacation allowance when Options leave
+// it zero: two weeks, as correspondence servers commonly give.
+const DefaultVacationDays = 14
 
 // Service decides and records the life of games on a Storage. It is safe
 // for concurrent use: every act is one storage transaction.
@@ -97,6 +127,15 @@ func New(st Storage, opts Options) *Service {
 	}
 	if opts.Rand == nil {
 		opts.Rand = rand.IntN
+	}
+	if opts.Reminders == nil {
+		opts.Reminders = DefaultReminders
+	}
+	switch {
+	case opts.VacationDays == 0:
+		opts.VacationDays = DefaultVacationDays
+	case opts.VacationDays < 0:
+		opts.VacationDays = 0
 	}
 	return &Service{st: st, opts: opts}
 }
@@ -120,7 +159,25 @@ type Result struct {
 	Move *MovePlayed
 	// TakenBack is the number of plies taken back (Event TookBack).
 	TakenBack int
+	// Conditional is what a move did to the opponent's queue of
+	// conditional moves (Premove); nil if there was none.
+	Conditional *Conditional
 }
+
+// Conditional is what a move did to a queue of conditional moves: the
+// reply it triggered, played at once, or the queue dropped because the
+// move was not one its author expected.
+type Conditional struct {
+	By string // the queue's author
+	// Reply is the author's reply, played in the same transaction; nil
+	// when the queue was dropped.
+	Reply *MovePlayed
+	// Left is how many lines stay queued after the reply.
+	Left int
+}
+
+// Dropped reports whether the queue was dropped without a reply.
+func (c *Conditional) Dropped() bool { return c.Reply == nil }
 
 // MovePlayed is everything a front end needs to show a move.
 type MovePlayed struct {
@@ -179,32 +236,15 @@ func (s *Service) ActiveGames(ctx context.Context, user string) ([]Game, error) 
 // written.
 func (s *Service) act(ctx context.Context, a Act, ev Event, fn func(tx Tx, g *Game, me game.Color, r *Result) error) (Result, error) {
 	if a.At.IsZero() {
-		return Result{}, errors.New("play: an act without a time")
+		return Result{}, errNoTime
 	}
 	at := normTime(a.At)
 	var r Result
 	err := s.st.Update(ctx, func(tx Tx) error {
 		r = Result{Event: ev}
-		g, err := tx.Game(a.Game)
-		if errors.Is(err, ErrNotFound) {
-			return &Refusal{Kind: NoGame, Game: a.Game}
-		}
+		g, me, err := actOn(tx, a)
 		if err != nil {
 			return err
-		}
-		me, ok := g.ColorOf(a.By)
-		if !ok {
-			return refuse(NotAPlayer, &g)
-		}
-		if g.Over() {
-			x := refuse(GameOver, &g)
-			x.Outcome = g.Outcome
-			return x
-		}
-		if a.Revision != g.Revision {
-			x := refuse(Stale, &g)
-			x.Revision, x.Last = g.Revision, g.Last
-			return x
 		}
 		if err := fn(tx, &g, me, &r); err != nil {
 			return err
@@ -219,6 +259,36 @@ func (s *Service) act(ctx context.Context, a Act, ev Event, fn func(tx Tx, g *Ga
 		return Result{}, err
 	}
 	return r, nil
+}
+
+var errNoTime = errors.New("play: an act without a time")
+
+// actOn reads the game a names and checks what every act shares: the
+// game exists and goes on, the asker plays in it, and saw its current
+// revision.
+func actOn(tx ReadTx, a Act) (Game, game.Color, error) {
+	g, err := tx.Game(a.Game)
+	if errors.Is(err, ErrNotFound) {
+		return g, game.White, &Refusal{Kind: NoGame, Game: a.Game}
+	}
+	if err != nil {
+		return g, game.White, err
+	}
+	me, ok := g.ColorOf(a.By)
+	if !ok {
+		return g, me, refuse(NotAPlayer, &g)
+	}
+	if g.Over() {
+		x := refuse(GameOver, &g)
+		x.Outcome = g.Outcome
+		return g, me, x
+	}
+	if a.Revision != g.Revision {
+		x := refuse(Stale, &g)
+		x.Revision, x.Last = g.Revision, g.Last
+		return g, me, x
+	}
+	return g, me, nil
 }
 
 // commit bumps the revision, processes an end and writes g.
@@ -239,24 +309,74 @@ func (s *Service) commit(tx Tx, g *Game, ev Event, at time.Time) error {
 // returned by an act equals the same game read back.
 func normTime(t time.Time) time.Time { return t.UTC().Truncate(time.Millisecond) }
 
-// startClock sets the deadline and reminder for the move now due.
-func (g *Game) startClock(at time.Time) {
+// startClock sets the deadline and the reminders for the move now due,
+// at the time at: the time per move, counted from the end of the mover's
+// vacation if they are away. A pending timeout choice and the reminders
+// sent for the previous move are cleared.
+func (s *Service) startClock(tx ReadTx, g *Game, at time.Time) error {
+	g.Flag, g.Reminded = nil, nil
 	if g.DaysPerMove <= 0 {
 		g.Deadline, g.RemindAt = time.Time{}, time.Time{}
-		return
+		return nil
 	}
-	span := time.Duration(g.DaysPerMove) * 24 * time.Hour
-	g.Deadline = at.Add(span)
-	g.RemindAt = g.Deadline.Add(-reminderLead(span))
+	from := at
+	if away := g.AwayUntil[g.Turn()]; away.After(from) {
+		from = away
+	}
+	g.Deadline = from.Add(g.span())
+	return s.planReminders(tx, g, at)
 }
 
-// reminderLead is how long before the deadline the player to move is
-// reminded: a day, or a quarter of the time when that is only one day.
-func reminderLead(span time.Duration) time.Duration {
-	if span <= 24*time.Hour {
-		return span / 4
+// span is the time per move.
+func (g *Game) span() time.Duration { return time.Duration(g.DaysPerMove) * 24 * time.Hour }
+
+// planReminders sets RemindAt to the next reminder of the player to move
+// after now that is not yet sent; zero if none is left.
+func (s *Service) planReminders(tx ReadTx, g *Game, now time.Time) error {
+	g.RemindAt = time.Time{}
+	if g.Deadline.IsZero() || g.Flag != nil {
+		return nil
 	}
-	return 24 * time.Hour
+	hours, err := s.reminderHours(tx, g)
+	if err != nil {
+		return err
+	}
+	for _, h := range hours { // the longest first: the earliest
+		if at := g.Deadline.Add(-time.Duration(h) * time.Hour); at.After(now) && !slices.Contains(g.Reminded, h) {
+			g.RemindAt = at
+			return nil
+		}
+	}
+	return nil
+}
+
+// reminderHours returns the reminders of the player to move in g, in
+// hours before the deadline, longest first. A reminder as long as the
+// time per move or longer comes when a quarter of that time is left
+// instead (6 hours for a day per move), so that a player who asked for
+// a day's notice still gets an early one.
+func (s *Service) reminderHours(tx ReadTx, g *Game) ([]int, error) {
+	p, err := tx.Prefs(g.ToMove().ID)
+	if err != nil {
+		return nil, err
+	}
+	hours := p.Reminders
+	if hours == nil {
+		hours = s.opts.Reminders
+	}
+	span := g.DaysPerMove * 24
+	out := make([]int, 0, len(hours))
+	for _, h := range hours {
+		if h >= span {
+			h = span / 4
+		}
+		if h > 0 {
+			out = append(out, h)
+		}
+	}
+	slices.Sort(out)
+	slices.Reverse(out)
+	return slices.Compact(out), nil
 }
 
 func (s *Service) validDays(d int) bool { return d == 0 || slices.Contains(s.opts.AllowedDays, d) }
