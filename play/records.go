@@ -251,14 +251,6 @@ func (g *Game) Match() (*game.Match, error) {
 // Clone returns a deep copy.
 func (g Game) Clone() Game {
 	g.Moves = append([]Move(nil), g.Moves...)
-	g.Reminded = slices.Clone(g.Reminded)
-	if g.Flag != nil {
-		f := *g.Flag
-		g.Flag = &f
-	}
-	if g.Premoves != nil {
-		g.Premoves = g.Premoves.clone()
-	}
 	if g.DrawOffer != nil {
 		o := *g.DrawOffer
 		g.DrawOffer = &o
@@ -266,6 +258,14 @@ func (g Game) Clone() Game {
 	if g.Takeback != nil {
 		o := *g.Takeback
 		g.Takeback = &o
+	}
+	g.Reminded = slices.Clone(g.Reminded)
+	if g.Flag != nil {
+		f := *g.Flag
+		g.Flag = &f
+	}
+	if g.Premoves != nil {
+		g.Premoves = g.Premoves.clone()
 	}
 	return g
 }
