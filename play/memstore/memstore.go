@@ -251,45 +251,54 @@ func (t *memTx) Prefs(user string) (play.Prefs, error) {
 
 func (t *memTx) Due(kind play.DueKind, now time.Time, limit int) ([]play.Due, error) {
 	var out []play.Due
-	for _, d := range t.index(kind) {
-		if d.At.After(now) || len(out) == limit {
-			break
+	t.eachDue(kind, func(d play.Due) {
+		if !d.At.After(now) {
+			out = append(out, d)
 		}
-		out = append(out, d)
-	}
-	return out, nil
+	})
+	slices.SortFunc(out, func(a, b play.Due) int {
+		return cmp.Or(a.At.Compare(b.At), cmp.Compare(a.ID, b.ID))
+	})
+	return out[:min(len(out), max(limit, 0))], nil
 }
 
 func (t *memTx) NextDue(kind play.DueKind) (time.Time, bool, error) {
-	if idx := t.index(kind); len(idx) > 0 {
-		return idx[0].At, true, nil
-	}
-	return time.Time{}, false, nil
+	var next time.Time
+	t.eachDue(kind, func(d play.Due) {
+		if next.IsZero() || d.At.Before(next) {
+			next = d.At
+		}
+	})
+	return next, !next.IsZero(), nil
 }
 
-// index builds a time index by scanning: fine for tests.
-func (t *memTx) index(kind play.DueKind) []play.Due {
-	var out []play.Due
-	switch kind {
-	case play.DueExpiry:
+// eachDue calls fn for every entry of a time index, in no order. It
+// scans the records without copying them, so that a scheduler's look at
+// thousands of games stays cheap: fine for tests and benchmarks.
+func (t *memTx) eachDue(kind play.DueKind, fn func(play.Due)) {
+	if kind == play.DueExpiry {
 		for _, c := range t.allChallenges() {
-			out = append(out, play.Due{At: c.Expires, ID: c.ID})
+			fn(play.Due{At: c.Expires, ID: c.ID})
 		}
-	default:
-		for _, g := range t.allGames() {
-			at := g.Deadline
-			if kind == play.DueReminder {
-				at = g.RemindAt
-			}
-			if !g.Over() && !at.IsZero() {
-				out = append(out, play.Due{At: at, ID: g.ID})
-			}
+		return
+	}
+	visit := func(g *play.Game) {
+		at := g.Deadline
+		if kind == play.DueReminder {
+			at = g.RemindAt
+		}
+		if !g.Over() && !at.IsZero() {
+			fn(play.Due{At: at, ID: g.ID})
 		}
 	}
-	slices.SortStableFunc(out, func(a, b play.Due) int {
-		return cmp.Or(a.At.Compare(b.At), cmp.Compare(a.ID, b.ID))
-	})
-	return out
+	for id, g := range t.m.games {
+		if _, changed := t.games[id]; !changed {
+			visit(&g)
+		}
+	}
+	for _, g := range t.games {
+		visit(&g)
+	}
 }
 
 func (t *memTx) writable() error {
