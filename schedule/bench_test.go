@@ -1,0 +1,132 @@
+package schedule_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/iceagechess/iceage/game"
+	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/play/memstore"
+	"github.com/iceagechess/iceage/schedule"
+	"github.com/iceagechess/iceage/schedule/clocktest"
+)
+
+// nothing is a Notifier that says nothing, so that benchmarks measure
+// the scheduler and the storage.
+type nothing struct{}
+
+func (nothing) Remind(context.Context, play.Reminder) error      { return nil }
+func (nothing) TimedOut(context.Context, schedule.Timeout) error { return nil }
+func (nothing) Expired(context.Context, play.Challenge) error    { return nil }
+
+// busy returns a service with active games, one move played in each:
+// due of them on a day per move, their deadline passed by now, the rest
+// on three to fourteen days per move, a minute apart, none due. The
+// games are written directly, in one transaction: through play, the
+// in-memory storage's scans would make the setup quadratic.
+func busy(b *testing.B, active, due int) (*play.Service, *memstore.Memory, []play.Game, time.Time) {
+	b.Helper()
+	st := memstore.New()
+	svc := play.New(st, play.Options{})
+	ctx := context.Background()
+	now := time.Date(2027, 1, 3, 0, 0, 0, 0, time.UTC)
+	days := []int{3, 5, 7, 10, 14}
+	pos := game.StartPosition()
+	mv, err := game.ParseMove(&pos, "hxg3")
+	if err != nil {
+		b.Fatal(err)
+	}
+	after := pos.Apply(mv)
+	fen := after.FEN()
+	var dueGames []play.Game
+	err = st.Update(ctx, func(tx play.Tx) error {
+		for i := range active {
+			id, err := tx.NextID()
+			if err != nil {
+				return err
+			}
+			at := now.Add(time.Duration(i) * time.Minute)
+			g := play.Game{ID: id, Revision: 2, Last: play.Moved, Channel: fmt.Sprint("c", i),
+				White: play.Seat{ID: fmt.Sprint("w", i)}, Black: play.Seat{ID: fmt.Sprint("b", i)},
+				StartFEN: game.StartFEN, FEN: fen, Moves: []play.Move{{UCI: "h2g3", At: at}}, Created: at, Updated: at,
+				DaysPerMove: days[i%len(days)]}
+			if i < due {
+				at = now.Add(-48 * time.Hour)
+				g.DaysPerMove = 1
+			}
+			g.Deadline = at.Add(time.Duration(g.DaysPerMove) * 24 * time.Hour)
+			g.RemindAt = g.Deadline.Add(-time.Hour)
+			if i < due {
+				dueGames = append(dueGames, g)
+			}
+			if err := tx.PutGame(g); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return svc, st, dueGames, now
+}
+
+// BenchmarkNextDue is the scheduler's look at 10,000 active games when
+// nothing is due: what every wake costs.
+func BenchmarkNextDue(b *testing.B) {
+	svc, _, _, now := busy(b, 10_000, 0)
+	sch := schedule.New(schedule.Options{Clock: clocktest.New(now), Logger: quiet()})
+	ctx := context.Background()
+	b.Run("NextDue", func(b *testing.B) {
+		for b.Loop() {
+			if _, ok, err := schedule.NextDue(ctx, svc.Storage()); err != nil || !ok {
+				b.Fatal(ok, err)
+			}
+		}
+	})
+	b.Run("RunDue", func(b *testing.B) {
+		for b.Loop() {
+			if _, ok, err := sch.RunDue(ctx, svc, nothing{}); err != nil || !ok {
+				b.Fatal(ok, err)
+			}
+		}
+	})
+}
+
+// BenchmarkCatchUp is a restart that finds 1,000 deadlines passed among
+// 10,000 active games: each is timed out and announced (to nobody).
+func BenchmarkCatchUp(b *testing.B) {
+	svc, st, due, now := busy(b, 10_000, 1_000)
+	sch := schedule.New(schedule.Options{Clock: clocktest.New(now), Logger: quiet()})
+	ctx := context.Background()
+	for b.Loop() {
+		b.StopTimer()
+		err := st.Update(ctx, func(tx play.Tx) error {
+			for _, g := range due {
+				if err := tx.PutGame(g); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		if _, _, err := sch.RunDue(ctx, svc, nothing{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	err := st.View(ctx, func(tx play.ReadTx) error {
+		if d, _ := tx.Due(play.DueDeadline, now, 10); len(d) != 0 {
+			b.Fatalf("%d deadlines still due", len(d))
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+}
