@@ -131,30 +131,50 @@ func (w *world) run() {
 	w.asleep()
 }
 
-// asleep waits until the scheduler has made its next timer, and returns
-// when that timer is due.
+// asleep waits until the scheduler sleeps having seen the clock's time:
+// it has made a timer since the last look, and its one pending timer is
+// due later than now. It returns when that timer is due.
 func (w *world) asleep() time.Time {
 	w.t.Helper()
-	w.timers++
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	at, err := w.clock.AwaitTimer(ctx, w.timers)
-	if err != nil {
-		w.t.Fatalf("the scheduler did not go to sleep (timer %d): %v; told %v", w.timers, err, w.rec.texts())
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		n := w.clock.Timers()
+		if p := w.clock.Pending(); n > w.timers && len(p) == 1 && p[0].After(w.clock.Now()) {
+			w.timers = n
+			return p[0]
+		}
+		if time.Now().After(deadline) {
+			w.t.Fatalf("the scheduler did not go to sleep: %d timers, pending %v; told %v", n, w.clock.Pending(), w.rec.texts())
+		}
+		time.Sleep(100 * time.Microsecond)
 	}
-	return at
 }
 
 // advance moves the clock to at and waits until the scheduler sleeps
 // again.
 func (w *world) advance(at time.Time) time.Time {
 	w.t.Helper()
+	w.timers = w.clock.Timers()
 	w.clock.Set(at)
 	return w.asleep()
 }
 
-// changed waits for the scheduler to wake after a change and sleep again.
-func (w *world) changed() time.Time { w.t.Helper(); return w.asleep() }
+// sleepsUntil waits until the scheduler, woken by changes, sleeps until
+// want: wakes that come close together may make one sleep or several.
+func (w *world) sleepsUntil(want time.Time) {
+	w.t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		if p := w.clock.Pending(); len(p) == 1 && p[0].Equal(want) {
+			w.timers = w.clock.Timers()
+			return
+		}
+		if time.Now().After(deadline) {
+			w.t.Fatalf("sleeps until %v, want %v", w.clock.Pending(), want)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
 
 func (w *world) start(white, black string, days int, fen string) play.Game {
 	w.t.Helper()
@@ -224,10 +244,11 @@ func TestAMoveCancelsTheReminders(t *testing.T) {
 	w.advance(g.Deadline.Add(-24 * time.Hour))
 	w.clock.Advance(time.Hour) // w moves an hour after the reminder
 	after := w.move(g.ID, "hxg3").Game
-	next := w.changed()
-	if !next.Equal(after.RemindAt) || !after.RemindAt.Equal(after.Deadline.Add(-24*time.Hour)) {
-		t.Fatalf("after the move it sleeps until %v, want b's first reminder %v", next, after.RemindAt)
+	if !after.RemindAt.Equal(after.Deadline.Add(-24 * time.Hour)) {
+		t.Fatalf("b's first reminder at %v", after.RemindAt)
 	}
+	w.sleepsUntil(after.RemindAt)
+	next := after.RemindAt
 	// w's 1-hour reminder and deadline pass unnoticed; b's come.
 	w.clock.Set(g.Deadline)
 	next = w.advance(next)
@@ -327,9 +348,7 @@ func TestVacationMovesTheDeadlineTheSchedulerWaitsFor(t *testing.T) {
 		t.Fatal(err)
 	}
 	shifted := g.Deadline.Add(5 * 24 * time.Hour)
-	if next := w.changed(); !next.Equal(shifted) {
-		t.Fatalf("sleeps until %v, want the deadline moved to %v", next, shifted)
-	}
+	w.sleepsUntil(shifted)
 	w.clock.Set(g.Deadline.Add(time.Hour)) // no timer fires
 	if _, _, err := w.sch.RunDue(context.Background(), w.svc, w.rec); err != nil {
 		t.Fatal(err)
@@ -371,10 +390,7 @@ func TestConditionalMovesRestartTheClocks(t *testing.T) {
 	if r.Move.IceAge == nil || r.Conditional == nil || r.Conditional.Reply == nil || r.Game.Turn() != game.Black {
 		t.Fatalf("the reply was not played through the Ice Age: %+v", r.Conditional)
 	}
-	next := w.changed()
-	if want := w.clock.Now().Add(48 * time.Hour); !next.Equal(want) {
-		t.Fatalf("sleeps until %v, want b's new reminder %v", next, want)
-	}
+	w.sleepsUntil(w.clock.Now().Add(48 * time.Hour)) // b's new reminder
 	// A queue that does not match is dropped; the clocks go on as after
 	// any move.
 	if _, err := w.svc.Premove(context.Background(), play.Act{By: "w", Game: g.ID, Revision: r.Game.Revision, At: w.clock.Now()}, [][]string{{"Nxe4", "Nxe5"}}); err == nil {
@@ -389,9 +405,7 @@ func TestConditionalMovesRestartTheClocks(t *testing.T) {
 	if r.Conditional == nil || !r.Conditional.Dropped() || r.Game.Turn() != game.White {
 		t.Fatalf("conditional %+v", r.Conditional)
 	}
-	if next := w.changed(); !next.Equal(r.Game.RemindAt) {
-		t.Fatalf("sleeps until %v, want w's reminder %v", next, r.Game.RemindAt)
-	}
+	w.sleepsUntil(r.Game.RemindAt)
 	w.want(fmt.Sprintf("remind %d b 24h", g.ID))
 }
 
@@ -402,16 +416,12 @@ func TestASoonerItemWakesTheScheduler(t *testing.T) {
 		t.Fatalf("with nothing to do it sleeps until %v, want its longest sleep", p)
 	}
 	g := w.start("w", "b", 14, "")
-	if next := w.changed(); !next.Equal(g.RemindAt) {
-		t.Fatalf("sleeps until %v, want %v", next, g.RemindAt)
-	}
+	w.sleepsUntil(g.RemindAt)
 	c, err := w.svc.Challenge(context.Background(), play.NewChallenge{Channel: "x", From: play.Seat{ID: "p"}, At: w.clock.Now()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if next := w.changed(); !next.Equal(c.Expires) {
-		t.Fatalf("sleeps until %v, want the challenge's expiry %v", next, c.Expires)
-	}
+	w.sleepsUntil(c.Expires)
 	w.advance(c.Expires)
 	w.want(fmt.Sprintf("expired %d", c.ID))
 	// Three changes, three expiries or reminders: a handful of timers,
