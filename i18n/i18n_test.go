@@ -69,7 +69,8 @@ func TestRussianPlurals(t *testing.T) {
 func TestTemplatesFillEveryField(t *testing.T) {
 	data := map[string]any{"Player": "@a", "Opponent": "@b", "From": "@a", "To": "@b", "By": "@b", "Channel": "#c",
 		"Move": "Nxf6", "Text": "zz", "Outcome": "1-0", "Deadline": "t", "Allowed": "1, 3", "Moves": "a, b",
-		"White": "A", "Black": "B", "A": "A", "B": "B", "Number": 3, "When": "t", "Square": "d4", "Men": "x"}
+		"White": "A", "Black": "B", "A": "A", "B": "B", "Number": 3, "When": "t", "Square": "d4", "Men": "x",
+		"Game": "g", "Until": "t", "Line": 2, "Loser": "@a", "Winner": "@b", "Value": "v", "Lines": 12, "Plies": 20}
 	for _, lang := range Langs {
 		msgs, _ := Messages(lang)
 		for id, text := range msgs {
