@@ -100,7 +100,9 @@ func (b *Bot) boardMessage(lang i18n.Lang, v view) (*message, error) {
 	} else if v.ping {
 		to := g.ToMove()
 		lines = append(lines, tr(lang, "board.your_move", map[string]any{"Player": mention(to.ID)}))
-		m.mentionOnly(to.ID)
+		if b.wantsMention(to.ID) {
+			m.mentionOnly(to.ID)
+		}
 	}
 	if len(lines) > 0 {
 		m.Content = strings.Join(lines, "\n")
@@ -144,9 +146,10 @@ func (b *Bot) status(lang i18n.Lang, g *play.Game, pos *game.Position) string {
 		lines = append(lines, tr(lang, "board.check", nil))
 	}
 	lines = append(lines, "❄️ "+countdown(lang, pos))
-	if !g.Deadline.IsZero() {
+	if !g.Deadline.IsZero() && g.Flag == nil {
 		lines = append(lines, "⏳ "+tr(lang, "board.deadline", map[string]any{"When": timestamp(g.Deadline, "R")}))
 	}
+	lines = append(lines, b.correspondenceStatus(lang, g)...)
 	if o := g.DrawOffer; o != nil {
 		lines = append(lines, "🤝 "+tr(lang, "board.draw_offered", map[string]any{"Player": mention(o.By)}))
 	}

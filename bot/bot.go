@@ -31,6 +31,9 @@ type Config struct {
 	// AllowedDays are the time controls /challenge offers; nil means
 	// play.AllowedDays.
 	AllowedDays []int
+	// VacationDays is the yearly vacation allowance, the most /vacation
+	// offers (play.Options.VacationDays).
+	VacationDays int
 	// Theme draws the boards.
 	Theme render.Theme
 	// Now returns the time; nil means time.Now. Tests move it.
@@ -53,6 +56,7 @@ type Bot struct {
 
 	inflight sync.WaitGroup
 	closing  atomic.Bool
+	locales  locales // the languages interactions told, for news (notify.go)
 	// Interactions counts answered interactions by outcome, for tests
 	// and metrics.
 	Metrics Metrics
@@ -132,7 +136,7 @@ func (b *Bot) onReady(s *discordgo.Session, r *discordgo.Ready) {
 // register overwrites the commands, in each development guild or
 // globally.
 func (b *Bot) register() error {
-	cmds := commands(b.cfg.AllowedDays)
+	cmds := append(commands(b.cfg.AllowedDays), correspondenceCommands(b.cfg.VacationDays)...)
 	app := b.app.Load().(string)
 	if len(b.cfg.Guilds) == 0 {
 		_, err := b.s.ApplicationCommandBulkOverwrite(app, "", cmds)

@@ -79,7 +79,11 @@ func (b *Bot) challenge(in *interaction, n play.NewChallenge) error {
 	if err != nil {
 		return err
 	}
-	return in.respond(challengeMessage(in.public, &c))
+	if err := in.respond(challengeMessage(in.public, &c)); err != nil {
+		return err
+	}
+	b.noteChallengeMessage(in, &c)
+	return nil
 }
 
 // challengeMessage shows a waiting challenge with its buttons.
@@ -179,8 +183,11 @@ func (b *Bot) acceptClick(in *interaction, id uint64) error {
 	if err != nil {
 		return err
 	}
-	_, err = b.post(channel, board)
-	return err
+	if _, err = b.post(channel, board); err != nil {
+		return err
+	}
+	b.notifyTurn(&g, "")
+	return nil
 }
 
 // declineClick declines a challenge, or withdraws it when its author

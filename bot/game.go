@@ -57,11 +57,17 @@ func (b *Bot) move(in *interaction, a play.Act, text string) error {
 	}
 	b.Metrics.Moves.Add(1)
 	headline := tr(in.public, "game.moved", map[string]any{"Player": mention(in.user), "Move": "**" + r.Move.SAN + "**"})
-	m, err := b.boardMessage(in.public, view{g: &r.Game, played: r.Move, headline: headline, buttons: true, ping: true})
+	v := view{g: &r.Game, played: r.Move, headline: headline, buttons: true, ping: true}
+	withConditional(in.public, &r, &v)
+	m, err := b.boardMessage(in.public, v)
 	if err != nil {
 		return err
 	}
-	return in.respond(m)
+	if err := in.respond(m); err != nil {
+		return err
+	}
+	b.afterMove(&r)
+	return nil
 }
 
 // autocomplete offers the legal moves that match what the user typed:
@@ -339,7 +345,11 @@ func (b *Bot) takebackAcceptClick(in *interaction, a play.Act) error {
 	if err != nil {
 		return err
 	}
-	return in.update(m)
+	if err := in.update(m); err != nil {
+		return err
+	}
+	b.notifyTurn(&r.Game, "")
+	return nil
 }
 
 func (b *Bot) takebackDeclineClick(in *interaction, a play.Act) error {

@@ -129,6 +129,9 @@ func (in *interaction) refused(x *play.Refusal) {
 
 // refusalText says why an act was refused, in lang.
 func refusalText(lang i18n.Lang, x *play.Refusal) string {
+	if text, ok := correspondenceRefusal(lang, x); ok {
+		return text
+	}
 	var me *game.MoveError
 	var se *game.SyntaxError
 	var text string

@@ -16,6 +16,7 @@ func (b *Bot) route(in *interaction) error {
 	if in.user == "" {
 		return errors.New("bot: an interaction without a user")
 	}
+	b.prepare(in)
 	switch in.i.Type {
 	case discordgo.InteractionApplicationCommand:
 		data := in.i.ApplicationCommandData()
@@ -33,6 +34,9 @@ func (b *Bot) route(in *interaction) error {
 			"rules":     b.rulesCommand,
 			"help":      b.helpCommand,
 		}[data.Name]
+		if !ok {
+			h, ok = b.correspondenceHandlers()[data.Name]
+		}
 		if !ok {
 			return in.tell(tr(in.lang, "error.unknown_command", nil))
 		}
@@ -57,6 +61,8 @@ func (b *Bot) component(in *interaction) error {
 		return n, err == nil
 	}
 	switch {
+	case len(parts) == 2 && parts[0] == "gs" && parts[1] == "open":
+		return b.gamesSelect(in)
 	case len(parts) == 3 && parts[0] == "ch":
 		id, ok := num(2)
 		if !ok {
@@ -93,6 +99,8 @@ var gameClicks = map[string]func(*Bot, *interaction, play.Act) error{
 	"abort":    (*Bot).abortClick,
 	"tyes":     (*Bot).takebackAcceptClick,
 	"tno":      (*Bot).takebackDeclineClick,
+	"cwin":     (*Bot).claimWinClick,
+	"cdraw":    (*Bot).claimDrawClick,
 }
 
 // options reads a command's options by name.
