@@ -19,6 +19,7 @@ import (
 	"github.com/iceagechess/iceage/ops"
 	"github.com/iceagechess/iceage/play"
 	"github.com/iceagechess/iceage/render"
+	"github.com/iceagechess/iceage/schedule"
 	"github.com/iceagechess/iceage/store"
 )
 
@@ -68,13 +69,15 @@ func runBot(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// app is the whole running program: store, play core, bot, listener.
+// app is the whole running program: store, play core, bot, scheduler,
+// listener.
 type app struct {
 	cfg   config.Config
 	log   *slog.Logger
 	store *store.Store
 	play  *play.Service
 	bot   *bot.Bot
+	sched *schedule.Scheduler
 	ln    net.Listener
 	http  *http.Server
 }
@@ -97,14 +100,21 @@ func newApp(cfg config.Config, logTo io.Writer) (*app, error) {
 		return nil, err
 	}
 	a := &app{cfg: cfg, log: log, store: st}
-	a.play = play.New(st, play.Options{ChallengeTTL: time.Duration(cfg.Play.ChallengeHours) * time.Hour, AllowedDays: cfg.Play.AllowedDays})
+	// The scheduler watches the storage, so that a new deadline wakes it.
+	a.sched = schedule.New(schedule.Options{Logger: log})
+	vacation := cfg.Play.VacationDays
+	if vacation == 0 {
+		vacation = -1 // play's 0 means its default; the file's means none
+	}
+	a.play = play.New(a.sched.Watch(st), play.Options{ChallengeTTL: time.Duration(cfg.Play.ChallengeHours) * time.Hour, AllowedDays: cfg.Play.AllowedDays,
+		Reminders: cfg.Play.ReminderHours, VacationDays: vacation, OpponentChooses: cfg.Play.OpponentChooses})
 	theme, err := render.ParseTheme(cfg.Theme)
 	if err != nil {
 		st.Close()
 		return nil, err
 	}
 	a.bot, err = bot.New(bot.Config{Token: cfg.Discord.Token, Guilds: cfg.Discord.GuildIDs, DefaultLanguage: cfg.Language,
-		DefaultDays: cfg.Play.DefaultDays, AllowedDays: cfg.Play.AllowedDays, Theme: theme, Logger: log}, a.play)
+		DefaultDays: cfg.Play.DefaultDays, AllowedDays: cfg.Play.AllowedDays, VacationDays: cfg.Play.VacationDays, Theme: theme, Logger: log}, a.play)
 	if err != nil {
 		st.Close()
 		return nil, err
@@ -156,13 +166,32 @@ func (a *app) listen() error {
 }
 
 // Run serves until ctx ends: no new interactions then, those in flight
-// finished, and the session closed.
+// finished, the scheduler stopped, and the session closed. The scheduler
+// starts once the bot is connected, so that what fell due while the
+// program was down is announced to a Discord that hears it.
 func (a *app) Run(ctx context.Context) error {
 	a.log.Info("starting", "database", a.cfg.Database.Path)
-	return a.bot.Run(ctx)
+	schedCtx, stopSched := context.WithCancel(ctx)
+	scheduled := make(chan struct{})
+	go func() {
+		defer close(scheduled)
+		select {
+		case <-a.bot.Ready():
+		case <-schedCtx.Done():
+			return
+		}
+		if err := a.sched.Run(schedCtx, a.play, a.bot); err != nil {
+			a.log.Error("scheduler stopped", "err", err)
+		}
+	}()
+	err := a.bot.Run(ctx)
+	stopSched()
+	<-scheduled
+	return err
 }
 
-// Close stops the listener and closes the database.
+// Close stops the listener and closes the database; Run has stopped the
+// scheduler before.
 func (a *app) Close() error {
 	if a.http != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

@@ -65,6 +65,10 @@ type Play struct {
 	VacationDays int `yaml:"vacation_days"`
 	// ReminderHours are the default reminders, in hours before a deadline.
 	ReminderHours []int `yaml:"reminder_hours"`
+	// OpponentChooses: a player who runs out of time does not simply
+	// lose; the opponent chooses, with buttons, between claiming the win
+	// and calling it a draw.
+	OpponentChooses bool `yaml:"opponent_chooses"`
 }
 
 // Log sets up structured logging.
