@@ -1,19 +1,13 @@
 package store
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -108,170 +102,6 @@ func TestConcurrentWriters(t *testing.T) {
 			t.Logf("%d moves played, %d stale ones refused", played.Load(), stale.Load())
 		})
 	}
-}
-
-// The crash test: a child process (this test binary, re-executed) plays
-// moves and prints each one the store acknowledged; the parent kills it
-// with SIGKILL at a random moment, reopens the file and checks that every
-// acknowledged move is there and the file is consistent. Then again, on
-// the same file, so later rounds also start from a file that was killed.
-
-const crashChildEnv = "ICEAGE_STORE_CRASH_CHILD"
-
-func TestCrashChild(t *testing.T) {
-	path := os.Getenv(crashChildEnv)
-	if path == "" {
-		t.Skip("run by TestCrash in a child process")
-	}
-	refs := loadRefGames(t)
-	s, err := Open(path, &Options{Timeout: 5 * time.Second})
-	if err != nil {
-		fmt.Println("open:", err)
-		os.Exit(3)
-	}
-	svc := service(s)
-	out := bufio.NewWriter(os.Stdout)
-	var mu sync.Mutex
-	ack := func(line string) {
-		mu.Lock()
-		out.WriteString(line + "\n")
-		out.Flush() // the parent must see the line before the next move
-		mu.Unlock()
-	}
-	// Eight games at once; a finished game is replaced by a new one in a
-	// new channel, so the stream goes on until the kill.
-	var wg sync.WaitGroup
-	for w := 0; w < 8; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for round := 0; ; round++ {
-				ch := fmt.Sprintf("w%d-%d", w, round)
-				ref := refs[(w*7+round)%len(refs)]
-				g, err := svc.GameIn(ctx, ch)
-				if kindOf(err) == play.NoGame {
-					var done []play.Game
-					s.View(ctx, func(tx play.ReadTx) (err error) { done, err = tx.Finished("white-"+ch, "", 0, 1); return err })
-					if len(done) > 0 {
-						continue // finished in an earlier life
-					}
-					var r play.Result
-					// The moves come at time.Now, within the day.
-					r, err = svc.Start(ctx, play.NewGame{Guild: "g", Channel: ch, White: play.Seat{ID: "white-" + ch}, Black: play.Seat{ID: "black-" + ch}, DaysPerMove: 1, At: time.Now()})
-					g = r.Game
-				}
-				if err != nil {
-					fmt.Println("game:", err)
-					os.Exit(3)
-				}
-				for g.Ply() < len(ref.moves) && !g.Over() {
-					r, err := svc.Move(ctx, play.Act{By: g.ToMove().ID, Game: g.ID, Revision: g.Revision, At: time.Now()}, ref.moves[g.Ply()])
-					if err != nil {
-						fmt.Println("move:", err)
-						os.Exit(3)
-					}
-					g = r.Game
-					ack(fmt.Sprintf("ack %d %d %s", g.ID, g.Ply(), g.Moves[g.Ply()-1].UCI))
-				}
-			}
-		}()
-	}
-	wg.Wait()
-}
-
-func TestCrash(t *testing.T) {
-	rounds := 40
-	if testing.Short() {
-		rounds = 3
-	}
-	path := filepath.Join(t.TempDir(), "crash.db")
-	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1))
-	total := 0
-	for round := 0; round < rounds; round++ {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$", "-test.count=1")
-		cmd.Env = append(os.Environ(), crashChildEnv+"="+path)
-		stdout, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		// Read acknowledgements until a random number of them has come
-		// (and a random moment after), then kill.
-		acked := map[[2]uint64]string{}
-		lines := make(chan string)
-		go func() {
-			sc := bufio.NewScanner(stdout)
-			for sc.Scan() {
-				lines <- sc.Text()
-			}
-			close(lines)
-		}()
-		killAfter := 1 + rng.IntN(400)
-		deadline := time.After(20 * time.Second)
-	read:
-		for len(acked) < killAfter {
-			select {
-			case line, ok := <-lines:
-				if !ok {
-					break read
-				}
-				f := strings.Fields(line)
-				if len(f) != 4 || f[0] != "ack" {
-					t.Fatalf("child said %q; stderr:\n%s", line, stderr.String())
-				}
-				id, _ := strconv.ParseUint(f[1], 10, 64)
-				ply, _ := strconv.ParseUint(f[2], 10, 64)
-				acked[[2]uint64{id, ply}] = f[3]
-			case <-deadline:
-				break read
-			}
-		}
-		time.Sleep(time.Duration(rng.IntN(3000)) * time.Microsecond)
-		cmd.Process.Signal(syscall.SIGKILL)
-		// Acknowledgements printed before the kill still count.
-		for line := range lines {
-			f := strings.Fields(line)
-			if len(f) == 4 {
-				id, _ := strconv.ParseUint(f[1], 10, 64)
-				ply, _ := strconv.ParseUint(f[2], 10, 64)
-				acked[[2]uint64{id, ply}] = f[3]
-			}
-		}
-		cmd.Wait()
-		if len(acked) == 0 {
-			t.Fatalf("round %d: the child acknowledged nothing; stderr:\n%s", round, stderr.String())
-		}
-		total += len(acked)
-
-		s, err := Open(path, &Options{Timeout: 5 * time.Second})
-		if err != nil {
-			t.Fatalf("round %d: reopening after the kill: %v", round, err)
-		}
-		if err := s.Check(); err != nil {
-			t.Fatalf("round %d: the file is inconsistent after the kill: %v", round, err)
-		}
-		if err := checkIndexes(s.db); err != nil {
-			t.Fatalf("round %d: the indexes are inconsistent after the kill: %v", round, err)
-		}
-		for k, uci := range acked {
-			g, err := service(s).Game(ctx, k[0])
-			if err != nil {
-				t.Fatalf("round %d: game %d with acknowledged moves is gone: %v", round, k[0], err)
-			}
-			if uint64(g.Ply()) < k[1] || g.Moves[k[1]-1].UCI != uci {
-				t.Fatalf("round %d: game %d lost its acknowledged move %d (%s); it has %d moves", round, k[0], k[1], uci, g.Ply())
-			}
-			if err := replays(&g); err != nil {
-				t.Fatalf("round %d: game %d is inconsistent: %v", round, k[0], err)
-			}
-		}
-		s.Close()
-	}
-	t.Logf("%d rounds, %d acknowledged moves checked", rounds, total)
 }
 
 func TestSimultaneousClicks(t *testing.T) {

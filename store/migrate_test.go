@@ -125,27 +125,35 @@ func writeSchema1(path string, refs []refGame) error {
 		return oldPut(tx, "prefs", []byte("alice"), oldPrefs{V: 1, Language: "fr"})
 	})
 }
+
+// dump lists every bucket, key and value of a database file, with the
+// bucket sequences, for comparing files logically.
 func dump(t *testing.T, path string) string {
+	t.Helper()
+	var buf bytes.Buffer
+	dumpTo(t, &buf, path)
+	return buf.String()
+}
+
+func dumpTo(t *testing.T, w io.Writer, path string) {
 	t.Helper()
 	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true, Timeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	var buf bytes.Buffer
 	db.View(func(tx *bolt.Tx) error {
 		return tx.ForEach(func(name []byte, b *bolt.Bucket) error {
-			fmt.Fprintf(&buf, "%s seq=%d\n", name, b.Sequence())
+			fmt.Fprintf(w, "%s seq=%d\n", name, b.Sequence())
 			return b.ForEach(func(k, v []byte) error {
 				if string(name) == "meta" && string(k) == "created" {
 					v = []byte("(time)")
 				}
-				fmt.Fprintf(&buf, "  %q = %q\n", k, v)
+				fmt.Fprintf(w, "  %q = %q\n", k, v)
 				return nil
 			})
 		})
 	})
-	return buf.String()
 }
 
 func TestFixtureSchema1(t *testing.T) {
