@@ -30,7 +30,7 @@
 // typical deviation of 60 grows to 110, provisional again, after a year
 // without games (with volatility 0.06: 0.21436·365·0.06² ≈ (110² − 60²) /
 // 173.7178²). The game itself, a period, adds one more period's σ'² in
-// step 6, as lichess's calculator does.
+// step 6, as lichess's rating calculator does unless told to skip it.
 //
 //	w := rating.Decay(white, rating.Periods(now.Sub(whiteLastGame)))
 //	b := rating.Decay(black, rating.Periods(now.Sub(blackLastGame)))
