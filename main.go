@@ -1,6 +1,6 @@
-// Command iceage is the Ice Age Chess program: rules engine tools from the
-// command line today, the Discord bot as it grows. Run it without arguments
-// for the list of subcommands.
+// Command iceage is the Ice Age Chess program: without arguments it runs
+// the Discord bot; its subcommands play in the terminal, draw boards,
+// back up the database and check the rules engine ("iceage help").
 package main
 
 import (
@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strings"
 )
 
 // command is one subcommand. run gets the arguments after its name and
@@ -33,7 +34,10 @@ func main() {
 }
 
 func dispatch(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") && args[0] != "-h" && args[0] != "--help" {
+		return runBot(args, stdout, stderr)
+	}
+	if args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		usage(stdout)
 		return 0
 	}
@@ -47,7 +51,8 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 }
 
 func usage(w io.Writer) {
-	fmt.Fprintln(w, "Ice Age Chess — usage: iceage <subcommand> [flags]")
+	fmt.Fprintln(w, "Ice Age Chess — usage: iceage [-config config.yaml]   (runs the Discord bot)")
+	fmt.Fprintln(w, "                      iceage <subcommand> [flags]")
 	fmt.Fprintln(w)
 	names := make([]string, 0, len(commands))
 	for n := range commands {

@@ -9,8 +9,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -23,21 +26,45 @@ const DefaultPath = "config.yaml"
 type Config struct {
 	Discord  Discord  `yaml:"discord"`
 	Database Database `yaml:"database"`
-	Log      Log      `yaml:"log"`
+	Play     Play     `yaml:"play"`
+	// Language is the language of public messages when Discord gives no
+	// server locale: en, fr, ru, nb, es or nl. Env ICEAGE_LANGUAGE.
+	Language string `yaml:"language"`
+	// Theme draws the boards: classic or colorblind.
+	Theme string `yaml:"theme"`
+	Log   Log    `yaml:"log"`
+	HTTP  HTTP   `yaml:"http"`
 }
 
 // Discord holds the bot's credentials.
 type Discord struct {
-	Token         string `yaml:"token"`          // env DISCORD_TOKEN
-	ApplicationID string `yaml:"application_id"` // env ICEAGE_APPLICATION_ID
-	DevGuildID    string `yaml:"dev_guild_id"`   // register commands in one guild only, for quick testing
+	Token string `yaml:"token"` // env DISCORD_TOKEN
+	// GuildIDs, when set, register the commands in these servers only:
+	// they appear at once, for development. Env ICEAGE_GUILD_IDS
+	// (comma-separated). Empty: global commands.
+	GuildIDs []string `yaml:"guild_ids"`
 }
 
-// Database says where the bbolt file lives.
+// Database says where the games are kept.
 type Database struct {
-	// Path of the database file; a relative path is taken from the
+	// Path of the bbolt file; a relative path is taken from the
 	// directory of the configuration file. Env ICEAGE_DATABASE_PATH.
 	Path string `yaml:"path"`
+}
+
+// Play holds the rules of the house: time controls and reminders.
+type Play struct {
+	// DefaultDays is the time control of a challenge that names none.
+	DefaultDays int `yaml:"default_days"`
+	// AllowedDays are the time controls players may choose, a subset of
+	// 1, 2, 3, 5, 7, 10, 14.
+	AllowedDays []int `yaml:"allowed_days"`
+	// ChallengeHours is how long a challenge waits for an answer.
+	ChallengeHours int `yaml:"challenge_hours"`
+	// VacationDays is each player's yearly vacation allowance.
+	VacationDays int `yaml:"vacation_days"`
+	// ReminderHours are the default reminders, in hours before a deadline.
+	ReminderHours []int `yaml:"reminder_hours"`
 }
 
 // Log sets up structured logging.
@@ -46,11 +73,24 @@ type Log struct {
 	Format string `yaml:"format"` // text or json; env ICEAGE_LOG_FORMAT
 }
 
+// HTTP is the optional listener for /healthz, /metrics and online
+// backups. Listen "" turns it off; a host other than 127.0.0.1 or
+// localhost exposes it to the network, so put it behind your own access
+// control. Env ICEAGE_HTTP_LISTEN.
+type HTTP struct {
+	Listen string `yaml:"listen"`
+}
+
 // Default returns the configuration used when the file sets nothing: the
-// database iceage.db beside the configuration file, info-level text logs.
+// database iceage.db beside the configuration file, three days per move,
+// info-level text logs, no HTTP listener.
 func Default() Config {
 	return Config{
 		Database: Database{Path: "iceage.db"},
+		Play: Play{DefaultDays: 3, AllowedDays: []int{1, 2, 3, 5, 7, 10, 14}, ChallengeHours: 72,
+			VacationDays: 14, ReminderHours: []int{24, 1}},
+		Language: "en",
+		Theme:    "classic",
 		Log:      Log{Level: "info", Format: "text"},
 	}
 }
@@ -71,7 +111,7 @@ func Load(path string, getenv func(string) string) (Config, error) {
 		dec.KnownFields(true)
 		// An empty file decodes as io.EOF: no settings, the defaults stand.
 		if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
-			return Config{}, fmt.Errorf("config: %s: %w", path, err)
+			return Config{}, fmt.Errorf("config: %s: %w%s", path, err, keysOf(err, data))
 		}
 		// A second document (after a stray "---") would be ignored, and
 		// the settings in it silently left at their defaults.
@@ -90,16 +130,22 @@ func Load(path string, getenv func(string) string) (Config, error) {
 		}
 	}
 	for env, field := range map[string]*string{
-		"DISCORD_TOKEN":         &c.Discord.Token,
-		"ICEAGE_APPLICATION_ID": &c.Discord.ApplicationID,
-		"ICEAGE_DEV_GUILD_ID":   &c.Discord.DevGuildID,
-		"ICEAGE_DATABASE_PATH":  &c.Database.Path,
-		"ICEAGE_LOG_LEVEL":      &c.Log.Level,
-		"ICEAGE_LOG_FORMAT":     &c.Log.Format,
+		"DISCORD_TOKEN":        &c.Discord.Token,
+		"ICEAGE_DATABASE_PATH": &c.Database.Path,
+		"ICEAGE_LANGUAGE":      &c.Language,
+		"ICEAGE_LOG_LEVEL":     &c.Log.Level,
+		"ICEAGE_LOG_FORMAT":    &c.Log.Format,
+		"ICEAGE_HTTP_LISTEN":   &c.HTTP.Listen,
 	} {
 		if v := strings.TrimSpace(getenv(env)); v != "" {
 			*field = v
 		}
+	}
+	if v := strings.TrimSpace(getenv("ICEAGE_GUILD_IDS")); v != "" {
+		c.Discord.GuildIDs = strings.Split(v, ",")
+	}
+	if err := c.check(); err != nil {
+		return Config{}, fmt.Errorf("config: %s: %w", path, err)
 	}
 	if c.Database.Path == "" {
 		return Config{}, fmt.Errorf("config: database.path is empty: name the bbolt file, e.g. iceage.db")
@@ -107,15 +153,92 @@ func Load(path string, getenv func(string) string) (Config, error) {
 	if !filepath.IsAbs(c.Database.Path) {
 		c.Database.Path = filepath.Join(filepath.Dir(path), c.Database.Path)
 	}
+	return c, nil
+}
+
+// offeredDays are the time controls the program knows.
+var offeredDays = []int{1, 2, 3, 5, 7, 10, 14}
+
+// check reports the first invalid value, naming its key.
+func (c *Config) check() error {
+	for i, g := range c.Discord.GuildIDs {
+		g = strings.TrimSpace(g)
+		if _, err := strconv.ParseUint(g, 10, 64); err != nil {
+			return fmt.Errorf("discord.guild_ids: %q is not a server id (a number such as 1234567890123456789)", g)
+		}
+		c.Discord.GuildIDs[i] = g
+	}
+	if len(c.Play.AllowedDays) == 0 {
+		return errors.New("play.allowed_days is empty: allow at least one of 1, 2, 3, 5, 7, 10, 14")
+	}
+	for _, d := range c.Play.AllowedDays {
+		if !slices.Contains(offeredDays, d) {
+			return fmt.Errorf("play.allowed_days: %d is not one of 1, 2, 3, 5, 7, 10, 14", d)
+		}
+	}
+	if c.Play.DefaultDays != 0 && !slices.Contains(c.Play.AllowedDays, c.Play.DefaultDays) {
+		return fmt.Errorf("play.default_days: %d is not among play.allowed_days %v (0 means no limit)", c.Play.DefaultDays, c.Play.AllowedDays)
+	}
+	if c.Play.ChallengeHours < 1 || c.Play.ChallengeHours > 24*30 {
+		return fmt.Errorf("play.challenge_hours: %d; a challenge waits 1 to 720 hours", c.Play.ChallengeHours)
+	}
+	if c.Play.VacationDays < 0 || c.Play.VacationDays > 365 {
+		return fmt.Errorf("play.vacation_days: %d; allow 0 to 365 days a year", c.Play.VacationDays)
+	}
+	for _, h := range c.Play.ReminderHours {
+		if h < 1 || h > 24*14 {
+			return fmt.Errorf("play.reminder_hours: %d; a reminder comes 1 to 336 hours before the deadline", h)
+		}
+	}
+	switch c.Language {
+	case "en", "fr", "ru", "nb", "es", "nl":
+	default:
+		return fmt.Errorf("language %q: want en, fr, ru, nb, es or nl", c.Language)
+	}
+	switch c.Theme {
+	case "classic", "colorblind":
+	default:
+		return fmt.Errorf("theme %q: want classic or colorblind", c.Theme)
+	}
 	switch c.Log.Level {
 	case "debug", "info", "warn", "error":
 	default:
-		return Config{}, fmt.Errorf("config: log.level %q: want debug, info, warn or error", c.Log.Level)
+		return fmt.Errorf("log.level %q: want debug, info, warn or error", c.Log.Level)
 	}
 	switch c.Log.Format {
 	case "text", "json":
 	default:
-		return Config{}, fmt.Errorf("config: log.format %q: want text or json", c.Log.Format)
+		return fmt.Errorf("log.format %q: want text or json", c.Log.Format)
 	}
-	return c, nil
+	if c.HTTP.Listen != "" {
+		if _, _, err := net.SplitHostPort(c.HTTP.Listen); err != nil {
+			return fmt.Errorf("http.listen %q: want host:port, e.g. 127.0.0.1:8080", c.HTTP.Listen)
+		}
+	}
+	return nil
+}
+
+// keysOf names the keys of the lines a YAML type error points at, since
+// the decoder's message gives only line numbers ("line 3: cannot
+// unmarshal !!str `soon` into int").
+func keysOf(err error, data []byte) string {
+	var te *yaml.TypeError
+	if !errors.As(err, &te) {
+		return ""
+	}
+	lines := strings.Split(string(data), "\n")
+	var keys []string
+	for _, e := range te.Errors {
+		var n int
+		if _, serr := fmt.Sscanf(e, "line %d:", &n); serr != nil || n < 1 || n > len(lines) {
+			continue
+		}
+		if k, _, ok := strings.Cut(strings.TrimSpace(lines[n-1]), ":"); ok {
+			keys = append(keys, strings.TrimPrefix(k, "- "))
+		}
+	}
+	if len(keys) == 0 {
+		return ""
+	}
+	return " (the value of " + strings.Join(keys, ", ") + ")"
 }

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -54,13 +55,13 @@ func TestLoad(t *testing.T) {
 		}
 	})
 	t.Run("file values are read and the environment wins", func(t *testing.T) {
-		path := write(t, "discord:\n  token: from-file\n  application_id: \"42\"\ndatabase:\n  path: /var/lib/iceage/games.db\nlog:\n  level: debug\n")
-		c, err := Load(path, env(map[string]string{"DISCORD_TOKEN": "from-env", "ICEAGE_LOG_FORMAT": "json"}))
+		path := write(t, "discord:\n  token: from-file\n  guild_ids: [\"42\"]\ndatabase:\n  path: /var/lib/iceage/games.db\nlog:\n  level: debug\nplay:\n  default_days: 7\n")
+		c, err := Load(path, env(map[string]string{"DISCORD_TOKEN": "from-env", "ICEAGE_LOG_FORMAT": "json", "ICEAGE_HTTP_LISTEN": "127.0.0.1:9090"}))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c.Discord.Token != "from-env" || c.Discord.ApplicationID != "42" || c.Database.Path != "/var/lib/iceage/games.db" ||
-			c.Log.Level != "debug" || c.Log.Format != "json" {
+		if c.Discord.Token != "from-env" || fmt.Sprint(c.Discord.GuildIDs) != "[42]" || c.Database.Path != "/var/lib/iceage/games.db" ||
+			c.Log.Level != "debug" || c.Log.Format != "json" || c.Play.DefaultDays != 7 || c.HTTP.Listen != "127.0.0.1:9090" {
 			t.Errorf("got %+v", c)
 		}
 	})
@@ -69,6 +70,14 @@ func TestLoad(t *testing.T) {
 		{"a bad log level is an error", "log:\n  level: loud\n", "log.level"},
 		{"a bad log format is an error", "log:\n  format: xml\n", "log.format"},
 		{"an empty database path is an error", "database:\n  path: \"\"\n", "database.path"},
+		{"a guild id that is no number is an error", "discord:\n  guild_ids: [abc]\n", "discord.guild_ids"},
+		{"a time control nobody offers is an error", "play:\n  allowed_days: [4]\n", "play.allowed_days"},
+		{"a default outside the allowed days is an error", "play:\n  allowed_days: [1, 2]\n  default_days: 3\n", "play.default_days"},
+		{"a reminder of zero hours is an error", "play:\n  reminder_hours: [0]\n", "play.reminder_hours"},
+		{"an unknown language is an error", "language: de\n", "language"},
+		{"an unknown theme is an error", "theme: neon\n", "theme"},
+		{"a listener without a port is an error", "http:\n  listen: localhost\n", "http.listen"},
+		{"a value of the wrong type names its key", "play:\n  default_days: soon\n", "default_days"},
 		{"malformed YAML is an error", "discord: [\n", "config"},
 		{"a second YAML document is an error", "database:\n  path: a.db\n---\nlog:\n  level: debug\n", "more than one YAML document"},
 	} {

@@ -47,8 +47,8 @@ func (s *Service) Challenge(ctx context.Context, n NewChallenge) (Challenge, err
 	default:
 		return Challenge{}, &Refusal{Kind: BadColor}
 	}
-	if !validDays(n.DaysPerMove) {
-		return Challenge{}, &Refusal{Kind: BadTimeControl, Days: n.DaysPerMove, Allowed: AllowedDays}
+	if !s.validDays(n.DaysPerMove) {
+		return Challenge{}, s.badDays(n.DaysPerMove)
 	}
 	if err := checkStart(n.StartFEN); err != nil {
 		return Challenge{}, err
@@ -284,8 +284,8 @@ func (s *Service) start(tx Tx, n NewGame) (Game, error) {
 	if n.At.IsZero() || n.Channel == "" || n.White.ID == "" || n.Black.ID == "" {
 		return Game{}, errors.New("play: a new game needs a time, a channel and two players")
 	}
-	if !validDays(n.DaysPerMove) {
-		return Game{}, &Refusal{Kind: BadTimeControl, Days: n.DaysPerMove, Allowed: AllowedDays}
+	if !s.validDays(n.DaysPerMove) {
+		return Game{}, s.badDays(n.DaysPerMove)
 	}
 	if err := checkStart(n.StartFEN); err != nil {
 		return Game{}, err

@@ -54,8 +54,8 @@ func (e Event) String() string {
 	return "nothing"
 }
 
-// AllowedDays are the correspondence time controls offered, in days per
-// move; 0 (no limit) is allowed too.
+// AllowedDays are the correspondence time controls a Service offers by
+// default, in days per move; 0 (no limit) is allowed too.
 var AllowedDays = []int{1, 2, 3, 5, 7, 10, 14}
 
 // DefaultDays is the time control of a challenge that names none.
@@ -69,6 +69,9 @@ type Options struct {
 	// Rand draws the colours of a random challenge: it returns a number
 	// in [0, n). Default: math/rand/v2. Tests pass a fixed one.
 	Rand func(n int) int
+	// AllowedDays are the time controls offered (a subset of
+	// AllowedDays, say); nil means AllowedDays.
+	AllowedDays []int
 	// OnEnd runs, in order, inside the transaction that ends a game,
 	// after the tallies: ratings go here. An error rolls the end back.
 	OnEnd []func(tx Tx, g *Game) error
@@ -88,6 +91,9 @@ type Service struct {
 func New(st Storage, opts Options) *Service {
 	if opts.ChallengeTTL <= 0 {
 		opts.ChallengeTTL = DefaultChallengeTTL
+	}
+	if opts.AllowedDays == nil {
+		opts.AllowedDays = AllowedDays
 	}
 	if opts.Rand == nil {
 		opts.Rand = rand.IntN
@@ -253,4 +259,9 @@ func reminderLead(span time.Duration) time.Duration {
 	return 24 * time.Hour
 }
 
-func validDays(d int) bool { return d == 0 || slices.Contains(AllowedDays, d) }
+func (s *Service) validDays(d int) bool { return d == 0 || slices.Contains(s.opts.AllowedDays, d) }
+
+// badDays refuses a time control that is not offered.
+func (s *Service) badDays(d int) *Refusal {
+	return &Refusal{Kind: BadTimeControl, Days: d, Allowed: slices.Clone(s.opts.AllowedDays)}
+}

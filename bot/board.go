@@ -1,0 +1,255 @@
+package bot
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/iceagechess/iceage/game"
+	"github.com/iceagechess/iceage/i18n"
+	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/render"
+)
+
+// Embed colours: ice blue while the game goes on, grey once it is over.
+const (
+	colorOngoing = 0x7fc8f8
+	colorOver    = 0x8a8f98
+)
+
+// movesShown is how many of the last moves an embed lists.
+const movesShown = 12
+
+// view is what a board message shows: the game, and optionally the move
+// just played and a fixed side at the bottom.
+type view struct {
+	g      *play.Game
+	played *play.MovePlayed
+	// headline is a line above the board, e.g. "Nxf6" or "draw offered".
+	headline string
+	flip     bool // show the board from the other side than usual
+	buttons  bool // the game's buttons (Resign, Offer draw, Flip)
+	ping     bool // mention the player to move
+}
+
+// boardMessage builds the message of a game's board in lang.
+func (b *Bot) boardMessage(lang i18n.Lang, v view) (*message, error) {
+	g := v.g
+	pos, err := g.Position()
+	if err != nil {
+		return nil, err
+	}
+	last := game.NullMove
+	if n := len(g.Moves); n > 0 {
+		last, _ = game.ParseUCI(g.Moves[n-1].UCI)
+	}
+	orient := render.SideToMove
+	if v.flip {
+		orient = render.WhiteBottom
+		if pos.Turn() == game.White {
+			orient = render.BlackBottom
+		}
+	}
+	var png bytes.Buffer
+	if err := render.PNG(&png, &pos, render.Options{LastMove: last, Orientation: orient, Theme: b.cfg.Theme, NoHeader: true}); err != nil {
+		return nil, fmt.Errorf("bot: drawing game %d: %w", g.ID, err)
+	}
+	m := &message{}
+	m.attach(image{name: "board.png", data: png.Bytes(), alt: render.AltText(&pos)})
+	e := &discordgo.MessageEmbed{
+		Title:       tr(lang, "board.title", map[string]any{"White": g.White.Name, "Black": g.Black.Name}),
+		Description: b.status(lang, g, &pos),
+		Color:       colorOngoing,
+		Image:       &discordgo.MessageEmbedImage{URL: "attachment://board.png"},
+		Fields: []*discordgo.MessageEmbedField{
+			{Name: tr(lang, "board.white", nil), Value: seatText(g.White), Inline: true},
+			{Name: tr(lang, "board.black", nil), Value: seatText(g.Black), Inline: true},
+		},
+		Footer: &discordgo.MessageEmbedFooter{Text: footer(lang, g)},
+	}
+	if moves := moveList(g); moves != "" {
+		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: tr(lang, "board.moves", nil), Value: moves})
+	}
+	if g.Over() {
+		e.Color = colorOver
+	}
+	m.Embeds = []*discordgo.MessageEmbed{e}
+	if ice := v.iceAge(); ice != nil {
+		var pic bytes.Buffer
+		if err := render.IceAge(&pic, ice, &v.played.After, render.Options{Theme: b.cfg.Theme, NoHeader: true, Size: 384}); err != nil {
+			return nil, fmt.Errorf("bot: drawing the Ice Age of game %d: %w", g.ID, err)
+		}
+		m.attach(image{name: "iceage.png", data: pic.Bytes(), alt: render.IceAgeAltText(ice, &v.played.After)})
+		m.Embeds = append(m.Embeds, &discordgo.MessageEmbed{
+			Title:       tr(lang, "iceage.title", nil),
+			Description: iceAgeText(lang, ice),
+			Color:       colorOngoing,
+			Image:       &discordgo.MessageEmbedImage{URL: "attachment://iceage.png"},
+		})
+	}
+	var lines []string
+	if v.headline != "" {
+		lines = append(lines, v.headline)
+	}
+	if g.Over() {
+		lines = append(lines, "**"+i18n.Outcome(lang, g.Outcome)+"**")
+	} else if v.ping {
+		to := g.ToMove()
+		lines = append(lines, tr(lang, "board.your_move", map[string]any{"Player": mention(to.ID)}))
+		m.mentionOnly(to.ID)
+	}
+	if len(lines) > 0 {
+		m.Content = strings.Join(lines, "\n")
+	}
+	if m.AllowedMentions == nil {
+		m.mentionOnly()
+	}
+	if v.buttons && !g.Over() {
+		m.Components = gameButtons(lang, g)
+	}
+	return m, nil
+}
+
+func (v view) iceAge() *game.IceAge {
+	if v.played == nil {
+		return nil
+	}
+	return v.played.IceAge
+}
+
+func seatText(s play.Seat) string {
+	if s.Name != "" {
+		return mention(s.ID)
+	}
+	return mention(s.ID)
+}
+
+// status is the embed's description: whose move, the Ice Age countdown,
+// the deadline, a pending offer.
+func (b *Bot) status(lang i18n.Lang, g *play.Game, pos *game.Position) string {
+	if g.Over() {
+		return i18n.Outcome(lang, g.Outcome)
+	}
+	var lines []string
+	turn := "board.turn.white"
+	if pos.Turn() == game.Black {
+		turn = "board.turn.black"
+	}
+	lines = append(lines, tr(lang, turn, map[string]any{"Player": mention(g.ToMove().ID), "Number": pos.FullMoveNumber()}))
+	if pos.InCheck() {
+		lines = append(lines, tr(lang, "board.check", nil))
+	}
+	lines = append(lines, "❄️ "+countdown(lang, pos))
+	if !g.Deadline.IsZero() {
+		lines = append(lines, "⏳ "+tr(lang, "board.deadline", map[string]any{"When": timestamp(g.Deadline, "R")}))
+	}
+	if o := g.DrawOffer; o != nil {
+		lines = append(lines, "🤝 "+tr(lang, "board.draw_offered", map[string]any{"Player": mention(o.By)}))
+	}
+	if o := g.Takeback; o != nil {
+		lines = append(lines, "↩️ "+tr(lang, "board.takeback_requested", map[string]any{"Player": mention(o.By)}))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// countdown says when the next Ice Age comes.
+func countdown(lang i18n.Lang, pos *game.Position) string {
+	n := pos.BlackMovesToIceAge()
+	switch {
+	case n > 1:
+		return i18n.N(lang, "iceage.countdown", n, nil)
+	case pos.Turn() == game.Black:
+		return tr(lang, "iceage.this_move", nil)
+	default:
+		return tr(lang, "iceage.next_move", nil)
+	}
+}
+
+// iceAgeText names what an Ice Age froze.
+func iceAgeText(lang i18n.Lang, ice *game.IceAge) string {
+	if len(ice.Frozen) == 0 {
+		return tr(lang, "iceage.none_frozen", nil)
+	}
+	var men []string
+	kingFrozen := false
+	for _, f := range ice.Frozen {
+		men = append(men, i18n.Man(lang, f.Piece, f.Square))
+		kingFrozen = kingFrozen || f.Piece.Kind() == game.King
+	}
+	text := i18n.N(lang, "iceage.frozen", len(men), map[string]any{"Men": strings.Join(men, ", ")})
+	if kingFrozen {
+		text += "\n" + tr(lang, "iceage.king_frozen", nil)
+	}
+	return text
+}
+
+// moveList returns the tail of the move list, numbered.
+func moveList(g *play.Game) string {
+	m, err := g.Match()
+	if err != nil {
+		return ""
+	}
+	sans := m.SANs()
+	start := m.Start()
+	num, black := start.FullMoveNumber(), start.Turn() == game.Black
+	var parts []string
+	for i, san := range sans {
+		switch {
+		case !black:
+			parts = append(parts, strconv.Itoa(num)+". "+san)
+		case i == 0:
+			parts = append(parts, strconv.Itoa(num)+"… "+san)
+		default:
+			parts = append(parts, san)
+		}
+		if black {
+			num++
+		}
+		black = !black
+	}
+	if len(parts) > movesShown {
+		parts = append([]string{"…"}, parts[len(parts)-movesShown:]...)
+	}
+	return strings.Join(parts, " ")
+}
+
+func footer(lang i18n.Lang, g *play.Game) string {
+	kind := tr(lang, "board.casual", nil)
+	if g.Rated {
+		kind = tr(lang, "board.rated", nil)
+	}
+	clock := tr(lang, "choice.no_limit", nil)
+	if g.DaysPerMove > 0 {
+		clock = i18n.N(lang, "days_per_move", g.DaysPerMove, nil)
+	}
+	return fmt.Sprintf("%s · %s · #%d", kind, clock, g.ID)
+}
+
+// timestamp is a Discord timestamp, shown in each reader's time zone.
+func timestamp(t time.Time, style string) string {
+	return fmt.Sprintf("<t:%d:%s>", t.Unix(), style)
+}
+
+// gameButtons are the buttons under a board: they carry the game's id and
+// revision, so a click on an older board is refused as stale.
+func gameButtons(lang i18n.Lang, g *play.Game) []discordgo.MessageComponent {
+	id := func(verb string) string { return gameCustomID(verb, g) }
+	row := discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		discordgo.Button{Label: tr(lang, "button.resign", nil), Style: discordgo.DangerButton, CustomID: id("resign"), Emoji: &discordgo.ComponentEmoji{Name: "🏳️"}},
+		discordgo.Button{Label: tr(lang, "button.offer_draw", nil), Style: discordgo.SecondaryButton, CustomID: id("draw"), Emoji: &discordgo.ComponentEmoji{Name: "🤝"}},
+		discordgo.Button{Label: tr(lang, "button.flip", nil), Style: discordgo.SecondaryButton, CustomID: id("flip"), Emoji: &discordgo.ComponentEmoji{Name: "🔄"}},
+	}}
+	if g.Abortable() {
+		row.Components = append(row.Components, discordgo.Button{Label: tr(lang, "button.abort", nil), Style: discordgo.SecondaryButton, CustomID: id("abort")})
+	}
+	return []discordgo.MessageComponent{row}
+}
+
+// gameCustomID is "g:verb:game:revision".
+func gameCustomID(verb string, g *play.Game) string {
+	return fmt.Sprintf("g:%s:%d:%d", verb, g.ID, g.Revision)
+}

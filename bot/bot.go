@@ -1,0 +1,195 @@
+package bot
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/render"
+)
+
+// Config is what the bot needs beyond the play service.
+type Config struct {
+	// Token is the bot's token, without the "Bot " prefix.
+	Token string
+	// Guilds, when set, get the commands registered in them only (quick
+	// to appear, for development); otherwise they are global.
+	Guilds []string
+	// DefaultLanguage is used when Discord gives no locale ("en").
+	DefaultLanguage string
+	// DefaultDays is the time control of a challenge that names none.
+	DefaultDays int
+	// AllowedDays are the time controls /challenge offers; nil means
+	// play.AllowedDays.
+	AllowedDays []int
+	// Theme draws the boards.
+	Theme render.Theme
+	// Now returns the time; nil means time.Now. Tests move it.
+	Now func() time.Time
+	// Logger gets one line per interaction; nil means slog.Default().
+	Logger *slog.Logger
+}
+
+// Bot is the Discord front end of a play.Service.
+type Bot struct {
+	cfg  Config
+	play *play.Service
+	s    *discordgo.Session
+	log  *slog.Logger
+
+	app      atomic.Value // string: the application id, from READY
+	botUser  atomic.Value // string: the bot's own user id
+	ready    chan struct{}
+	readyOne sync.Once
+
+	inflight sync.WaitGroup
+	closing  atomic.Bool
+	// Interactions counts answered interactions by outcome, for tests
+	// and metrics.
+	Metrics Metrics
+}
+
+// Metrics are the bot's counters, read by the HTTP listener.
+type Metrics struct {
+	Interactions atomic.Int64
+	Failures     atomic.Int64
+	Moves        atomic.Int64
+	// Observe, when set, is told about every answered interaction.
+	Observe func(command, outcome string, latency time.Duration)
+}
+
+// New returns a bot for svc. It connects nothing until Run.
+func New(cfg Config, svc *play.Service) (*Bot, error) {
+	if cfg.Token == "" {
+		return nil, errors.New("bot: no Discord token")
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.AllowedDays == nil {
+		cfg.AllowedDays = play.AllowedDays
+	}
+	s, err := discordgo.New("Bot " + cfg.Token)
+	if err != nil {
+		return nil, fmt.Errorf("bot: %w", err)
+	}
+	s.Identify.Intents = discordgo.IntentsGuilds
+	s.StateEnabled = false
+	s.ShouldReconnectOnError = true
+	b := &Bot{cfg: cfg, play: svc, s: s, log: cfg.Logger, ready: make(chan struct{})}
+	b.app.Store("")
+	b.botUser.Store("")
+	s.AddHandler(b.onReady)
+	s.AddHandler(b.onInteraction)
+	return b, nil
+}
+
+// Session returns the discordgo session, for the program's health check.
+func (b *Bot) Session() *discordgo.Session { return b.s }
+
+// Ready is closed once the gateway said READY and the commands are
+// registered.
+func (b *Bot) Ready() <-chan struct{} { return b.ready }
+
+// Run connects to Discord and serves interactions until ctx ends; then it
+// stops taking interactions, waits for those in flight and disconnects.
+func (b *Bot) Run(ctx context.Context) error {
+	if err := b.s.Open(); err != nil {
+		return fmt.Errorf("bot: connecting to Discord: %w", err)
+	}
+	<-ctx.Done()
+	b.closing.Store(true)
+	b.inflight.Wait()
+	return b.s.Close()
+}
+
+func (b *Bot) onReady(s *discordgo.Session, r *discordgo.Ready) {
+	if r.Application != nil {
+		b.app.Store(r.Application.ID)
+	}
+	if r.User != nil {
+		b.botUser.Store(r.User.ID)
+	}
+	if err := b.register(); err != nil {
+		b.log.Error("registering commands", "err", err)
+	}
+	b.readyOne.Do(func() { close(b.ready) })
+	b.log.Info("connected to Discord", "guilds", len(r.Guilds))
+}
+
+// register overwrites the commands, in each development guild or
+// globally.
+func (b *Bot) register() error {
+	cmds := commands(b.cfg.AllowedDays)
+	app := b.app.Load().(string)
+	if len(b.cfg.Guilds) == 0 {
+		_, err := b.s.ApplicationCommandBulkOverwrite(app, "", cmds)
+		return err
+	}
+	for _, g := range b.cfg.Guilds {
+		if _, err := b.s.ApplicationCommandBulkOverwrite(app, g, cmds); err != nil {
+			return fmt.Errorf("in guild %s: %w", g, err)
+		}
+	}
+	return nil
+}
+
+// onInteraction is the one door for every interaction: it recovers
+// panics, answers, and logs a line.
+func (b *Bot) onInteraction(s *discordgo.Session, ic *discordgo.InteractionCreate) {
+	if b.closing.Load() {
+		return
+	}
+	b.inflight.Add(1)
+	defer b.inflight.Done()
+	start := time.Now()
+	in := b.newInteraction(ic.Interaction)
+	outcome := "ok"
+	defer func() {
+		if p := recover(); p != nil {
+			outcome = "panic"
+			b.log.Error("handler panicked", "interaction", in.i.ID, "command", in.name, "panic", p, "stack", string(debug.Stack()))
+			in.sorry()
+		}
+		lat := time.Since(start)
+		b.Metrics.Interactions.Add(1)
+		if outcome != "ok" && outcome != "refused" {
+			b.Metrics.Failures.Add(1)
+		}
+		if b.Metrics.Observe != nil {
+			b.Metrics.Observe(in.name, outcome, lat)
+		}
+		b.log.Info("interaction", "id", in.i.ID, "command", in.name, "user", in.user, "latency", lat.Round(time.Microsecond), "outcome", outcome)
+	}()
+	err := b.route(in)
+	var x *play.Refusal
+	switch {
+	case err == nil:
+	case errors.As(err, &x):
+		outcome = "refused"
+		in.refused(x)
+	case errors.Is(err, errNotHere):
+		outcome = "refused"
+	default:
+		outcome = "error"
+		b.log.Error("interaction failed", "id", in.i.ID, "command", in.name, "err", err)
+		in.sorry()
+	}
+}
+
+// errNotHere marks a handler that already told the user why not.
+var errNotHere = errors.New("bot: answered with an explanation")
+
+func unmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }

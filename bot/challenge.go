@@ -1,0 +1,222 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/iceagechess/iceage/i18n"
+	"github.com/iceagechess/iceage/play"
+)
+
+// threadArchiveMinutes keeps a game's thread open a week without
+// messages, the longest a correspondence move may take but for 10 and 14
+// days (Discord archives, and a new message unarchives).
+const threadArchiveMinutes = 10080
+
+func (b *Bot) challengeCommand(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
+	opts := options(data)
+	n := play.NewChallenge{Guild: in.i.GuildID, Channel: in.i.ChannelID, From: in.seat,
+		Color: play.Random, DaysPerMove: b.cfg.DefaultDays, At: b.cfg.Now()}
+	if o := opts["opponent"]; o != nil {
+		u := o.UserValue(nil)
+		if u == nil {
+			return errors.New("bot: /challenge without a resolvable opponent")
+		}
+		if r := data.Resolved; r != nil {
+			if ru := r.Users[u.ID]; ru != nil {
+				u = ru
+			}
+		}
+		if u.Bot {
+			return in.tell(tr(in.lang, "challenge.no_bots", nil))
+		}
+		n.To = play.Seat{ID: u.ID, Name: displayName(u)}
+		if r := data.Resolved; r != nil && r.Members[u.ID] != nil && r.Members[u.ID].Nick != "" {
+			n.To.Name = r.Members[u.ID].Nick
+		}
+	}
+	if o := opts["color"]; o != nil {
+		n.Color = play.Color(o.StringValue())
+	}
+	if o := opts["days"]; o != nil {
+		n.DaysPerMove = int(o.IntValue())
+	}
+	if o := opts["rated"]; o != nil {
+		n.Rated = o.BoolValue()
+	}
+	return b.challenge(in, n)
+}
+
+// challengeMember is the context-menu command on a member: a challenge
+// with the defaults.
+func (b *Bot) challengeMember(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
+	var u *discordgo.User
+	if r := data.Resolved; r != nil {
+		u = r.Users[data.TargetID]
+	}
+	if u == nil {
+		return errors.New("bot: a member command without its member")
+	}
+	if u.Bot {
+		return in.tell(tr(in.lang, "challenge.no_bots", nil))
+	}
+	to := play.Seat{ID: u.ID, Name: displayName(u)}
+	if m := data.Resolved.Members[u.ID]; m != nil && m.Nick != "" {
+		to.Name = m.Nick
+	}
+	return b.challenge(in, play.NewChallenge{Guild: in.i.GuildID, Channel: in.i.ChannelID, From: in.seat, To: to,
+		Color: play.Random, DaysPerMove: b.cfg.DefaultDays, At: b.cfg.Now()})
+}
+
+func (b *Bot) challenge(in *interaction, n play.NewChallenge) error {
+	if in.i.GuildID == "" {
+		return in.tell(tr(in.lang, "error.guild_only", nil))
+	}
+	c, err := b.play.Challenge(context.Background(), n)
+	if err != nil {
+		return err
+	}
+	return in.respond(challengeMessage(in.public, &c))
+}
+
+// challengeMessage shows a waiting challenge with its buttons.
+func challengeMessage(lang i18n.Lang, c *play.Challenge) *message {
+	m := &message{}
+	data := map[string]any{"From": mention(c.From.ID), "To": mention(c.To.ID)}
+	if c.Open() {
+		m.Content = tr(lang, "challenge.open", data)
+		m.mentionOnly()
+	} else {
+		m.Content = tr(lang, "challenge.to", data)
+		m.mentionOnly(c.To.ID)
+	}
+	m.Embeds = []*discordgo.MessageEmbed{{
+		Color:       colorOngoing,
+		Title:       tr(lang, "challenge.title", nil),
+		Description: challengeTerms(lang, c),
+		Footer:      &discordgo.MessageEmbedFooter{Text: tr(lang, "challenge.expires", nil)},
+		Timestamp:   c.Expires.Format("2006-01-02T15:04:05Z07:00"),
+	}}
+	id := fmt.Sprint(c.ID)
+	m.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		discordgo.Button{Label: tr(lang, "button.accept", nil), Style: discordgo.SuccessButton, CustomID: "ch:accept:" + id},
+		discordgo.Button{Label: tr(lang, "button.decline", nil), Style: discordgo.DangerButton, CustomID: "ch:decline:" + id},
+	}}}
+	return m
+}
+
+// challengeTerms lists colour, time control and rating of a challenge.
+func challengeTerms(lang i18n.Lang, c *play.Challenge) string {
+	clock := tr(lang, "choice.no_limit", nil)
+	if c.DaysPerMove > 0 {
+		clock = i18n.N(lang, "days_per_move", c.DaysPerMove, nil)
+	}
+	kind := tr(lang, "board.casual", nil)
+	if c.Rated {
+		kind = tr(lang, "board.rated", nil)
+	}
+	color := tr(lang, "challenge.color."+string(c.Color), map[string]any{"From": mention(c.From.ID)})
+	return color + "\n⏳ " + clock + "\n🏆 " + kind
+}
+
+// acceptClick turns a challenge into a game in a new public thread, or
+// in the channel when threads are not allowed there.
+func (b *Bot) acceptClick(in *interaction, id uint64) error {
+	ctx := context.Background()
+	c, err := b.play.GetChallenge(ctx, id)
+	if err != nil {
+		return err
+	}
+	now := b.cfg.Now()
+	if err := play.MayAccept(&c, in.user, now); err != nil {
+		return err
+	}
+	if err := in.deferUpdate(); err != nil {
+		return err
+	}
+	channel, thread, note := in.i.ChannelID, "", ""
+	white, black := c.From, in.seat
+	if c.Color == play.BlackSide {
+		white, black = black, white
+	}
+	name := truncate(tr(in.public, "thread.name", map[string]any{"White": white.Name, "Black": black.Name}), 100)
+	if c.Color == play.Random {
+		name = truncate(tr(in.public, "thread.name_random", map[string]any{"A": c.From.Name, "B": in.seat.Name}), 100)
+	}
+	if in.i.Message != nil {
+		ch, err := b.s.MessageThreadStartComplex(in.i.ChannelID, in.i.Message.ID, &discordgo.ThreadStart{Name: name, AutoArchiveDuration: threadArchiveMinutes})
+		switch {
+		case err == nil:
+			channel, thread = ch.ID, ch.ID
+		case isForbidden(err):
+			note = tr(in.public, "challenge.no_threads", nil)
+		default:
+			return fmt.Errorf("bot: opening a thread for challenge %d: %w", id, err)
+		}
+	}
+	r, err := b.play.Accept(ctx, id, in.seat, channel, now)
+	if err != nil {
+		if thread != "" {
+			if _, derr := b.s.ChannelDelete(thread); derr != nil {
+				b.log.Warn("could not delete the thread of a lost accept", "thread", thread, "err", derr)
+			}
+		}
+		return err
+	}
+	g := r.Game
+	done := &message{Content: tr(in.public, "challenge.accepted", map[string]any{"From": mention(c.From.ID), "By": mention(in.user), "Channel": "<#" + channel + ">"}), Components: []discordgo.MessageComponent{}, Embeds: in.i.Message.Embeds}
+	if note != "" {
+		done.Content += "\n" + note
+	}
+	done.mentionOnly()
+	if err := in.edit(done); err != nil {
+		b.log.Warn("could not update the challenge message", "challenge", id, "err", err)
+	}
+	board, err := b.boardMessage(in.public, view{g: &g, headline: tr(in.public, "game.started", nil), buttons: true, ping: true})
+	if err != nil {
+		return err
+	}
+	_, err = b.post(channel, board)
+	return err
+}
+
+// declineClick declines a challenge, or withdraws it when its author
+// clicks.
+func (b *Bot) declineClick(in *interaction, id uint64) error {
+	ctx := context.Background()
+	c, err := b.play.GetChallenge(ctx, id)
+	if err != nil {
+		return err
+	}
+	key := "challenge.declined"
+	if in.user == c.From.ID {
+		c, err = b.play.Cancel(ctx, id, in.user)
+		key = "challenge.withdrawn"
+	} else {
+		c, err = b.play.Decline(ctx, id, in.user)
+	}
+	if err != nil {
+		return err
+	}
+	m := &message{Content: tr(in.public, key, map[string]any{"From": mention(c.From.ID), "By": mention(in.user)}), Components: []discordgo.MessageComponent{}}
+	if in.i.Message != nil {
+		m.Embeds = in.i.Message.Embeds
+	}
+	m.mentionOnly()
+	return in.update(m)
+}
+
+// isForbidden reports a Discord refusal for lack of permission.
+func isForbidden(err error) bool {
+	var re *discordgo.RESTError
+	if !errors.As(err, &re) {
+		return false
+	}
+	if re.Message != nil && (re.Message.Code == discordgo.ErrCodeMissingPermissions || re.Message.Code == discordgo.ErrCodeMissingAccess) {
+		return true
+	}
+	return re.Response != nil && re.Response.StatusCode == 403
+}

@@ -1,0 +1,35 @@
+// Package bot plays Ice Age Chess in Discord: slash commands, buttons and
+// autocomplete over package play, boards drawn by package render, texts in
+// six languages from package i18n. It adapts github.com/bwmarrin/discordgo
+// and holds no game state of its own: a restart resumes every game from the
+// storage, and buttons on old messages keep working while they are current.
+//
+// # Basics
+//
+// New connects nothing; Run opens the gateway session (intents: guilds
+// only, no privileged intent), registers the commands with one bulk
+// overwrite when READY arrives (in the configured guilds, or globally),
+// and answers interactions until its context ends, then waits for the
+// interactions in flight and closes the session.
+//
+// Every interaction goes through one dispatcher: it recovers a panicking
+// handler, answers the user politely, and logs one line per interaction
+// with its id, command, latency and outcome. Handlers are parse → call
+// play → reply. Refusals from play become ephemeral answers in the user's
+// language; anything unexpected is logged with the interaction id and
+// answered with a short apology, never with internal error text.
+//
+// Custom ids of buttons carry what a click needs — the game's id and the
+// revision the message showed — so play refuses a click from an older
+// message, or from a finished game, and never applies it to another game.
+//
+// # Caveats
+//
+// Discord wants an answer within three seconds. Moves, boards and
+// refusals answer at once (a board renders in milliseconds); accepting a
+// challenge, which opens a thread, defers first and edits afterwards.
+// discordgo's REST client has no way to give an uploaded file a
+// description, so messages with images are sent as multipart requests
+// built here (send.go), through discordgo's own request path and rate
+// limiter.
+package bot

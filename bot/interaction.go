@@ -1,0 +1,172 @@
+package bot
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/iceagechess/iceage/game"
+	"github.com/iceagechess/iceage/i18n"
+	"github.com/iceagechess/iceage/play"
+)
+
+// interaction is one interaction being handled, with who asked and in
+// which languages to answer them (lang) and the channel (public).
+type interaction struct {
+	b        *Bot
+	i        *discordgo.Interaction
+	name     string // command or component family, for logs
+	user     string
+	seat     play.Seat
+	lang     i18n.Lang // the user's, for ephemeral answers
+	public   i18n.Lang // the guild's, for messages everyone sees
+	answered bool
+}
+
+func (b *Bot) newInteraction(i *discordgo.Interaction) *interaction {
+	in := &interaction{b: b, i: i, lang: b.language(string(i.Locale))}
+	in.public = in.lang
+	if i.GuildLocale != nil {
+		in.public = b.language(string(*i.GuildLocale))
+	}
+	var u *discordgo.User
+	if i.Member != nil && i.Member.User != nil {
+		u = i.Member.User
+		in.seat.Name = i.Member.Nick
+	} else if i.User != nil {
+		u = i.User
+	}
+	if u != nil {
+		in.user = u.ID
+		in.seat.ID = u.ID
+		if in.seat.Name == "" {
+			in.seat.Name = displayName(u)
+		}
+	}
+	switch i.Type {
+	case discordgo.InteractionApplicationCommand, discordgo.InteractionApplicationCommandAutocomplete:
+		in.name = i.ApplicationCommandData().Name
+	case discordgo.InteractionMessageComponent:
+		id := i.MessageComponentData().CustomID
+		in.name, _, _ = strings.Cut(id, ":")
+		if verb := strings.Split(id, ":"); len(verb) > 1 {
+			in.name += ":" + verb[1]
+		}
+	}
+	return in
+}
+
+func displayName(u *discordgo.User) string {
+	if u.GlobalName != "" {
+		return u.GlobalName
+	}
+	return u.Username
+}
+
+func (b *Bot) language(locale string) i18n.Lang {
+	if locale == "" {
+		return i18n.FromDiscord(b.cfg.DefaultLanguage)
+	}
+	return i18n.FromDiscord(locale)
+}
+
+// tell answers the user alone.
+func (in *interaction) tell(text string) error {
+	return in.respond(&message{Content: text, Flags: discordgo.MessageFlagsEphemeral})
+}
+
+// respond answers with m, or follows up if an answer was already given.
+func (in *interaction) respond(m *message) error {
+	if m.Components == nil {
+		m.Components = []discordgo.MessageComponent{}
+	}
+	if m.Embeds == nil {
+		m.Embeds = []*discordgo.MessageEmbed{}
+	}
+	if in.answered {
+		return in.b.followUp(in.i, m)
+	}
+	in.answered = true
+	return in.b.respond(in.i, discordgo.InteractionResponseChannelMessageWithSource, m)
+}
+
+// update replaces the message a component is on.
+func (in *interaction) update(m *message) error {
+	in.answered = true
+	return in.b.respond(in.i, discordgo.InteractionResponseUpdateMessage, m)
+}
+
+// deferUpdate acknowledges a click whose work may take a while; the
+// message is edited afterwards with edit.
+func (in *interaction) deferUpdate() error {
+	in.answered = true
+	return in.b.s.InteractionRespond(in.i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate})
+}
+
+func (in *interaction) edit(m *message) error { return in.b.editResponse(in.i, m) }
+
+// sorry answers an unexpected failure politely.
+func (in *interaction) sorry() {
+	if in.i.Type == discordgo.InteractionApplicationCommandAutocomplete {
+		return
+	}
+	if err := in.tell(tr(in.lang, "error.internal", nil)); err != nil {
+		in.b.log.Warn("could not apologise", "interaction", in.i.ID, "err", err)
+	}
+}
+
+// refused explains a refusal from play to the user alone.
+func (in *interaction) refused(x *play.Refusal) {
+	if in.i.Type == discordgo.InteractionApplicationCommandAutocomplete {
+		return
+	}
+	if err := in.tell(refusalText(in.lang, x)); err != nil {
+		in.b.log.Warn("could not explain a refusal", "interaction", in.i.ID, "err", err)
+	}
+}
+
+// refusalText says why an act was refused, in lang.
+func refusalText(lang i18n.Lang, x *play.Refusal) string {
+	var me *game.MoveError
+	var se *game.SyntaxError
+	var text string
+	switch {
+	case x.Kind == play.IllegalMove && errors.As(x.Err, &me):
+		text = i18n.MoveError(lang, me)
+	case x.Kind == play.NotAMove && errors.As(x.Err, &se):
+		text = i18n.SyntaxError(lang, se)
+	case x.Kind == play.NotYourTurn:
+		text = tr(lang, "refusal.not_your_turn", map[string]any{"Player": mention(x.Who.ID)})
+	case x.Kind == play.GameOver:
+		text = tr(lang, "refusal.game_over", map[string]any{"Outcome": i18n.Outcome(lang, x.Outcome)})
+	case x.Kind == play.TimeUp:
+		text = tr(lang, "refusal.time_up", map[string]any{"Deadline": timestamp(x.Deadline, "f")})
+	case x.Kind == play.BadTimeControl:
+		text = tr(lang, "refusal.bad_time_control", map[string]any{"Allowed": joinInts(x.Allowed)})
+	case x.Kind == play.NotYourChallenge && x.Who.ID != "":
+		text = tr(lang, "refusal.not_your_challenge_for", map[string]any{"Player": mention(x.Who.ID)})
+	default:
+		text = tr(lang, "refusal."+refusalID(x.Kind), nil)
+	}
+	if len(x.Suggestions) > 0 {
+		text += "\n" + tr(lang, "refusal.suggestions", map[string]any{"Moves": "`" + strings.Join(x.Suggestions, "`, `") + "`"})
+	}
+	return text
+}
+
+// refusalID is the message id of a refusal kind: its stable name.
+func refusalID(k play.RefusalKind) string {
+	return strings.NewReplacer(" ", "_", "-", "_").Replace(k.String())
+}
+
+func mention(user string) string { return "<@" + user + ">" }
+
+func joinInts(xs []int) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = fmt.Sprint(x)
+	}
+	return strings.Join(s, ", ")
+}

@@ -1,0 +1,120 @@
+package bot
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/iceagechess/iceage/game"
+	"github.com/iceagechess/iceage/i18n"
+	"github.com/iceagechess/iceage/play"
+)
+
+func TestMoveChoicesPutChecksAndCapturesOfMenFirst(t *testing.T) {
+	// White's queen can give check on e8's diagonal and take the knight
+	// on f6; pushes and ice captures come after.
+	p, err := game.ParseFEN("4k3/8/5n2/8/8/8/4P3/3QK3 w - - 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := MoveChoices(&p, "", 25)
+	if len(got) == 0 || !strings.ContainsAny(got[0], "+#") {
+		t.Fatalf("first choices %v: want a check first", got)
+	}
+	firstQuiet := -1
+	for i, san := range got {
+		if !strings.ContainsAny(san, "+#x") && firstQuiet < 0 {
+			firstQuiet = i
+		}
+		if strings.Contains(san, "xf6") && !strings.Contains(san, "+") && firstQuiet >= 0 && i > firstQuiet {
+			t.Errorf("the capture %s comes after a quiet move in %v", san, got)
+		}
+	}
+	if got := MoveChoices(&p, "qd", 25); len(got) == 0 {
+		t.Error("typing qd matches no queen move")
+	}
+	for _, san := range MoveChoices(&p, "e2e", 25) {
+		if !strings.HasPrefix(san, "e") {
+			t.Errorf("typing e2e offers %s", san)
+		}
+	}
+	start := game.StartPosition()
+	if got := MoveChoices(&start, "", 25); len(got) != len(start.SANs()) {
+		t.Errorf("with nothing typed: %d choices, want every legal move (%d)", len(got), len(start.SANs()))
+	}
+	if got := MoveChoices(&start, "", 5); len(got) != 5 {
+		t.Errorf("with a limit of 5: %d choices", len(got))
+	}
+	if got := MoveChoices(&start, "zz", 25); len(got) != 0 {
+		t.Errorf("typing zz offers %v", got)
+	}
+}
+
+func TestEveryRefusalReadsInEveryLanguage(t *testing.T) {
+	for k := play.RefusalKind(1); k < 40; k++ {
+		if strings.HasPrefix(k.String(), "RefusalKind(") {
+			continue
+		}
+		for _, lang := range i18n.Langs {
+			x := &play.Refusal{Kind: k, Who: play.Seat{ID: "42"}, Allowed: []int{1, 3}, Outcome: game.WinFor(game.White, game.Resignation)}
+			if k == play.IllegalMove {
+				x.Err = &game.MoveError{Kind: game.BlockedByIce, Text: "Rh5", Msg: "the rook on h1 cannot reach h5: ice on h3 blocks it"}
+				x.Suggestions = []string{"Nxf3"}
+			}
+			if k == play.NotAMove {
+				x.Err = &game.SyntaxError{Text: "zz", Msg: "no such move"}
+			}
+			got := refusalText(lang, x)
+			if got == "" || strings.Contains(got, "refusal.") || strings.Contains(got, "<no value>") {
+				t.Errorf("%s, %s: %q", lang, k, got)
+			}
+		}
+	}
+}
+
+func TestCommandsAreValidForDiscord(t *testing.T) {
+	for _, c := range commands(play.AllowedDays) {
+		if c.Type == discordgo.UserApplicationCommand {
+			continue
+		}
+		checkName(t, c.Name, c.NameLocalizations)
+		if n := utf8.RuneCountInString(c.Description); n < 1 || n > 100 {
+			t.Errorf("/%s: description of %d characters", c.Name, n)
+		}
+		for loc, d := range *c.DescriptionLocalizations {
+			if n := utf8.RuneCountInString(d); n < 1 || n > 100 {
+				t.Errorf("/%s in %s: description of %d characters", c.Name, loc, n)
+			}
+		}
+		for _, o := range c.Options {
+			ol := o.NameLocalizations
+			checkName(t, o.Name, &ol)
+			if len(o.Choices) > 25 {
+				t.Errorf("/%s %s: %d choices", c.Name, o.Name, len(o.Choices))
+			}
+		}
+	}
+}
+
+func checkName(t *testing.T, name string, locs *map[discordgo.Locale]string) {
+	t.Helper()
+	ok := func(s string) bool {
+		if n := utf8.RuneCountInString(s); n < 1 || n > 32 || strings.ToLower(s) != s || strings.ContainsAny(s, " .") {
+			return false
+		}
+		return true
+	}
+	if !ok(name) {
+		t.Errorf("name %q is not a valid command name", name)
+	}
+	if locs == nil {
+		return
+	}
+	for loc, s := range *locs {
+		if !ok(s) {
+			t.Errorf("name %q in %s is not a valid command name", s, loc)
+		}
+	}
+}

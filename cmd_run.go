@@ -1,0 +1,173 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/iceagechess/iceage/bot"
+	"github.com/iceagechess/iceage/config"
+	"github.com/iceagechess/iceage/ops"
+	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/render"
+	"github.com/iceagechess/iceage/store"
+)
+
+func init() {
+	register("run", "run the Discord bot (what the program does without a subcommand)", runBot)
+}
+
+// noToken is what an admin reads when the bot cannot start for want of a
+// token: where to put one, and how to play without.
+const noToken = `iceage: no Discord token.
+Set DISCORD_TOKEN in the environment (or discord.token in config.yaml; see
+config.example.yaml for every setting), then run the program again.
+To try Ice Age Chess without Discord, play in the terminal: iceage local`
+
+func runBot(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	configPath := fs.String("config", config.DefaultPath, "configuration file (none is fine when DISCORD_TOKEN is set)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	cfg, err := config.Load(*configPath, os.Getenv)
+	if err != nil {
+		fmt.Fprintln(stderr, "iceage:", err)
+		return 2
+	}
+	if cfg.Discord.Token == "" {
+		fmt.Fprintln(stderr, noToken)
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	a, err := newApp(cfg, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "iceage:", err)
+		return 1
+	}
+	if err := a.Run(ctx); err != nil {
+		a.log.Error("stopped", "err", err)
+		a.Close()
+		return 1
+	}
+	if err := a.Close(); err != nil {
+		fmt.Fprintln(stderr, "iceage: closing:", err)
+		return 1
+	}
+	return 0
+}
+
+// app is the whole running program: store, play core, bot, listener.
+type app struct {
+	cfg   config.Config
+	log   *slog.Logger
+	store *store.Store
+	play  *play.Service
+	bot   *bot.Bot
+	ln    net.Listener
+	http  *http.Server
+}
+
+func newLogger(cfg config.Log, w io.Writer) *slog.Logger {
+	var level slog.Level
+	_ = level.UnmarshalText([]byte(cfg.Level))
+	opts := &slog.HandlerOptions{Level: level}
+	if cfg.Format == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+// newApp opens the store and builds the bot; nothing connects yet.
+func newApp(cfg config.Config, logTo io.Writer) (*app, error) {
+	log := newLogger(cfg.Log, logTo)
+	st, err := store.Open(cfg.Database.Path, nil)
+	if err != nil {
+		return nil, err
+	}
+	a := &app{cfg: cfg, log: log, store: st}
+	a.play = play.New(st, play.Options{ChallengeTTL: time.Duration(cfg.Play.ChallengeHours) * time.Hour, AllowedDays: cfg.Play.AllowedDays})
+	theme, err := render.ParseTheme(cfg.Theme)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	a.bot, err = bot.New(bot.Config{Token: cfg.Discord.Token, Guilds: cfg.Discord.GuildIDs, DefaultLanguage: cfg.Language,
+		DefaultDays: cfg.Play.DefaultDays, AllowedDays: cfg.Play.AllowedDays, Theme: theme, Logger: log}, a.play)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	if cfg.HTTP.Listen != "" {
+		if err := a.listen(); err != nil {
+			st.Close()
+			return nil, err
+		}
+	}
+	return a, nil
+}
+
+// listen starts the operators' HTTP listener.
+func (a *app) listen() error {
+	src := ops.Sources{
+		Connected: func() bool { return a.bot.Session().DataReady },
+		StoreOK:   func() error { return a.store.View(context.Background(), func(play.ReadTx) error { return nil }) },
+		Backup:    a.store.Backup,
+		StoreSize: func() float64 {
+			fi, err := os.Stat(a.store.Path())
+			if err != nil {
+				return 0
+			}
+			return float64(fi.Size())
+		},
+		Log: a.log,
+	}
+	m := ops.NewMetrics(src)
+	a.bot.Metrics.Observe = func(cmd, outcome string, lat time.Duration) {
+		m.Observe(cmd, outcome, lat)
+		if cmd == "move" && outcome == "ok" {
+			m.Moves.Inc()
+		}
+	}
+	ln, err := net.Listen("tcp", a.cfg.HTTP.Listen)
+	if err != nil {
+		return fmt.Errorf("http.listen %s: %w", a.cfg.HTTP.Listen, err)
+	}
+	a.ln = ln
+	a.http = &http.Server{Handler: ops.Handler(src, m), ReadHeaderTimeout: 5 * time.Second}
+	go func() {
+		if err := a.http.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			a.log.Error("HTTP listener stopped", "err", err)
+		}
+	}()
+	a.log.Info("HTTP listener", "addr", ln.Addr().String())
+	return nil
+}
+
+// Run serves until ctx ends: no new interactions then, those in flight
+// finished, and the session closed.
+func (a *app) Run(ctx context.Context) error {
+	a.log.Info("starting", "database", a.cfg.Database.Path)
+	return a.bot.Run(ctx)
+}
+
+// Close stops the listener and closes the database.
+func (a *app) Close() error {
+	if a.http != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = a.http.Shutdown(ctx)
+	}
+	return a.store.Close()
+}

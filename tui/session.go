@@ -1,0 +1,655 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/iceagechess/iceage/game"
+	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/render"
+)
+
+// The ids of the two seats at the keyboard, and the channel local games
+// are stored under. A storage holds one active game per channel, so a
+// second local game on the same storage waits for the first to end.
+const (
+	WhiteID = "white"
+	BlackID = "black"
+	Channel = "terminal"
+)
+
+// Options say how to start a local game. The zero Options start from the
+// ice start between "White" and "Black".
+type Options struct {
+	// FEN is the start position, '*' for ice; "" for the ice start.
+	FEN string
+	// White and Black are the players' names; "" for the colour's name.
+	White, Black string
+	// Now is the clock the acts are dated with; nil for time.Now.
+	Now func() time.Time
+}
+
+// NoteKind says what a Note tells, so that a front end can style it.
+type NoteKind uint8
+
+const (
+	Info       NoteKind = iota // anything else: a command's answer, help
+	Moved                      // a move was played: "12. Nf3"
+	IceAgeCame                 // an Ice Age came, naming the frozen men
+	Refused                    // what was typed was refused, and why
+	Suggested                  // legal moves close to a refused one
+	Asked                      // an offer waits for the opponent's answer
+	Ended                      // the game is over, and how
+)
+
+// Note is one sentence for the players.
+type Note struct {
+	Kind NoteKind
+	Text string
+}
+
+// Reply is what one typed line did.
+type Reply struct {
+	Notes []Note
+	// Changed is true when the game changed (a move, a takeback, an end,
+	// a new game) or the board was turned: draw it again.
+	Changed bool
+	// Quit is true when the players asked to leave.
+	Quit bool
+}
+
+// Ply is one move of the move list.
+type Ply struct {
+	Number int        // the full-move number
+	Color  game.Color // who played it
+	SAN    string
+	IceAge *game.IceAge // the Ice Age it brought, or nil
+}
+
+// Label returns "12. Nf3" for White's move and "12... Nf6" for Black's.
+func (p Ply) Label() string { return moveNumber(p.Number, p.Color) + " " + p.SAN }
+
+// Session is one game between two players at one keyboard, played through
+// a play.Service. It is not safe for concurrent use: one keyboard, one
+// goroutine.
+type Session struct {
+	ctx     context.Context
+	svc     *play.Service
+	opt     Options
+	g       play.Game
+	m       *game.Match
+	flipped bool
+}
+
+// NewSession starts a game on svc from opt.FEN. An unreadable FEN is a
+// *game.FENError; a position whose game is already decided is refused
+// with an error that says so.
+func NewSession(ctx context.Context, svc *play.Service, opt Options) (*Session, error) {
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	if opt.White == "" {
+		opt.White = "White"
+	}
+	if opt.Black == "" {
+		opt.Black = "Black"
+	}
+	if opt.FEN == "" {
+		opt.FEN = game.StartFEN
+	}
+	p, err := game.ParseFEN(opt.FEN)
+	if err != nil {
+		return nil, err
+	}
+	if o := p.Outcome(); o.Over() {
+		return nil, fmt.Errorf("the position is already decided (%s): start from one where the game goes on", o.Reason)
+	}
+	s := &Session{ctx: ctx, svc: svc, opt: opt}
+	if err := s.start(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *Session) start() error {
+	r, err := s.svc.Start(s.ctx, play.NewGame{
+		Channel:  Channel,
+		White:    play.Seat{ID: WhiteID, Name: s.opt.White},
+		Black:    play.Seat{ID: BlackID, Name: s.opt.Black},
+		StartFEN: s.opt.FEN,
+		At:       s.opt.Now(),
+	})
+	if err != nil {
+		var x *play.Refusal
+		if errors.As(err, &x) && x.Kind == play.ChannelBusy {
+			return errors.New("a local game is already going on in this storage: finish it first")
+		}
+		return err
+	}
+	return s.set(r.Game)
+}
+
+// set takes g as the current game and replays its record.
+func (s *Session) set(g play.Game) error {
+	m, err := g.Match()
+	if err != nil {
+		return err
+	}
+	s.g, s.m = g, m
+	return nil
+}
+
+// Game returns the game record as the storage holds it.
+func (s *Session) Game() play.Game { return s.g.Clone() }
+
+// Position returns the current position.
+func (s *Session) Position() game.Position { return s.m.Position() }
+
+// Outcome returns how the game ended; the zero Outcome while it goes on.
+func (s *Session) Outcome() game.Outcome { return s.g.Outcome }
+
+// Over reports whether the game has ended.
+func (s *Session) Over() bool { return s.g.Over() }
+
+// Flipped reports whether the board is shown with Black at the bottom.
+func (s *Session) Flipped() bool { return s.flipped }
+
+// Flip turns the board round.
+func (s *Session) Flip() { s.flipped = !s.flipped }
+
+// LastMove returns the last move played, if any.
+func (s *Session) LastMove() (game.Move, bool) {
+	ms := s.m.Moves()
+	if len(ms) == 0 {
+		return game.NullMove, false
+	}
+	return ms[len(ms)-1], true
+}
+
+// History returns the moves played, in order.
+func (s *Session) History() []Ply {
+	start := s.m.Start()
+	n, c := start.FullMoveNumber(), start.Turn()
+	sans, ices := s.m.SANs(), s.m.IceAges()
+	out := make([]Ply, len(sans))
+	for i, san := range sans {
+		out[i] = Ply{Number: n, Color: c, SAN: san, IceAge: ices[i]}
+		if c == game.Black {
+			n++
+		}
+		c = c.Other()
+	}
+	return out
+}
+
+// Name returns how the player of colour c is called: "White", or
+// "Alice (White)" when the player has a name of their own.
+func (s *Session) Name(c game.Color) string {
+	n, t := s.opt.White, "White"
+	if c == game.Black {
+		n, t = s.opt.Black, "Black"
+	}
+	if n == t {
+		return t
+	}
+	return n + " (" + t + ")"
+}
+
+// WouldFreeze returns the men that stand alone now, on the move that
+// brings an Ice Age (Black's 20th, 40th, …): unless Black's move gives
+// them company they freeze. Otherwise, and once the game is over, it is
+// empty.
+func (s *Session) WouldFreeze() game.Bitboard {
+	p := s.Position()
+	if s.Over() || !p.IceAgeNow() {
+		return 0
+	}
+	return p.WouldFreeze()
+}
+
+// Status says who is to move and whether they are in check, or how the
+// game ended: "Alice (White) to move, in check".
+func (s *Session) Status() string {
+	if s.Over() {
+		return s.EndText()
+	}
+	p := s.Position()
+	t := s.Name(p.Turn()) + " to move"
+	if p.InCheck() {
+		t += ", in check"
+	}
+	return t
+}
+
+// Countdown says when the next Ice Age comes: "Ice Age in 7 Black moves",
+// or "" once the game is over.
+func (s *Session) Countdown() string {
+	if s.Over() {
+		return ""
+	}
+	p := s.Position()
+	switch n := p.BlackMovesToIceAge(); {
+	case p.IceAgeNow():
+		return "Ice Age with this move!"
+	case n == 1:
+		return "Ice Age with Black's next move"
+	default:
+		return fmt.Sprintf("Ice Age in %d Black moves", n)
+	}
+}
+
+// Prompt says who is asked to act and how: the side to move, or the
+// opponent of a waiting offer. It is "" once the game is over.
+func (s *Session) Prompt() string {
+	switch {
+	case s.Over():
+		return ""
+	case s.g.DrawOffer != nil:
+		return s.Name(s.answerer(s.g.DrawOffer)) + ": accept the draw? Type draw to accept, no to decline."
+	case s.g.Takeback != nil:
+		return s.Name(s.answerer(s.g.Takeback)) + ": allow the takeback? Type takeback to allow, no to refuse."
+	}
+	return s.Name(s.turn()) + ", your move:"
+}
+
+// EndText says how the game ended, e.g. "Checkmate! Alice (White) wins,
+// 1-0."; "" while it goes on.
+func (s *Session) EndText() string {
+	o := s.g.Outcome
+	if !o.Over() {
+		return ""
+	}
+	w, _ := o.Winner()
+	wins := s.Name(w) + " wins, " + o.Result.String() + "."
+	drawn := "The game is drawn, 1/2-1/2."
+	switch o.Reason {
+	case game.Checkmate:
+		return "Checkmate! " + wins
+	case game.KingFrozen:
+		return titleCase(w.Other()) + "'s king froze! " + wins
+	case game.BothKingsFrozen:
+		return "Both kings froze! " + drawn
+	case game.Stalemate:
+		return "Stalemate: " + s.Name(s.turn()) + " has no move. " + drawn
+	case game.FiftyMoveRule:
+		return "Fifty moves without a capture or a pawn move. " + drawn
+	case game.Resignation:
+		return s.Name(w.Other()) + " resigns. " + wins
+	case game.DrawAgreed:
+		return "Draw agreed, 1/2-1/2."
+	case game.Timeout:
+		return s.Name(w.Other()) + " ran out of time. " + wins
+	case game.Aborted:
+		return "The game was aborted."
+	}
+	return "The game is over: " + o.Result.String() + ", " + o.Reason.String() + "."
+}
+
+// pngTitle is the header of a finished game's picture.
+func (s *Session) pngTitle() string {
+	o := s.g.Outcome
+	w, decisive := o.Winner()
+	switch {
+	case !o.Over():
+		return ""
+	case o.Reason == game.KingFrozen:
+		return titleCase(w) + " wins: " + titleCase(w.Other()) + "'s king froze"
+	case decisive:
+		return titleCase(w) + " wins by " + o.Reason.String()
+	case o.Reason == game.Aborted:
+		return "Aborted"
+	}
+	return "Drawn: " + o.Reason.String()
+}
+
+// Help is the list of commands, as Do's "help" gives it.
+var Help = []string{
+	"Type a move in any notation: Nxf3, hxg3, g1f3, e8=Q, O-O. Tab completes it.",
+	"Commands:",
+	"  resign        the side to move resigns",
+	"  draw          offer a draw; the opponent types draw to accept or no to decline",
+	"  takeback      take back the last move, if the opponent agrees (takeback or no)",
+	"  moves         list the legal moves",
+	"  flip          turn the board round (Ctrl+F)",
+	"  png FILE      write a picture of the board to FILE",
+	"  fen           show the position in FEN",
+	"  new           start a new game once this one is over",
+	"  help          this list",
+	"  quit          leave (Ctrl+C)",
+}
+
+// Do carries out one line the players typed: a move in any notation or
+// a command (see Help). An empty line does nothing.
+func (s *Session) Do(line string) Reply {
+	text := strings.TrimSpace(line)
+	if text == "" {
+		return Reply{}
+	}
+	first := strings.Fields(text)[0]
+	word, arg := strings.ToLower(first), strings.TrimSpace(text[len(first):])
+	switch word {
+	case "help", "?":
+		var r Reply
+		for _, h := range Help {
+			r.Notes = append(r.Notes, Note{Info, h})
+		}
+		return r
+	case "quit", "exit":
+		return Reply{Quit: true}
+	case "flip":
+		s.Flip()
+		bottom := "White"
+		if s.flipped {
+			bottom = "Black"
+		}
+		return Reply{Changed: true, Notes: []Note{{Info, "The board is turned: " + bottom + " at the bottom."}}}
+	case "png":
+		return s.png(arg)
+	case "fen":
+		return Reply{Notes: []Note{{Info, "FEN: " + s.m.FEN()}}}
+	case "moves":
+		return s.moves()
+	case "new":
+		return s.newGame()
+	}
+	if s.Over() {
+		return refused("The game is over: " + s.EndText() + " Type new for another game, or quit.")
+	}
+	if s.g.DrawOffer != nil || s.g.Takeback != nil {
+		return s.answer(word)
+	}
+	switch word {
+	case "resign":
+		return s.resign()
+	case "draw":
+		return s.offerDraw()
+	case "takeback", "undo":
+		return s.requestTakeback()
+	case "yes", "no", "accept", "decline":
+		return refused("There is nothing to answer: no draw or takeback is offered.")
+	}
+	return s.move(text)
+}
+
+func refused(text string) Reply { return Reply{Notes: []Note{{Refused, text}}} }
+
+// act returns the act of the player of colour c on the current game.
+func (s *Session) act(c game.Color) play.Act {
+	by := WhiteID
+	if c == game.Black {
+		by = BlackID
+	}
+	return play.Act{By: by, Game: s.g.ID, Revision: s.g.Revision, At: s.opt.Now()}
+}
+
+// done takes the game an act returned and says what the act did, with
+// the end of the game if it came.
+func (s *Session) done(r play.Result, notes ...Note) Reply {
+	if err := s.set(r.Game); err != nil {
+		return refused(err.Error())
+	}
+	if s.Over() {
+		notes = append(notes, Note{Ended, s.EndText()})
+	}
+	return Reply{Changed: true, Notes: notes}
+}
+
+func (s *Session) move(text string) Reply {
+	before := s.Position()
+	r, err := s.svc.Move(s.ctx, s.act(before.Turn()), text)
+	if err != nil {
+		return s.refusal(err, &before, text)
+	}
+	mp := r.Move
+	notes := []Note{{Moved, moveNumber(before.FullMoveNumber(), before.Turn()) + " " + mp.SAN}}
+	if mp.IceAge != nil {
+		notes = append(notes, Note{IceAgeCame, IceAgeText(mp.IceAge)})
+	}
+	return s.done(r, notes...)
+}
+
+// refusal explains a refused act; for a move, in the words of the rules
+// engine, with the legal moves closest to it.
+func (s *Session) refusal(err error, before *game.Position, text string) Reply {
+	var x *play.Refusal
+	if !errors.As(err, &x) {
+		return refused(err.Error())
+	}
+	var r Reply
+	switch x.Kind {
+	case play.IllegalMove:
+		r = refused(moveNumber(before.FullMoveNumber(), before.Turn()) + " " + text + ": " + x.Error())
+	case play.NotAMove:
+		r = refused(sentence(x.Error()))
+		if len(x.Suggestions) == 0 {
+			r.Notes = append(r.Notes, Note{Suggested, "Moves are typed like Nxf3, hxg3 or g1f3; help lists the commands."})
+		}
+	case play.NothingToTakeBack:
+		r = refused("There is no move to take back.")
+	case play.OfferRepeated:
+		r = refused(s.Name(before.Turn()) + " has offered a draw in this position already: play a move first.")
+	case play.OfferPending:
+		r = refused("An offer already waits for an answer.")
+	default:
+		r = refused(sentence(upperFirst(x.Error())))
+	}
+	if len(x.Suggestions) > 0 {
+		r.Notes = append(r.Notes, Note{Suggested, "did you mean: " + strings.Join(x.Suggestions, ", ") + "?"})
+	}
+	return r
+}
+
+func (s *Session) resign() Reply {
+	p := s.Position()
+	r, err := s.svc.Resign(s.ctx, s.act(p.Turn()))
+	if err != nil {
+		return s.refusal(err, &p, "resign")
+	}
+	return s.done(r)
+}
+
+func (s *Session) offerDraw() Reply {
+	p := s.Position()
+	me := p.Turn()
+	r, err := s.svc.OfferDraw(s.ctx, s.act(me))
+	if err != nil {
+		return s.refusal(err, &p, "draw")
+	}
+	return s.done(r, Note{Asked, s.Name(me) + " offers a draw."})
+}
+
+func (s *Session) requestTakeback() Reply {
+	p := s.Position()
+	h := s.History()
+	if len(h) == 0 {
+		return refused("There is no move to take back.")
+	}
+	me := p.Turn().Other() // the side that moved last
+	r, err := s.svc.RequestTakeback(s.ctx, s.act(me))
+	if err != nil {
+		return s.refusal(err, &p, "takeback")
+	}
+	return s.done(r, Note{Asked, s.Name(me) + " asks to take back " + h[len(h)-1].Label() + "."})
+}
+
+// answer takes the answer to the waiting draw offer or takeback request;
+// anything else is refused until it is answered.
+func (s *Session) answer(word string) Reply {
+	p := s.Position()
+	isDraw := s.g.DrawOffer != nil
+	offer, accept, what, verbs := s.g.Takeback, "takeback", "takeback request", "to allow or no to refuse"
+	if isDraw {
+		offer, accept, what, verbs = s.g.DrawOffer, "draw", "draw offer", "to accept or no to decline"
+	}
+	who := s.answerer(offer)
+	act := s.act(who)
+	switch word {
+	case accept, "yes", "y", "accept":
+		if isDraw {
+			r, err := s.svc.AcceptDraw(s.ctx, act)
+			if err != nil {
+				return s.refusal(err, &p, word)
+			}
+			return s.done(r)
+		}
+		h := s.History()
+		r, err := s.svc.AcceptTakeback(s.ctx, act)
+		if err != nil {
+			return s.refusal(err, &p, word)
+		}
+		var taken []string
+		for _, ply := range h[len(h)-r.TakenBack:] {
+			taken = append(taken, ply.Label())
+		}
+		return s.done(r, Note{Info, "Taken back: " + strings.Join(taken, " ") + "."})
+	case "no", "n", "decline":
+		var r play.Result
+		var err error
+		if isDraw {
+			r, err = s.svc.DeclineDraw(s.ctx, act)
+		} else {
+			r, err = s.svc.DeclineTakeback(s.ctx, act)
+		}
+		if err != nil {
+			return s.refusal(err, &p, word)
+		}
+		return s.done(r, Note{Info, s.Name(who) + " declines the " + what + "."})
+	}
+	return refused(s.Name(who) + ", answer the " + what + " first: type " + accept + " " + verbs + ".")
+}
+
+// answerer returns the colour that answers an offer: the opponent of the
+// player who made it.
+func (s *Session) answerer(o *play.Offer) game.Color {
+	if o.By == WhiteID {
+		return game.Black
+	}
+	return game.White
+}
+
+func (s *Session) moves() Reply {
+	if s.Over() {
+		return Reply{Notes: []Note{{Info, "The game is over: there are no moves."}}}
+	}
+	p := s.Position()
+	sans := p.SANs()
+	list := make([]string, len(sans))
+	for i, m := range sans {
+		list[i] = m.SAN
+	}
+	sortMoves(list)
+	return Reply{Notes: []Note{{Info, fmt.Sprintf("%d legal moves: %s", len(list), strings.Join(list, " "))}}}
+}
+
+func (s *Session) newGame() Reply {
+	if !s.Over() {
+		return refused("This game goes on: resign or agree a draw before starting a new one.")
+	}
+	if err := s.start(); err != nil {
+		return refused(err.Error())
+	}
+	return Reply{Changed: true, Notes: []Note{{Info, "A new game: " + s.Name(game.White) + " against " + s.Name(game.Black) + "."}}}
+}
+
+func (s *Session) png(path string) Reply {
+	if path == "" {
+		return refused("Say where to write the picture, e.g. png board.png")
+	}
+	if err := s.WritePNG(path); err != nil {
+		return refused("The picture was not written: " + err.Error())
+	}
+	return Reply{Notes: []Note{{Info, "The board is written to " + path + "."}}}
+}
+
+// WritePNG draws the board as render.PNG does, from the side the screen
+// shows it, with the last move and a check marked, and writes it to path.
+func (s *Session) WritePNG(path string) error {
+	p := s.Position()
+	opt := render.Options{Orientation: render.WhiteBottom, Title: s.pngTitle()}
+	if s.flipped {
+		opt.Orientation = render.BlackBottom
+	}
+	if m, ok := s.LastMove(); ok {
+		opt.LastMove = m
+	}
+	if k, ok := p.KingSquare(p.Turn()); ok && p.InCheck() {
+		opt.Highlights = append(opt.Highlights, render.Highlight{Square: k, Mark: render.Danger})
+	}
+	for _, sq := range s.WouldFreeze().Squares() {
+		opt.Highlights = append(opt.Highlights, render.Highlight{Square: sq, Mark: render.Info})
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := render.PNG(f, &p, opt); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// IceAgeText tells an Ice Age: which men froze and how many squares
+// turned to ice.
+func IceAgeText(e *game.IceAge) string {
+	n := e.Iced().Count()
+	squares := fmt.Sprintf("%d squares turned to ice", n)
+	if n == 1 {
+		squares = "1 square turned to ice"
+	}
+	if len(e.Frozen) == 0 {
+		return "Ice Age! No man froze; " + squares + "."
+	}
+	men := make([]string, len(e.Frozen))
+	for i, f := range e.Frozen {
+		men[i] = "the " + f.Piece.String() + " on " + f.Square.String()
+	}
+	return "Ice Age! " + upperFirst(joinAnd(men)) + " froze; " + squares + "."
+}
+
+// joinAnd joins "a", "b", "c" as "a, b and c".
+func joinAnd(xs []string) string {
+	if len(xs) < 2 {
+		return strings.Join(xs, "")
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
+}
+
+// sentence ends s with a full stop unless it has one.
+func sentence(s string) string {
+	if strings.HasSuffix(s, ".") {
+		return s
+	}
+	return s + "."
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// moveNumber returns "12." for White's move and "12..." for Black's.
+func moveNumber(n int, c game.Color) string {
+	if c == game.White {
+		return fmt.Sprintf("%d.", n)
+	}
+	return fmt.Sprintf("%d...", n)
+}
+
+func titleCase(c game.Color) string {
+	if c == game.White {
+		return "White"
+	}
+	return "Black"
+}
+
+func (s *Session) turn() game.Color {
+	p := s.m.Position()
+	return p.Turn()
+}
