@@ -23,11 +23,17 @@ type benchMover struct {
 	name  string
 	round int
 	g     play.Game
+	// fresh, if set, gives every game a new storage, so that what the
+	// storage holds does not weigh on the move.
+	fresh func() play.Storage
 }
 
 func (m *benchMover) next(tb testing.TB) {
 	if m.g.ID == 0 || m.g.Over() || m.g.Ply() >= len(m.refs[m.round%len(m.refs)].moves) {
 		m.round++
+		if m.fresh != nil {
+			m.svc = service(m.fresh())
+		}
 		r, err := m.svc.Start(ctx, play.NewGame{Guild: "g", Channel: fmt.Sprintf("%s-%d", m.name, m.round),
 			White: play.Seat{ID: "w-" + m.name}, Black: play.Seat{ID: "b-" + m.name}, DaysPerMove: 3, At: t0})
 		if err != nil {
@@ -56,7 +62,11 @@ var storages = []struct {
 
 // BenchmarkMove is the latency of one acknowledged move through
 // play.Service: parsing what the user typed, the read-check-apply-write
-// transaction and, on bbolt, its fsync; one writer alone.
+// transaction and, on bbolt, its fsync; one writer alone, the games
+// played one after another in one storage. memory-fresh plays each game
+// in a new memstore: memstore finds a channel's game by scanning every
+// game, so in one long-lived memstore the move slows as games pile up,
+// and memory-fresh is play's own cost.
 func BenchmarkMove(b *testing.B) {
 	refs := loadRefGames(b)
 	for _, st := range storages {
@@ -68,6 +78,12 @@ func BenchmarkMove(b *testing.B) {
 			}
 		})
 	}
+	b.Run("memory-fresh", func(b *testing.B) {
+		m := &benchMover{refs: refs, name: "solo", fresh: func() play.Storage { return memstore.New() }}
+		for i := 0; i < b.N; i++ {
+			m.next(b)
+		}
+	})
 }
 
 // BenchmarkConcurrentGames is the throughput of acknowledged moves when

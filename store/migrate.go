@@ -112,6 +112,14 @@ func deleteBuckets(tx *bolt.Tx, names [][]byte) error {
 	return nil
 }
 
+// bucket returns a bucket that an older schema must have.
+func bucket(tx *bolt.Tx, name []byte) (*bolt.Bucket, error) {
+	if b := tx.Bucket(name); b != nil {
+		return b, nil
+	}
+	return nil, fmt.Errorf("%w: the file has no bucket %s", ErrCorrupt, name)
+}
+
 func putKey(tx *bolt.Tx, bucket, key []byte) error {
 	if err := tx.Bucket(bucket).Put(key, []byte{}); err != nil {
 		return fmt.Errorf("indexing in %s: %w", bucket, err)
@@ -127,9 +135,14 @@ func migrate1to2(tx *bolt.Tx) error {
 	if err := createBuckets(tx, [][]byte{bucketUserGames, bucketGuildGames, bucketUserArch, bucketGuildArch, bucketChallUsers}); err != nil {
 		return err
 	}
-	for _, bucket := range [][]byte{v2Games, bucketArchive} {
-		archived := string(bucket) == string(bucketArchive)
-		err := tx.Bucket(bucket).ForEach(func(k, v []byte) error {
+	for _, name := range [][]byte{v2Games, bucketArchive, bucketChallenges} {
+		if _, err := bucket(tx, name); err != nil {
+			return err
+		}
+	}
+	for _, name := range [][]byte{v2Games, bucketArchive} {
+		archived := string(name) == string(bucketArchive)
+		err := tx.Bucket(name).ForEach(func(k, v []byte) error {
 			var g struct {
 				ID      uint64    `json:"id"`
 				Guild   string    `json:"guild"`
@@ -138,7 +151,7 @@ func migrate1to2(tx *bolt.Tx) error {
 				Black   play.Seat `json:"black"`
 			}
 			if err := json.Unmarshal(v, &g); err != nil {
-				return fmt.Errorf("%w: %s record %q: %v", ErrCorrupt, bucket, k, err)
+				return fmt.Errorf("%w: %s record %q: %v", ErrCorrupt, name, k, err)
 			}
 			users, guilds, last := bucketUserGames, bucketGuildGames, []byte(g.Channel)
 			if archived {
@@ -189,6 +202,11 @@ func migrate1to2(tx *bolt.Tx) error {
 //   - Prefs stay as they are: their fields that play's Prefs lacks
 //     (orientation, vacation) are kept until the user's settings change.
 func migrate2to3(tx *bolt.Tx) error {
+	for _, name := range [][]byte{v2Games, bucketArchive, bucketChallenges, bucketStats, bucketPlayers, bucketMeta} {
+		if _, err := bucket(tx, name); err != nil {
+			return err
+		}
+	}
 	var active []play.Game
 	err := tx.Bucket(v2Games).ForEach(func(k, v []byte) error {
 		var o v2Game

@@ -485,6 +485,19 @@ func TestOpenRefusesForeignFile(t *testing.T) {
 			t.Fatalf("got %v", err)
 		}
 	})
+	t.Run("an old file without one of its buckets is refused, unchanged", func(t *testing.T) {
+		path := copyFixture(t, fixtureV2)
+		db, _ := bolt.Open(path, 0o600, nil)
+		db.Update(func(tx *bolt.Tx) error { return tx.DeleteBucket([]byte("games")) })
+		db.Close()
+		before := dump(t, path)
+		if _, err := Open(path, nil); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "games") {
+			t.Fatalf("got %v", err)
+		}
+		if dump(t, path) != before {
+			t.Fatal("the refused file was changed")
+		}
+	})
 	t.Run("a file that is not a database is refused", func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "text.db")
 		os.WriteFile(path, bytes.Repeat([]byte("not a database\n"), 1000), 0o600)
