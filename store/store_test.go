@@ -644,3 +644,66 @@ func FuzzMoveJSON(f *testing.F) {
 		}
 	})
 }
+
+func TestSchedulerThroughPlay(t *testing.T) {
+	s := openTest(t, nil)
+	svc := service(s)
+	var games []play.Game
+	for i, days := range []int{3, 1, 0, 2} {
+		games = append(games, start(t, svc, "g", fmt.Sprint("c", i), "w", "b", days))
+	}
+	var chals []play.Challenge
+	for i := 0; i < 5; i++ {
+		c, err := svc.Challenge(ctx, play.NewChallenge{Channel: "lobby", From: play.Seat{ID: fmt.Sprint("a", i)}, At: t0.Add(time.Duration(i) * time.Hour)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		chals = append(chals, c)
+	}
+	t.Run("challenges expire earliest first, a limited number at a time", func(t *testing.T) {
+		due := chals[2].Expires
+		gone, err := svc.Expire(ctx, due, 2)
+		if err != nil || len(gone) != 2 || gone[0].ID != chals[0].ID || gone[1].ID != chals[1].ID {
+			t.Fatalf("expired %+v, %v", gone, err)
+		}
+		if gone, _ = svc.Expire(ctx, due, 10); len(gone) != 1 || gone[0].ID != chals[2].ID {
+			t.Fatalf("then %+v", gone)
+		}
+		view(t, s, func(tx play.ReadTx) error {
+			if next, ok, _ := tx.NextDue(play.DueExpiry); !ok || !next.Equal(chals[3].Expires) {
+				t.Errorf("next expiry %v, %v", next, ok)
+			}
+			return nil
+		})
+	})
+	t.Run("games time out as their deadlines come, and leave the time indexes", func(t *testing.T) {
+		var due []play.Due
+		view(t, s, func(tx play.ReadTx) (err error) {
+			due, err = tx.Due(play.DueDeadline, t0.Add(72*time.Hour), 10)
+			return err
+		})
+		if len(due) != 3 || due[0].ID != games[1].ID || due[1].ID != games[3].ID || due[2].ID != games[0].ID {
+			t.Fatalf("due %+v", due)
+		}
+		if _, err := svc.TimeOut(ctx, games[3].ID, t0.Add(47*time.Hour)); kindOf(err) != play.NotYetDue {
+			t.Fatalf("an early timeout: %v", err)
+		}
+		for _, d := range due[:2] {
+			r, err := svc.TimeOut(ctx, d.ID, d.At)
+			if err != nil || r.Game.Outcome != game.WinFor(game.Black, game.Timeout) {
+				t.Fatalf("timing out game %d: %+v, %v", d.ID, r.Game.Outcome, err)
+			}
+		}
+		view(t, s, func(tx play.ReadTx) error {
+			d, _ := tx.Due(play.DueDeadline, t0.Add(1000*time.Hour), 10)
+			r, _ := tx.Due(play.DueReminder, t0.Add(1000*time.Hour), 10)
+			if len(d) != 1 || d[0].ID != games[0].ID || len(r) != 1 || r[0].ID != games[0].ID {
+				t.Errorf("deadlines %+v, reminders %+v", d, r)
+			}
+			if st, _ := tx.Stats("g"); st.ByReason[game.Timeout] != 2 {
+				t.Errorf("stats %+v", st)
+			}
+			return nil
+		})
+	})
+}
