@@ -1,0 +1,259 @@
+package i18n
+
+import (
+	"embed"
+	"fmt"
+	"io/fs"
+	"maps"
+	"path"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"unicode"
+	"unicode/utf8"
+
+	goi18n "github.com/nicksnyder/go-i18n/v2/i18n"
+	"go.yaml.in/yaml/v3"
+	"golang.org/x/text/language"
+)
+
+// Lang is one of the languages the texts are written in: a BCP 47 base
+// language code.
+type Lang string
+
+// The languages, in the order Languages returns them.
+const (
+	English   Lang = "en"
+	French    Lang = "fr"
+	Russian   Lang = "ru"
+	Norwegian Lang = "nb" // Bokmål
+	Spanish   Lang = "es"
+	Dutch     Lang = "nl"
+)
+
+var languages = []Lang{English, French, Russian, Norwegian, Spanish, Dutch}
+
+// Languages returns every language, English first.
+func Languages() []Lang { return slices.Clone(languages) }
+
+// String returns the language code, e.g. "nb".
+func (l Lang) String() string { return string(l) }
+
+// known reports whether l is one of Languages.
+func (l Lang) known() bool { return slices.Contains(languages, l) }
+
+// FromDiscord returns the language for a Discord locale ("en-US", "fr",
+// "no", "es-419", …), English for one it has no texts in. It also takes
+// the common spellings of the same tags ("fr_FR", "NB", "es-MX").
+func FromDiscord(locale string) Lang {
+	s := strings.ToLower(strings.TrimSpace(locale))
+	base, _, _ := strings.Cut(strings.ReplaceAll(s, "_", "-"), "-")
+	switch base {
+	case "fr":
+		return French
+	case "ru":
+		return Russian
+	case "no", "nb", "nn":
+		return Norwegian // Discord's "no" is Bokmål; a Nynorsk reader reads it best
+	case "es":
+		return Spanish
+	case "nl":
+		return Dutch
+	}
+	return English
+}
+
+// discordLocales maps the Discord locales of the languages to them.
+var discordLocales = []struct {
+	locale string
+	lang   Lang
+}{
+	{"en-US", English}, {"en-GB", English}, {"fr", French}, {"ru", Russian},
+	{"no", Norwegian}, {"es-ES", Spanish}, {"es-419", Spanish}, {"nl", Dutch},
+}
+
+// DiscordLocales returns the message id in every language, keyed by the
+// Discord locales that have one ("en-US", "en-GB", "fr", "ru", "no",
+// "es-ES", "es-419", "nl"), as Discord takes the localizations of a
+// command's name and description.
+func DiscordLocales(id string) map[string]string {
+	out := make(map[string]string, len(discordLocales))
+	for _, d := range discordLocales {
+		out[d.locale] = T(d.lang, id, nil)
+	}
+	return out
+}
+
+//go:embed locales/*.yaml
+var files embed.FS
+
+// The bundle of every message, read from files when the package starts.
+// loadErr is what went wrong reading them; tests insist on its being nil,
+// and a bot built with a broken file still runs, saying message ids.
+var (
+	bundle     *goi18n.Bundle
+	localizers = map[Lang]*goi18n.Localizer{}
+	messages   = map[Lang]map[string]*goi18n.Message{}
+	// groups holds, by language and by id up to its last dot (e.g.
+	// "piece.rook."), the last parts of the ids (the forms: "def", …).
+	groups  = map[Lang]map[string][]string{}
+	loadErr error
+)
+
+func init() { loadErr = load() }
+
+func load() error {
+	bundle = goi18n.NewBundle(language.English)
+	bundle.RegisterUnmarshalFunc("yaml", yaml.Unmarshal)
+	for _, l := range languages {
+		localizers[l] = goi18n.NewLocalizer(bundle, string(l))
+		messages[l] = map[string]*goi18n.Message{}
+	}
+	names, err := fs.Glob(files, "locales/*.yaml")
+	if err != nil {
+		return err
+	}
+	var errs []string
+	for _, name := range names {
+		lang, ok := fileLang(name)
+		if !ok {
+			errs = append(errs, name+": not named active.LANG.yaml for one of the languages")
+			continue
+		}
+		buf, err := files.ReadFile(name)
+		if err != nil {
+			errs = append(errs, err.Error())
+			continue
+		}
+		mf, err := bundle.ParseMessageFileBytes(buf, name)
+		if err != nil {
+			errs = append(errs, name+": "+err.Error())
+			continue
+		}
+		for _, m := range mf.Messages {
+			messages[lang][m.ID] = m
+		}
+	}
+	for _, l := range languages {
+		if len(messages[l]) == 0 {
+			errs = append(errs, "no messages in "+string(l))
+		}
+		groups[l] = map[string][]string{}
+		for _, id := range IDs(l) {
+			if i := strings.LastIndexByte(id, '.'); i >= 0 {
+				groups[l][id[:i+1]] = append(groups[l][id[:i+1]], id[i+1:])
+			}
+		}
+	}
+	if errs != nil {
+		return fmt.Errorf("i18n: %s", strings.Join(errs, "; "))
+	}
+	return nil
+}
+
+// fileLang returns the language of a message file named
+// locales/active.LANG.yaml.
+func fileLang(name string) (Lang, bool) {
+	base := path.Base(name)
+	if !strings.HasPrefix(base, "active.") || !strings.HasSuffix(base, ".yaml") {
+		return "", false
+	}
+	l := Lang(strings.TrimSuffix(strings.TrimPrefix(base, "active."), ".yaml"))
+	return l, l.known()
+}
+
+// A Reporter is told of a message that is missing in a language, or whose
+// template fails; the text shown instead is the English one, or the id.
+type Reporter func(lang Lang, id string, err error)
+
+var reporter atomic.Pointer[Reporter]
+
+// SetReporter makes f the Reporter (nil: none, as in production, where a
+// missing text shows in English). Tests set one that fails the test, so a
+// missing message is loud where it can be fixed. It returns the Reporter
+// it replaces.
+func SetReporter(f Reporter) Reporter {
+	var old *Reporter
+	if f == nil {
+		old = reporter.Swap(nil)
+	} else {
+		old = reporter.Swap(&f)
+	}
+	if old == nil {
+		return nil
+	}
+	return *old
+}
+
+func report(lang Lang, id string, err error) {
+	if f := reporter.Load(); f != nil {
+		(*f)(lang, id, err)
+	}
+}
+
+// Has reports whether the message id is written in lang.
+func Has(lang Lang, id string) bool {
+	_, ok := messages[lang][id]
+	return ok
+}
+
+// IDs returns the ids of the messages written in lang, sorted.
+func IDs(lang Lang) []string {
+	return slices.Sorted(maps.Keys(messages[lang]))
+}
+
+// T returns the message id in lang, its template filled with data (which
+// may be nil). A message missing in lang is said in English, and one
+// missing in English too is the id itself; either is told to the Reporter.
+// An unknown lang is English.
+func T(lang Lang, id string, data map[string]any) string {
+	return localize(lang, id, nil, data)
+}
+
+// N is T for a message with plural forms: count chooses the form by the
+// language's CLDR plural rules, and the template sees it as .Count (data
+// may be nil).
+func N(lang Lang, id string, count int, data map[string]any) string {
+	d := make(map[string]any, len(data)+1)
+	maps.Copy(d, data)
+	d["Count"] = count
+	return localize(lang, id, count, d)
+}
+
+func localize(lang Lang, id string, count any, data map[string]any) string {
+	if !lang.known() {
+		lang = English
+	}
+	cfg := &goi18n.LocalizeConfig{MessageID: id, PluralCount: count}
+	if data != nil {
+		cfg.TemplateData = data
+	}
+	msg, err := localizers[lang].Localize(cfg)
+	if err == nil {
+		return msg
+	}
+	report(lang, id, err)
+	if msg != "" {
+		return msg // English, for a message missing in lang
+	}
+	if lang != English {
+		if msg, err := localizers[English].Localize(cfg); err == nil {
+			return msg
+		}
+	}
+	return id
+}
+
+// Sentence returns s with its first letter in upper case, for showing one
+// of the explanations (which start in lower case, to be put after other
+// words) as a sentence of its own.
+func Sentence(s string) string {
+	if strings.HasPrefix(s, "ij") {
+		return "IJ" + s[2:] // the Dutch digraph: "IJstijd"
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	if r == utf8.RuneError || unicode.IsUpper(r) {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[n:]
+}
