@@ -83,14 +83,18 @@ func menForms(lang Lang, men []game.Placement) map[string]any {
 		for i, m := range men {
 			items[i] = T(lang, "man_on", map[string]any{"Man": names[i][form], "Square": m.Square.String()})
 		}
-		out[form] = List(lang, "list.and", items)
+		out[form] = And(lang, items)
 	}
 	return out
 }
 
-// List joins items as "a, b and c" (id "list.and") or "a, b or c" (id
-// "list.or") in lang.
-func List(lang Lang, id string, items []string) string {
+// And joins items as "a, b and c" in lang.
+func And(lang Lang, items []string) string { return list(lang, "list.and", items) }
+
+// Or joins items as "a, b or c" in lang.
+func Or(lang Lang, items []string) string { return list(lang, "list.or", items) }
+
+func list(lang Lang, id string, items []string) string {
 	switch len(items) {
 	case 0:
 		return ""
@@ -259,7 +263,7 @@ func moveErrorData(lang Lang, e *game.MoveError) map[string]any {
 		"Attacked":     square(e.Attacked),
 		"Rook":         square(rook),
 		"Kingside":     kingside,
-		"Moves":        List(lang, "list.or", e.SANs),
+		"Moves":        Or(lang, e.SANs),
 		"Reason":       reasonName(lang, e.Outcome.Reason),
 		"Man":          pieceForms(lang, e.Piece.Kind()),
 		"Blocker":      pieceForms(lang, e.BlockerPiece.Kind()),
@@ -383,5 +387,5 @@ func FrozenMen(lang Lang, men []game.Placement) string {
 		name := T(lang, "piece."+kindKey(m.Piece.Kind())+"."+colorKey(m.Piece.Color()), nil)
 		items[i] = T(lang, "man_on", map[string]any{"Man": name, "Square": m.Square.String()})
 	}
-	return N(lang, "iceage.frozen", len(men), map[string]any{"Men": List(lang, "list.and", items)})
+	return N(lang, "iceage.frozen", len(men), map[string]any{"Men": And(lang, items)})
 }

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	goi18n "github.com/nicksnyder/go-i18n/v2/i18n"
@@ -701,5 +702,64 @@ func TestLanguages(t *testing.T) {
 	}
 	if got := fmt.Sprint(Languages()); got != "[en fr ru nb es nl]" {
 		t.Errorf("Languages() = %s", got)
+	}
+}
+
+func TestListsAndOr(t *testing.T) {
+	strict(t)
+	items := []string{"a", "b", "c"}
+	for _, tt := range []struct {
+		lang      Lang
+		and, or   string
+		one, none string
+	}{
+		{English, "a, b and c", "a, b or c", "a", ""},
+		{Russian, "a, b и c", "a, b или c", "a", ""},
+		{Spanish, "a, b y c", "a, b o c", "a", ""},
+	} {
+		if got := And(tt.lang, items); got != tt.and {
+			t.Errorf("%s: And = %q, want %q", tt.lang, got, tt.and)
+		}
+		if got := Or(tt.lang, items); got != tt.or {
+			t.Errorf("%s: Or = %q, want %q", tt.lang, got, tt.or)
+		}
+		if And(tt.lang, items[:1]) != tt.one || Or(tt.lang, nil) != tt.none {
+			t.Errorf("%s: lists of one or none are wrong", tt.lang)
+		}
+	}
+}
+
+// The texts are read by many goroutines at once: one per interaction.
+func TestTextsFromManyGoroutines(t *testing.T) {
+	errs := moveErrors(t)
+	want := map[string]bool{}
+	for _, e := range errs {
+		for _, l := range Languages() {
+			want[MoveError(l, e)] = true
+		}
+	}
+	var wg sync.WaitGroup
+	bad := make(chan string, 8)
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i, e := range errs {
+				l := Languages()[(g+i)%len(Languages())]
+				if s := MoveError(l, e); !want[s] {
+					select {
+					case bad <- s:
+					default:
+					}
+				}
+				N(l, "count.days", i, nil)
+				Outcome(l, game.Outcome{Result: game.Draw, Reason: game.BothKingsFrozen})
+			}
+		}()
+	}
+	wg.Wait()
+	close(bad)
+	for s := range bad {
+		t.Errorf("a text said at the same time as others differs: %q", s)
 	}
 }
