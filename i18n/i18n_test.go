@@ -763,3 +763,56 @@ func TestTextsFromManyGoroutines(t *testing.T) {
 		t.Errorf("a text said at the same time as others differs: %q", s)
 	}
 }
+
+// Whatever a player types in whatever position, the error is said in
+// every language without a missing text or template key.
+func FuzzErrorsInEveryLanguage(f *testing.F) {
+	fens := []string{
+		game.StartFEN,
+		"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+		"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+		"4k3/P7/8/8/8/8/8/4K3 w - - 0 1",
+		"4k3/3pb3/8/8/8/8/P4P2/K3R3 b - - 0 20",
+		"r1bqk2r/pp1n1ppp/2p1pn2/*2p*3/1bPP4/2NBPN2/PP3PPP/R1BQK2R w KQkq - 2 7",
+	}
+	for _, c := range moveErrorCases {
+		f.Add(0, c.text)
+	}
+	for i := range fens {
+		for _, s := range []string{"e4", "Nf3", "bxc3", "O-O", "O-O-O", "e8=K", "Kd2", "a1a1", "", "zz", "Bb5", "Qxh7"} {
+			f.Add(i, s)
+		}
+	}
+	positions := make([]game.Position, len(fens))
+	for i, fen := range fens {
+		p, err := game.ParseFEN(fen)
+		if err != nil {
+			f.Fatal(err)
+		}
+		positions[i] = p
+	}
+	f.Fuzz(func(t *testing.T, i int, text string) {
+		p := positions[uint(i)%uint(len(positions))]
+		_, err := game.ParseMove(&p, text)
+		var me *game.MoveError
+		var se *game.SyntaxError
+		for _, l := range Languages() {
+			var problem error
+			old := SetReporter(func(lang Lang, id string, err error) { problem = err })
+			var s string
+			switch {
+			case errors.As(err, &me):
+				s = MoveError(l, me)
+			case errors.As(err, &se):
+				s = SyntaxError(l, se)
+			default:
+				SetReporter(old)
+				return
+			}
+			SetReporter(old)
+			if problem != nil || s == "" || strings.Contains(s, "<no value>") {
+				t.Fatalf("%s: %q in %s: %q, %v", l, text, p.FEN(), s, problem)
+			}
+		}
+	})
+}
