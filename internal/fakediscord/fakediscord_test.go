@@ -201,6 +201,22 @@ func TestConnectReadyAndGuildCreate(t *testing.T) {
 		t.Error("no heartbeat was acknowledged")
 	}
 
+	// Reads.
+	if c, err := w.dg.Channel(w.quiet.ID); err != nil || c.Name != "quiet" || c.Type != discordgo.ChannelTypeGuildText {
+		t.Errorf("GET channel: %+v, %v", c, err)
+	}
+	if m, err := w.dg.GuildMember(w.guild.ID, w.alice.ID); err != nil || m.User.ID != w.alice.ID || m.GuildID != w.guild.ID || m.JoinedAt.IsZero() {
+		t.Errorf("GET member: %+v, %v", m, err)
+	}
+	_, err = w.dg.GuildMember(w.guild.ID, "1")
+	restError(t, err, 404, discordgo.ErrCodeUnknownMember)
+	if me, err := w.dg.User("@me"); err != nil || me.ID != w.srv.Bot().ID || !me.Bot {
+		t.Errorf("GET @me: %+v, %v", me, err)
+	}
+	if u, err := w.dg.User(w.alice.ID); err != nil || u.Username != "alice" || u.GlobalName != "Alice" {
+		t.Errorf("GET user: %+v, %v", u, err)
+	}
+
 	// A guild added later comes as a GUILD_CREATE.
 	late := w.srv.AddGuild(fakediscord.Guild{})
 	if g := receive(t, w.guildCreate); g.ID != late.ID || g.PreferredLocale != "en-US" {

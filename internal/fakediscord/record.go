@@ -47,9 +47,10 @@ type Call struct {
 	Choices []*discordgo.ApplicationCommandOptionChoice
 
 	// Message is the message a call created, changed or deleted, as it
-	// stood right after the call: an edit is merged into the message. It is
-	// also set for responses that show one (callback types 4, 5 and 7) and
-	// for the message a thread was started from.
+	// stood right after the call: an edit is merged into the message. For
+	// a response it is the message the response made (callback types 4 and
+	// 5) or the message the component is on (6 and 7); for a thread, the
+	// message it was started from.
 	Message Message
 
 	// Channel is the thread created or the DM channel.
@@ -175,8 +176,9 @@ func (s *Server) Calls() []Call {
 }
 
 // WaitFor returns the first call, made before or after WaitFor was called,
-// for which match is true. It gives up when ctx ends, with an error that
-// lists the calls so far.
+// for which match is true; to wait only for calls after some point, match
+// on Seq. It gives up when ctx ends, with an error that lists the calls so
+// far.
 func (s *Server) WaitFor(ctx context.Context, match func(Call) bool) (Call, error) {
 	next := 0
 	for {
@@ -205,7 +207,8 @@ func (s *Server) WaitFor(ctx context.Context, match func(Call) bool) (Call, erro
 	}
 }
 
-// WaitResponse returns the first callback for an interaction.
+// WaitResponse returns the first callback for an interaction, accepted or
+// refused: check its Err.
 func (s *Server) WaitResponse(ctx context.Context, interactionID string) (Call, error) {
 	return s.WaitFor(ctx, func(c Call) bool {
 		return c.Kind == KindResponse && c.InteractionID == interactionID
