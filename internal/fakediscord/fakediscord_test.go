@@ -415,6 +415,15 @@ func TestDeferThenEdit(t *testing.T) {
 	if m.Flags&discordgo.MessageFlagsLoading != 0 || m.Flags&discordgo.MessageFlagsEphemeral == 0 || len(m.Attachments) != 1 {
 		t.Errorf("edited deferred message %+v", m)
 	}
+	// A deferral with no data at all is a public "thinking" message.
+	j := w.interaction(t, w.srv.Command(w.bob.ID, w.chess.ID, "board"))
+	if err := w.dg.InteractionRespond(j.Interaction, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}); err != nil {
+		t.Fatal(err)
+	}
+	if resp, _ := w.srv.WaitResponse(ctx(t), j.ID); resp.Message.Ephemeral() || resp.Message.Flags&discordgo.MessageFlagsLoading == 0 {
+		t.Errorf("deferred message without data %+v", resp.Message)
+	}
+
 	// Ephemeral messages are in no channel.
 	if _, err := w.dg.ChannelMessageEdit(w.chess.ID, m.ID, "x"); err == nil {
 		t.Error("an ephemeral message was edited through its channel")
@@ -711,7 +720,8 @@ func TestDispatchMistakesAreTestErrors(t *testing.T) {
 	srv.Command("1", ch.ID, "board")
 	srv.Click(u.ID, "1", "accept")
 	srv.Autocomplete(u.ID, ch.ID, "move", fakediscord.StringOption("move", "e"))
-	if len(rec.errors) != 4 {
-		t.Errorf("errors %q, want 4", rec.errors)
+	srv.UserCommand(u.ID, ch.ID, "Challenge", "1")
+	if len(rec.errors) != 5 {
+		t.Errorf("errors %q, want 5", rec.errors)
 	}
 }

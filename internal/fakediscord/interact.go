@@ -105,8 +105,12 @@ func (s *Server) UserCommand(userID, channelID, name, targetID string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c := s.channels[channelID]
-	if c == nil {
+	switch {
+	case c == nil:
 		s.tb.Errorf("fakediscord: user command %q: no channel %q", name, channelID)
+		return ""
+	case s.users[targetID] == nil && targetID != s.bot.ID:
+		s.tb.Errorf("fakediscord: user command %q: no user %q", name, targetID)
 		return ""
 	}
 	data := map[string]any{
@@ -324,7 +328,11 @@ func (s *Server) callback(r *http.Request, rep *reply) {
 		}
 		c := s.channels[it.channelID]
 		m := &Message{ID: newID(), ChannelID: c.ID, GuildID: c.GuildID, InteractionID: it.id, typ: it.answer, created: time.Now()}
-		if err := applyMessage(m, map[string]json.RawMessage{"flags": f["flags"]}, nil, true); err != nil {
+		flags := map[string]json.RawMessage{}
+		if raw, ok := f["flags"]; ok {
+			flags["flags"] = raw
+		}
+		if err := applyMessage(m, flags, nil, true); err != nil {
 			rep.err = err
 			return
 		}
