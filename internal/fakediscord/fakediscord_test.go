@@ -692,6 +692,11 @@ func TestDisconnectResumeAndReidentify(t *testing.T) {
 	if err != nil || closed.CloseCode != websocket.CloseNormalClosure || closed.SessionID != second.SessionID {
 		t.Errorf("close %v, %v", closed, err)
 	}
+	if t.Failed() {
+		for _, c := range w.srv.Calls() {
+			t.Log(c)
+		}
+	}
 }
 
 // tbRecorder is a test whose errors are recorded instead of failing it.

@@ -31,8 +31,10 @@ type conn struct {
 	ws      *websocket.Conn
 	out     chan frame
 	version int
-	sess    *session // guarded by Server.mu, like the fields below
-	dropped bool     // the fake closed it: what it reads after that is not the bot's doing
+	beat    chan struct{} // closed on the first heartbeat
+	sess    *session      // guarded by Server.mu, like the fields below
+	dropped bool          // the fake closed it: what it reads after that is not the bot's doing
+	beaten  bool          // beat is closed
 }
 
 type frame struct {
@@ -80,7 +82,7 @@ func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return
 	}
-	c := &conn{ws: ws, out: make(chan frame, 1024), version: 10}
+	c := &conn{ws: ws, out: make(chan frame, 1024), beat: make(chan struct{}), version: 10}
 	if v, err := strconv.Atoi(r.URL.Query().Get("v")); err == nil {
 		c.version = v
 	}
@@ -118,6 +120,10 @@ func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
 		case 1:
 			s.mu.Lock()
 			s.heartbeats++
+			if !c.beaten {
+				c.beaten = true
+				close(c.beat)
+			}
 			s.mu.Unlock()
 			c.sendJSON(map[string]any{"op": 11, "s": nil, "t": nil, "d": nil})
 		case 2:
@@ -257,7 +263,28 @@ func (s *Server) dropLocked(c *conn, code int, text string) {
 // they end: its RESUME gets INVALID_SESSION and it identifies again, for a
 // new READY. Wait for the KindResume or KindIdentify call to know it is
 // back.
+//
+// It first waits, up to 5 seconds, for each identified connection's first
+// heartbeat: discordgo v0.29.0, dropped before its heartbeat goroutine has
+// run, closes its next connection too, with code 1000, which ends the
+// session.
 func (s *Server) Disconnect(resumable bool) {
+	s.mu.Lock()
+	var beats []chan struct{}
+	for c := range s.conns {
+		if c.sess != nil {
+			beats = append(beats, c.beat)
+		}
+	}
+	s.mu.Unlock()
+	timeout := time.After(5 * time.Second)
+	for _, beat := range beats {
+		select {
+		case <-beat:
+		case <-timeout:
+		}
+	}
+
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	code, text := 4000, "Unknown error."

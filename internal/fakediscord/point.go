@@ -44,7 +44,7 @@ func route(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errUnauthorized)
 		return
 	}
-	s.ServeHTTP(w, r)
+	s.serveHTTP(w, r)
 }
 
 // pointDiscordgo starts the router, once per process, and points discordgo's

@@ -90,6 +90,12 @@ func (c Call) String() string {
 	if c.Channel.ID != "" {
 		fmt.Fprintf(&b, " channel=%s %q", c.Channel.ID, c.Channel.Name)
 	}
+	if c.SessionID != "" {
+		fmt.Fprintf(&b, " session=%s", c.SessionID)
+	}
+	if c.CloseCode != 0 {
+		fmt.Fprintf(&b, " code=%d", c.CloseCode)
+	}
 	if c.Err != nil {
 		fmt.Fprintf(&b, " error=%v", c.Err)
 	}

@@ -136,7 +136,7 @@ func New(tb testing.TB) *Server {
 	}
 	s.bot = User{ID: newID(), Username: "Fake Bot"}
 	s.mux = s.routes()
-	s.http = httptest.NewServer(s)
+	s.http = httptest.NewServer(http.HandlerFunc(s.serveHTTP))
 	s.wsURL = "ws://" + s.http.Listener.Addr().String()
 	register(s)
 	tb.Cleanup(s.close)
@@ -266,9 +266,9 @@ func (s *Server) dmLocked(userID string) (*Channel, *Error) {
 	return c, nil
 }
 
-// ServeHTTP serves the gateway to WebSocket upgrades and the REST API to
+// serveHTTP serves the gateway to WebSocket upgrades and the REST API to
 // requests that carry the bot token.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if websocket.IsWebSocketUpgrade(r) {
 		s.serveGateway(w, r)
 		return
