@@ -78,6 +78,8 @@
 // which answers 404 and is logged.
 //
 // Close every discordgo session before the test ends: a session left open
-// keeps trying to reconnect to a fake that is gone. discordgo's Close takes
-// a second.
+// keeps trying to reconnect to a fake that is gone, logging errors. So may
+// one closed right after Open returned: discordgo v0.29.0's heartbeat
+// goroutine, not yet run, finds the connection closed and reconnects.
+// discordgo's Close takes a second.
 package fakediscord
