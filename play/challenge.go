@@ -269,7 +269,8 @@ type NewGame struct {
 	At          time.Time
 }
 
-// Start starts a game. Refusals: BadTimeControl, BadPosition, ChannelBusy.
+// Start starts a game. Refusals: SelfChallenge (one user in both seats),
+// BadTimeControl, BadPosition, ChannelBusy.
 func (s *Service) Start(ctx context.Context, n NewGame) (Result, error) {
 	var r Result
 	err := s.st.Update(ctx, func(tx Tx) error {
@@ -283,6 +284,9 @@ func (s *Service) Start(ctx context.Context, n NewGame) (Result, error) {
 func (s *Service) start(tx Tx, n NewGame) (Game, error) {
 	if n.At.IsZero() || n.Channel == "" || n.White.ID == "" || n.Black.ID == "" {
 		return Game{}, errors.New("play: a new game needs a time, a channel and two players")
+	}
+	if n.White.ID == n.Black.ID {
+		return Game{}, &Refusal{Kind: SelfChallenge}
 	}
 	if !validDays(n.DaysPerMove) {
 		return Game{}, &Refusal{Kind: BadTimeControl, Days: n.DaysPerMove, Allowed: AllowedDays}

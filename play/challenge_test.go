@@ -445,6 +445,7 @@ func TestStart(t *testing.T) {
 		{"a game from the ice start starts", func(*play.NewGame) {}, 0},
 		{"a rated game without a time limit starts", func(n *play.NewGame) { n.Rated, n.DaysPerMove = true, 0 }, 0},
 		{"a game from a position with Black to move starts", func(n *play.NewGame) { n.StartFEN = "4k3/3pb3/8/8/7r/8/P4P2/K3R3 b - - 0 20" }, 0},
+		{"a game of one user against themself is refused", func(n *play.NewGame) { n.Black = play.Seat{ID: ann.ID, Name: "Ann again"} }, play.SelfChallenge},
 		{"a game of four days per move is refused", func(n *play.NewGame) { n.DaysPerMove = 4 }, play.BadTimeControl},
 		{"a game from a position that does not read is refused", func(n *play.NewGame) { n.StartFEN = "rnbqkbnr" }, play.BadPosition},
 		{"a game from a stalemate is refused", func(n *play.NewGame) { n.StartFEN = "7k/8/5KQ1/8/8/8/8/8 b - - 1 1" }, play.BadPosition},

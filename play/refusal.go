@@ -32,7 +32,8 @@ const (
 	// TimeUp: the deadline has passed; the mover lost on time.
 	TimeUp RefusalKind = 8
 
-	// SelfChallenge: a user challenged themself.
+	// SelfChallenge: a user challenged themself (or accepted their own
+	// challenge, or was seated on both sides of a game).
 	SelfChallenge RefusalKind = 10
 	// NoChallenge: the challenge was answered, withdrawn or expired.
 	NoChallenge RefusalKind = 11
