@@ -275,10 +275,16 @@ func (s *Service) Start(ctx context.Context, n NewGame) (Result, error) {
 	var r Result
 	err := s.st.Update(ctx, func(tx Tx) error {
 		g, err := s.start(tx, n)
+		if err != nil {
+			return err
+		}
 		r = Result{Game: g, Event: Started}
-		return err
+		return nil
 	})
-	return r, err
+	if err != nil {
+		return Result{}, err
+	}
+	return r, nil
 }
 
 func (s *Service) start(tx Tx, n NewGame) (Game, error) {

@@ -459,6 +459,9 @@ func TestStart(t *testing.T) {
 			r, err := svc.Start(ctx, n)
 			if tt.want != 0 {
 				wantKind(t, err, tt.want)
+				if !reflect.DeepEqual(r, play.Result{}) {
+					t.Errorf("a refused start returned a result: %+v", r)
+				}
 				unchanged(t, st, snapshot)
 				return
 			}
