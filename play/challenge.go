@@ -88,8 +88,8 @@ func checkStart(fen string) error {
 	if err != nil {
 		return &Refusal{Kind: BadPosition, Err: err}
 	}
-	if p.Outcome().Over() {
-		return &Refusal{Kind: BadPosition}
+	if o := p.Outcome(); o.Over() {
+		return &Refusal{Kind: BadPosition, Outcome: o}
 	}
 	return nil
 }

@@ -229,6 +229,24 @@ func TestRefusalData(t *testing.T) {
 		}
 	})
 
+	t.Run("an unusable start position says why", func(t *testing.T) {
+		svc, _ := newService(play.Options{})
+		for _, tt := range []struct{ fen, msg string }{
+			{"8/8 w", "invalid FEN (position): want 4 to 6 fields separated by spaces (board, side to move, castling, en passant, clocks), found 2"},
+			{"R5k1/5ppp/8/8/8/8/8/6K1 b - - 1 1", "the start position is the end of a game already: 1-0, checkmate"},
+		} {
+			_, err := svc.Start(ctx, play.NewGame{Channel: "c1", White: ann, Black: bob, StartFEN: tt.fen, At: t0})
+			x := wantKind(t, err, play.BadPosition)
+			var fe *game.FENError
+			if wrapped := errors.As(err, &fe); wrapped == x.Outcome.Over() {
+				t.Errorf("%s: refusal %+v, wrapping a FEN error: %v", tt.fen, x, wrapped)
+			}
+			if err.Error() != tt.msg {
+				t.Errorf("%s: %q, want %q", tt.fen, err.Error(), tt.msg)
+			}
+		}
+	})
+
 	t.Run("every kind has a stable name and an English sentence", func(t *testing.T) {
 		seen := map[string]play.RefusalKind{}
 		for k := play.RefusalKind(1); k < 40; k++ {

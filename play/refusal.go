@@ -50,7 +50,9 @@ const (
 	ChannelBusy RefusalKind = 16
 	// AlreadyChallenged: the same challenge is already waiting.
 	AlreadyChallenged RefusalKind = 17
-	// BadPosition: the start position is unusable.
+	// BadPosition: the start position is unusable: its FEN does not read
+	// (Refusal.Err is the *game.FENError) or the game would be over
+	// already (Refusal.Outcome says how).
 	BadPosition RefusalKind = 18
 
 	// NoOffer: there is no draw offer (or takeback request) to answer.
@@ -105,7 +107,7 @@ type Refusal struct {
 	Turn     game.Color   // the side to move (NotYourTurn)
 	Revision int          // the current revision (Stale)
 	Last     Event        // what last changed the game (Stale)
-	Outcome  game.Outcome // how the game ended (GameOver)
+	Outcome  game.Outcome // how the game ended (GameOver, BadPosition)
 	Deadline time.Time    // the deadline that passed (TimeUp) or is ahead (NotYetDue)
 	Allowed  []int        // the allowed days per move (BadTimeControl)
 	Days     int          // the refused days per move (BadTimeControl)
@@ -133,6 +135,13 @@ func (r *Refusal) Error() string {
 	case IllegalMove, NotAMove:
 		if r.Err != nil {
 			return r.Err.Error()
+		}
+	case BadPosition:
+		if r.Err != nil {
+			return r.Err.Error()
+		}
+		if r.Outcome.Over() {
+			return "the start position is the end of a game already: " + describe(r.Outcome)
 		}
 	case TimeUp:
 		return "the time to move ran out at " + r.Deadline.UTC().Format(time.RFC3339)
