@@ -146,7 +146,7 @@ func (f *fixture) legalMove() string {
 		return "hxg3"
 	}
 	if f.game.Over() {
-		return "g3g4"
+		return "gxh4"
 	}
 	sans, err := play.LegalSANs(&f.game)
 	if err != nil || len(sans) == 0 {
