@@ -400,6 +400,38 @@ func TestStaleActs(t *testing.T) {
 	}
 }
 
+// TestActsAfterTheDeadline: once the deadline has passed, the side to
+// move has lost on time. Until TimeOut records it, no act of either player
+// may change the game — not a move, nor the acceptance of a draw offered
+// earlier, nor a takeback that would restart the clock — and then TimeOut
+// ends it on time.
+func TestActsAfterTheDeadline(t *testing.T) {
+	for _, row := range actMatrix {
+		switch row.state {
+		case pendingChallenge, over:
+			continue
+		}
+		for _, r := range []role{toMove, opponent} {
+			name := fmt.Sprintf("%s, after the deadline, %s %s and is refused: time up", row.state, r.phrase(row.state), row.op.phrase)
+			t.Run(name, func(t *testing.T) {
+				f := setUp(t, row.state)
+				snapshot := dump(t, f.st)
+				a := f.act(r)
+				a.At = f.game.Deadline
+				_, err := row.op.do(f, a)
+				if x := wantKind(t, err, play.TimeUp); !x.Deadline.Equal(f.game.Deadline) {
+					t.Errorf("the refusal says the deadline was %v, want %v", x.Deadline, f.game.Deadline)
+				}
+				unchanged(t, f.st, snapshot)
+				g := must(f.svc.TimeOut(ctx, f.game.ID, a.At))(t).Game
+				if g.Outcome != game.WinFor(f.game.Turn().Other(), game.Timeout) {
+					t.Fatalf("then the timeout gives %+v", g.Outcome)
+				}
+			})
+		}
+	}
+}
+
 func TestTimeOut(t *testing.T) {
 	deadline := func(f *fixture) time.Time { return f.game.Deadline }
 	tests := []struct {

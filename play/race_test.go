@@ -29,9 +29,9 @@ func TestConflictingActs(t *testing.T) {
 		return func(f *fixture) error { _, err := f.svc.AcceptTakeback(ctx, act(who, f.game, f.at)); return err }
 	}
 	timeOut := func(f *fixture) error { _, err := f.svc.TimeOut(ctx, f.game.ID, f.game.Deadline); return err }
-	resignLate := func(who play.Seat) do {
+	resignInTime := func(who play.Seat) do {
 		return func(f *fixture) error {
-			_, err := f.svc.Resign(ctx, act(who, f.game, f.game.Deadline.Add(time.Minute)))
+			_, err := f.svc.Resign(ctx, act(who, f.game, f.game.Deadline.Add(-time.Millisecond)))
 			return err
 		}
 	}
@@ -45,7 +45,7 @@ func TestConflictingActs(t *testing.T) {
 		{"a move and the opponent's resignation", ongoing, move(ann), resign(bob)},
 		{"two resignations", ongoing, resign(ann), resign(bob)},
 		{"a move and the grant of a takeback", takebackRequested, move(ann), acceptTakeback(ann)},
-		{"a timeout and a resignation after the deadline", ongoing, timeOut, resignLate(bob)},
+		{"a timeout and a resignation just before the deadline", ongoing, timeOut, resignInTime(bob)},
 	} {
 		t.Run("of "+tt.name+" at once, exactly one is applied", func(t *testing.T) {
 			for range 20 {

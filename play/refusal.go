@@ -29,7 +29,8 @@ const (
 	// NotAMove: the text is no move in any notation; the wrapped error is
 	// a *game.SyntaxError.
 	NotAMove RefusalKind = 7
-	// TimeUp: the deadline has passed; the mover lost on time.
+	// TimeUp: the deadline has passed; the side to move has lost on time
+	// (TimeOut records it) and no act may change the game any more.
 	TimeUp RefusalKind = 8
 
 	// SelfChallenge: a user challenged themself (or accepted their own
