@@ -8,7 +8,6 @@ import (
 	"image"
 	"image/color"
 	"image/png"
-	"net"
 	"net/http"
 	"os"
 	"sync"
@@ -21,55 +20,9 @@ import (
 	"github.com/iceagechess/iceage/internal/fakediscord"
 )
 
-// offLoopback lists every address a test tried to reach that is not on
-// 127.0.0.1; TestMain fails the run if there is any.
-var offLoopback struct {
-	sync.Mutex
-	addrs []string
-}
+var loopbackDialer = fakediscord.Dialer
 
-func noteAddr(hostport string) error {
-	host, _, err := net.SplitHostPort(hostport)
-	if err == nil && host == "127.0.0.1" {
-		return nil
-	}
-	offLoopback.Lock()
-	defer offLoopback.Unlock()
-	offLoopback.addrs = append(offLoopback.addrs, hostport)
-	return fmt.Errorf("test refuses to reach %s: not on 127.0.0.1", hostport)
-}
-
-type loopbackOnly struct{ next http.RoundTripper }
-
-func (l loopbackOnly) RoundTrip(r *http.Request) (*http.Response, error) {
-	if err := noteAddr(r.URL.Host); err != nil {
-		return nil, err
-	}
-	return l.next.RoundTrip(r)
-}
-
-// loopbackDialer is the WebSocket dialer the sessions use, which refuses
-// any address but 127.0.0.1.
-var loopbackDialer = &websocket.Dialer{
-	HandshakeTimeout: 10 * time.Second,
-	NetDialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
-		if err := noteAddr(addr); err != nil {
-			return nil, err
-		}
-		return (&net.Dialer{}).DialContext(ctx, network, addr)
-	},
-}
-
-func TestMain(m *testing.M) {
-	// discordgo's client has no transport of its own: it uses this one.
-	http.DefaultTransport = loopbackOnly{http.DefaultTransport}
-	code := m.Run()
-	if len(offLoopback.addrs) > 0 {
-		fmt.Fprintf(os.Stderr, "requests left 127.0.0.1: %v\n", offLoopback.addrs)
-		code = 1
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(fakediscord.Main(m)) }
 
 // world is a fake with a guild, two channels (threads forbidden in one),
 // two users and a bot connected with a real discordgo session.
