@@ -65,8 +65,8 @@ var storages = []struct {
 // transaction and, on bbolt, its fsync; one writer alone, the games
 // played one after another in one storage. memory-fresh plays each game
 // in a new memstore: memstore finds a channel's game by scanning every
-// game, so in one long-lived memstore the move slows as games pile up,
-// and memory-fresh is play's own cost.
+// game, so in one long-lived memstore a move costs a little more as
+// games pile up; memory-fresh is play's own cost.
 func BenchmarkMove(b *testing.B) {
 	refs := loadRefGames(b)
 	for _, st := range storages {
