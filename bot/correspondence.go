@@ -555,7 +555,7 @@ func settingsText(lang i18n.Lang, p *play.Prefs, now func() time.Time) string {
 func hoursText(lang i18n.Lang, hours []int) string {
 	parts := make([]string, len(hours))
 	for i, h := range hours {
-		parts[i] = i18n.N(lang, "hours", h, nil)
+		parts[i] = i18n.N(lang, "count.hours", h, nil)
 	}
 	return strings.Join(parts, ", ")
 }

@@ -61,7 +61,7 @@ func TestCorrespondenceCommandsAreValidForDiscord(t *testing.T) {
 				}
 			}
 			for _, ch := range o.Choices {
-				if n := utf8.RuneCountInString(ch.Name); n < 1 || n > 100 || len(ch.NameLocalizations) != len(i18n.DiscordLanguages()) {
+				if n := utf8.RuneCountInString(ch.Name); n < 1 || n > 100 || len(ch.NameLocalizations) != len(localized("choice.white")) {
 					t.Errorf("/%s %s: choice %q (%d localizations)", c.Name, o.Name, ch.Name, len(ch.NameLocalizations))
 				}
 			}
@@ -152,7 +152,7 @@ func TestGamesDashboard(t *testing.T) {
 	if want := []uint64{soon.ID, mine.ID, casual.ID, theirs.ID}; !slices.Equal(order, want) {
 		t.Fatalf("order %v, want mine by deadline (none last), then theirs: %v", order, want)
 	}
-	for _, lang := range i18n.Langs {
+	for _, lang := range i18n.Languages() {
 		m := gamesMessage(lang, "me", gs, play.Prefs{}, func() time.Time { return *now })
 		d := m.Embeds[0].Description
 		if strings.Contains(d, "<no value>") || regexp.MustCompile(`games\.[a-z]`).MatchString(d) {
@@ -283,7 +283,7 @@ func TestNotificationsFollowTheSettings(t *testing.T) {
 
 func TestSettingsTextInEveryLanguage(t *testing.T) {
 	noValue := regexp.MustCompile(`<no value>|(settings|choice)\.[a-z]`)
-	for _, lang := range i18n.Langs {
+	for _, lang := range i18n.Languages() {
 		for _, p := range []play.Prefs{{}, {Notifications: play.NotifyDM, Reminders: []int{48, 2}, Language: "ru"}, {Reminders: []int{}, DMRefused: corrT0, AwayUntil: corrT0.Add(time.Hour)}} {
 			text := settingsText(lang, &p, func() time.Time { return corrT0 })
 			if noValue.MatchString(text) {
@@ -294,7 +294,7 @@ func TestSettingsTextInEveryLanguage(t *testing.T) {
 }
 
 func TestCorrespondenceRefusalsCarryTheirData(t *testing.T) {
-	for _, lang := range i18n.Langs {
+	for _, lang := range i18n.Languages() {
 		x := &play.Refusal{Kind: play.IllegalMove, Line: 3, Err: &game.MoveError{Kind: game.BlockedByIce, Text: "Qd4", Msg: "ice on d3 blocks the queen"}}
 		if got := refusalText(lang, x); !strings.Contains(got, "3") || !strings.Contains(got, "Qd4") && lang != i18n.English {
 			t.Errorf("%s: %q", lang, got)

@@ -88,8 +88,8 @@ func checkStart(fen string) error {
 	if err != nil {
 		return &Refusal{Kind: BadPosition, Err: err}
 	}
-	if p.Outcome().Over() {
-		return &Refusal{Kind: BadPosition}
+	if o := p.Outcome(); o.Over() {
+		return &Refusal{Kind: BadPosition, Outcome: o}
 	}
 	return nil
 }
@@ -269,20 +269,30 @@ type NewGame struct {
 	At          time.Time
 }
 
-// Start starts a game. Refusals: BadTimeControl, BadPosition, ChannelBusy.
+// Start starts a game. Refusals: SelfChallenge (one user in both seats),
+// BadTimeControl, BadPosition, ChannelBusy.
 func (s *Service) Start(ctx context.Context, n NewGame) (Result, error) {
 	var r Result
 	err := s.st.Update(ctx, func(tx Tx) error {
 		g, err := s.start(tx, n)
+		if err != nil {
+			return err
+		}
 		r = Result{Game: g, Event: Started}
-		return err
+		return nil
 	})
-	return r, err
+	if err != nil {
+		return Result{}, err
+	}
+	return r, nil
 }
 
 func (s *Service) start(tx Tx, n NewGame) (Game, error) {
 	if n.At.IsZero() || n.Channel == "" || n.White.ID == "" || n.Black.ID == "" {
 		return Game{}, errors.New("play: a new game needs a time, a channel and two players")
+	}
+	if n.White.ID == n.Black.ID {
+		return Game{}, &Refusal{Kind: SelfChallenge}
 	}
 	if !s.validDays(n.DaysPerMove) {
 		return Game{}, s.badDays(n.DaysPerMove)

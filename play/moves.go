@@ -22,8 +22,8 @@ const MaxSuggestions = 5
 // and Result.Conditional reports it; a move they did not expect drops
 // their queue, and Result.Conditional says so.
 //
-// Refusals (*Refusal): NoGame, NotAPlayer, GameOver, Stale, NotYourTurn,
-// TimeUp (also while the opponent chooses after a timeout), NotAMove
+// Refusals (*Refusal): NoGame, NotAPlayer, GameOver, Stale, TimeUp (also
+// while the opponent chooses after a timeout), NotYourTurn, NotAMove
 // (wrapping *game.SyntaxError), IllegalMove (wrapping *game.MoveError,
 // with Suggestions).
 func (s *Service) Move(ctx context.Context, a Act, text string) (Result, error) {
@@ -40,11 +40,6 @@ func (s *Service) Move(ctx context.Context, a Act, text string) (Result, error) 
 		if f := g.Flag; f != nil {
 			x := refuse(TimeUp, g)
 			x.Deadline, x.Who = f.At, g.Seat(me.Other())
-			return x
-		}
-		if !g.Deadline.IsZero() && !a.At.Before(g.Deadline) {
-			x := refuse(TimeUp, g)
-			x.Deadline = g.Deadline
 			return x
 		}
 		mv, err := game.ParseMove(&pos, text)

@@ -20,7 +20,7 @@ var (
 )
 
 // Storage keeps the records of play durably. package store implements it
-// on bbolt; playtest.NewMemory in memory. Implementations are safe for
+// on bbolt; memstore.New in memory. Implementations are safe for
 // concurrent use.
 type Storage interface {
 	// Update runs fn in one read-write transaction and returns after it

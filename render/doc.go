@@ -18,6 +18,10 @@
 // AltText describes a position in words. The ColorBlind theme relies on
 // lightness and shape as well as hue.
 //
+// RatingChart draws a player's rating over time as a small PNG for a dark
+// background, a line with the deviation band shaded and the current
+// rating in a tag, and RatingChartAltText says the same in words.
+//
 // # Speed
 //
 // Everything that does not change between boards is drawn once per theme
@@ -32,7 +36,8 @@
 //
 // All functions are safe for concurrent use. The caches are bounded; the
 // first board of a theme and size costs tens of milliseconds while its
-// palette and tiles are made. Board returns a fresh image that the caller
+// palette and tiles are made, and so does the first chart of a theme.
+// Charts are drawn whole each time (a few milliseconds). Board returns a fresh image that the caller
 // owns. A GIF shows White at the bottom unless Options say BlackBottom,
 // and does not draw Options' highlights and arrows.
 package render

@@ -81,12 +81,19 @@ func (q *quantizer) quantize(dst []uint8, src *image.RGBA) {
 	w := b.Dx()
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	// Runs of one colour are common (a chart's background, a square's
+	// flat colour): look a colour up once per run.
+	var last [3]uint8
+	var li uint8
+	have := false
 	for y := 0; y < b.Dy(); y++ {
 		row := src.Pix[y*src.Stride : y*src.Stride+4*w]
 		for x := 0; x < w; x++ {
-			r, g, bl := row[4*x], row[4*x+1], row[4*x+2]
-			i := q.lookupLocked(r, g, bl)
-			dst[y*w+x] = i
+			c := [3]uint8{row[4*x], row[4*x+1], row[4*x+2]}
+			if !have || c != last {
+				last, li, have = c, q.lookupLocked(c[0], c[1], c[2]), true
+			}
+			dst[y*w+x] = li
 		}
 	}
 }
