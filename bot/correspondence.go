@@ -343,8 +343,10 @@ func (b *Bot) vacationCommand(in *interaction, data discordgo.ApplicationCommand
 	if away.Back {
 		lines = append(lines, "👋 "+tr(in.lang, "vacation.back", nil))
 	} else {
-		lines = append(lines, "🏖️ "+tr(in.lang, "vacation.started", map[string]any{"Until": timestamp(away.Until, "f")}),
-			i18n.N(in.lang, "vacation.paused", len(away.Games), nil))
+		lines = append(lines, "🏖️ "+tr(in.lang, "vacation.started", map[string]any{"Until": timestamp(away.Until, "f")}))
+		if len(away.Games) > 0 {
+			lines = append(lines, i18n.N(in.lang, "vacation.paused", len(away.Games), nil))
+		}
 	}
 	lines = append(lines, i18n.N(in.lang, "vacation.left", away.Left, nil))
 	if err := in.tell(strings.Join(lines, "\n")); err != nil {

@@ -295,7 +295,11 @@ func (b *Bot) noteChallengeMessage(in *interaction, c *play.Challenge) {
 	if err == nil {
 		err = b.play.SetChallengeMessage(context.Background(), c.ID, msg.ID)
 	}
-	if err != nil {
+	var x *play.Refusal
+	switch {
+	case errors.As(err, &x):
+		// Answered already: its message was edited then.
+	case err != nil:
 		b.log.Warn("could not note the message of a challenge", "challenge", c.ID, "err", err)
 	}
 }

@@ -108,6 +108,16 @@ func (s *Service) GetChallenge(ctx context.Context, id uint64) (Challenge, error
 	return c, err
 }
 
+// Challenges returns the pending challenges made by or to the user.
+func (s *Service) Challenges(ctx context.Context, user string) ([]Challenge, error) {
+	var cs []Challenge
+	err := s.st.View(ctx, func(tx ReadTx) (err error) {
+		cs, err = tx.Challenges(user)
+		return err
+	})
+	return cs, err
+}
+
 // MayAccept says whether user may accept c at the time at, so that a front
 // end can prepare (say, open a thread) before it calls Accept. Refusals:
 // SelfChallenge, NotYourChallenge, ChallengeExpired.
