@@ -114,7 +114,7 @@ func newApp(cfg config.Config, logTo io.Writer) (*app, error) {
 		return nil, err
 	}
 	a.bot, err = bot.New(bot.Config{Token: cfg.Discord.Token, Guilds: cfg.Discord.GuildIDs, DefaultLanguage: cfg.Language,
-		DefaultDays: cfg.Play.DefaultDays, AllowedDays: cfg.Play.AllowedDays, VacationDays: cfg.Play.VacationDays, Theme: theme, Logger: log}, a.play)
+		DefaultDays: cfg.Play.DefaultDays, AllowedDays: cfg.Play.AllowedDays, VacationDays: vacation, Theme: theme, Logger: log}, a.play)
 	if err != nil {
 		st.Close()
 		return nil, err

@@ -32,7 +32,8 @@ type Config struct {
 	// play.AllowedDays.
 	AllowedDays []int
 	// VacationDays is the yearly vacation allowance, the most /vacation
-	// offers (play.Options.VacationDays).
+	// offers, as play.Options.VacationDays counts it: 0 means
+	// play.DefaultVacationDays, a negative number none.
 	VacationDays int
 	// Theme draws the boards.
 	Theme render.Theme
@@ -84,6 +85,9 @@ func New(cfg Config, svc *play.Service) (*Bot, error) {
 	}
 	if cfg.AllowedDays == nil {
 		cfg.AllowedDays = play.AllowedDays
+	}
+	if cfg.VacationDays == 0 {
+		cfg.VacationDays = play.DefaultVacationDays
 	}
 	s, err := discordgo.New("Bot " + cfg.Token)
 	if err != nil {

@@ -57,6 +57,8 @@ func correspondenceCommands(vacationDays int) []*discordgo.ApplicationCommand {
 	days := opt("vacation", "days", discordgo.ApplicationCommandOptionInteger)
 	days.Required = true
 	days.MinValue = ptr(0.0)
+	// A MaxValue of 0 would go unsent (omitempty): with no allowance,
+	// play refuses every vacation and says why.
 	days.MaxValue = float64(max(vacationDays, 0))
 	line := opt("premove", "line", discordgo.ApplicationCommandOptionString)
 	line.MaxLength = premoveMaxLength
