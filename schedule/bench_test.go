@@ -3,6 +3,7 @@ package schedule_test
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/iceagechess/iceage/play/memstore"
 	"github.com/iceagechess/iceage/schedule"
 	"github.com/iceagechess/iceage/schedule/clocktest"
+	"github.com/iceagechess/iceage/store"
 )
 
 // nothing is a Notifier that says nothing, so that benchmarks measure
@@ -26,9 +28,8 @@ func (nothing) Expired(context.Context, play.Challenge) error    { return nil }
 // on three to fourteen days per move, a minute apart, none due. The
 // games are written directly, in one transaction: through play, the
 // in-memory storage's scans would make the setup quadratic.
-func busy(b *testing.B, active, due int) (*play.Service, *memstore.Memory, []play.Game, time.Time) {
+func busy(b *testing.B, st play.Storage, active, due int) (*play.Service, []play.Game, time.Time) {
 	b.Helper()
-	st := memstore.New()
 	svc := play.New(st, play.Options{})
 	ctx := context.Background()
 	now := time.Date(2027, 1, 3, 0, 0, 0, 0, time.UTC)
@@ -70,63 +71,90 @@ func busy(b *testing.B, active, due int) (*play.Service, *memstore.Memory, []pla
 	if err != nil {
 		b.Fatal(err)
 	}
-	return svc, st, dueGames, now
+	return svc, dueGames, now
+}
+
+// storages are the storages benchmarked: in memory, and bbolt in a
+// temporary folder (each commit synced to disk).
+func storages(b *testing.B) map[string]func() play.Storage {
+	return map[string]func() play.Storage{
+		"memory": func() play.Storage { return memstore.New() },
+		"bbolt": func() play.Storage {
+			st, err := store.Open(filepath.Join(b.TempDir(), "iceage.db"), nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(func() { st.Close() })
+			return st
+		},
+	}
 }
 
 // BenchmarkNextDue is the scheduler's look at 10,000 active games when
-// nothing is due: what every wake costs.
+// nothing is due: NextDue alone, and a whole pass (RunDue), what every
+// wake costs.
 func BenchmarkNextDue(b *testing.B) {
-	svc, _, _, now := busy(b, 10_000, 0)
-	sch := schedule.New(schedule.Options{Clock: clocktest.New(now), Logger: quiet()})
-	ctx := context.Background()
-	b.Run("NextDue", func(b *testing.B) {
-		for b.Loop() {
-			if _, ok, err := schedule.NextDue(ctx, svc.Storage()); err != nil || !ok {
-				b.Fatal(ok, err)
-			}
-		}
-	})
-	b.Run("RunDue", func(b *testing.B) {
-		for b.Loop() {
-			if _, ok, err := sch.RunDue(ctx, svc, nothing{}); err != nil || !ok {
-				b.Fatal(ok, err)
-			}
-		}
-	})
+	for _, name := range []string{"memory", "bbolt"} {
+		b.Run(name, func(b *testing.B) {
+			svc, _, now := busy(b, storages(b)[name](), 10_000, 0)
+			sch := schedule.New(schedule.Options{Clock: clocktest.New(now), Logger: quiet()})
+			ctx := context.Background()
+			b.Run("NextDue", func(b *testing.B) {
+				for b.Loop() {
+					if _, ok, err := schedule.NextDue(ctx, svc.Storage()); err != nil || !ok {
+						b.Fatal(ok, err)
+					}
+				}
+			})
+			b.Run("RunDue", func(b *testing.B) {
+				for b.Loop() {
+					if _, ok, err := sch.RunDue(ctx, svc, nothing{}); err != nil || !ok {
+						b.Fatal(ok, err)
+					}
+				}
+			})
+		})
+	}
 }
 
 // BenchmarkCatchUp is a restart that finds 1,000 deadlines passed among
-// 10,000 active games: each is timed out and announced (to nobody).
+// 10,000 active games: each is timed out (one transaction each) and
+// announced (to nobody).
 func BenchmarkCatchUp(b *testing.B) {
-	svc, st, due, now := busy(b, 10_000, 1_000)
-	sch := schedule.New(schedule.Options{Clock: clocktest.New(now), Logger: quiet()})
-	ctx := context.Background()
-	for b.Loop() {
-		b.StopTimer()
-		err := st.Update(ctx, func(tx play.Tx) error {
-			for _, g := range due {
-				if err := tx.PutGame(g); err != nil {
-					return err
+	for _, name := range []string{"memory", "bbolt"} {
+		b.Run(name, func(b *testing.B) {
+			st := storages(b)[name]()
+			svc, due, now := busy(b, st, 10_000, 1_000)
+			sch := schedule.New(schedule.Options{Clock: clocktest.New(now), Logger: quiet()})
+			ctx := context.Background()
+			for b.Loop() {
+				b.StopTimer()
+				err := st.Update(ctx, func(tx play.Tx) error {
+					for _, g := range due {
+						if err := tx.PutGame(g); err != nil {
+							return err
+						}
+					}
+					return nil
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				if _, _, err := sch.RunDue(ctx, svc, nothing{}); err != nil {
+					b.Fatal(err)
 				}
 			}
-			return nil
+			b.StopTimer()
+			err := st.View(ctx, func(tx play.ReadTx) error {
+				if d, _ := tx.Due(play.DueDeadline, now, 10); len(d) != 0 {
+					b.Fatalf("%d deadlines still due", len(d))
+				}
+				return nil
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
 		})
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.StartTimer()
-		if _, _, err := sch.RunDue(ctx, svc, nothing{}); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.StopTimer()
-	err := st.View(ctx, func(tx play.ReadTx) error {
-		if d, _ := tx.Due(play.DueDeadline, now, 10); len(d) != 0 {
-			b.Fatalf("%d deadlines still due", len(d))
-		}
-		return nil
-	})
-	if err != nil {
-		b.Fatal(err)
 	}
 }

@@ -1,9 +1,11 @@
 package schedule
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/iceagechess/iceage/play"
@@ -51,6 +53,11 @@ type Options struct {
 	// Retry is how long to wait after a failure (say, the storage was
 	// briefly unavailable) before trying again. Default a minute.
 	Retry time.Duration
+	// Workers is how many due items of one kind are handled at once.
+	// Default 8: a catch-up's transactions share commits, and its
+	// notices do not wait for one another, while Discord's rate limits
+	// are left far from reach.
+	Workers int
 }
 
 // Scheduler drives the time indexes of a play.Service: it sleeps until
@@ -78,6 +85,9 @@ func New(opts Options) *Scheduler {
 	}
 	if opts.Retry <= 0 {
 		opts.Retry = time.Minute
+	}
+	if opts.Workers <= 0 {
+		opts.Workers = 8
 	}
 	return &Scheduler{clock: opts.Clock, log: opts.Logger, opts: opts, wake: make(chan struct{}, 1)}
 }
@@ -214,22 +224,47 @@ func (s *Scheduler) due(ctx context.Context, st play.Storage, kind play.DueKind,
 		if err != nil {
 			return err
 		}
-		fresh := 0
+		var fresh []play.Due
 		for _, d := range batch {
-			e := entry{d.ID, d.At.UnixNano()}
-			if tried[e] {
-				continue
-			}
-			tried[e] = true
-			fresh++
-			if err := fn(d); err != nil {
-				return err
+			if e := (entry{d.ID, d.At.UnixNano()}); !tried[e] {
+				tried[e] = true
+				fresh = append(fresh, d)
 			}
 		}
-		if fresh == 0 {
+		if len(fresh) == 0 {
 			return nil
 		}
+		if err := s.each(fresh, fn); err != nil {
+			return err
+		}
 	}
+}
+
+// each calls fn for every item, Options.Workers at a time, and returns
+// the first error. Items are independent games: handled together, their
+// transactions can share a commit (store's BatchDelay) and their notices
+// go out side by side.
+func (s *Scheduler) each(items []play.Due, fn func(play.Due) error) error {
+	var (
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		first error
+	)
+	sem := make(chan struct{}, s.opts.Workers)
+	for _, d := range items {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			if err := fn(d); err != nil {
+				mu.Lock()
+				first = cmp.Or(first, err)
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return first
 }
 
 func (s *Scheduler) deadlines(ctx context.Context, svc *play.Service, n Notifier, now time.Time) error {
@@ -252,6 +287,17 @@ func (s *Scheduler) deadlines(ctx context.Context, svc *play.Service, n Notifier
 }
 
 func (s *Scheduler) expiries(ctx context.Context, svc *play.Service, n Notifier, now time.Time) error {
+	// Expire writes; most wakes have nothing to expire, and a look is a
+	// read.
+	var due bool
+	err := svc.Storage().View(ctx, func(tx play.ReadTx) error {
+		at, ok, err := tx.NextDue(play.DueExpiry)
+		due = ok && !at.After(now)
+		return err
+	})
+	if err != nil || !due {
+		return err
+	}
 	for {
 		cs, err := svc.Expire(ctx, now, s.opts.Batch)
 		if err != nil {
