@@ -47,6 +47,11 @@ func RunStorageSuite(t *testing.T, open func(t *testing.T) play.Storage) {
 			g = newGame(tx, "c1", "u1", "u2", T0)
 			g.Moves = append(g.Moves, play.Move{UCI: "h2g3", At: T0.Add(time.Minute)})
 			g.DrawOffer = &play.Offer{By: "u1", Ply: 1}
+			// The correspondence fields.
+			g.Reminded, g.OpponentChooses = []int{24}, true
+			g.Flag = &play.Flag{By: "u1", At: T0.Add(time.Hour)}
+			g.AwayUntil[1] = T0.Add(48 * time.Hour)
+			g.Premoves = &play.Premoves{By: "u1", Lines: [][]string{{"g8f6", "g1f3"}, {"g8h6", "g1h3"}}}
 			return tx.PutGame(g)
 		})
 		err := st.View(ctx, func(tx play.ReadTx) error {
@@ -282,7 +287,8 @@ func RunStorageSuite(t *testing.T, open func(t *testing.T) play.Storage) {
 		s := play.Stats{Scope: "g1", WhiteWins: 3, ByReason: map[game.Reason]int{game.KingFrozen: 3}, IceAges: 4}
 		update(t, st, func(tx play.Tx) error {
 			return errors.Join(tx.PutPlayer(p), tx.PutPlayer(q), tx.PutStats(s),
-				tx.PutPrefs("u1", play.Prefs{Language: "fr", Reminders: []int{24, 1}}))
+				tx.PutPrefs("u1", play.Prefs{Language: "fr", Reminders: []int{24, 1}, AwayUntil: T0.Add(time.Hour), VacationUsed: 3}),
+				tx.PutPrefs("u2", play.Prefs{Reminders: []int{}}), tx.PutPrefs("u3", play.Prefs{Notifications: "dm", DMRefused: T0}))
 		})
 		err := st.View(ctx, func(tx play.ReadTx) error {
 			got, err := tx.Player("g1", "u1")
@@ -304,8 +310,15 @@ func RunStorageSuite(t *testing.T, open func(t *testing.T) play.Storage) {
 				return fmt.Errorf("stats %+v", gs)
 			case none.Games() != 0:
 				return fmt.Errorf("stats of an unknown scope %+v", none)
-			case pr.Language != "fr" || fmt.Sprint(pr.Reminders) != "[24 1]":
+			case pr.Language != "fr" || fmt.Sprint(pr.Reminders) != "[24 1]" || !pr.AwayUntil.Equal(T0.Add(time.Hour)) || pr.VacationUsed != 3:
 				return fmt.Errorf("prefs %+v", pr)
+			}
+			// No reminders (empty) is not the defaults (nil).
+			if p2, _ := tx.Prefs("u2"); p2.Reminders == nil || len(p2.Reminders) != 0 {
+				return fmt.Errorf("prefs with no reminders read back as %#v", p2.Reminders)
+			}
+			if p3, _ := tx.Prefs("u3"); p3.Reminders != nil || !p3.DMRefused.Equal(T0) {
+				return fmt.Errorf("prefs with the default reminders read back as %#v", p3)
 			}
 			return nil
 		})
