@@ -7,6 +7,7 @@ import (
 	"image/png"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -17,6 +18,7 @@ import (
 	"github.com/iceagechess/iceage/bot"
 	"github.com/iceagechess/iceage/internal/fakediscord"
 	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/store"
 )
 
 func TestMain(m *testing.M) { os.Exit(fakediscord.Main(m)) }
@@ -52,8 +54,12 @@ type world struct {
 	alice, bob, carol, dan fakediscord.User
 	bot                    *bot.Bot
 	stop                   func()
+	// path, when set, is a bbolt file the bot opens at each start and
+	// closes at each stop, as the program does.
+	path string
 }
 
+// newWorld starts a bot on st; a nil st means a bbolt file of the test's.
 func newWorld(t *testing.T, st play.Storage, guildLocale string) *world {
 	t.Helper()
 	w := &world{t: t, srv: fakediscord.New(t), st: st, clock: &clock{now: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)}}
@@ -64,6 +70,9 @@ func newWorld(t *testing.T, st play.Storage, guildLocale string) *world {
 	w.bob = w.srv.AddUser(fakediscord.User{Username: "bob", GlobalName: "Bob", Locale: "fr"})
 	w.carol = w.srv.AddUser(fakediscord.User{Username: "carol", GlobalName: "Carol", Locale: "ru"})
 	w.dan = w.srv.AddUser(fakediscord.User{Username: "dan", Locale: "en-GB"})
+	if st == nil {
+		w.path = filepath.Join(t.TempDir(), "iceage.db")
+	}
 	w.start()
 	return w
 }
@@ -71,6 +80,14 @@ func newWorld(t *testing.T, st play.Storage, guildLocale string) *world {
 // start connects a bot; stop disconnects it, as a restart does.
 func (w *world) start() {
 	w.t.Helper()
+	var db *store.Store
+	if w.path != "" {
+		var err error
+		if db, err = store.Open(w.path, nil); err != nil {
+			w.t.Fatal(err)
+		}
+		w.st = db
+	}
 	svc := play.New(w.st, play.Options{Rand: func(int) int { return 0 }})
 	b, err := bot.New(bot.Config{Token: w.srv.Token(), Now: w.clock.Now, DefaultDays: 3,
 		Logger: slog.New(slog.NewTextHandler(testWriter{w.t}, &slog.HandlerOptions{Level: slog.LevelWarn}))}, svc)
@@ -93,6 +110,11 @@ func (w *world) start() {
 		cancel()
 		if err := <-done; err != nil {
 			w.t.Errorf("stopping the bot: %v", err)
+		}
+		if db != nil {
+			if err := db.Close(); err != nil {
+				w.t.Errorf("closing the database: %v", err)
+			}
 		}
 	}
 	w.t.Cleanup(func() {
