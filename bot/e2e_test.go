@@ -45,7 +45,7 @@ func (c *clock) Add(d time.Duration) {
 // threads and one where it may not, four users, and the bot connected to
 // it through discordgo.
 type world struct {
-	t                      *testing.T
+	t                      testing.TB
 	srv                    *fakediscord.Server
 	st                     play.Storage
 	clock                  *clock
@@ -60,7 +60,7 @@ type world struct {
 }
 
 // newWorld starts a bot on st; a nil st means a bbolt file of the test's.
-func newWorld(t *testing.T, st play.Storage, guildLocale string) *world {
+func newWorld(t testing.TB, st play.Storage, guildLocale string) *world {
 	t.Helper()
 	w := &world{t: t, srv: fakediscord.New(t), st: st, clock: &clock{now: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)}}
 	w.guild = w.srv.AddGuild(fakediscord.Guild{Name: "Ice Age Club", Locale: guildLocale})
@@ -131,7 +131,7 @@ func (w *world) restart() {
 	w.start()
 }
 
-type testWriter struct{ t *testing.T }
+type testWriter struct{ t testing.TB }
 
 func (tw testWriter) Write(p []byte) (int, error) {
 	tw.t.Log(strings.TrimSpace(string(p)))
@@ -169,7 +169,7 @@ func (w *world) click(user fakediscord.User, msg fakediscord.Message, verb strin
 }
 
 // button finds a message's button whose custom id has the verb.
-func button(t *testing.T, m fakediscord.Message, verb string) discordgo.Button {
+func button(t testing.TB, m fakediscord.Message, verb string) discordgo.Button {
 	t.Helper()
 	for _, b := range m.Buttons() {
 		if strings.Contains(b.CustomID, ":"+verb+":") {
@@ -228,7 +228,7 @@ func isPNG(t *testing.T, f fakediscord.File) {
 
 // referenceGame returns the SAN moves of the first game of
 // game/testdata/games.txt that ends with termination after n plies.
-func referenceGame(t *testing.T, termination string, n int) []string {
+func referenceGame(t testing.TB, termination string, n int) []string {
 	t.Helper()
 	f, err := os.Open("../game/testdata/games.txt")
 	if err != nil {
