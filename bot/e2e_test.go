@@ -7,6 +7,7 @@ import (
 	"image/png"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -17,6 +18,7 @@ import (
 	"github.com/iceagechess/iceage/bot"
 	"github.com/iceagechess/iceage/internal/fakediscord"
 	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/store"
 )
 
 func TestMain(m *testing.M) { os.Exit(fakediscord.Main(m)) }
@@ -43,7 +45,7 @@ func (c *clock) Add(d time.Duration) {
 // threads and one where it may not, four users, and the bot connected to
 // it through discordgo.
 type world struct {
-	t                      *testing.T
+	t                      testing.TB
 	srv                    *fakediscord.Server
 	st                     play.Storage
 	clock                  *clock
@@ -52,9 +54,13 @@ type world struct {
 	alice, bob, carol, dan fakediscord.User
 	bot                    *bot.Bot
 	stop                   func()
+	// path, when set, is a bbolt file the bot opens at each start and
+	// closes at each stop, as the program does.
+	path string
 }
 
-func newWorld(t *testing.T, st play.Storage, guildLocale string) *world {
+// newWorld starts a bot on st; a nil st means a bbolt file of the test's.
+func newWorld(t testing.TB, st play.Storage, guildLocale string) *world {
 	t.Helper()
 	w := &world{t: t, srv: fakediscord.New(t), st: st, clock: &clock{now: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)}}
 	w.guild = w.srv.AddGuild(fakediscord.Guild{Name: "Ice Age Club", Locale: guildLocale})
@@ -64,6 +70,9 @@ func newWorld(t *testing.T, st play.Storage, guildLocale string) *world {
 	w.bob = w.srv.AddUser(fakediscord.User{Username: "bob", GlobalName: "Bob", Locale: "fr"})
 	w.carol = w.srv.AddUser(fakediscord.User{Username: "carol", GlobalName: "Carol", Locale: "ru"})
 	w.dan = w.srv.AddUser(fakediscord.User{Username: "dan", Locale: "en-GB"})
+	if st == nil {
+		w.path = filepath.Join(t.TempDir(), "iceage.db")
+	}
 	w.start()
 	return w
 }
@@ -71,6 +80,14 @@ func newWorld(t *testing.T, st play.Storage, guildLocale string) *world {
 // start connects a bot; stop disconnects it, as a restart does.
 func (w *world) start() {
 	w.t.Helper()
+	var db *store.Store
+	if w.path != "" {
+		var err error
+		if db, err = store.Open(w.path, nil); err != nil {
+			w.t.Fatal(err)
+		}
+		w.st = db
+	}
 	svc := play.New(w.st, play.Options{Rand: func(int) int { return 0 }})
 	b, err := bot.New(bot.Config{Token: w.srv.Token(), Now: w.clock.Now, DefaultDays: 3,
 		Logger: slog.New(slog.NewTextHandler(testWriter{w.t}, &slog.HandlerOptions{Level: slog.LevelWarn}))}, svc)
@@ -94,6 +111,11 @@ func (w *world) start() {
 		if err := <-done; err != nil {
 			w.t.Errorf("stopping the bot: %v", err)
 		}
+		if db != nil {
+			if err := db.Close(); err != nil {
+				w.t.Errorf("closing the database: %v", err)
+			}
+		}
 	}
 	w.t.Cleanup(func() {
 		if w.stop != nil {
@@ -109,7 +131,7 @@ func (w *world) restart() {
 	w.start()
 }
 
-type testWriter struct{ t *testing.T }
+type testWriter struct{ t testing.TB }
 
 func (tw testWriter) Write(p []byte) (int, error) {
 	tw.t.Log(strings.TrimSpace(string(p)))
@@ -147,7 +169,7 @@ func (w *world) click(user fakediscord.User, msg fakediscord.Message, verb strin
 }
 
 // button finds a message's button whose custom id has the verb.
-func button(t *testing.T, m fakediscord.Message, verb string) discordgo.Button {
+func button(t testing.TB, m fakediscord.Message, verb string) discordgo.Button {
 	t.Helper()
 	for _, b := range m.Buttons() {
 		if strings.Contains(b.CustomID, ":"+verb+":") {
@@ -206,7 +228,7 @@ func isPNG(t *testing.T, f fakediscord.File) {
 
 // referenceGame returns the SAN moves of the first game of
 // game/testdata/games.txt that ends with termination after n plies.
-func referenceGame(t *testing.T, termination string, n int) []string {
+func referenceGame(t testing.TB, termination string, n int) []string {
 	t.Helper()
 	f, err := os.Open("../game/testdata/games.txt")
 	if err != nil {

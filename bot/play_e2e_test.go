@@ -30,7 +30,7 @@ func (w *world) playAlternately(thread string, white, black fakediscord.User, sa
 }
 
 func TestAWholeGameFromChallengeToMate(t *testing.T) {
-	w := newWorld(t, memstore.New(), "en-US")
+	w := newWorld(t, nil, "en-US")
 	thread, board := w.challengeAccepted(w.chess, w.alice, w.bob)
 	if !strings.Contains(board.Content, "<@"+w.alice.ID+">") {
 		t.Errorf("the first board does not call White (Alice) to move: %q", board.Content)
@@ -264,8 +264,8 @@ func TestMoveAutocompleteOffersTheMoversLegalMoves(t *testing.T) {
 	}
 }
 
-func TestARestartResumesTheGameAndItsButtons(t *testing.T) {
-	w := newWorld(t, memstore.New(), "en-US")
+func TestARestartResumesTheGameFromBboltAndItsButtons(t *testing.T) {
+	w := newWorld(t, nil, "en-US")
 	thread, _ := w.challengeAccepted(w.chess, w.alice, w.bob)
 	after := w.command(w.alice, thread, "move", fakediscord.StringOption("move", "Nxf3"))
 	w.restart()

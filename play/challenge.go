@@ -155,22 +155,26 @@ func (s *Service) Accept(ctx context.Context, id uint64, by Seat, channel string
 		if err := MayAccept(&c, by.ID, at); err != nil {
 			return err
 		}
-		if by.Name == "" {
-			by.Name = c.To.Name
+		taker := by
+		if taker.Name == "" {
+			taker.Name = c.To.Name
 		}
-		white, black := c.From, by
+		white, black := c.From, taker
 		if c.Color == BlackSide || c.Color == Random && !whiteFirst {
-			white, black = by, c.From
+			white, black = taker, c.From
 		}
-		if channel == "" {
-			channel = c.Channel
+		where := channel
+		if where == "" {
+			where = c.Channel
 		}
-		if err := tx.DeleteChallenge(id); err != nil {
-			return err
-		}
-		g, err := s.start(tx, NewGame{Guild: c.Guild, Channel: channel, White: white, Black: black,
+		// start decides before it writes, so a refusal (a busy channel)
+		// leaves the challenge standing and nothing written.
+		g, err := s.start(tx, NewGame{Guild: c.Guild, Channel: where, White: white, Black: black,
 			StartFEN: c.StartFEN, Rated: c.Rated, DaysPerMove: c.DaysPerMove, At: at})
 		if err != nil {
+			return err
+		}
+		if err := tx.DeleteChallenge(id); err != nil {
 			return err
 		}
 		r = Result{Game: g, Event: Started}

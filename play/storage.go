@@ -63,7 +63,8 @@ type ReadTx interface {
 	Prefs(user string) (Prefs, error)
 
 	// Due returns the items of an index due at or before now, earliest
-	// first, at most limit; NextDue the earliest time in the index.
+	// first, at most limit; NextDue the earliest time in the index. A
+	// limit of zero or less returns nothing, here and in Finished.
 	Due(kind DueKind, now time.Time, limit int) ([]Due, error)
 	NextDue(kind DueKind) (at time.Time, ok bool, err error)
 }
