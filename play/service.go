@@ -129,7 +129,7 @@ func New(st Storage, opts Options) *Service {
 		opts.Rand = rand.IntN
 	}
 	if opts.Reminders == nil {
-		opts.Reminders = DefaultReminders
+		opts.Reminders = slices.Clone(DefaultReminders)
 	}
 	switch {
 	case opts.VacationDays == 0:
