@@ -111,7 +111,7 @@ func TestIllegalMovesAreExplainedPrivatelyAndChangeNothing(t *testing.T) {
 	}
 	// Bob reads French: the refusal is his.
 	got = w.command(w.bob, thread, "move", fakediscord.StringOption("move", "Nxf6"))
-	if !got.Ephemeral() || !strings.Contains(got.Content, "Ce n'est pas à vous de jouer") {
+	if !got.Ephemeral() || !strings.Contains(got.Content, "Ce n'est pas à toi de jouer") {
 		t.Errorf("a move out of turn, in French, is answered %q", got.Content)
 	}
 	public := 0
