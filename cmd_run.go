@@ -16,6 +16,7 @@ import (
 
 	"github.com/iceagechess/iceage/bot"
 	"github.com/iceagechess/iceage/config"
+	"github.com/iceagechess/iceage/internal/discordurl"
 	"github.com/iceagechess/iceage/ops"
 	"github.com/iceagechess/iceage/play"
 	"github.com/iceagechess/iceage/render"
@@ -49,6 +50,9 @@ func runBot(args []string, stdout, stderr io.Writer) int {
 	if cfg.Discord.Token == "" {
 		fmt.Fprintln(stderr, noToken)
 		return 2
+	}
+	if cfg.Discord.APIURL != "" {
+		discordurl.Point(cfg.Discord.APIURL)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -10,6 +10,7 @@ import (
 	"io"
 	"io/fs"
 	"net"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -43,6 +44,10 @@ type Discord struct {
 	// they appear at once, for development. Env ICEAGE_GUILD_IDS
 	// (comma-separated). Empty: global commands.
 	GuildIDs []string `yaml:"guild_ids"`
+	// APIURL, when set, is where the bot finds Discord's API and gateway
+	// instead of https://discord.com/: a relay in front of Discord, or a
+	// local fake for tests. Env ICEAGE_DISCORD_URL.
+	APIURL string `yaml:"api_url"`
 }
 
 // Database says where the games are kept.
@@ -140,6 +145,7 @@ func Load(path string, getenv func(string) string) (Config, error) {
 		"ICEAGE_LOG_LEVEL":     &c.Log.Level,
 		"ICEAGE_LOG_FORMAT":    &c.Log.Format,
 		"ICEAGE_HTTP_LISTEN":   &c.HTTP.Listen,
+		"ICEAGE_DISCORD_URL":   &c.Discord.APIURL,
 	} {
 		if v := strings.TrimSpace(getenv(env)); v != "" {
 			*field = v
@@ -171,6 +177,15 @@ func (c *Config) check() error {
 			return fmt.Errorf("discord.guild_ids: %q is not a server id (a number such as 1234567890123456789)", g)
 		}
 		c.Discord.GuildIDs[i] = g
+	}
+	if u := c.Discord.APIURL; u != "" {
+		p, err := url.Parse(u)
+		if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
+			return fmt.Errorf("discord.api_url %q: want an http or https address, e.g. http://127.0.0.1:8081/", u)
+		}
+		if !strings.HasSuffix(u, "/") {
+			c.Discord.APIURL += "/"
+		}
 	}
 	if len(c.Play.AllowedDays) == 0 {
 		return errors.New("play.allowed_days is empty: allow at least one of 1, 2, 3, 5, 7, 10, 14")

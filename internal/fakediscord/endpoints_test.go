@@ -18,7 +18,7 @@ import (
 )
 
 // TestEveryEndpointVariableIsSet reads discordgo's endpoints.go and checks
-// that point.go sets each of its string variables; the function variables
+// that discordurl.Point sets each of its string variables; the function variables
 // there build on them.
 func TestEveryEndpointVariableIsSet(t *testing.T) {
 	pc := reflect.ValueOf(discordgo.New).Pointer()
@@ -48,7 +48,7 @@ func TestEveryEndpointVariableIsSet(t *testing.T) {
 			}
 		}
 	}
-	point, err := os.ReadFile("point.go")
+	point, err := os.ReadFile("../discordurl/discordurl.go")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func TestEveryEndpointVariableIsSet(t *testing.T) {
 		}
 		strings++
 		if !regexp.MustCompile(`discordgo\.` + name + ` = `).Match(point) {
-			t.Errorf("point.go does not set discordgo.%s", name)
+			t.Errorf("discordurl.go does not set discordgo.%s", name)
 		}
 	}
 	if strings < 30 {

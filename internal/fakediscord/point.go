@@ -7,7 +7,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/bwmarrin/discordgo"
+	"github.com/iceagechess/iceage/internal/discordurl"
 )
 
 // discordgo keeps Discord's addresses in package variables. They are set
@@ -18,6 +18,7 @@ import (
 var (
 	pointOnce sync.Once
 	pointErr  error
+	baseURL   string
 
 	routesMu sync.Mutex
 	routes   = map[string]*Server{} // by token
@@ -57,51 +58,13 @@ func pointDiscordgo() error {
 			return
 		}
 		go http.Serve(ln, http.HandlerFunc(route))
-		setEndpoints("http://" + ln.Addr().String() + "/")
+		baseURL = "http://" + ln.Addr().String() + "/"
+		discordurl.Point(baseURL)
 	})
 	return pointErr
 }
 
-// setEndpoints sets every string variable of discordgo's endpoints.go, the
-// way that file derives them, from base instead of https://discord.com/.
-// The function variables there read these at call time. A test parses
-// endpoints.go to check that none is missing.
-func setEndpoints(base string) {
-	discordgo.EndpointStatus = base + "status/api/v2/"
-	discordgo.EndpointSm = discordgo.EndpointStatus + "scheduled-maintenances/"
-	discordgo.EndpointSmActive = discordgo.EndpointSm + "active.json"
-	discordgo.EndpointSmUpcoming = discordgo.EndpointSm + "upcoming.json"
-
-	discordgo.EndpointDiscord = base
-	discordgo.EndpointAPI = discordgo.EndpointDiscord + "api/v" + discordgo.APIVersion + "/"
-	discordgo.EndpointGuilds = discordgo.EndpointAPI + "guilds/"
-	discordgo.EndpointChannels = discordgo.EndpointAPI + "channels/"
-	discordgo.EndpointUsers = discordgo.EndpointAPI + "users/"
-	discordgo.EndpointGateway = discordgo.EndpointAPI + "gateway"
-	discordgo.EndpointGatewayBot = discordgo.EndpointGateway + "/bot"
-	discordgo.EndpointWebhooks = discordgo.EndpointAPI + "webhooks/"
-	discordgo.EndpointStickers = discordgo.EndpointAPI + "stickers/"
-	discordgo.EndpointStageInstances = discordgo.EndpointAPI + "stage-instances"
-	discordgo.EndpointSKUs = discordgo.EndpointAPI + "skus"
-
-	discordgo.EndpointCDN = base + "cdn/"
-	discordgo.EndpointCDNAttachments = discordgo.EndpointCDN + "attachments/"
-	discordgo.EndpointCDNAvatars = discordgo.EndpointCDN + "avatars/"
-	discordgo.EndpointCDNIcons = discordgo.EndpointCDN + "icons/"
-	discordgo.EndpointCDNSplashes = discordgo.EndpointCDN + "splashes/"
-	discordgo.EndpointCDNChannelIcons = discordgo.EndpointCDN + "channel-icons/"
-	discordgo.EndpointCDNBanners = discordgo.EndpointCDN + "banners/"
-	discordgo.EndpointCDNGuilds = discordgo.EndpointCDN + "guilds/"
-	discordgo.EndpointCDNRoleIcons = discordgo.EndpointCDN + "role-icons/"
-
-	discordgo.EndpointVoice = discordgo.EndpointAPI + "/voice/"
-	discordgo.EndpointVoiceRegions = discordgo.EndpointVoice + "regions"
-	discordgo.EndpointNitroStickersPacks = discordgo.EndpointAPI + "/sticker-packs"
-	discordgo.EndpointGuildCreate = discordgo.EndpointAPI + "guilds"
-	discordgo.EndpointApplications = discordgo.EndpointAPI + "applications"
-
-	discordgo.EndpointOAuth2 = discordgo.EndpointAPI + "oauth2/"
-	discordgo.EndpointOAuth2Applications = discordgo.EndpointOAuth2 + "applications"
-	discordgo.EndpointOauth2 = discordgo.EndpointOAuth2
-	discordgo.EndpointOauth2Applications = discordgo.EndpointOAuth2Applications
-}
+// URL is the address that stands for https://discord.com/ in this test
+// process: give it to a program under test (discordurl.Point, or the
+// bot's discord.api_url) to make it talk to the fakes of this process.
+func (s *Server) URL() string { return baseURL }
