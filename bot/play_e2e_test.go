@@ -2,9 +2,12 @@ package bot_test
 
 import (
 	"context"
+	"github.com/iceagechess/iceage/bot"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/iceagechess/iceage/internal/fakediscord"
 	"github.com/iceagechess/iceage/play"
@@ -280,5 +283,38 @@ func TestARestartResumesTheGameFromBboltAndItsButtons(t *testing.T) {
 	got = w.command(w.bob, thread, "move", fakediscord.StringOption("move", "Nxf6"))
 	if got.Ephemeral() {
 		t.Errorf("a move after the restart is refused: %q", got.Content)
+	}
+}
+
+func TestAPanickingHandlerIsAnsweredPolitely(t *testing.T) {
+	srv := fakediscord.New(t)
+	g := srv.AddGuild(fakediscord.Guild{Name: "Club", Locale: "en-US"})
+	ch := srv.AddChannel(fakediscord.Channel{GuildID: g.ID, Name: "chess"})
+	u := srv.AddUser(fakediscord.User{Username: "eve", Locale: "es-ES"})
+	// A bot without its play core panics on the first command that needs it.
+	b, err := bot.New(bot.Config{Token: srv.Token(), Logger: slog.New(slog.NewTextHandler(testWriter{t}, nil))}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Session().Dialer = fakediscord.Dialer
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- b.Run(ctx) }()
+	defer func() { cancel(); <-done }()
+	<-b.Ready()
+	id := srv.Command(u.ID, ch.ID, "board")
+	c, err := srv.WaitResponse(ctx, id)
+	if err != nil || c.Err != nil {
+		t.Fatal(err, c.Err)
+	}
+	if !c.Message.Ephemeral() || !strings.Contains(c.Message.Content, "Lo siento") {
+		t.Errorf("a panic is answered %q", c.Message.Content)
+	}
+	// The dispatcher counts the failure once it has answered.
+	for deadline := time.Now().Add(5 * time.Second); b.Metrics.Failures.Load() != 1 && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := b.Metrics.Failures.Load(); n != 1 {
+		t.Errorf("%d failures counted, want 1", n)
 	}
 }
