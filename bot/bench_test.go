@@ -15,12 +15,23 @@ import (
 // gateway to the recorded response with its PNG, through discordgo and
 // the fake Discord on loopback, with 50 games on a bbolt file moving at
 // once. It reports the 50th and 99th percentiles of that latency.
+//
+// Two loads: a burst, where every game sends its move at the same instant
+// and each waits for its answer before the next, and a steady load, where
+// each game's player takes 250 ms over each move (50 games: 200 moves a
+// second), as in a busy server.
 func BenchmarkMoveInteraction(b *testing.B) {
-	b.Run("storage=bbolt", func(b *testing.B) { benchmarkMoves(b, nil) })
-	b.Run("storage=memory", func(b *testing.B) { benchmarkMoves(b, memstore.New()) })
+	for _, think := range []time.Duration{0, 250 * time.Millisecond} {
+		load := "burst"
+		if think > 0 {
+			load = "steady"
+		}
+		b.Run("load="+load+"/storage=bbolt", func(b *testing.B) { benchmarkMoves(b, nil, think) })
+		b.Run("load="+load+"/storage=memory", func(b *testing.B) { benchmarkMoves(b, memstore.New(), think) })
+	}
 }
 
-func benchmarkMoves(b *testing.B, st play.Storage) {
+func benchmarkMoves(b *testing.B, st play.Storage, think time.Duration) {
 	const games = 50
 	w := newWorld(b, st, "en-US")
 	w.srv.SetResponseDeadline(0) // the machine may be slower than Discord allows; the figures tell
@@ -49,6 +60,10 @@ func benchmarkMoves(b *testing.B, st play.Storage) {
 		go func() {
 			defer wg.Done()
 			for i := range per {
+				if think > 0 {
+					// Spread the games over the think time, then keep it.
+					time.Sleep(think/2 + time.Duration(i*7919+len(s.thread)*104729)%think)
+				}
 				by := s.white
 				if i%2 == 1 {
 					by = s.black

@@ -55,7 +55,7 @@ func (b *Bot) boardMessage(lang i18n.Lang, v view) (*message, error) {
 		}
 	}
 	var png bytes.Buffer
-	if err := render.PNG(&png, &pos, render.Options{LastMove: last, Orientation: orient, Theme: b.cfg.Theme, NoHeader: true}); err != nil {
+	if err := render.PNG(&png, &pos, render.Options{LastMove: last, Orientation: orient, Theme: b.cfg.Theme, NoHeader: true, FastPNG: true}); err != nil {
 		return nil, fmt.Errorf("bot: drawing game %d: %w", g.ID, err)
 	}
 	m := &message{}
@@ -80,7 +80,7 @@ func (b *Bot) boardMessage(lang i18n.Lang, v view) (*message, error) {
 	m.Embeds = []*discordgo.MessageEmbed{e}
 	if ice := v.iceAge(); ice != nil {
 		var pic bytes.Buffer
-		if err := render.IceAge(&pic, ice, &v.played.After, render.Options{Theme: b.cfg.Theme, NoHeader: true, Size: 384}); err != nil {
+		if err := render.IceAge(&pic, ice, &v.played.After, render.Options{Theme: b.cfg.Theme, NoHeader: true, Size: 384, FastPNG: true}); err != nil {
 			return nil, fmt.Errorf("bot: drawing the Ice Age of game %d: %w", g.ID, err)
 		}
 		m.attach(image{name: "iceage.png", data: pic.Bytes(), alt: render.IceAgeAltText(ice, &v.played.After)})

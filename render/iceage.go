@@ -118,5 +118,5 @@ func IceAge(w io.Writer, ev *game.IceAge, after *game.Position, opt Options) err
 	if ev == nil {
 		return errors.New("render: no Ice Age to draw (the event is nil)")
 	}
-	return writePaletted(w, IceAgeImage(ev, after, opt))
+	return writePalettedAt(w, IceAgeImage(ev, after, opt), opt.FastPNG)
 }

@@ -30,6 +30,9 @@ type pngState struct {
 
 var pngStates = sync.Pool{New: func() any { return newPNGState(pngLevel) }}
 
+// fastPNGStates encode at zlib's fastest level (Options.FastPNG).
+var fastPNGStates = sync.Pool{New: func() any { return newPNGState(zlib.BestSpeed) }}
+
 func newPNGState(level int) *pngState {
 	s := &pngState{}
 	s.zw, _ = zlib.NewWriterLevel(&s.z, level) // callers pass valid levels
@@ -40,9 +43,16 @@ var pngSignature = []byte("\x89PNG\r\n\x1a\n")
 
 // writePaletted writes an 8-bit paletted PNG without filtering: filters
 // do not help palette indices, whose numbers say nothing about colour.
-func writePaletted(w io.Writer, im *image.Paletted) error {
-	s := pngStates.Get().(*pngState)
-	defer pngStates.Put(s)
+func writePaletted(w io.Writer, im *image.Paletted) error { return writePalettedAt(w, im, false) }
+
+// writePalettedAt is writePaletted at the fastest level when fast is set.
+func writePalettedAt(w io.Writer, im *image.Paletted, fast bool) error {
+	pool := &pngStates
+	if fast {
+		pool = &fastPNGStates
+	}
+	s := pool.Get().(*pngState)
+	defer pool.Put(s)
 	return s.encode(w, im)
 }
 

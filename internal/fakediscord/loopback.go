@@ -58,7 +58,13 @@ var Dialer = &websocket.Dialer{
 //
 //	func TestMain(m *testing.M) { os.Exit(fakediscord.Main(m)) }
 func Main(m *testing.M) int {
-	http.DefaultTransport = loopbackOnly{http.DefaultTransport}
+	// Discord speaks HTTP/2, one connection for every request at once; the
+	// fake speaks HTTP/1.1, so keep as many connections as requests in
+	// flight rather than Go's default two, lest a test of many requests
+	// measure connection setup.
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConnsPerHost = 256
+	http.DefaultTransport = loopbackOnly{t}
 	code := m.Run()
 	if len(offLoopback.addrs) > 0 {
 		fmt.Fprintf(os.Stderr, "requests left 127.0.0.1: %v\n", offLoopback.addrs)
