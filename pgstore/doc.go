@@ -13,14 +13,17 @@
 // table; a schema newer than the program is refused (ErrNewerSchema).
 // Hand the Store to play.New and Close it on shutdown.
 //
-// Update runs a function in one SERIALIZABLE transaction and returns
-// after the commit (durable as the server's synchronous_commit makes
-// it: by default, flushed to its write-ahead log). A transaction that
-// loses a race with another — a serialization failure, a deadlock, a
-// channel taken meanwhile — is rolled back and run again on the new
-// state, so the function may run more than once and must act only
-// through its transaction; play's revision check then refuses a stale
-// act as it does on bbolt. A function that returns an error has nothing
+// Update runs a function in one transaction and returns after the
+// commit (durable as the server's synchronous_commit makes it: by
+// default, flushed to its write-ahead log). The records it reads by key
+// are locked (SELECT … FOR UPDATE) until then, so acts on one game, and
+// the updates of the statistics that every game's end makes, queue one
+// behind the other and each sees the last committed state: play's
+// revision check refuses a stale act as it does on bbolt. A transaction
+// that loses a race all the same — a deadlock, a channel or a record
+// that another transaction created meanwhile — is rolled back and run
+// again on the new state, so the function may run more than once and
+// must act only through its transaction. A function that returns an error has nothing
 // written. View runs a function in a read-only REPEATABLE READ
 // transaction: one snapshot, never disturbed by writers.
 //
@@ -44,6 +47,14 @@
 // Ids come from a sequence, which a rolled-back transaction does not
 // give back: ids have gaps, and two games created at once may commit in
 // the other order. They are unique, which is all play needs.
+//
+// A read-write transaction locks the rows it reads, lists included (a
+// user's or a guild's active games, a user's challenges), but cannot
+// lock rows that are not there yet: two transactions that each look for
+// a record and, finding none, create one, may both proceed (two
+// identical challenges made at the same instant). A record created twice
+// under one key is caught by its primary key and the loser runs again.
+// Finished games and due items are read without locks.
 //
 // Players reads a scope's records before calling its function, so that
 // the function may use the transaction; a walk over a huge scope holds

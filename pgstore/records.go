@@ -57,7 +57,7 @@ func (t *txn) queryChallenges(what, sql string, args ...any) ([]play.Challenge, 
 
 // Challenge returns the pending challenge with that id.
 func (t *txn) Challenge(id uint64) (play.Challenge, error) {
-	cs, err := t.queryChallenges("reading a challenge", `SELECT id, rec FROM challenges WHERE id = $1`, int64(id))
+	cs, err := t.queryChallenges("reading a challenge", `SELECT id, rec FROM challenges WHERE id = $1`+t.locking(), int64(id))
 	if err != nil {
 		return play.Challenge{}, err
 	}
@@ -73,11 +73,8 @@ func (t *txn) Challenges(user string) ([]play.Challenge, error) {
 	if !validID(user) {
 		return nil, nil
 	}
-	return t.queryChallenges("reading a user's challenges", `
-		SELECT id, rec FROM challenges WHERE from_user = $1
-		UNION
-		SELECT id, rec FROM challenges WHERE to_user = $1
-		ORDER BY id`, user)
+	return t.queryChallenges("reading a user's challenges", `SELECT id, rec FROM challenges
+		WHERE from_user = $1 OR to_user = $1 ORDER BY id`+t.locking(), user)
 }
 
 // PutChallenge creates or replaces a challenge.
@@ -121,7 +118,7 @@ func (t *txn) Player(scope, user string) (play.Player, error) {
 		return p, fmt.Errorf("%w: user %s has no record in scope %q", play.ErrNotFound, user, scope)
 	}
 	var rec []byte
-	err := t.tx.QueryRow(t.ctx, `SELECT rec FROM players WHERE scope = $1 AND user_id = $2`, scope, user).Scan(&rec)
+	err := t.tx.QueryRow(t.ctx, `SELECT rec FROM players WHERE scope = $1 AND user_id = $2`+t.locking(), scope, user).Scan(&rec)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return p, fmt.Errorf("%w: user %s has no record in scope %q", play.ErrNotFound, user, scope)
 	}
@@ -190,7 +187,7 @@ func (t *txn) Stats(scope string) (play.Stats, error) {
 		return st, nil
 	}
 	var rec []byte
-	err := t.tx.QueryRow(t.ctx, `SELECT rec FROM stats WHERE scope = $1`, scope).Scan(&rec)
+	err := t.tx.QueryRow(t.ctx, `SELECT rec FROM stats WHERE scope = $1`+t.locking(), scope).Scan(&rec)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return st, nil
 	}
@@ -224,7 +221,7 @@ func (t *txn) Prefs(user string) (play.Prefs, error) {
 		return p, nil
 	}
 	var rec []byte
-	err := t.tx.QueryRow(t.ctx, `SELECT rec FROM prefs WHERE user_id = $1`, user).Scan(&rec)
+	err := t.tx.QueryRow(t.ctx, `SELECT rec FROM prefs WHERE user_id = $1`+t.locking(), user).Scan(&rec)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return p, nil
 	}

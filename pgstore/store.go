@@ -155,12 +155,17 @@ func (s *Store) migrate(ctx context.Context) error {
 	})
 }
 
-// Update runs fn in one SERIALIZABLE transaction and returns once it is
-// committed, or returns fn's error with nothing written. A transaction
-// that loses a race with another (a serialization failure, a deadlock,
-// a channel taken meanwhile) is rolled back and run again, up to
-// Options.Retries times, so fn may run more than once and must act only
-// through tx.
+// Update runs fn in one transaction and returns once it is committed, or
+// returns fn's error with nothing written. The records fn reads by key
+// (a game, a channel's game, a challenge, a player, stats, prefs) are
+// locked until the commit (READ COMMITTED with FOR UPDATE): a concurrent
+// transaction that reads one of them waits, then sees the committed
+// change — so two acts on one game are decided one after the other, and
+// the counters that every game's end updates are queued rather than
+// fought over. A transaction that loses a race all the same (a
+// deadlock, a channel or a record created meanwhile) is rolled back and
+// run again, up to Options.Retries times, so fn may run more than once
+// and must act only through tx.
 func (s *Store) Update(ctx context.Context, fn func(tx play.Tx) error) error {
 	for attempt := 0; ; attempt++ {
 		err, again := s.update(ctx, fn)
@@ -180,7 +185,7 @@ func (s *Store) Update(ctx context.Context, fn func(tx play.Tx) error) error {
 
 // update runs fn once; again reports a lost race, to be run again.
 func (s *Store) update(ctx context.Context, fn func(tx play.Tx) error) (err error, again bool) {
-	ptx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.Serializable})
+	ptx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.ReadCommitted})
 	if err != nil {
 		return fmt.Errorf("pgstore: beginning a transaction: %w", err), false
 	}

@@ -33,6 +33,17 @@ func (t *txn) check(err error, format string, args ...any) error {
 	return fmt.Errorf("pgstore: "+format+": %w", append(args, err)...)
 }
 
+// locking returns the clause that locks the rows a read-write
+// transaction reads by key, so that what it decides on them holds until
+// it commits: another transaction that reads them waits, then sees the
+// committed change.
+func (t *txn) locking() string {
+	if t.writable {
+		return " FOR UPDATE"
+	}
+	return ""
+}
+
 func (t *txn) willWrite() error {
 	if !t.writable {
 		return fmt.Errorf("%w: a write in a read-only transaction", ErrInvalid)
@@ -86,7 +97,7 @@ func decodeGame(id uint64, rec []byte) (play.Game, error) {
 
 // Game returns the game with that id, active or finished.
 func (t *txn) Game(id uint64) (play.Game, error) {
-	gs, err := t.queryGames("reading a game", `SELECT id, rec FROM games WHERE id = $1`, int64(id))
+	gs, err := t.queryGames("reading a game", `SELECT id, rec FROM games WHERE id = $1`+t.locking(), int64(id))
 	if err != nil {
 		return play.Game{}, err
 	}
@@ -101,7 +112,7 @@ func (t *txn) GameIn(channel string) (play.Game, error) {
 	var gs []play.Game
 	if validID(channel) {
 		var err error
-		gs, err = t.queryGames("reading the game of a channel", `SELECT id, rec FROM games WHERE channel = $1 AND active`, channel)
+		gs, err = t.queryGames("reading the game of a channel", `SELECT id, rec FROM games WHERE channel = $1 AND active`+t.locking(), channel)
 		if err != nil {
 			return play.Game{}, err
 		}
@@ -118,7 +129,7 @@ func (t *txn) ActiveGames(user string) ([]play.Game, error) {
 		return nil, nil
 	}
 	return t.queryGames("reading a user's games", `SELECT id, rec FROM games
-		WHERE active AND (white = $1 OR black = $1) ORDER BY id`, user)
+		WHERE active AND (white = $1 OR black = $1) ORDER BY id`+t.locking(), user)
 }
 
 // GuildGames returns a guild's active games, oldest first.
@@ -127,7 +138,7 @@ func (t *txn) GuildGames(guild string) ([]play.Game, error) {
 		return nil, nil
 	}
 	return t.queryGames("reading a guild's games", `SELECT id, rec FROM games
-		WHERE active AND guild = $1 ORDER BY id`, guild)
+		WHERE active AND guild = $1 ORDER BY id`+t.locking(), guild)
 }
 
 // Finished returns finished games, newest first: the user's (or, with
