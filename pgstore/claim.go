@@ -41,12 +41,15 @@ type Claimer struct {
 // records the claims. The claims table's primary key decides a race
 // between two claimers that picked the same item: the insert of the
 // second does nothing, unless the claim it meets has lapsed, when it
-// takes it over. Only the claims won are returned.
+// takes it over. Only the claims won are returned. The look for a claim
+// is a subquery per candidate, one probe of the primary key: as an anti
+// join, the planner, misled by the small table's stale statistics, may
+// scan all the claims for every candidate.
 const claimSQL = `
 WITH due AS (
 	SELECT %[1]s AS id, %[2]s AS at FROM %[3]s t
 	WHERE %[4]s %[2]s <= $1
-		AND NOT EXISTS (SELECT 1 FROM claims c WHERE c.kind = $2 AND c.id = t.%[1]s AND c.at = t.%[2]s AND c.until >= now())
+		AND (SELECT 1 FROM claims c WHERE c.kind = $2 AND c.id = t.%[1]s AND c.at = t.%[2]s AND c.until >= now()) IS NULL
 	ORDER BY %[2]s, %[1]s LIMIT $3
 	FOR UPDATE OF t SKIP LOCKED
 )
