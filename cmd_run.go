@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/ed25519"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -182,7 +184,18 @@ func (a *app) listen() error {
 		return fmt.Errorf("http.listen %s: %w", a.cfg.HTTP.Listen, err)
 	}
 	a.ln = ln
-	a.http = &http.Server{Handler: ops.Handler(src, m), ReadHeaderTimeout: 5 * time.Second}
+	handler := ops.Handler(src, m)
+	if k := a.cfg.Discord.PublicKey; k != "" {
+		key, err := hex.DecodeString(k) // checked by config
+		if err != nil {
+			return fmt.Errorf("discord.public_key: %w", err)
+		}
+		mux := http.NewServeMux()
+		mux.Handle("/interactions", a.bot.InteractionsHandler(ed25519.PublicKey(key)))
+		mux.Handle("/", handler)
+		handler = mux
+	}
+	a.http = &http.Server{Handler: handler, ReadHeaderTimeout: 5 * time.Second}
 	go func() {
 		if err := a.http.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			a.log.Error("HTTP listener stopped", "err", err)

@@ -62,7 +62,8 @@ type Bot struct {
 
 	inflight sync.WaitGroup
 	closing  atomic.Bool
-	locales  locales // the languages interactions told, for news (notify.go)
+	locales  locales     // the languages interactions told, for news (notify.go)
+	http     httpWaiters // interactions posted over HTTP, waiting for their answer
 	// Interactions counts answered interactions by outcome, for tests
 	// and metrics.
 	Metrics Metrics

@@ -239,6 +239,9 @@ func (c *Config) check() error {
 			return fmt.Errorf("discord.public_key: want the application's public key, 64 hex digits, from the developer portal")
 		}
 	}
+	if c.Discord.PublicKey != "" && c.HTTP.Listen == "" {
+		return errors.New("discord.public_key is set but http.listen is not: interactions are taken at http.listen's /interactions")
+	}
 	if len(c.Play.AllowedDays) == 0 {
 		return errors.New("play.allowed_days is empty: allow at least one of 1, 2, 3, 5, 7, 10, 14")
 	}
