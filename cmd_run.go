@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/ed25519"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -18,6 +20,7 @@ import (
 	"github.com/iceagechess/iceage/config"
 	"github.com/iceagechess/iceage/internal/discordurl"
 	"github.com/iceagechess/iceage/ops"
+	"github.com/iceagechess/iceage/pgstore"
 	"github.com/iceagechess/iceage/play"
 	"github.com/iceagechess/iceage/render"
 	"github.com/iceagechess/iceage/schedule"
@@ -78,12 +81,16 @@ func runBot(args []string, stdout, stderr io.Writer) int {
 type app struct {
 	cfg   config.Config
 	log   *slog.Logger
-	store *store.Store
-	play  *play.Service
-	bot   *bot.Bot
-	sched *schedule.Scheduler
-	ln    net.Listener
-	http  *http.Server
+	store play.Storage
+	// closeStore closes the storage; bolt is the bbolt store, nil on
+	// PostgreSQL.
+	closeStore func() error
+	bolt       *store.Store
+	play       *play.Service
+	bot        *bot.Bot
+	sched      *schedule.Scheduler
+	ln         net.Listener
+	http       *http.Server
 }
 
 func newLogger(cfg config.Log, w io.Writer) *slog.Logger {
@@ -99,13 +106,31 @@ func newLogger(cfg config.Log, w io.Writer) *slog.Logger {
 // newApp opens the store and builds the bot; nothing connects yet.
 func newApp(cfg config.Config, logTo io.Writer) (*app, error) {
 	log := newLogger(cfg.Log, logTo)
-	st, err := store.Open(cfg.Database.Path, nil)
-	if err != nil {
-		return nil, err
+	a := &app{cfg: cfg, log: log}
+	schedOpts := schedule.Options{Logger: log}
+	switch cfg.Database.Driver {
+	case config.DriverPostgres:
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		pg, err := pgstore.Open(ctx, cfg.Database.URL, nil)
+		cancel()
+		if err != nil {
+			return nil, err
+		}
+		a.store, a.closeStore = pg, func() error { pg.Close(); return nil }
+		// Every process runs a scheduler: each claims the items it
+		// handles, so that none is handled twice or left to a process
+		// that died.
+		schedOpts.Claimer = pg.Claimer(claimOwner(), 0)
+	default:
+		st, err := store.Open(cfg.Database.Path, nil)
+		if err != nil {
+			return nil, err
+		}
+		a.store, a.closeStore, a.bolt = st, st.Close, st
 	}
-	a := &app{cfg: cfg, log: log, store: st}
+	st := a.store
 	// The scheduler watches the storage, so that a new deadline wakes it.
-	a.sched = schedule.New(schedule.Options{Logger: log})
+	a.sched = schedule.New(schedOpts)
 	vacation := cfg.Play.VacationDays
 	if vacation == 0 {
 		vacation = -1 // play's 0 means its default; the file's means none
@@ -114,18 +139,19 @@ func newApp(cfg config.Config, logTo io.Writer) (*app, error) {
 		Reminders: cfg.Play.ReminderHours, VacationDays: vacation, OpponentChooses: cfg.Play.OpponentChooses})
 	theme, err := render.ParseTheme(cfg.Theme)
 	if err != nil {
-		st.Close()
+		a.closeStore()
 		return nil, err
 	}
 	a.bot, err = bot.New(bot.Config{Token: cfg.Discord.Token, Guilds: cfg.Discord.GuildIDs, DefaultLanguage: cfg.Language,
-		DefaultDays: cfg.Play.DefaultDays, AllowedDays: cfg.Play.AllowedDays, VacationDays: vacation, Theme: theme, Logger: log}, a.play)
+		DefaultDays: cfg.Play.DefaultDays, AllowedDays: cfg.Play.AllowedDays, VacationDays: vacation, Theme: theme, Logger: log,
+		ShardID: cfg.Discord.ShardID, ShardCount: cfg.Discord.ShardCount}, a.play)
 	if err != nil {
-		st.Close()
+		a.closeStore()
 		return nil, err
 	}
 	if cfg.HTTP.Listen != "" {
 		if err := a.listen(); err != nil {
-			st.Close()
+			a.closeStore()
 			return nil, err
 		}
 	}
@@ -137,15 +163,18 @@ func (a *app) listen() error {
 	src := ops.Sources{
 		Connected: func() bool { return a.bot.Session().DataReady },
 		StoreOK:   func() error { return a.store.View(context.Background(), func(play.ReadTx) error { return nil }) },
-		Backup:    a.store.Backup,
-		StoreSize: func() float64 {
-			fi, err := os.Stat(a.store.Path())
+		Log:       a.log,
+	}
+	if a.bolt != nil {
+		// PostgreSQL is backed up with its own tools (pg_dump).
+		src.Backup = a.bolt.Backup
+		src.StoreSize = func() float64 {
+			fi, err := os.Stat(a.bolt.Path())
 			if err != nil {
 				return 0
 			}
 			return float64(fi.Size())
-		},
-		Log: a.log,
+		}
 	}
 	m := ops.NewMetrics(src)
 	a.bot.Metrics.Observe = func(cmd, outcome string, lat time.Duration) {
@@ -159,7 +188,18 @@ func (a *app) listen() error {
 		return fmt.Errorf("http.listen %s: %w", a.cfg.HTTP.Listen, err)
 	}
 	a.ln = ln
-	a.http = &http.Server{Handler: ops.Handler(src, m), ReadHeaderTimeout: 5 * time.Second}
+	handler := ops.Handler(src, m)
+	if k := a.cfg.Discord.PublicKey; k != "" {
+		key, err := hex.DecodeString(k) // checked by config
+		if err != nil {
+			return fmt.Errorf("discord.public_key: %w", err)
+		}
+		mux := http.NewServeMux()
+		mux.Handle("/interactions", a.bot.InteractionsHandler(ed25519.PublicKey(key)))
+		mux.Handle("/", handler)
+		handler = mux
+	}
+	a.http = &http.Server{Handler: handler, ReadHeaderTimeout: 5 * time.Second}
 	go func() {
 		if err := a.http.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			a.log.Error("HTTP listener stopped", "err", err)
@@ -174,7 +214,11 @@ func (a *app) listen() error {
 // starts once the bot is connected, so that what fell due while the
 // program was down is announced to a Discord that hears it.
 func (a *app) Run(ctx context.Context) error {
-	a.log.Info("starting", "database", a.cfg.Database.Path)
+	where := a.cfg.Database.Path
+	if a.bolt == nil {
+		where = "postgres"
+	}
+	a.log.Info("starting", "database", where, "shard", a.cfg.Discord.ShardID, "shards", a.cfg.Discord.ShardCount)
 	schedCtx, stopSched := context.WithCancel(ctx)
 	scheduled := make(chan struct{})
 	go func() {
@@ -202,5 +246,12 @@ func (a *app) Close() error {
 		defer cancel()
 		_ = a.http.Shutdown(ctx)
 	}
-	return a.store.Close()
+	return a.closeStore()
+}
+
+// claimOwner names this process in the scheduler's claims: host and pid,
+// so that an operator can tell who holds one.
+func claimOwner() string {
+	host, _ := os.Hostname()
+	return fmt.Sprintf("%s:%d", host, os.Getpid())
 }

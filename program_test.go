@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/iceagechess/iceage/internal/fakediscord"
+	"github.com/iceagechess/iceage/internal/pgtest"
 	"github.com/iceagechess/iceage/play"
 	"github.com/iceagechess/iceage/store"
 )
@@ -24,7 +25,15 @@ import (
 // folder, with flags, environment and standard input, against the fake
 // Discord of this test process.
 
-func TestMain(m *testing.M) { os.Exit(fakediscord.Main(m)) }
+// TestMain keeps every request on 127.0.0.1 (fakediscord.Main) around a
+// run that stops the PostgreSQL test cluster at its end (pgtest.Main).
+func TestMain(m *testing.M) {
+	os.Exit(fakediscord.Main(runner(func() int { return pgtest.Main(m) })))
+}
+
+type runner func() int
+
+func (r runner) Run() int { return r() }
 
 var built struct {
 	once sync.Once

@@ -41,6 +41,11 @@ type Config struct {
 	Now func() time.Time
 	// Logger gets one line per interaction; nil means slog.Default().
 	Logger *slog.Logger
+	// ShardID and ShardCount make the session gateway shard ShardID of
+	// ShardCount, so that several processes share the servers (Discord
+	// sends each server's events to one shard). ShardCount 0: one
+	// session holds the whole gateway.
+	ShardID, ShardCount int
 }
 
 // Bot is the Discord front end of a play.Service.
@@ -57,7 +62,8 @@ type Bot struct {
 
 	inflight sync.WaitGroup
 	closing  atomic.Bool
-	locales  locales // the languages interactions told, for news (notify.go)
+	locales  locales     // the languages interactions told, for news (notify.go)
+	http     httpWaiters // interactions posted over HTTP, waiting for their answer
 	// Interactions counts answered interactions by outcome, for tests
 	// and metrics.
 	Metrics Metrics
@@ -96,6 +102,9 @@ func New(cfg Config, svc *play.Service) (*Bot, error) {
 	s.Identify.Intents = discordgo.IntentsGuilds
 	s.StateEnabled = false
 	s.ShouldReconnectOnError = true
+	if cfg.ShardCount > 1 {
+		s.ShardID, s.ShardCount = cfg.ShardID, cfg.ShardCount
+	}
 	b := &Bot{cfg: cfg, play: svc, s: s, log: cfg.Logger, ready: make(chan struct{})}
 	b.app.Store("")
 	b.botUser.Store("")

@@ -91,7 +91,7 @@ func (b *Bot) autocomplete(in *interaction) error {
 		}
 	}
 	in.answered = true
-	return b.s.InteractionRespond(in.i, &discordgo.InteractionResponse{
+	return b.respondPlain(in.i, &discordgo.InteractionResponse{
 		Type: discordgo.InteractionApplicationCommandAutocompleteResult,
 		Data: &discordgo.InteractionResponseData{Choices: choices},
 	})

@@ -102,7 +102,7 @@ func (in *interaction) update(m *message) error {
 // message is edited afterwards with edit.
 func (in *interaction) deferUpdate() error {
 	in.answered = true
-	return in.b.s.InteractionRespond(in.i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate})
+	return in.b.respondPlain(in.i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate})
 }
 
 func (in *interaction) edit(m *message) error { return in.b.editResponse(in.i, m) }

@@ -3,6 +3,7 @@ package bot
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 
@@ -70,9 +71,23 @@ func (b *Bot) respond(i *discordgo.Interaction, typ discordgo.InteractionRespons
 		Type discordgo.InteractionResponseType `json:"type"`
 		Data *message                          `json:"data,omitempty"`
 	}{typ, m}
+	if ok, err := b.answerOverHTTP(i, payload, m); ok {
+		return err
+	}
 	_, err := b.request(http.MethodPost, discordgo.EndpointInteractionResponse(i.ID, i.Token), payload, m)
 	return err
 }
+
+// respondPlain answers an interaction with a response that carries no
+// files (an autocomplete's choices, a deferral).
+func (b *Bot) respondPlain(i *discordgo.Interaction, r *discordgo.InteractionResponse) error {
+	if ok, err := b.answerOverHTTP(i, r, nil); ok {
+		return err
+	}
+	return b.s.InteractionRespond(i, r)
+}
+
+func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }
 
 // editResponse replaces the deferred or sent response of an interaction.
 func (b *Bot) editResponse(i *discordgo.Interaction, m *message) error {

@@ -5,6 +5,8 @@ package config
 
 import (
 	"bytes"
+	"crypto/ed25519"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -48,14 +50,39 @@ type Discord struct {
 	// instead of https://discord.com/: a relay in front of Discord, or a
 	// local fake for tests. Env ICEAGE_DISCORD_URL.
 	APIURL string `yaml:"api_url"`
+	// ShardID and ShardCount make this process gateway shard ShardID of
+	// ShardCount (0 ≤ ShardID < ShardCount), so that several processes
+	// share the servers between them. ShardCount 0 or 1: one process
+	// holds the whole gateway. Env ICEAGE_SHARD_ID, ICEAGE_SHARD_COUNT.
+	ShardID    int `yaml:"shard_id"`
+	ShardCount int `yaml:"shard_count"`
+	// PublicKey is the application's Ed25519 public key (hex, from the
+	// developer portal), with which the HTTP listener verifies the
+	// interactions Discord posts to /interactions. Empty: no such
+	// endpoint. Env ICEAGE_DISCORD_PUBLIC_KEY.
+	PublicKey string `yaml:"public_key"`
 }
 
 // Database says where the games are kept.
 type Database struct {
+	// Driver is bbolt (one file, one process: the default) or postgres
+	// (a server that any number of bot processes share). Empty: postgres
+	// when URL is set, bbolt otherwise. Env ICEAGE_DATABASE_DRIVER.
+	Driver string `yaml:"driver"`
 	// Path of the bbolt file; a relative path is taken from the
 	// directory of the configuration file. Env ICEAGE_DATABASE_PATH.
 	Path string `yaml:"path"`
+	// URL of the PostgreSQL database, e.g.
+	// postgres://iceage:secret@db.example:5432/iceage. Env
+	// ICEAGE_DATABASE_URL, which keeps the password out of the file.
+	URL string `yaml:"url"`
 }
+
+// Database drivers.
+const (
+	DriverBolt     = "bbolt"
+	DriverPostgres = "postgres"
+)
 
 // Play holds the rules of the house: time controls and reminders.
 type Play struct {
@@ -139,13 +166,16 @@ func Load(path string, getenv func(string) string) (Config, error) {
 		}
 	}
 	for env, field := range map[string]*string{
-		"DISCORD_TOKEN":        &c.Discord.Token,
-		"ICEAGE_DATABASE_PATH": &c.Database.Path,
-		"ICEAGE_LANGUAGE":      &c.Language,
-		"ICEAGE_LOG_LEVEL":     &c.Log.Level,
-		"ICEAGE_LOG_FORMAT":    &c.Log.Format,
-		"ICEAGE_HTTP_LISTEN":   &c.HTTP.Listen,
-		"ICEAGE_DISCORD_URL":   &c.Discord.APIURL,
+		"DISCORD_TOKEN":             &c.Discord.Token,
+		"ICEAGE_DATABASE_PATH":      &c.Database.Path,
+		"ICEAGE_DATABASE_URL":       &c.Database.URL,
+		"ICEAGE_DATABASE_DRIVER":    &c.Database.Driver,
+		"ICEAGE_DISCORD_PUBLIC_KEY": &c.Discord.PublicKey,
+		"ICEAGE_LANGUAGE":           &c.Language,
+		"ICEAGE_LOG_LEVEL":          &c.Log.Level,
+		"ICEAGE_LOG_FORMAT":         &c.Log.Format,
+		"ICEAGE_HTTP_LISTEN":        &c.HTTP.Listen,
+		"ICEAGE_DISCORD_URL":        &c.Discord.APIURL,
 	} {
 		if v := strings.TrimSpace(getenv(env)); v != "" {
 			*field = v
@@ -154,8 +184,32 @@ func Load(path string, getenv func(string) string) (Config, error) {
 	if v := strings.TrimSpace(getenv("ICEAGE_GUILD_IDS")); v != "" {
 		c.Discord.GuildIDs = strings.Split(v, ",")
 	}
+	for env, field := range map[string]*int{
+		"ICEAGE_SHARD_ID":    &c.Discord.ShardID,
+		"ICEAGE_SHARD_COUNT": &c.Discord.ShardCount,
+	} {
+		if v := strings.TrimSpace(getenv(env)); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				return Config{}, fmt.Errorf("config: %s=%q is not a number", env, v)
+			}
+			*field = n
+		}
+	}
+	if c.Database.Driver == "" {
+		c.Database.Driver = DriverBolt
+		if c.Database.URL != "" {
+			c.Database.Driver = DriverPostgres
+		}
+	}
 	if err := c.check(); err != nil {
 		return Config{}, fmt.Errorf("config: %s: %w", path, err)
+	}
+	if c.Database.Driver == DriverPostgres {
+		if c.Database.URL == "" {
+			return Config{}, fmt.Errorf("config: database.driver is postgres but database.url is empty: set ICEAGE_DATABASE_URL, e.g. postgres://iceage:secret@localhost:5432/iceage")
+		}
+		return c, nil
 	}
 	if c.Database.Path == "" {
 		return Config{}, fmt.Errorf("config: database.path is empty: name the bbolt file, e.g. iceage.db")
@@ -186,6 +240,22 @@ func (c *Config) check() error {
 		if !strings.HasSuffix(u, "/") {
 			c.Discord.APIURL += "/"
 		}
+	}
+	switch c.Database.Driver {
+	case DriverBolt, DriverPostgres:
+	default:
+		return fmt.Errorf("database.driver %q: want bbolt or postgres", c.Database.Driver)
+	}
+	if c.Discord.ShardCount < 0 || c.Discord.ShardID < 0 || c.Discord.ShardCount > 1 && c.Discord.ShardID >= c.Discord.ShardCount || c.Discord.ShardCount <= 1 && c.Discord.ShardID != 0 {
+		return fmt.Errorf("discord.shard_id %d of shard_count %d: want 0 ≤ shard_id < shard_count", c.Discord.ShardID, c.Discord.ShardCount)
+	}
+	if k := c.Discord.PublicKey; k != "" {
+		if b, err := hex.DecodeString(k); err != nil || len(b) != ed25519.PublicKeySize {
+			return fmt.Errorf("discord.public_key: want the application's public key, 64 hex digits, from the developer portal")
+		}
+	}
+	if c.Discord.PublicKey != "" && c.HTTP.Listen == "" {
+		return errors.New("discord.public_key is set but http.listen is not: interactions are taken at http.listen's /interactions")
 	}
 	if len(c.Play.AllowedDays) == 0 {
 		return errors.New("play.allowed_days is empty: allow at least one of 1, 2, 3, 5, 7, 10, 14")

@@ -89,3 +89,44 @@ func TestLoad(t *testing.T) {
 		})
 	}
 }
+
+func TestDatabaseAndShards(t *testing.T) {
+	t.Run("bbolt is the default driver", func(t *testing.T) {
+		c, err := Load(write(t, ""), env(nil))
+		if err != nil || c.Database.Driver != DriverBolt {
+			t.Fatalf("driver %q, %v; want bbolt", c.Database.Driver, err)
+		}
+	})
+	t.Run("a URL from the environment chooses postgres", func(t *testing.T) {
+		url := "postgres://u:p@db:5432/iceage"
+		c, err := Load(write(t, ""), env(map[string]string{"ICEAGE_DATABASE_URL": url}))
+		if err != nil || c.Database.Driver != DriverPostgres || c.Database.URL != url {
+			t.Fatalf("database %+v, %v; want postgres at %s", c.Database, err, url)
+		}
+	})
+	t.Run("postgres without a URL is refused, naming the variable", func(t *testing.T) {
+		_, err := Load(write(t, "database:\n  driver: postgres\n"), env(nil))
+		if err == nil || !strings.Contains(err.Error(), "ICEAGE_DATABASE_URL") {
+			t.Fatalf("got %v", err)
+		}
+	})
+	t.Run("an unknown driver is refused", func(t *testing.T) {
+		if _, err := Load(write(t, "database:\n  driver: sqlite\n"), env(nil)); err == nil || !strings.Contains(err.Error(), "database.driver") {
+			t.Fatalf("got %v", err)
+		}
+	})
+	t.Run("shards come from the file and the environment", func(t *testing.T) {
+		c, err := Load(write(t, "discord:\n  shard_id: 1\n  shard_count: 4\n"), env(map[string]string{"ICEAGE_SHARD_ID": "3"}))
+		if err != nil || c.Discord.ShardID != 3 || c.Discord.ShardCount != 4 {
+			t.Fatalf("shard %d of %d, %v; want 3 of 4", c.Discord.ShardID, c.Discord.ShardCount, err)
+		}
+	})
+	for _, bad := range []string{"discord:\n  shard_id: 4\n  shard_count: 4\n", "discord:\n  shard_id: 1\n", "discord:\n  public_key: nothex\n"} {
+		if _, err := Load(write(t, bad), env(nil)); err == nil {
+			t.Errorf("%q loaded", bad)
+		}
+	}
+	if _, err := Load(write(t, ""), env(map[string]string{"ICEAGE_SHARD_COUNT": "two"})); err == nil {
+		t.Error("ICEAGE_SHARD_COUNT=two loaded")
+	}
+}

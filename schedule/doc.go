@@ -50,6 +50,12 @@
 // is lost, never doubled; the game itself is always right.
 //
 // Two Schedulers on one storage do no harm — play decides each item once,
-// and the other one's attempt is refused and skipped — but they share the
-// work unevenly. Run one per storage.
+// and the other one's attempt is refused and skipped — but without a
+// Claimer they share the work unevenly and try items twice. On a storage
+// that several processes share (PostgreSQL), give each process's
+// Scheduler a Claimer (Options.Claimer): each due deadline and reminder
+// is then claimed by one of them in a transaction (FOR UPDATE SKIP
+// LOCKED), and the claims of a process that died lapse and are taken
+// over. Expired challenges go out in play's batches, which play decides
+// once whichever process runs them.
 package schedule

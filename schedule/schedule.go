@@ -53,11 +53,26 @@ type Options struct {
 	// Retry is how long to wait after a failure (say, the storage was
 	// briefly unavailable) before trying again. Default a minute.
 	Retry time.Duration
+	// Claimer, when set, hands out the due items of deadlines and
+	// reminders, so that the schedulers of several processes sharing one
+	// storage each handle different items (pgstore.Store.Claimer). Nil:
+	// this scheduler reads the indexes itself, for a storage that one
+	// process holds.
+	Claimer Claimer
 	// Workers is how many due items of one kind are handled at once.
 	// Default 8: a catch-up's transactions share commits, and its
 	// notices do not wait for one another, while Discord's rate limits
 	// are left far from reach.
 	Workers int
+}
+
+// Claimer claims due items for one scheduler among several: each item
+// returned is held for this one, and no other gets it while the claim
+// lasts; the claims of a process that died lapse and are taken over.
+type Claimer interface {
+	// Claim returns up to limit items of the index kind due at now that
+	// no other scheduler holds, earliest first, and holds them.
+	Claim(ctx context.Context, kind play.DueKind, now time.Time, limit int) ([]play.Due, error)
 }
 
 // Scheduler drives the time indexes of a play.Service: it sleeps until
@@ -215,12 +230,19 @@ func (s *Scheduler) due(ctx context.Context, st play.Storage, kind play.DueKind,
 	tried := map[entry]bool{}
 	for {
 		var batch []play.Due
-		err := st.View(ctx, func(tx play.ReadTx) (err error) {
-			// Ask for enough to get past the entries already tried,
-			// which a refused item leaves in place.
-			batch, err = tx.Due(kind, now, len(tried)+s.opts.Batch)
-			return err
-		})
+		var err error
+		if s.opts.Claimer != nil {
+			// What this scheduler claimed stays claimed: the next
+			// claim gets only items new to it.
+			batch, err = s.opts.Claimer.Claim(ctx, kind, now, s.opts.Batch)
+		} else {
+			err = st.View(ctx, func(tx play.ReadTx) (err error) {
+				// Ask for enough to get past the entries already tried,
+				// which a refused item leaves in place.
+				batch, err = tx.Due(kind, now, len(tried)+s.opts.Batch)
+				return err
+			})
+		}
 		if err != nil {
 			return err
 		}

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"os"
 	"sync"
-	"testing"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -57,7 +56,7 @@ var Dialer = &websocket.Dialer{
 // run if any test tried to leave it. Call it from TestMain:
 //
 //	func TestMain(m *testing.M) { os.Exit(fakediscord.Main(m)) }
-func Main(m *testing.M) int {
+func Main(m interface{ Run() int }) int {
 	// Discord speaks HTTP/2, one connection for every request at once; the
 	// fake speaks HTTP/1.1, so keep as many connections as requests in
 	// flight rather than Go's default two, lest a test of many requests

@@ -1,0 +1,37 @@
+package pgstore_test
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"github.com/iceagechess/iceage/internal/pgtest"
+	"github.com/iceagechess/iceage/pgstore"
+	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/play/playtest"
+)
+
+var ctx = context.Background()
+
+func TestMain(m *testing.M) {
+	if crashChild() {
+		return
+	}
+	os.Exit(pgtest.Main(m))
+}
+
+// openTest opens a store on a new, empty schema and closes it on cleanup.
+func openTest(t testing.TB, opts *pgstore.Options) (*pgstore.Store, string) {
+	t.Helper()
+	url := pgtest.New(t)
+	s, err := pgstore.Open(ctx, url, opts)
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	t.Cleanup(s.Close)
+	return s, url
+}
+
+func TestStorageSuite(t *testing.T) {
+	playtest.RunStorageSuite(t, func(t *testing.T) play.Storage { s, _ := openTest(t, nil); return s })
+}

@@ -1,0 +1,249 @@
+package pgstore
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/iceagechess/iceage/play"
+)
+
+func checkChallenge(c *play.Challenge) error {
+	if c.ID == 0 || c.ID > 1<<63-1 {
+		return fmt.Errorf("%w: a challenge without an id (take one from NextID)", ErrInvalid)
+	}
+	if err := checkID("channel id", c.Channel); err != nil {
+		return fmt.Errorf("challenge %d: %w", c.ID, err)
+	}
+	if c.Guild != "" {
+		if err := checkID("guild id", c.Guild); err != nil {
+			return fmt.Errorf("challenge %d: %w", c.ID, err)
+		}
+	}
+	if err := checkID("challenger's id", c.From.ID); err != nil {
+		return fmt.Errorf("challenge %d: %w", c.ID, err)
+	}
+	if c.To.ID != "" {
+		if err := checkID("challenged user's id", c.To.ID); err != nil {
+			return fmt.Errorf("challenge %d: %w", c.ID, err)
+		}
+	}
+	return nil
+}
+
+// queryChallenges runs a query whose rows are (id, rec) of challenges.
+func (t *txn) queryChallenges(what, sql string, args ...any) ([]play.Challenge, error) {
+	rows, err := t.tx.Query(t.ctx, sql, args...)
+	if err != nil {
+		return nil, t.check(err, "%s", what)
+	}
+	var out []play.Challenge
+	var id int64
+	var rec []byte
+	_, err = pgx.ForEachRow(rows, []any{&id, &rec}, func() error {
+		var c play.Challenge
+		if err := decode(fmt.Sprintf("challenge %d", id), rec, &c); err != nil {
+			return err
+		}
+		out = append(out, c)
+		return nil
+	})
+	if err != nil {
+		return nil, t.check(err, "%s", what)
+	}
+	return out, nil
+}
+
+// Challenge returns the pending challenge with that id.
+func (t *txn) Challenge(id uint64) (play.Challenge, error) {
+	cs, err := t.queryChallenges("reading a challenge", `SELECT id, rec FROM challenges WHERE id = $1`+t.locking(), int64(id))
+	if err != nil {
+		return play.Challenge{}, err
+	}
+	if len(cs) == 0 {
+		return play.Challenge{}, fmt.Errorf("%w: no challenge has id %d", play.ErrNotFound, id)
+	}
+	return cs[0], nil
+}
+
+// Challenges returns the pending challenges made by or to the user, by
+// id.
+func (t *txn) Challenges(user string) ([]play.Challenge, error) {
+	if !validID(user) {
+		return nil, nil
+	}
+	return t.queryChallenges("reading a user's challenges", `SELECT id, rec FROM challenges
+		WHERE from_user = $1 OR to_user = $1 ORDER BY id`+t.locking(), user)
+}
+
+// PutChallenge creates or replaces a challenge.
+func (t *txn) PutChallenge(c play.Challenge) error {
+	if err := t.willWrite(); err != nil {
+		return err
+	}
+	if err := checkChallenge(&c); err != nil {
+		return err
+	}
+	b, err := encode(&c)
+	if err != nil {
+		return fmt.Errorf("pgstore: encoding challenge %d: %w", c.ID, err)
+	}
+	_, err = t.tx.Exec(t.ctx, `INSERT INTO challenges (id, from_user, to_user, expires, rec) VALUES ($1, $2, $3, $4, $5)
+		ON CONFLICT (id) DO UPDATE SET from_user = excluded.from_user, to_user = excluded.to_user,
+			expires = excluded.expires, rec = excluded.rec`,
+		int64(c.ID), c.From.ID, c.To.ID, nanos(c.Expires), b)
+	return t.check(err, "writing challenge %d", c.ID)
+}
+
+// DeleteChallenge removes a challenge, or returns play.ErrNotFound.
+func (t *txn) DeleteChallenge(id uint64) error {
+	if err := t.willWrite(); err != nil {
+		return err
+	}
+	tag, err := t.tx.Exec(t.ctx, `DELETE FROM challenges WHERE id = $1`, int64(id))
+	if err != nil {
+		return t.check(err, "deleting challenge %d", id)
+	}
+	if tag.RowsAffected() == 0 {
+		return fmt.Errorf("%w: no challenge has id %d", play.ErrNotFound, id)
+	}
+	return nil
+}
+
+// Player returns the user's record in scope, or play.ErrNotFound.
+func (t *txn) Player(scope, user string) (play.Player, error) {
+	var p play.Player
+	if !validID(user) || checkScope(scope) != nil {
+		return p, fmt.Errorf("%w: user %s has no record in scope %q", play.ErrNotFound, user, scope)
+	}
+	var rec []byte
+	err := t.tx.QueryRow(t.ctx, `SELECT rec FROM players WHERE scope = $1 AND user_id = $2`+t.locking(), scope, user).Scan(&rec)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return p, fmt.Errorf("%w: user %s has no record in scope %q", play.ErrNotFound, user, scope)
+	}
+	if err != nil {
+		return p, t.check(err, "reading player %s in scope %q", user, scope)
+	}
+	return p, decode(fmt.Sprintf("player %s in scope %q", user, scope), rec, &p)
+}
+
+// Players calls fn for every player record of scope, in user id order.
+// The records are all read before fn is called, so that fn may use the
+// transaction; an error from fn stops the walk.
+func (t *txn) Players(scope string, fn func(play.Player) error) error {
+	if checkScope(scope) != nil {
+		return nil
+	}
+	rows, err := t.tx.Query(t.ctx, `SELECT rec FROM players WHERE scope = $1 ORDER BY user_id`, scope)
+	if err != nil {
+		return t.check(err, "reading the players of %q", scope)
+	}
+	var ps []play.Player
+	var rec []byte
+	_, err = pgx.ForEachRow(rows, []any{&rec}, func() error {
+		var p play.Player
+		if err := decode(fmt.Sprintf("a player of %q", scope), rec, &p); err != nil {
+			return err
+		}
+		ps = append(ps, p)
+		return nil
+	})
+	if err != nil {
+		return t.check(err, "reading the players of %q", scope)
+	}
+	for _, p := range ps {
+		if err := fn(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// PutPlayer writes a player record under its Scope and User.
+func (t *txn) PutPlayer(p play.Player) error {
+	if err := t.willWrite(); err != nil {
+		return err
+	}
+	if err := checkID("user id", p.User); err != nil {
+		return err
+	}
+	if err := checkScope(p.Scope); err != nil {
+		return err
+	}
+	b, err := encode(&p)
+	if err != nil {
+		return fmt.Errorf("pgstore: encoding player %s: %w", p.User, err)
+	}
+	_, err = t.tx.Exec(t.ctx, `INSERT INTO players (scope, user_id, rec) VALUES ($1, $2, $3)
+		ON CONFLICT (scope, user_id) DO UPDATE SET rec = excluded.rec`, p.Scope, p.User, b)
+	return t.check(err, "writing player %s in scope %q", p.User, p.Scope)
+}
+
+// Stats returns the counts of scope; zero Stats if none.
+func (t *txn) Stats(scope string) (play.Stats, error) {
+	var st play.Stats
+	if checkScope(scope) != nil {
+		return st, nil
+	}
+	var rec []byte
+	err := t.tx.QueryRow(t.ctx, `SELECT rec FROM stats WHERE scope = $1`+t.locking(), scope).Scan(&rec)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return st, nil
+	}
+	if err != nil {
+		return st, t.check(err, "reading the stats of %q", scope)
+	}
+	return st, decode(fmt.Sprintf("stats of %q", scope), rec, &st)
+}
+
+// PutStats writes the counts of s.Scope.
+func (t *txn) PutStats(s play.Stats) error {
+	if err := t.willWrite(); err != nil {
+		return err
+	}
+	if err := checkScope(s.Scope); err != nil {
+		return err
+	}
+	b, err := encode(&s)
+	if err != nil {
+		return fmt.Errorf("pgstore: encoding the stats of %q: %w", s.Scope, err)
+	}
+	_, err = t.tx.Exec(t.ctx, `INSERT INTO stats (scope, rec) VALUES ($1, $2)
+		ON CONFLICT (scope) DO UPDATE SET rec = excluded.rec`, s.Scope, b)
+	return t.check(err, "writing the stats of %q", s.Scope)
+}
+
+// Prefs returns the user's settings; zero Prefs if none were saved.
+func (t *txn) Prefs(user string) (play.Prefs, error) {
+	var p play.Prefs
+	if !validID(user) {
+		return p, nil
+	}
+	var rec []byte
+	err := t.tx.QueryRow(t.ctx, `SELECT rec FROM prefs WHERE user_id = $1`+t.locking(), user).Scan(&rec)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return p, nil
+	}
+	if err != nil {
+		return p, t.check(err, "reading the prefs of %s", user)
+	}
+	return p, decode("prefs of "+user, rec, &p)
+}
+
+// PutPrefs writes the user's settings.
+func (t *txn) PutPrefs(user string, p play.Prefs) error {
+	if err := t.willWrite(); err != nil {
+		return err
+	}
+	if err := checkID("user id", user); err != nil {
+		return err
+	}
+	b, err := encode(&p)
+	if err != nil {
+		return fmt.Errorf("pgstore: encoding the prefs of %s: %w", user, err)
+	}
+	_, err = t.tx.Exec(t.ctx, `INSERT INTO prefs (user_id, rec) VALUES ($1, $2)
+		ON CONFLICT (user_id) DO UPDATE SET rec = excluded.rec`, user, b)
+	return t.check(err, "writing the prefs of %s", user)
+}
