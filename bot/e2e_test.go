@@ -17,11 +17,20 @@ import (
 
 	"github.com/iceagechess/iceage/bot"
 	"github.com/iceagechess/iceage/internal/fakediscord"
+	"github.com/iceagechess/iceage/internal/pgtest"
 	"github.com/iceagechess/iceage/play"
 	"github.com/iceagechess/iceage/store"
 )
 
-func TestMain(m *testing.M) { os.Exit(fakediscord.Main(m)) }
+// TestMain keeps every request on 127.0.0.1 (fakediscord.Main) around a
+// run that stops the PostgreSQL test cluster at its end (pgtest.Main).
+func TestMain(m *testing.M) {
+	os.Exit(fakediscord.Main(runner(func() int { return pgtest.Main(m) })))
+}
+
+type runner func() int
+
+func (r runner) Run() int { return r() }
 
 // clock is the time the bot sees; tests move it.
 type clock struct {
