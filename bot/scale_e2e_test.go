@@ -4,12 +4,15 @@ import (
 	"context"
 	"crypto/ed25519"
 	"fmt"
+	"github.com/iceagechess/iceage/internal/fakediscord"
+	"github.com/iceagechess/iceage/play/memstore"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/iceagechess/iceage/bot"
 	"github.com/iceagechess/iceage/internal/pgtest"
@@ -77,5 +80,29 @@ func TestTwoBotsShareOneGameOnPostgreSQL(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// A bot configured as shard 1 of 2 identifies itself as such.
+func TestAShardIdentifiesAsItsShard(t *testing.T) {
+	srv := fakediscord.New(t)
+	b, err := bot.New(bot.Config{Token: srv.Token(), ShardID: 1, ShardCount: 2,
+		Logger: slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))}, play.New(memstore.New(), play.Options{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Session().Dialer = fakediscord.Dialer
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- b.Run(ctx) }()
+	defer func() { cancel(); <-done }()
+	wait, stop := context.WithTimeout(ctx, 10*time.Second)
+	defer stop()
+	c, err := srv.WaitFor(wait, func(c fakediscord.Call) bool { return c.Kind == fakediscord.KindIdentify })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Identify.Shard == nil || *c.Identify.Shard != [2]int{1, 2} {
+		t.Errorf("identified as shard %v, want [1 2]", c.Identify.Shard)
 	}
 }
