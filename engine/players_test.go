@@ -1,0 +1,177 @@
+package engine
+
+import (
+	"context"
+	"sync"
+
+	"github.com/iceagechess/iceage/game"
+)
+
+// player chooses moves in ladder games. Each game gets fresh players, so
+// games are independent of one another and of the order they run in.
+type player interface {
+	move(p *game.Position) game.Move
+}
+
+// enginePlayer plays a level with a small table of its own.
+type enginePlayer struct {
+	e   *Engine
+	lim Limits
+	ply uint64
+}
+
+func newEnginePlayer(lim Limits, seed uint64) *enginePlayer {
+	lim.Seed = seed
+	return &enginePlayer{e: New(Options{TableBytes: 1 << 20}), lim: lim}
+}
+
+func (x *enginePlayer) move(p *game.Position) game.Move {
+	lim := x.lim
+	lim.Seed += x.ply // a new draw every move
+	x.ply++
+	return x.e.Search(context.Background(), *p, lim).Best
+}
+
+// randomPlayer plays any legal move.
+type randomPlayer struct{ r splitmix64 }
+
+func (x *randomPlayer) move(p *game.Position) game.Move {
+	var buf [256]game.Move
+	moves := p.LegalMoves(buf[:0])
+	return moves[x.r.intn(len(moves))]
+}
+
+// greedyPlayer takes the most valuable man it can (with the least
+// valuable attacker), mates when it can in one, and otherwise plays a
+// random move.
+type greedyPlayer struct{ r splitmix64 }
+
+func (x *greedyPlayer) move(p *game.Position) game.Move {
+	var buf [256]game.Move
+	moves := p.LegalMoves(buf[:0])
+	best, bestKey := game.NullMove, -1
+	for _, m := range moves {
+		q := p.Apply(m)
+		if o := q.Outcome(); o.Over() {
+			if w, ok := o.Winner(); ok && w == p.Turn() {
+				return m
+			}
+		}
+		if isManCapture(p, m) {
+			v := max(pieceValue[p.PieceAt(m.To()).Kind()], pieceValue[game.Pawn])
+			if k := v*16 - int(p.PieceAt(m.From()).Kind()); k > bestKey {
+				best, bestKey = m, k
+			}
+		}
+	}
+	if best != game.NullMove {
+		return best
+	}
+	return moves[x.r.intn(len(moves))]
+}
+
+// opening returns the position after plies random moves from the ice
+// start, chosen by seed: ladder games start from it so that players
+// without randomness of their own still play many different games.
+func opening(seed uint64, plies int) game.Position {
+	return randomGame(game.StartPosition(), seed^0x0BE4, plies, nil)
+}
+
+// playGame plays white against black from start until the game ends or
+// maxPlies have been played (then it is scored a draw) and returns the
+// outcome and the number of plies.
+func playGame(white, black player, start game.Position, maxPlies int) (game.Outcome, int) {
+	p := start
+	for ply := 0; ply < maxPlies; ply++ {
+		if o := p.Outcome(); o.Over() {
+			return o, ply
+		}
+		pl := white
+		if p.Turn() == game.Black {
+			pl = black
+		}
+		p = p.Apply(pl.move(&p))
+	}
+	if o := p.Outcome(); o.Over() {
+		return o, maxPlies
+	}
+	return game.Outcome{Result: game.Draw, Reason: game.DrawAgreed}, maxPlies
+}
+
+// match is a series of games between two players, colours alternating.
+type match struct {
+	a, b       func(seed uint64) player
+	games      int
+	seed       uint64
+	maxPlies   int
+	openPlies  int
+	aWins      int
+	bWins      int
+	draws      int
+	whiteWins  int
+	blackWins  int
+	plies      int
+	iceAgeWins int // games won by a frozen king
+}
+
+// score returns a's share of the points.
+func (m *match) score() float64 {
+	return (float64(m.aWins) + float64(m.draws)/2) / float64(m.games)
+}
+
+// run plays the games on workers goroutines. Game i starts from the
+// opening of seed+i/2, so both colours play each opening; a plays White
+// in the even games.
+func (m *match) run(workers int) {
+	type out struct {
+		o     game.Outcome
+		plies int
+		aIsW  bool
+	}
+	results := make([]out, m.games)
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				s := m.seed + uint64(i)
+				start := opening(m.seed+uint64(i/2), m.openPlies)
+				a, b := m.a(s), m.b(s^0xB1AC)
+				if i%2 == 0 {
+					o, n := playGame(a, b, start, m.maxPlies)
+					results[i] = out{o, n, true}
+				} else {
+					o, n := playGame(b, a, start, m.maxPlies)
+					results[i] = out{o, n, false}
+				}
+			}
+		}()
+	}
+	for i := range m.games {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, r := range results {
+		m.plies += r.plies
+		if r.o.Reason == game.KingFrozen {
+			m.iceAgeWins++
+		}
+		switch w, ok := r.o.Winner(); {
+		case !ok:
+			m.draws++
+		case (w == game.White) == r.aIsW:
+			m.aWins++
+		default:
+			m.bWins++
+		}
+		switch r.o.Result {
+		case game.WhiteWins:
+			m.whiteWins++
+		case game.BlackWins:
+			m.blackWins++
+		}
+	}
+}
