@@ -7,9 +7,10 @@ import (
 	"github.com/iceagechess/iceage/game"
 )
 
-// middlegameFEN is a middlegame set up by hand: all minor and major men
-// still on, no ice left, the Ice Age four Black moves away.
-const middlegameFEN = "r1b2rk1/pp1n1ppp/2p1pn2/q2p4/1bPP4/2N1PN2/PP1BQPPP/R3KB1R w KQ - 0 17"
+// middlegameFEN is the position after 15... bxc5 of one of the engine's
+// self-play games: queens, rooks and minor men still on, ice on eleven
+// squares, both kings uncastled and the Ice Age five Black moves away.
+const middlegameFEN = "r2qkb1r/3bpp1p/p2p1n*1/n*p**Np*/**3***/2PPN1P*/P2PPPB1/RQB1K2R w KQkq - 0 16"
 
 // benchSearch searches p to depth from a cleared table every iteration and
 // reports nodes per second.

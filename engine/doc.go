@@ -30,12 +30,13 @@
 //
 // # Levels
 //
-// Levels 1–4 search a fixed shallow depth and choose at random (with the
-// Limits' Seed) among the moves within a margin of the best, from 350
-// centipawns at level 1 to 40 at level 4; level 5 has a node budget and a
-// small margin; levels 6–8 always play their best move with growing
-// budgets. engine/testdata/ladder.md has the self-play results that show
-// each level beats the one below.
+// Levels 1–4 search one or two plies and choose at random (with the
+// Limits' Seed) among the moves within a margin of the best, from 400
+// centipawns at level 1 to 25 at level 4; level 5 has a node budget and a
+// margin of 10; levels 6–8 always play their best move within budgets
+// that grow about fourfold a level, up to DefaultMoveTime. The ladder test
+// plays every level against the one below on small node budgets, in the
+// same order; engine/testdata/ladder.md has its results.
 //
 // # Speed
 //

@@ -80,6 +80,27 @@ func iceAgeWeight(plies int) int {
 	return 64 * 4 / (plies + 3)
 }
 
+// evalEntry caches one static score. The key includes everything the
+// evaluation reads (men, ice, side, the Ice Age phase), so a hit is exact.
+type evalEntry struct {
+	key   uint64
+	score int32
+	ok    bool
+}
+
+// evaluate returns the static evaluation of the position at ply, through
+// the engine's cache.
+func (e *Engine) evaluate(ply int) int {
+	key := e.keys[ply]
+	c := &e.evals[key&uint64(len(e.evals)-1)]
+	if c.ok && c.key == key {
+		return int(c.score)
+	}
+	s := evaluate(&e.pos[ply])
+	*c = evalEntry{key: key, score: int32(s), ok: true}
+	return s
+}
+
 // evaluate returns the static evaluation of p for the side to move.
 func evaluate(p *game.Position) int {
 	s := evalSide(p, game.White) - evalSide(p, game.Black)

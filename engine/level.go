@@ -16,20 +16,21 @@ const Levels = 8
 // long a move.
 const DefaultMoveTime = 2 * time.Second
 
-// levels holds each level's limits. The low levels see little (a shallow
-// depth and few nodes) and choose at random among the moves that score
-// near the best, within a margin that shrinks as the level rises: level 1
-// gives away a pawn or a piece now and then, level 4 rarely more than a
-// pawn's worth. From level 6 on the best move is always played and the
-// levels differ in how far they see.
+// levels holds each level's limits. Levels 1–4 look one or two plies
+// ahead and choose at random among the moves that score near the best,
+// within a margin that shrinks as the level rises: level 1 gives away a
+// piece now and then, level 4 rarely more than a quarter of a pawn.
+// Level 5 searches a node budget and still varies its play a little;
+// levels 6–8 always play their best move within budgets that grow about
+// fourfold a level (level 8's two seconds are some four million nodes).
 var levels = [Levels + 1]Limits{
-	1: {Depth: 1, Nodes: 2_000, Margin: 350},
-	2: {Depth: 2, Nodes: 5_000, Margin: 180},
-	3: {Depth: 3, Nodes: 20_000, Margin: 90},
-	4: {Depth: 4, Nodes: 50_000, Margin: 40},
-	5: {Depth: 6, Nodes: 150_000, Margin: 15},
-	6: {Depth: 8, Nodes: 500_000},
-	7: {Nodes: 1_500_000, Time: DefaultMoveTime / 2},
+	1: {Depth: 1, Nodes: 20_000, Margin: 400},
+	2: {Depth: 1, Nodes: 20_000, Margin: 150},
+	3: {Depth: 2, Nodes: 50_000, Margin: 100},
+	4: {Depth: 2, Nodes: 50_000, Margin: 25},
+	5: {Nodes: 50_000, Margin: 10},
+	6: {Nodes: 200_000},
+	7: {Nodes: 800_000, Time: DefaultMoveTime / 2},
 	8: {Time: DefaultMoveTime},
 }
 

@@ -10,7 +10,9 @@ import (
 // player chooses moves in ladder games. Each game gets fresh players, so
 // games are independent of one another and of the order they run in.
 type player interface {
-	move(p *game.Position) game.Move
+	// move returns the move and, for an engine, its score for the mover
+	// (ok false for players without one).
+	move(p *game.Position) (m game.Move, score int, ok bool)
 }
 
 // enginePlayer plays a level with a small table of its own.
@@ -25,20 +27,21 @@ func newEnginePlayer(lim Limits, seed uint64) *enginePlayer {
 	return &enginePlayer{e: New(Options{TableBytes: 1 << 20}), lim: lim}
 }
 
-func (x *enginePlayer) move(p *game.Position) game.Move {
+func (x *enginePlayer) move(p *game.Position) (game.Move, int, bool) {
 	lim := x.lim
 	lim.Seed += x.ply // a new draw every move
 	x.ply++
-	return x.e.Search(context.Background(), *p, lim).Best
+	r := x.e.Search(context.Background(), *p, lim)
+	return r.Best, r.Score, true
 }
 
 // randomPlayer plays any legal move.
 type randomPlayer struct{ r splitmix64 }
 
-func (x *randomPlayer) move(p *game.Position) game.Move {
+func (x *randomPlayer) move(p *game.Position) (game.Move, int, bool) {
 	var buf [256]game.Move
 	moves := p.LegalMoves(buf[:0])
-	return moves[x.r.intn(len(moves))]
+	return moves[x.r.intn(len(moves))], 0, false
 }
 
 // greedyPlayer takes the most valuable man it can (with the least
@@ -46,7 +49,7 @@ func (x *randomPlayer) move(p *game.Position) game.Move {
 // random move.
 type greedyPlayer struct{ r splitmix64 }
 
-func (x *greedyPlayer) move(p *game.Position) game.Move {
+func (x *greedyPlayer) move(p *game.Position) (game.Move, int, bool) {
 	var buf [256]game.Move
 	moves := p.LegalMoves(buf[:0])
 	best, bestKey := game.NullMove, -1
@@ -54,7 +57,7 @@ func (x *greedyPlayer) move(p *game.Position) game.Move {
 		q := p.Apply(m)
 		if o := q.Outcome(); o.Over() {
 			if w, ok := o.Winner(); ok && w == p.Turn() {
-				return m
+				return m, 0, false
 			}
 		}
 		if isManCapture(p, m) {
@@ -65,9 +68,9 @@ func (x *greedyPlayer) move(p *game.Position) game.Move {
 		}
 	}
 	if best != game.NullMove {
-		return best
+		return best, 0, false
 	}
-	return moves[x.r.intn(len(moves))]
+	return moves[x.r.intn(len(moves))], 0, false
 }
 
 // opening returns the position after plies random moves from the ice
@@ -77,11 +80,22 @@ func opening(seed uint64, plies int) game.Position {
 	return randomGame(game.StartPosition(), seed^0x0BE4, plies, nil)
 }
 
-// playGame plays white against black from start until the game ends or
-// maxPlies have been played (then it is scored a draw) and returns the
-// outcome and the number of plies.
+// Adjudication: when both players are engines and both have scored the
+// game at least adjudicateScore for the same side over the last
+// adjudicatePlies plies, that side is given the win. A lead of ten pawns
+// is not lost between engines; converting it (often by waiting for the
+// next Ice Age) would only make the ladder slower.
+const (
+	adjudicateScore = 1000
+	adjudicatePlies = 8
+)
+
+// playGame plays white against black from start until the game ends, is
+// adjudicated, or maxPlies have been played (then it is scored a draw),
+// and returns the outcome and the number of plies.
 func playGame(white, black player, start game.Position, maxPlies int) (game.Outcome, int) {
 	p := start
+	run := 0 // plies in a row with White (positive) or Black (negative) scored winning by its mover
 	for ply := 0; ply < maxPlies; ply++ {
 		if o := p.Outcome(); o.Over() {
 			return o, ply
@@ -90,7 +104,27 @@ func playGame(white, black player, start game.Position, maxPlies int) (game.Outc
 		if p.Turn() == game.Black {
 			pl = black
 		}
-		p = p.Apply(pl.move(&p))
+		m, score, ok := pl.move(&p)
+		if p.Turn() == game.Black {
+			score = -score
+		}
+		switch {
+		case !ok:
+			run = 0
+		case score >= adjudicateScore:
+			run = max(run, 0) + 1
+		case score <= -adjudicateScore:
+			run = min(run, 0) - 1
+		default:
+			run = 0
+		}
+		p = p.Apply(m)
+		switch {
+		case run >= adjudicatePlies && !p.Outcome().Over():
+			return game.Outcome{Result: game.WhiteWins, Reason: game.Resignation}, ply + 1
+		case run <= -adjudicatePlies && !p.Outcome().Over():
+			return game.Outcome{Result: game.BlackWins, Reason: game.Resignation}, ply + 1
+		}
 	}
 	if o := p.Outcome(); o.Over() {
 		return o, maxPlies
@@ -112,6 +146,8 @@ type match struct {
 	blackWins  int
 	plies      int
 	iceAgeWins int // games won by a frozen king
+	adjudged   int // games given to the side both engines saw winning
+	reasons    map[game.Reason]int
 }
 
 // score returns a's share of the points.
@@ -154,10 +190,15 @@ func (m *match) run(workers int) {
 	}
 	close(next)
 	wg.Wait()
+	m.reasons = map[game.Reason]int{}
 	for _, r := range results {
 		m.plies += r.plies
-		if r.o.Reason == game.KingFrozen {
+		m.reasons[r.o.Reason]++
+		switch r.o.Reason {
+		case game.KingFrozen:
 			m.iceAgeWins++
+		case game.Resignation:
+			m.adjudged++
 		}
 		switch w, ok := r.o.Winner(); {
 		case !ok:

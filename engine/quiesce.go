@@ -5,16 +5,18 @@ import "github.com/iceagechess/iceage/game"
 // Quiescence: past the horizon only captures are searched, until the
 // position is quiet, so that the evaluation is never taken in the middle
 // of an exchange. Captures of men come first (MVV-LVA); ice is taken only
-// where that is tactics rather than housekeeping (iceTactics): where the
-// capture gives check, directly or by opening a line to the enemy king,
-// or, with the Ice Age one or two plies away, where the man lands beside
-// an own man that would otherwise freeze. In check every evasion is
-// searched; on Black's Ice-Age move quiescence hands back to search,
-// which plays every move with its Ice Age.
+// where that is tactics rather than housekeeping (iceTactics), and only
+// on the first ply of quiescence: where the capture gives check, directly
+// or by opening a line to the enemy king, or, with the Ice Age one or two
+// plies away, where the man lands beside an own man that would otherwise
+// freeze. (Deeper, ice captures that check would chain without end: the
+// board holds dozens of iced squares.) In check every evasion is searched;
+// on Black's Ice-Age move quiescence hands back to search, which plays
+// every move with its Ice Age.
 
 // qsearch returns the quiet score of the position at ply within alpha and
-// beta.
-func (e *Engine) qsearch(ply, alpha, beta int) int {
+// beta; qply counts the plies since the horizon.
+func (e *Engine) qsearch(ply, qply, alpha, beta int) int {
 	p := &e.pos[ply]
 	e.pvLen[ply] = ply
 	if score, over := terminal(p, ply); over {
@@ -34,7 +36,7 @@ func (e *Engine) qsearch(ply, alpha, beta int) int {
 	best := -infinity
 	stand := 0
 	if !inCheck {
-		stand = evaluate(p)
+		stand = e.evaluate(ply)
 		if stand >= beta {
 			return stand
 		}
@@ -54,7 +56,9 @@ func (e *Engine) qsearch(ply, alpha, beta int) int {
 	keys := e.order[ply][:0]
 	if !inCheck {
 		var t iceTactics
-		t.setup(p)
+		if qply == 0 {
+			t.setup(p)
+		}
 		n := 0
 		for _, m := range moves {
 			k := int32(0)
@@ -72,7 +76,7 @@ func (e *Engine) qsearch(ply, alpha, beta int) int {
 				k = orderCapture + int32(victim)*16 - int32(p.PieceAt(m.From()).Kind())
 			case m.Promotion() == game.Queen:
 				k = orderCapture + int32(game.Queen)*16
-			case p.IsIce(m.To()) && t.tactical(p, m):
+			case qply == 0 && p.IsIce(m.To()) && t.tactical(p, m):
 				k = orderKiller
 			default:
 				continue
@@ -93,7 +97,7 @@ func (e *Engine) qsearch(ply, alpha, beta int) int {
 		child := &e.pos[ply+1]
 		*child = p.Apply(m)
 		e.keys[ply+1] = childKey(e.keys[ply], p, child)
-		score := -e.qsearch(ply+1, -beta, -alpha)
+		score := -e.qsearch(ply+1, qply+1, -beta, -alpha)
 		if e.stop {
 			return 0
 		}

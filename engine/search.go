@@ -25,6 +25,10 @@ const (
 	infinity  = Mate + 1
 	mateBound = Mate - 2*maxPly // scores beyond it are wins or losses
 	maxPly    = 128             // the deepest node (extensions included)
+
+	// futilityMargin is what a quiet move is taken to gain at most, per
+	// ply left, in the frontier pruning of search.
+	futilityMargin = 120
 )
 
 // MateIn returns in how many moves (of the winner's) score wins or loses:
@@ -101,7 +105,10 @@ type Engine struct {
 	pv      [maxPly + 1][maxPly + 1]game.Move
 	pvLen   [maxPly + 1]int
 
-	partialBest int // the best score of the current iteration's finished root moves
+	partialBest int  // the best score of the current iteration's finished root moves
+	noPruning   bool // switches futility pruning and reductions off, for tests that compare
+
+	evals [1 << 14]evalEntry // static scores by key: positions recur within a search
 
 	rootMoves  []game.Move
 	rootScores []int
@@ -125,6 +132,7 @@ func New(opts Options) *Engine {
 // Engine.
 func (e *Engine) Reset() {
 	e.tt.clear()
+	e.evals = [1 << 14]evalEntry{}
 	e.killers = [maxPly + 1][2]game.Move{}
 	e.history = [2][64][64]int32{}
 }
@@ -179,6 +187,9 @@ func (e *Engine) Search(ctx context.Context, p game.Position, lim Limits) Result
 	maxDepth := lim.Depth
 	if maxDepth <= 0 || maxDepth > MaxDepth {
 		maxDepth = MaxDepth
+	}
+	if len(e.rootMoves) == 1 {
+		maxDepth = min(maxDepth, 4) // a forced move: only its score is wanted
 	}
 	res := Result{Best: e.rootMoves[0]}
 	var done []int // root scores of the last completed iteration, for Margin

@@ -173,7 +173,7 @@ func (e *Engine) search(ply, depth, alpha, beta int) int {
 	}
 	if depth <= 0 {
 		if !p.IceAgeNow() {
-			return e.qsearch(ply, alpha, beta)
+			return e.qsearch(ply, 0, alpha, beta)
 		}
 		depth = 1
 	}
@@ -220,7 +220,24 @@ func (e *Engine) search(ply, depth, alpha, beta int) int {
 	for i, m := range moves {
 		keys[i] = e.moveOrder(p, m, ttMove, ply)
 	}
-	reduce := !inCheck && depth >= 3 && pliesToIceAge(p) > 4
+	// Near an Ice Age the evaluation guesses what the search would see
+	// exactly a few plies on, so nothing is pruned or reduced there.
+	calm := !inCheck && pliesToIceAge(p) > 4 && !e.noPruning
+	reduce := calm && depth >= 3
+
+	// Pruning at the frontier, in null-window nodes: a position whose
+	// static score beats beta by a margin per ply left is taken to hold
+	// (reverse futility); at the last ply, quiet moves that cannot lift a
+	// hopeless static score to alpha are skipped (futility), unless they
+	// give check.
+	futile := false
+	if calm && !pvNode && depth <= 3 && beta < mateBound && alpha > -mateBound {
+		static := e.evaluate(ply)
+		if static-futilityMargin*depth >= beta {
+			return static
+		}
+		futile = depth == 1 && static+futilityMargin <= alpha
+	}
 
 	best, bestMove, b := -infinity, game.NullMove, boundUpper
 	us := p.Turn()
@@ -230,6 +247,9 @@ func (e *Engine) search(ply, depth, alpha, beta int) int {
 		quiet := !isManCapture(p, m) && m.Promotion() == game.NoKind
 		child := &e.pos[ply+1]
 		*child = p.Apply(m)
+		if futile && quiet && i > 0 && !child.InCheck() {
+			continue
+		}
 		e.keys[ply+1] = childKey(key, p, child)
 		var score int
 		if i == 0 {
