@@ -17,9 +17,10 @@ type player interface {
 
 // enginePlayer plays a level with a small table of its own.
 type enginePlayer struct {
-	e   *Engine
-	lim Limits
-	ply uint64
+	e     *Engine
+	lim   Limits
+	ply   uint64
+	nodes int64 // searched in this game
 }
 
 func newEnginePlayer(lim Limits, seed uint64) *enginePlayer {
@@ -32,6 +33,7 @@ func (x *enginePlayer) move(p *game.Position) (game.Move, int, bool) {
 	lim.Seed += x.ply // a new draw every move
 	x.ply++
 	r := x.e.Search(context.Background(), *p, lim)
+	x.nodes += r.Nodes
 	return r.Best, r.Score, true
 }
 
@@ -148,6 +150,7 @@ type match struct {
 	iceAgeWins int // games won by a frozen king
 	adjudged   int // games given to the side both engines saw winning
 	reasons    map[game.Reason]int
+	nodes      int64 // searched by the engines, all games
 }
 
 // score returns a's share of the points.
@@ -163,6 +166,7 @@ func (m *match) run(workers int) {
 		o     game.Outcome
 		plies int
 		aIsW  bool
+		nodes int64
 	}
 	results := make([]out, m.games)
 	var wg sync.WaitGroup
@@ -175,13 +179,19 @@ func (m *match) run(workers int) {
 				s := m.seed + uint64(i)
 				start := opening(m.seed+uint64(i/2), m.openPlies)
 				a, b := m.a(s), m.b(s^0xB1AC)
+				var r out
 				if i%2 == 0 {
-					o, n := playGame(a, b, start, m.maxPlies)
-					results[i] = out{o, n, true}
+					r.o, r.plies = playGame(a, b, start, m.maxPlies)
+					r.aIsW = true
 				} else {
-					o, n := playGame(b, a, start, m.maxPlies)
-					results[i] = out{o, n, false}
+					r.o, r.plies = playGame(b, a, start, m.maxPlies)
 				}
+				for _, x := range []player{a, b} {
+					if e, ok := x.(*enginePlayer); ok {
+						r.nodes += e.nodes
+					}
+				}
+				results[i] = r
 			}
 		}()
 	}
@@ -193,6 +203,7 @@ func (m *match) run(workers int) {
 	m.reasons = map[game.Reason]int{}
 	for _, r := range results {
 		m.plies += r.plies
+		m.nodes += r.nodes
 		m.reasons[r.o.Reason]++
 		switch r.o.Reason {
 		case game.KingFrozen:

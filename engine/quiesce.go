@@ -35,30 +35,23 @@ func (e *Engine) qsearch(ply, qply, alpha, beta int) int {
 	inCheck := p.InCheck()
 	best := -infinity
 	stand := 0
+	var moves []game.Move
+	keys := e.order[ply][:0]
 	if !inCheck {
+		if p.HalfMoveClock() >= 100 {
+			return 0 // the fifty-move rule; a stalemate would be a draw too
+		}
 		stand = e.evaluate(ply)
 		if stand >= beta {
 			return stand
 		}
 		best = stand
 		alpha = max(alpha, stand)
-	}
-	moves := p.LegalMoves(e.moves[ply][:0])
-	if len(moves) == 0 {
-		if inCheck {
-			return -(Mate - ply)
-		}
-		return 0
-	}
-	if p.HalfMoveClock() >= 100 {
-		return 0
-	}
-	keys := e.order[ply][:0]
-	if !inCheck {
 		var t iceTactics
 		if qply == 0 {
 			t.setup(p)
 		}
+		moves = pseudoCaptures(p, e.moves[ply][:0], qply == 0)
 		n := 0
 		for _, m := range moves {
 			k := int32(0)
@@ -87,15 +80,26 @@ func (e *Engine) qsearch(ply, qply, alpha, beta int) int {
 		}
 		moves = moves[:n]
 	} else {
+		moves = p.LegalMoves(e.moves[ply][:0])
+		if len(moves) == 0 {
+			return -(Mate - ply)
+		}
+		if p.HalfMoveClock() >= 100 {
+			return 0
+		}
 		for _, m := range moves {
 			keys = append(keys, e.moveOrder(p, m, game.NullMove, ply))
 		}
 	}
+	us := p.Turn()
 	for i := range moves {
 		pick(moves, keys, i)
 		m := moves[i]
 		child := &e.pos[ply+1]
 		*child = p.Apply(m)
+		if !inCheck && !kingSafe(child, us) {
+			continue // pseudo-legal: it left the king attacked
+		}
 		e.keys[ply+1] = childKey(e.keys[ply], p, child)
 		score := -e.qsearch(ply+1, qply+1, -beta, -alpha)
 		if e.stop {
@@ -169,4 +173,59 @@ func (t *iceTactics) tactical(p *game.Position, m game.Move) bool {
 		}
 	}
 	return false
+}
+
+// pseudoCaptures appends the captures of enemy men (en passant included)
+// of the side to move in p, queen promotions by push or capture, and
+// with ice the captures of ice, all by how the men move: a move may still
+// leave its own king attacked (kingSafe tells). Quiescence uses it out of
+// check, where generating every legal move only to keep the captures
+// would cost more than the captures themselves. p must not be on Black's
+// Ice-Age move, whose legality only the Ice Age decides.
+func pseudoCaptures(p *game.Position, dst []game.Move, ice bool) []game.Move {
+	us := p.Turn()
+	them := us.Other()
+	occ := p.Occupied()
+	targets := p.Men(them) &^ p.Pieces(them, game.King)
+	if ice {
+		targets |= p.Ice()
+	}
+	for k := game.Knight; k <= game.King; k++ {
+		for b := p.Pieces(us, k); b != 0; b &= b - 1 {
+			s := b.First()
+			for t := attacks(k, us, s, occ) & targets; t != 0; t &= t - 1 {
+				dst = append(dst, game.NewMove(s, t.First(), game.NoKind))
+			}
+		}
+	}
+	last, step := rank8, 8
+	if us == game.Black {
+		last, step = rank1, -8
+	}
+	ep := p.EnPassant()
+	for b := p.Pieces(us, game.Pawn); b != 0; b &= b - 1 {
+		s := b.First()
+		t := pawnAttacks[us][s] & targets
+		if ep != game.NoSquare && pawnAttacks[us][s].Has(ep) {
+			t |= game.Bit(ep)
+		}
+		for ; t != 0; t &= t - 1 {
+			to := t.First()
+			promo := game.NoKind
+			if last.Has(to) {
+				promo = game.Queen
+			}
+			dst = append(dst, game.NewMove(s, to, promo))
+		}
+		if push := game.Square(int(s) + step); last.Has(push) && !occ.Has(push) {
+			dst = append(dst, game.NewMove(s, push, game.Queen))
+		}
+	}
+	return dst
+}
+
+// kingSafe reports whether c's king stands and is not attacked in q.
+func kingSafe(q *game.Position, c game.Color) bool {
+	k := q.Pieces(c, game.King)
+	return k != 0 && !q.Attacked(k.First(), c.Other())
 }

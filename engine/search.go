@@ -155,8 +155,10 @@ func (e *Engine) Search(ctx context.Context, p game.Position, lim Limits) Result
 	e.timed = lim.Time > 0
 	var start time.Time
 	if e.timed {
+		// The hard stop comes a fiftieth early: stopping, unwinding and
+		// returning take a little time too, and the budget is a promise.
 		start = e.now()
-		e.deadline = start.Add(lim.Time)
+		e.deadline = start.Add(lim.Time - lim.Time/50)
 	}
 	e.nodes, e.stop = 0, false
 	e.tt.gen++

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/iceagechess/iceage/game"
 )
@@ -203,4 +204,71 @@ func FuzzSearchPlaysLegalMoves(f *testing.F) {
 		p := randomGame(game.StartPosition(), seed, int(plies), nil)
 		checkResult(t, p, e.Search(context.Background(), p, Limits{Nodes: int64(nodes%5000) + 1, Margin: int(seed % 200), Seed: seed}))
 	})
+}
+
+// TestQuiescenceCapturesAreTheLegalOnes checks quiescence's own capture
+// generator against game's legal moves along random games: the captures
+// it finds that leave the king safe are exactly the legal captures of men
+// and ice and the legal queen promotions.
+func TestQuiescenceCapturesAreTheLegalOnes(t *testing.T) {
+	checked := 0
+	for seed := range uint64(40) {
+		randomGame(opening(seed, 0), seed, 200, func(p game.Position, _ game.Move, _ game.Position) {
+			if p.IceAgeNow() || p.InCheck() {
+				return
+			}
+			want := map[game.Move]bool{}
+			for _, m := range p.LegalMoves(nil) {
+				capture := isManCapture(&p, m) || p.IsIce(m.To())
+				if m.Promotion() == game.Queen || capture && m.Promotion() == game.NoKind {
+					want[m] = true
+				}
+			}
+			got := map[game.Move]bool{}
+			for _, m := range pseudoCaptures(&p, nil, true) {
+				q := p.Apply(m)
+				if kingSafe(&q, p.Turn()) {
+					got[m] = true
+				}
+			}
+			if len(got) != len(want) {
+				t.Fatalf("%s: captures %v, legal ones %v", p.FEN(), got, want)
+			}
+			for m := range want {
+				if !got[m] {
+					t.Fatalf("%s: the legal capture %s is missing from %v", p.FEN(), m, got)
+				}
+			}
+			checked++
+		})
+	}
+	if checked < 1000 {
+		t.Fatalf("only %d positions checked", checked)
+	}
+}
+
+// TestSearchKeepsToItsTimeBudget drives the clock by hand: every reading
+// advances it a millisecond, so the test does not depend on the machine's
+// speed. The search must stop by the deadline and still return a move.
+func TestSearchKeepsToItsTimeBudget(t *testing.T) {
+	var now time.Time
+	readings := 0
+	clock := func() time.Time {
+		readings++
+		now = now.Add(time.Millisecond)
+		return now
+	}
+	p := mustFEN(t, middlegameFEN)
+	start := now
+	r := New(Options{Now: clock}).Search(context.Background(), p, Limits{Time: 40 * time.Millisecond})
+	checkResult(t, p, r)
+	if spent := now.Sub(start); spent > 40*time.Millisecond {
+		t.Errorf("the search read the clock until %v after its start, budget 40ms", spent)
+	}
+	if r.Depth < 1 {
+		t.Errorf("no iteration finished in %d nodes", r.Nodes)
+	}
+	if readings < 2 {
+		t.Errorf("the clock was read %d times", readings)
+	}
 }
