@@ -142,7 +142,10 @@ func (e *Engine) Reset() {
 // ctx is done, returning the best move of the iterations completed (or
 // the first legal move when not even the first finished). In a finished
 // position (a frozen king, checkmate, stalemate) it returns NullMove and
-// the position's score.
+// the position's score: Mate or -Mate as the side to move has won or lost,
+// 0 for a draw.
+// Like game.Position.LegalMoves it leaves the fifty-move rule at the root
+// to the caller (a Match ends the game there).
 func (e *Engine) Search(ctx context.Context, p game.Position, lim Limits) Result {
 	if lim == (Limits{}) {
 		lim = Level(8)
