@@ -28,8 +28,8 @@ import "github.com/iceagechess/iceage/game"
 // no value.
 var pieceValue = [7]int{game.Pawn: 100, game.Knight: 320, game.Bishop: 330, game.Rook: 500, game.Queen: 950}
 
-// Weights. They were set by hand and checked by self-play (see the ladder
-// test); the comments say what each is for.
+// Weights. They were set by hand, not tuned; the comments say what each
+// is for.
 const (
 	tempoBonus = 10 // the side to move can act first
 

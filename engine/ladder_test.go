@@ -20,7 +20,7 @@ const ladderGames = 100
 // ladderNodes are the node budgets levels 5–8 play the ladder with, in
 // place of their own (level 8's is two seconds): a hundred games at the
 // real budgets would take hours. The order is kept, with ratios of about
-// two and a half, smaller than the real ones (about four), so that a
+// two and a third, smaller than the real ones (four and more), so that a
 // level that wins here should win by more at its real budget. Levels 1–4
 // play as they are: their depth limits keep them cheap.
 var ladderNodes = [Levels + 1]int64{5: 2_500, 6: 6_000, 7: 14_000, 8: 32_000}
@@ -90,7 +90,7 @@ func TestLadder(t *testing.T) {
 	fmt.Fprintf(&b, "with both colours; a game still going after 300 plies counts as a draw. Levels 1–4\n")
 	fmt.Fprintf(&b, "play as they are; levels 5–8 play on node budgets of %d, %d, %d and %d nodes a move\n",
 		ladderNodes[5], ladderNodes[6], ladderNodes[7], ladderNodes[8])
-	fmt.Fprintf(&b, "instead of their own (a twentieth to about a hundred-and-twentieth of them). The engines\n")
+	fmt.Fprintf(&b, "instead of their own (from a twentieth to about a hundred-and-fiftieth of them). The engines\n")
 	fmt.Fprintf(&b, "searched %.2f billion nodes in all, about six minutes of one core.\n\n", float64(nodes)/1e9)
 	fmt.Fprintf(&b, "| pairing | wins | losses | draws | score | needed |\n| --- | ---: | ---: | ---: | ---: | ---: |\n")
 	for _, r := range rows {

@@ -19,7 +19,7 @@ const (
 	// MaxDepth is the deepest iteration Search starts.
 	MaxDepth = 64
 	// MaxNodes is the hard cap on the nodes of one Search, whatever its
-	// Limits say: about a minute of search on one core.
+	// Limits say: half a minute or so of search on one core.
 	MaxNodes = 100_000_000
 
 	infinity  = Mate + 1

@@ -92,14 +92,17 @@ func TestSavesItsKingFromFreezing(t *testing.T) {
 	cases := []struct {
 		name string
 		fen  string
-		want []string // the saving moves; nil: any move the solver finds safe
+		n    int      // the opponent's moves within which it would win after a bad move
+		want []string // the saving moves, sorted; nil: any the solver finds safe
 	}{
 		{"on the Ice-Age move itself only Ra7 brings company to the king on a8",
-			"k7/8/8/8/3PP3/8/7K/r6R b - - 0 20", []string{"a1a7"}},
+			"k7/8/8/8/3PP3/8/7K/r6R b - - 0 20", 1, []string{"a1a7"}},
 		{"White, one move before the Ice Age, must put the rook beside its king",
-			"k7/p7/8/8/8/8/7K/R7 w - - 0 20", []string{"a1g1", "a1h1"}},
+			"k7/p7/8/8/8/8/7K/R7 w - - 0 20", 1, []string{"a1g1", "a1h1"}},
 		{"White must also keep the king's company out of Black's reach",
-			"k7/p7/8/8/8/8/7K/R5n1 w - - 0 20", nil},
+			"k7/p7/8/8/8/8/7K/R5n1 w - - 0 20", 1, nil},
+		{"two Black moves before the Ice Age the king and the knight must start towards each other, or the knight threaten the white king's company",
+			"7k/8/8/3n4/8/8/1P6/K7 b - - 0 19", 2, []string{"d5c3", "d5e7", "d5f6", "h8g7"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -108,7 +111,7 @@ func TestSavesItsKingFromFreezing(t *testing.T) {
 			var safe, lost []string
 			for _, m := range p.LegalMoves(nil) {
 				q := p.Apply(m)
-				if wonBy(&q, them) || !q.Outcome().Over() && canWin(q, 1) {
+				if wonBy(&q, them) || !q.Outcome().Over() && canWin(q, c.n) {
 					lost = append(lost, m.UCI())
 				} else {
 					safe = append(safe, m.UCI())
@@ -117,6 +120,7 @@ func TestSavesItsKingFromFreezing(t *testing.T) {
 			if len(lost) == 0 || len(safe) == 0 {
 				t.Fatalf("puzzle broken: safe moves %v, losing moves %v", safe, lost)
 			}
+			slices.Sort(safe)
 			if c.want != nil && !slices.Equal(safe, c.want) {
 				t.Fatalf("puzzle broken: the safe moves are %v, want %v", safe, c.want)
 			}
