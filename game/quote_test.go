@@ -37,7 +37,7 @@ func TestErrorsQuoteAShortPrefix(t *testing.T) {
 		t.Fatal(err)
 	}
 	over := NewMatch(start)
-	if err := over.Resign(White); err != nil {
+	if err := over.End(WinFor(Black, Resignation)); err != nil { // White resigns
 		t.Fatal(err)
 	}
 	emptyBoard := "4k3/8/8/8/8/8/8/4K3"
