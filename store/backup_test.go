@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/iceagechess/iceage/play"
 )
 
 // backupTargets lays out, in a fresh folder, a database path and the ways
@@ -64,9 +66,8 @@ func TestBackupRefusesTheLiveFile(t *testing.T) {
 	}
 	defer s.Close()
 	makeLinks(t, db)
-	if _, err := s.CreateGame(newGame("g", "c", "w", "b", 0)); err != nil {
-		t.Fatal(err)
-	}
+	svc := service(s)
+	g := start(t, svc, "g", "c", "w", "b", 0)
 	ref := loadRefGames(t)[0]
 	for i, c := range cases {
 		t.Run("BackupFile refuses "+c.name+" and the moves after it survive a reopen", func(t *testing.T) {
@@ -74,11 +75,11 @@ func TestBackupRefusesTheLiveFile(t *testing.T) {
 			if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), c.says) {
 				t.Fatalf("BackupFile(%s) = %v, want ErrInvalid saying %q", c.path, err, c.says)
 			}
-			g, err := s.Game("c")
+			g, err = svc.GameIn(ctx, "c")
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := s.PlayMove("c", g.Ply(), ref.moves[i], mover(t, g), t0); err != nil {
+			if _, err := svc.Move(ctx, play.Act{By: g.ToMove().ID, Game: g.ID, Revision: g.Revision, At: t0}, ref.moves[i]); err != nil {
 				t.Fatal(err)
 			}
 		})
@@ -87,7 +88,7 @@ func TestBackupRefusesTheLiveFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	again := openAt(t, db, nil)
-	g, err := again.Game("c")
+	g, err = service(again).GameIn(ctx, "c")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,9 +103,7 @@ func TestCopyFileRefusesTheSourceFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.CreateGame(newGame("g", "c", "w", "b", 0)); err != nil {
-		t.Fatal(err)
-	}
+	start(t, service(s), "g", "c", "w", "b", 0)
 	s.Close()
 	makeLinks(t, db)
 	before, err := os.ReadFile(db)
@@ -140,7 +139,7 @@ func TestCopyFileRefusesTheSourceFile(t *testing.T) {
 			t.Fatal(err)
 		}
 		c := openAt(t, out, nil)
-		if _, err := c.Game("c"); err != nil {
+		if _, err := service(c).GameIn(ctx, "c"); err != nil {
 			t.Fatal(err)
 		}
 	})

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/iceagechess/iceage/play"
 )
 
 // The corruption test: a real database file, damaged at random pages
@@ -126,21 +128,31 @@ func TestCorruption(t *testing.T) {
 		}
 		sound := true
 		for id, want := range known {
-			for _, read := range []func() (Game, error){
-				func() (Game, error) { return s.GameByID(id) },
-				func() (Game, error) {
-					if want.Over() {
-						return s.ArchivedGame(id)
+			for _, read := range []func(tx play.ReadTx) (play.Game, error){
+				func(tx play.ReadTx) (play.Game, error) { return tx.Game(id) },
+				func(tx play.ReadTx) (play.Game, error) {
+					if !want.Over() {
+						return tx.GameIn(want.Channel)
 					}
-					return s.Game(want.Channel)
+					// The newest of its White player's finished games
+					// below the next id: itself.
+					list, err := tx.Finished(want.White.ID, "", id+1, 1)
+					if err == nil && (len(list) == 0 || list[0].ID != id) {
+						err = fmt.Errorf("%w: game %d is not listed among its player's finished games", play.ErrNotFound, id)
+					}
+					if err != nil {
+						return play.Game{}, err
+					}
+					return list[0], nil
 				},
 			} {
-				got, err := read()
+				var got play.Game
+				err := s.View(ctx, func(tx play.ReadTx) (err error) { got, err = read(tx); return err })
 				switch {
 				case errors.Is(err, ErrDamaged) || errors.Is(err, ErrCorrupt):
 					readErrors++
 					sound = false
-				case whileOpen && errors.Is(err, ErrNotFound):
+				case whileOpen && errors.Is(err, play.ErrNotFound):
 					// A key damaged since the check is not found; the
 					// check at the next Open finds the damage.
 					hidden++
@@ -153,8 +165,8 @@ func TestCorruption(t *testing.T) {
 			}
 		}
 		for u := range 7 {
-			_, err := s.ActiveGames(fmt.Sprint("user-", u))
-			if err != nil && !errors.Is(err, ErrDamaged) && !errors.Is(err, ErrCorrupt) && !(whileOpen && errors.Is(err, ErrNotFound)) {
+			err := s.View(ctx, func(tx play.ReadTx) error { _, err := tx.ActiveGames(fmt.Sprint("user-", u)); return err })
+			if err != nil && !errors.Is(err, ErrDamaged) && !errors.Is(err, ErrCorrupt) && !(whileOpen && errors.Is(err, play.ErrNotFound)) {
 				fail("ActiveGames: %v", err)
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -14,15 +15,18 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/iceagechess/iceage/game"
+	"github.com/iceagechess/iceage/play"
 )
 
-// buildDB makes a realistic database at path: games of the reference set
-// at various plies, every third one resigned into the archive, the
-// players' and the variant's counts that go with that. It returns every
-// game by id as the store returns it. The last commit only sets a user's
-// preferences, so a file that falls back to the commit before it (as
-// bbolt does when the newer meta page is damaged) holds the same games.
-func buildDB(t testing.TB, path string, games int) map[uint64]Game {
+// buildDB makes a realistic database at path through play, as the bot
+// makes one: games of the reference set at various plies, every third
+// one resigned into the archive (with the players' and the scopes'
+// counts that play keeps), and two pending challenges. It returns every
+// game by id as the store returns it (ids 1 to games; the challenges
+// come after). The last commit only sets a user's preferences, so a file
+// that falls back to the commit before it (as bbolt does when the newer
+// meta page is damaged) holds the same games.
+func buildDB(t testing.TB, path string, games int) map[uint64]play.Game {
 	t.Helper()
 	refs := loadRefGames(t)
 	s, err := Open(path, &Options{BatchDelay: -1})
@@ -30,48 +34,51 @@ func buildDB(t testing.TB, path string, games int) map[uint64]Game {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	err = s.db.Update(func(tx *bolt.Tx) error {
-		for i := range games {
-			ch := fmt.Sprint("channel-", i)
-			n := newGame(fmt.Sprint("guild-", i%3), ch, fmt.Sprint("user-", i%7), fmt.Sprint("user-", (i+3)%7), i%3)
-			g, err := createGame(tx, n)
+	// Every act commits alone, thousands of them for the larger files:
+	// the file is synced once, at the end, not at each commit.
+	s.db.NoSync = true
+	svc := service(s)
+	for i := range games {
+		g := start(t, svc, fmt.Sprint("guild-", i%3), fmt.Sprint("channel-", i),
+			fmt.Sprint("user-", i%7), fmt.Sprint("user-", (i+3)%7), i%3)
+		if g.ID != uint64(i+1) {
+			t.Fatalf("game %d has id %d", i, g.ID)
+		}
+		moves := refs[i%len(refs)].moves
+		g = playMoves(t, svc, g, moves[:min(len(moves)-1, 10+i*7%60)])
+		if i%3 == 0 {
+			// Black resigns a day later: White wins.
+			_, err := svc.Resign(ctx, play.Act{By: g.Black.ID, Game: g.ID, Revision: g.Revision, At: g.Updated.Add(24 * time.Hour)})
 			if err != nil {
-				return err
-			}
-			moves := refs[i%len(refs)].moves
-			for j := range min(len(moves)-1, 10+i*7%60) {
-				who, _ := g.ToMove()
-				if g, err = playMove(tx, ch, j, moves[j], who.ID, t0.Add(time.Duration(j+1)*time.Minute)); err != nil {
-					return fmt.Errorf("game %d move %d: %w", i, j, err)
-				}
-			}
-			if i%3 == 0 {
-				_, err := updateGame(tx, ch, AnyPly, func(g *Game) error {
-					g.Status = game.Outcome{Result: game.WhiteWins, Reason: game.Resignation}
-					g.Updated = t0.Add(24 * time.Hour)
-					return nil
-				})
-				if err != nil {
-					return err
-				}
+				t.Fatalf("game %d: resigning: %v", g.ID, err)
 			}
 		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
-	if _, err := s.SetPrefs("user-1", func(p *Prefs) error { return nil }); err != nil {
-		t.Fatal(err)
-	}
-	known := map[uint64]Game{}
-	for id := uint64(1); id <= uint64(games); id++ {
-		g, err := s.GameByID(id)
+	for i, to := range []string{"user-2", ""} { // one to a user, one open
+		_, err := svc.Challenge(ctx, play.NewChallenge{Guild: "guild-0", Channel: fmt.Sprint("challenge-", i),
+			From: play.Seat{ID: "user-1"}, To: play.Seat{ID: to}, DaysPerMove: 3, At: t0})
 		if err != nil {
 			t.Fatal(err)
 		}
-		known[id] = g
 	}
+	if err := s.db.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	s.db.NoSync = false
+	if err := s.Update(ctx, func(tx play.Tx) error { return tx.PutPrefs("user-1", play.Prefs{Language: "fr"}) }); err != nil {
+		t.Fatal(err)
+	}
+	known := map[uint64]play.Game{}
+	view(t, s, func(tx play.ReadTx) error {
+		for id := uint64(1); id <= uint64(games); id++ {
+			g, err := tx.Game(id)
+			if err != nil {
+				return err
+			}
+			known[id] = g
+		}
+		return nil
+	})
 	return known
 }
 
@@ -141,10 +148,10 @@ func TestOpenRefusesADamagedFile(t *testing.T) {
 		{"a page of games overwritten with random bytes", func(t *testing.T, path string) {
 			buf := make([]byte, pageSize(t, path))
 			randomBytes(rand.New(rand.NewPCG(1, 2)), buf)
-			writeAt(t, path, rootOf(t, path, bucketGames)*int64(len(buf)), buf)
+			writeAt(t, path, rootOf(t, path, bucketActive)*int64(len(buf)), buf)
 		}, ""},
 		{"a page that points out of the file, where reading faults", func(t *testing.T, path string) {
-			root := rootOf(t, path, bucketGames)
+			root := rootOf(t, path, bucketActive)
 			writeAt(t, path, root*int64(pageSize(t, path)), farBranch(root))
 		}, ""},
 		{"both meta pages failing their checksums", func(t *testing.T, path string) {
@@ -154,17 +161,29 @@ func TestOpenRefusesADamagedFile(t *testing.T) {
 			}
 		}, "both meta pages fail their checksums"},
 		{"a stored move changed, the record still valid JSON", func(t *testing.T, path string) {
-			rewrite(t, path, bucketGames, []byte("channel-1"), func(g *Game) { g.Moves[3].UCI = "a1a8" })
+			rewrite(t, path, bucketActive, u64(2), func(g *play.Game) { g.Moves[3].UCI = "a1a8" })
 		}, "game 2 does not replay"},
+		{"a stored position that its moves do not reach", func(t *testing.T, path string) {
+			rewrite(t, path, bucketActive, u64(2), func(g *play.Game) { g.FEN = game.StartFEN })
+		}, "game 2 replays to "},
 		{"a record that does not decode", func(t *testing.T, path string) {
-			put(t, path, bucketArchive, u64(1), []byte(`{"v":2,"id":1,"moves":[`))
+			put(t, path, bucketArchive, u64(1), []byte(`{"v":3,"id":1,"moves":[`))
 		}, "the archived game under key 0000000000000001 does not decode"},
 		{"a record under another's key", func(t *testing.T, path string) {
-			rewrite(t, path, bucketGames, []byte("channel-1"), func(g *Game) { g.Channel = "channel-2" })
-		}, `the active game under channel "channel-1" says it is in channel "channel-2"`},
+			rewrite(t, path, bucketActive, u64(2), func(g *play.Game) { g.ID = 3 })
+		}, "the active game under key 0000000000000002 says its id is 3"},
+		{"a game in another channel than its channel's entry says", func(t *testing.T, path string) {
+			rewrite(t, path, bucketActive, u64(2), func(g *play.Game) { g.Channel = "channel-2" })
+		}, `channel "channel-1" points at 0000000000000002, which is no active game in that channel`},
+		{"a challenge that does not decode", func(t *testing.T, path string) {
+			put(t, path, bucketChallenges, u64(13), []byte(`{"v":3,"id":`))
+		}, "the challenge under key 000000000000000d does not decode"},
 		{"an index entry for a game that is not there", func(t *testing.T, path string) {
-			put(t, path, bucketUserGames, join([]byte("user-1"), []byte("channel-999")), []byte{})
+			put(t, path, bucketUserGames, join([]byte("user-1"), u64(999)), []byte{})
 		}, "the index idx.userGames has an entry"},
+		{"an index entry for an archived game that is not there", func(t *testing.T, path string) {
+			put(t, path, bucketFinished, u64(998), []byte{})
+		}, "the index idx.finished has an entry"},
 	}
 	for _, c := range cases {
 		t.Run(c.name+" is refused, and the error says how to restore a backup", func(t *testing.T) {
@@ -211,7 +230,7 @@ func TestOpenRefusesADamagedFile(t *testing.T) {
 
 // rewrite changes one game record of the file at path through bbolt,
 // leaving it valid JSON.
-func rewrite(t *testing.T, path string, bucket, key []byte, change func(*Game)) {
+func rewrite(t *testing.T, path string, bucket, key []byte, change func(*play.Game)) {
 	t.Helper()
 	db, err := bolt.Open(path, 0o600, nil)
 	if err != nil {
@@ -219,7 +238,7 @@ func rewrite(t *testing.T, path string, bucket, key []byte, change func(*Game)) 
 	}
 	defer db.Close()
 	err = db.Update(func(tx *bolt.Tx) error {
-		var g Game
+		var g play.Game
 		if err := decode("test", tx.Bucket(bucket).Get(key), &g); err != nil {
 			return err
 		}
@@ -254,33 +273,48 @@ func put(t *testing.T, path string, bucket, key, value []byte) {
 func TestDamageWhileOpen(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "iceage.db")
 	known := buildDB(t, path, 12)
-	root := rootOf(t, path, bucketGames)
+	root := rootOf(t, path, bucketActive)
 	offset := root * int64(pageSize(t, path))
 	s, err := Open(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
+	svc := service(s)
 	// bbolt maps the file shared: what is written to it shows at once.
 	writeAt(t, path, offset, farBranch(root))
 
 	t.Run("a read that faults returns ErrDamaged", func(t *testing.T) {
-		_, err := s.Game("channel-1")
+		err := s.View(ctx, func(tx play.ReadTx) error { _, err := tx.GameIn("channel-1"); return err })
 		if !errors.Is(err, ErrDamaged) {
 			t.Fatalf("got %v, want ErrDamaged", err)
 		}
+		if _, err := svc.Game(ctx, 2); !errors.Is(err, ErrDamaged) {
+			t.Fatalf("through play: got %v, want ErrDamaged", err)
+		}
 	})
 	t.Run("reads that do not touch the damage go on", func(t *testing.T) {
-		if g, err := s.ArchivedGame(1); err != nil || g.ID != known[1].ID {
-			t.Fatalf("got game %d, %v", g.ID, err)
+		// The archive and its index: the active games' pages are not read.
+		var archived []play.Game
+		err := s.View(ctx, func(tx play.ReadTx) (err error) {
+			archived, err = tx.Finished("", "", 0, len(known))
+			return err
+		})
+		if err != nil || len(archived) != 4 {
+			t.Fatalf("got %d archived games, %v", len(archived), err)
+		}
+		for _, g := range archived {
+			if !reflect.DeepEqual(g, known[g.ID]) {
+				t.Fatalf("game %d came back changed:\n got %+v\nwant %+v", g.ID, g, known[g.ID])
+			}
 		}
 	})
 	t.Run("writes are refused", func(t *testing.T) {
-		if _, err := s.SetPrefs("user-1", func(p *Prefs) error { return nil }); !errors.Is(err, ErrDamaged) {
+		if err := s.Update(ctx, func(tx play.Tx) error { return tx.PutPrefs("user-1", play.Prefs{}) }); !errors.Is(err, ErrDamaged) {
 			t.Fatalf("got %v, want ErrDamaged", err)
 		}
 		g := known[3]
-		if _, err := s.PlayMove("channel-2", g.Ply(), "a2a3", "user-2", t0); !errors.Is(err, ErrDamaged) {
+		if _, err := svc.Move(ctx, play.Act{By: g.ToMove().ID, Game: g.ID, Revision: g.Revision, At: t0}, "a2a3"); !errors.Is(err, ErrDamaged) {
 			t.Fatalf("got %v, want ErrDamaged", err)
 		}
 	})

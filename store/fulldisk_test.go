@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/iceagechess/iceage/play"
 )
 
 // The full-disk test: a store on a disk that fills up. Every write either
@@ -149,26 +151,29 @@ func fillDisk(t *testing.T, s *Store, report func(fullDiskAck, error)) (acks []f
 			report(a, err)
 		}
 	}
+	svc := service(s)
 	deadline := time.Now().Add(time.Minute)
 	for round := 0; len(fails) < 30; round++ {
 		if time.Now().After(deadline) {
 			t.Fatalf("the disk did not fill within a minute: %d moves acknowledged", len(acks))
 		}
 		ch := fmt.Sprint("full-", round)
-		if _, err := s.CreateGame(newGame("g", ch, "w-"+ch, "b-"+ch, 1)); err != nil {
+		_, err := svc.Start(ctx, play.NewGame{Guild: "g", Channel: ch, White: play.Seat{ID: "w-" + ch}, Black: play.Seat{ID: "b-" + ch},
+			DaysPerMove: 1, At: t0})
+		if err != nil {
 			note(fullDiskAck{channel: ch}, err)
 			continue
 		}
 		moves := refs[round%len(refs)].moves
 		for ply := 0; ply < min(len(moves)-1, 40) && len(fails) < 30; {
-			g, err := s.Game(ch)
+			g, err := svc.GameIn(ctx, ch)
 			if err != nil {
 				t.Fatalf("reading game %s on a full disk: %v", ch, err)
 			}
 			if g.Ply() != ply {
 				t.Fatalf("game %s has %d moves, %d were acknowledged", ch, g.Ply(), ply)
 			}
-			_, err = s.PlayMove(ch, ply, moves[ply], mover(t, g), t0.Add(time.Duration(ply+1)*time.Minute))
+			_, err = svc.Move(ctx, play.Act{By: g.ToMove().ID, Game: g.ID, Revision: g.Revision, At: t0.Add(time.Duration(ply+1) * time.Minute)}, moves[ply])
 			note(fullDiskAck{ch, ply + 1, moves[ply]}, err)
 			if err != nil {
 				break // on to a new game, as other players would
@@ -201,9 +206,10 @@ func checkAcks(t *testing.T, path string, acks []fullDiskAck) {
 		t.Fatal("nothing was acknowledged before the disk filled")
 	}
 	s := openAt(t, path, nil)
+	svc := service(s)
 	last := map[string]int{}
 	for _, a := range acks {
-		g, err := s.Game(a.channel)
+		g, err := svc.GameIn(ctx, a.channel)
 		if err != nil {
 			t.Fatalf("game %s, with acknowledged moves, is gone: %v", a.channel, err)
 		}
@@ -213,14 +219,14 @@ func checkAcks(t *testing.T, path string, acks []fullDiskAck) {
 		last[a.channel] = max(last[a.channel], a.ply)
 	}
 	for ch, n := range last {
-		if g, _ := s.Game(ch); g.Ply() != n {
+		if g, _ := svc.GameIn(ctx, ch); g.Ply() != n {
 			t.Errorf("game %s has %d moves, %d were acknowledged: a failed write was kept", ch, g.Ply(), n)
 		}
 	}
 	if err := s.Check(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.SetPrefs("after", func(p *Prefs) error { return nil }); err != nil {
+	if err := s.Update(ctx, func(tx play.Tx) error { return tx.PutPrefs("after", play.Prefs{}) }); err != nil {
 		t.Fatalf("with room again, a write fails: %v", err)
 	}
 	t.Logf("%d moves acknowledged in %d games, all there after reopening", len(acks), len(last))

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/iceagechess/iceage/game"
+	"github.com/iceagechess/iceage/play"
 )
 
 // A game set up at a high move number stays playable: every position the
@@ -16,18 +17,25 @@ func TestHighMoveNumbersStayPlayable(t *testing.T) {
 	} {
 		t.Run("from "+start, func(t *testing.T) {
 			s := openTest(t, nil)
-			n := newGame("g", "c", "w", "b", 0)
-			n.StartFEN = start
-			g, err := s.CreateGame(n)
+			svc := service(s)
+			r, err := svc.Start(ctx, play.NewGame{Guild: "g", Channel: "c", White: play.Seat{ID: "w"}, Black: play.Seat{ID: "b"},
+				StartFEN: start, At: t0})
 			if err != nil {
 				t.Fatal(err)
 			}
+			g := r.Game
 			// Kings walk to and fro, through an Ice Age and past it.
 			for i, m := range []string{"f2f3", "f7f6", "e1f2", "e8f8", "f2e1", "f8e8", "e1f2", "e8f8"} {
-				g, err = s.PlayMove("c", g.Ply(), m, mover(t, g), t0.Add(time.Duration(i+1)*time.Minute))
+				r, err := svc.Move(ctx, play.Act{By: g.ToMove().ID, Game: g.ID, Revision: g.Revision, At: t0.Add(time.Duration(i+1) * time.Minute)}, m)
 				if err != nil {
 					t.Fatalf("move %d (%s): %v", i+1, m, err)
 				}
+				g = r.Game
+			}
+			// As stored, not only as returned.
+			g, err = svc.GameIn(ctx, "c")
+			if err != nil {
+				t.Fatal(err)
 			}
 			p, err := g.Position()
 			if err != nil {
