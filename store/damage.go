@@ -18,9 +18,9 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
 
 	"github.com/iceagechess/iceage/play"
-	bolterrors "go.etcd.io/bbolt/errors"
 )
 
 // Damage. bbolt trusts its file: a damaged page makes it index past a
@@ -42,11 +42,15 @@ import (
 //
 // The check reads every page header (checkPageRuns), runs bbolt's own
 // check (Tx.Check: every page reachable once or free, keys in order) and
-// then walks the contents: every record decodes,
-// sits under its own key, every game's moves replay to its position, and
-// every index entry points at a record. bbolt has no checksums on data
-// pages, so damage that leaves all of this consistent (a changed letter in
-// a player's name) goes unseen; random damage does not.
+// then walks the contents of a file of the current schema (an older one
+// is migrated by Open, and judged after that, at the next Open): every
+// record decodes and sits under its own key, every game's moves replay
+// to its position, every game is in the bucket its outcome calls for
+// (active or archive), every active game is the one its channel's entry
+// names, and every index entry has the length of its kind and points at
+// a record. bbolt has no checksums on data pages, so damage that leaves
+// all of this consistent (a changed letter in a player's name) goes
+// unseen; random damage does not.
 
 // checkChildEnv names the file a child process is to check. It is read
 // by this package's init, which runs the check and exits before the
@@ -251,8 +255,16 @@ func checkContents(tx *bolt.Tx, r *report) {
 		if !bytes.Equal(k, u64(g.ID)) {
 			r.add("the active game under key %x says its id is %d", k, g.ID)
 		}
+		if g.Over() {
+			r.add("game %d is over (%v) but among the active games", g.ID, g.Outcome.Reason)
+		}
 		replaysTo(r, &g)
 		channels[g.ID] = g.Channel
+		// The channel's entry is how play finds an active game: one
+		// missing or naming another game loses this one.
+		if v := tx.Bucket(bucketChannels).Get([]byte(g.Channel)); !bytes.Equal(v, k) {
+			r.add("the active game %d is in channel %q, whose entry names %x instead", g.ID, g.Channel, v)
+		}
 	})
 	each(bucketArchive, func(k, v []byte) {
 		var g play.Game
@@ -261,6 +273,9 @@ func checkContents(tx *bolt.Tx, r *report) {
 		}
 		if !bytes.Equal(k, u64(g.ID)) {
 			r.add("the archived game under key %x says its id is %d", k, g.ID)
+		}
+		if !g.Over() {
+			r.add("game %d goes on but is in the archive", g.ID)
 		}
 		replaysTo(r, &g)
 	})
@@ -280,7 +295,9 @@ func checkContents(tx *bolt.Tx, r *report) {
 	each(bucketStats, func(k, v []byte) { checkRecord(r, fmt.Sprintf("the statistics %q", k), v, new(play.Stats)) })
 
 	// Index entries, each pointing at a record by the id that ends its key.
-	lastID := func(k []byte) ([]byte, bool) { return k[max(0, len(k)-8):], len(k) >= 8 }
+	// Keys are a time and an id, an id alone, or an owner, NUL and an id.
+	timeID := func(k []byte) ([]byte, bool) { return k[min(8, len(k)):], len(k) == 16 }
+	id := func(k []byte) ([]byte, bool) { return k, len(k) == 8 }
 	afterOwner := func(k []byte) ([]byte, bool) {
 		i := bytes.IndexByte(k, 0)
 		return k[i+1:], i > 0 && len(k)-i-1 == 8
@@ -289,12 +306,12 @@ func checkContents(tx *bolt.Tx, r *report) {
 		bucket, target []byte
 		ref            func(k []byte) ([]byte, bool)
 	}{
-		{bucketDeadlines, bucketActive, lastID},
-		{bucketReminders, bucketActive, lastID},
-		{bucketExpiries, bucketChallenges, lastID},
+		{bucketDeadlines, bucketActive, timeID},
+		{bucketReminders, bucketActive, timeID},
+		{bucketExpiries, bucketChallenges, timeID},
 		{bucketUserGames, bucketActive, afterOwner},
 		{bucketGuildGames, bucketActive, afterOwner},
-		{bucketFinished, bucketArchive, lastID},
+		{bucketFinished, bucketArchive, id},
 		{bucketUserArch, bucketArchive, afterOwner},
 		{bucketGuildArch, bucketArchive, afterOwner},
 		{bucketChallUsers, bucketChallenges, afterOwner},
@@ -317,12 +334,14 @@ func checkRecord(r *report, what string, v []byte, into any) bool {
 	return true
 }
 
-// replays replays a game's moves and compares the position reached with
+// replaysTo replays a game's moves and compares the position reached with
 // the one stored.
 func replaysTo(r *report, g *play.Game) {
 	m, err := g.Match()
 	if err != nil {
-		r.add("game %d does not replay: %v", g.ID, err)
+		// play's error names the game already ("game 7 does not replay:
+		// …"); its "damaged record" prefix would only repeat the verdict.
+		r.add("%s", strings.TrimPrefix(err.Error(), play.ErrCorrupt.Error()+": "))
 		return
 	}
 	if fen := m.FEN(); fen != g.FEN {
@@ -515,8 +534,9 @@ func (d guardedDB) Batch(fn func(*bolt.Tx) error) (err error) {
 
 // catch turns a panic raised by bbolt or by this package into an error
 // wrapping ErrDamaged and records the damage. A panic raised in a
-// caller's callback (UpdateGame's) is not the file's fault and goes on.
-// It must be deferred directly.
+// caller's function (the one given to Update or View, or play's code
+// that it calls) is not the file's fault and goes on. It must be
+// deferred directly.
 func (d guardedDB) catch(err *error) {
 	r := recover()
 	if r == nil {

@@ -175,6 +175,18 @@ func TestOpenRefusesADamagedFile(t *testing.T) {
 		{"a game in another channel than its channel's entry says", func(t *testing.T, path string) {
 			rewrite(t, path, bucketActive, u64(2), func(g *play.Game) { g.Channel = "channel-2" })
 		}, `channel "channel-1" points at 0000000000000002, which is no active game in that channel`},
+		{"an active game that its channel's entry does not name", func(t *testing.T, path string) {
+			put(t, path, bucketChannels, []byte("channel-1"), u64(3))
+		}, `the active game 2 is in channel "channel-1", whose entry names 0000000000000003 instead`},
+		{"a finished game among the active ones", func(t *testing.T, path string) {
+			rewrite(t, path, bucketActive, u64(2), func(g *play.Game) { g.Outcome = game.WinFor(game.White, game.Resignation) })
+		}, "game 2 is over (resignation) but among the active games"},
+		{"a game that goes on in the archive", func(t *testing.T, path string) {
+			rewrite(t, path, bucketArchive, u64(1), func(g *play.Game) { g.Outcome = game.Outcome{} })
+		}, "game 1 goes on but is in the archive"},
+		{"a time index entry of the wrong length", func(t *testing.T, path string) {
+			put(t, path, bucketDeadlines, append([]byte{0xff, 0, 0, 0}, u64(2)...), []byte{})
+		}, "the index idx.deadline has an entry"},
 		{"a challenge that does not decode", func(t *testing.T, path string) {
 			put(t, path, bucketChallenges, u64(13), []byte(`{"v":3,"id":`))
 		}, "the challenge under key 000000000000000d does not decode"},

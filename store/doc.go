@@ -42,14 +42,16 @@
 // bbolt trusts its file, and a damaged page can make it panic, fault or
 // loop. So Open checks an existing file before it opens it: bbolt's
 // consistency check and a walk of every record (each decodes under its
-// own key, each game's moves replay to its stored position, each index
-// entry points at a record), in a child process that runs this same
-// program, so that a crash or a hang there only ends the child. A damaged
-// file is refused with ErrDamaged, whose text says what was found and how
-// to restore a backup. While the store runs, a panic or fault that damage
-// causes inside a transaction becomes an ErrDamaged error rather than the
-// end of the process, and the store refuses every write after it. Check
-// runs the check of Open on a copy of the live file.
+// own key, each game's moves replay to its stored position, each game is
+// in the bucket of its state and an active one is named by its channel's
+// entry, each index entry points at a record), in a child process that
+// runs this same program, so that a crash or a hang there only ends the
+// child. A damaged file is refused with ErrDamaged, whose text says what
+// was found and how to restore a backup. While the store runs, a panic
+// or fault that damage causes inside a transaction becomes an ErrDamaged
+// error rather than the end of the process, and the store refuses every
+// write after it. Check runs the check of Open on a copy of the live
+// file.
 //
 // # Layout and encoding
 //
