@@ -1,11 +1,15 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/iceagechess/iceage/config"
@@ -22,7 +26,7 @@ func runBackup(args []string, stdout, stderr io.Writer) int {
 	configPath := fs.String("config", config.DefaultPath, "configuration file naming the database (database.path)")
 	db := fs.String("db", "", "database file to back up (default: the one the configuration names)")
 	out := fs.String("o", "", "backup file to write (replaced atomically)")
-	timeout := fs.Duration("timeout", 2*time.Second, "how long to wait for the database lock")
+	timeout := fs.Duration("timeout", 2*time.Second, "how long to wait for the database lock (and to reach a running bot)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -35,22 +39,71 @@ func runBackup(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "backup: -o %s is a folder: name the backup file, e.g. -o %s\n", *out, filepath.Join(*out, "iceage-backup.db"))
 		return 2
 	}
+	listen := ""
 	if *db == "" {
 		c, err := config.Load(*configPath, os.Getenv)
 		if err != nil {
 			fmt.Fprintln(stderr, "backup:", err)
 			return 1
 		}
-		*db = c.Database.Path
+		*db, listen = c.Database.Path, c.HTTP.Listen
 	}
 	// A shared lock, no migration, nothing written to the source. A
-	// running bot holds the exclusive lock, so this waits for the timeout
-	// and then says so; the bot backs itself up with Store.BackupFile.
+	// running bot holds the exclusive lock, so this waits for the timeout;
+	// then, if the configuration names the bot's listener, the bot writes
+	// the copy (its /backup), else the error says the bot runs.
 	n, err := store.CopyFile(*db, *out, *timeout)
+	from := *db
+	if errors.Is(err, store.ErrLocked) && listen != "" {
+		from = "the running bot at " + listen
+		n, err = backupFromBot(listen, *db, *out, *timeout)
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "backup:", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "backed up %s to %s (%d bytes)\n", *db, *out, n)
+	fmt.Fprintf(stdout, "backed up %s to %s (%d bytes)\n", from, *out, n)
 	return 0
+}
+
+// backupFromBot fetches a consistent copy of the database db from the
+// /backup of the bot listening at listen, and writes it to out as
+// store.CopyFile writes a backup: checked for damage, then renamed over
+// out. The download goes to a file beside out first, removed afterwards.
+// As for any backup, out may not be the live database by any name: the
+// bot would go on writing to a file no longer there.
+func backupFromBot(listen, db, out string, timeout time.Duration) (int64, error) {
+	if o, err := os.Stat(out); err == nil {
+		if d, err := os.Stat(db); err == nil && os.SameFile(o, d) {
+			return 0, fmt.Errorf("%w: the backup %s is the database file itself; write the backup to another file", store.ErrInvalid, out)
+		}
+	}
+	f, err := os.CreateTemp(filepath.Dir(out), filepath.Base(out)+".download*")
+	if err != nil {
+		return 0, err
+	}
+	defer os.Remove(f.Name())
+	defer f.Close()
+	client := &http.Client{Transport: &http.Transport{DialContext: (&net.Dialer{Timeout: timeout}).DialContext}}
+	resp, err := client.Get("http://" + listen + "/backup")
+	if err != nil {
+		return 0, fmt.Errorf("the database is in use and the bot's listener did not answer: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 200))
+		return 0, fmt.Errorf("the database is in use and the bot's /backup answered %s: %s", resp.Status, strings.TrimSpace(string(msg)))
+	}
+	if _, err := io.Copy(f, resp.Body); err != nil {
+		return 0, fmt.Errorf("downloading the backup from the bot: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return 0, err
+	}
+	// A copy cut short or damaged fails here, before out is touched.
+	n, err := store.CopyFile(f.Name(), out, timeout)
+	if err != nil {
+		return 0, fmt.Errorf("the copy that the running bot sent of %s, downloaded to %s: %w", db, f.Name(), err)
+	}
+	return n, nil
 }
