@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/iceagechess/iceage/config"
@@ -25,7 +26,7 @@ func runBackup(args []string, stdout, stderr io.Writer) int {
 	configPath := fs.String("config", config.DefaultPath, "configuration file naming the database (database.path)")
 	db := fs.String("db", "", "database file to back up (default: the one the configuration names)")
 	out := fs.String("o", "", "backup file to write (replaced atomically)")
-	timeout := fs.Duration("timeout", 2*time.Second, "how long to wait for the database lock")
+	timeout := fs.Duration("timeout", 2*time.Second, "how long to wait for the database lock (and to reach a running bot)")
 	listener := fs.String("http", "", "the running bot's HTTP listener (default: http.listen of the configuration), asked for the copy when the bot holds the database")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -34,7 +35,13 @@ func runBackup(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: iceage backup [-config config.yaml | -db iceage.db] -o backup.db")
 		return 2
 	}
-	if *db == "" || *listener == "" {
+	if st, err := os.Stat(*out); err == nil && st.IsDir() {
+		// The store refuses it too; here the advice can name the flag.
+		fmt.Fprintf(stderr, "backup: -o %s is a folder: name the backup file, e.g. -o %s\n", *out, filepath.Join(*out, "iceage-backup.db"))
+		return 2
+	}
+	listen := *listener
+	if *db == "" || listen == "" {
 		c, err := config.Load(*configPath, os.Getenv)
 		if err != nil {
 			fmt.Fprintln(stderr, "backup:", err)
@@ -43,75 +50,73 @@ func runBackup(args []string, stdout, stderr io.Writer) int {
 		if *db == "" {
 			*db = c.Database.Path
 		}
-		if *listener == "" {
-			*listener = c.HTTP.Listen
+		if listen == "" {
+			listen = c.HTTP.Listen
 		}
 	}
 	// A shared lock, no migration, nothing written to the source. A
-	// running bot holds the exclusive lock: then the bot itself writes the
-	// copy, asked through its HTTP listener.
+	// running bot holds the exclusive lock, so this waits for the timeout;
+	// then, if the configuration names the bot's listener, the bot writes
+	// the copy (its /backup), else the error says the bot runs.
 	n, err := store.CopyFile(*db, *out, *timeout)
 	from := *db
-	if errors.Is(err, store.ErrLocked) && *listener != "" {
-		from = "the running bot at " + *listener
-		n, err = backupFromBot(*listener, *out)
+	if errors.Is(err, store.ErrLocked) && listen != "" {
+		from = "the running bot at " + listen
+		n, err = backupFromBot(listen, *db, *out, *timeout)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "backup:", err)
-		if errors.Is(err, store.ErrLocked) {
-			fmt.Fprintln(stderr, "backup: set http.listen in the bot's configuration (e.g. 127.0.0.1:8080), and this command asks the running bot for the copy")
-		}
 		return 1
 	}
 	fmt.Fprintf(stdout, "backed up %s to %s (%d bytes)\n", from, *out, n)
 	return 0
 }
 
-// backupFromBot asks a running bot's listener for a consistent copy of its
-// database, writes it beside out, checks that it opens as a healthy
-// database, and only then renames it over out.
-func backupFromBot(listen, out string) (int64, error) {
+// backupFromBot fetches a consistent copy of the database db from the
+// /backup of the bot listening at listen, and writes it to out as
+// store.CopyFile writes a backup: checked for damage, then renamed over
+// out. The download goes to a file beside out first, removed afterwards.
+// As for any backup, out may not be the live database by any name: the
+// bot would go on writing to a file no longer there.
+func backupFromBot(listen, db, out string, timeout time.Duration) (int64, error) {
+	if o, err := os.Stat(out); err == nil {
+		if d, err := os.Stat(db); err == nil && os.SameFile(o, d) {
+			return 0, fmt.Errorf("%w: the backup %s is the database file itself; write the backup to another file", store.ErrInvalid, out)
+		}
+	}
+	f, err := os.CreateTemp(filepath.Dir(out), filepath.Base(out)+".download*")
+	if err != nil {
+		return 0, err
+	}
+	defer os.Remove(f.Name())
+	defer f.Close()
+	client := &http.Client{Transport: &http.Transport{DialContext: (&net.Dialer{Timeout: timeout}).DialContext}}
 	host, port, err := net.SplitHostPort(listen)
 	if err != nil {
-		return 0, fmt.Errorf("the listener %q is no host:port", listen)
+		return 0, fmt.Errorf("the bot's listener %q is no host:port", listen)
 	}
 	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
-		host = "127.0.0.1" // bound to every address: ask this machine's
+		host = "127.0.0.1" // a listener on every address answers here too
 	}
-	resp, err := http.Get("http://" + net.JoinHostPort(host, port) + "/backup")
+	resp, err := client.Get("http://" + net.JoinHostPort(host, port) + "/backup")
 	if err != nil {
-		return 0, fmt.Errorf("asking the running bot for a copy: %w", err)
+		return 0, fmt.Errorf("the database is in use and the bot's listener did not answer: %w", err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return 0, fmt.Errorf("the running bot answered %s to a backup", resp.Status)
+		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 200))
+		return 0, fmt.Errorf("the database is in use and the bot's /backup answered %s: %s", resp.Status, strings.TrimSpace(string(msg)))
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(out), ".iceage-backup-*")
-	if err != nil {
+	if _, err := io.Copy(f, resp.Body); err != nil {
+		return 0, fmt.Errorf("downloading the backup from the bot: %w", err)
+	}
+	if err := f.Close(); err != nil {
 		return 0, err
 	}
-	defer os.Remove(tmp.Name())
-	n, err := io.Copy(tmp, resp.Body)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
+	// A copy cut short or damaged fails here, before out is touched.
+	n, err := store.CopyFile(f.Name(), out, timeout)
 	if err != nil {
-		return 0, fmt.Errorf("writing the copy: %w", err)
-	}
-	// The copy must open as a database of this program before it replaces
-	// an older backup.
-	st, err := store.Open(tmp.Name(), &store.Options{ReadOnly: true})
-	if err != nil {
-		return 0, fmt.Errorf("the copy the bot sent does not open: %w", err)
-	}
-	if err := st.Close(); err != nil {
-		return 0, err
-	}
-	if err := os.Rename(tmp.Name(), out); err != nil {
-		return 0, fmt.Errorf("putting the copy in place: %w", err)
+		return 0, fmt.Errorf("the copy that the running bot sent of %s, downloaded to %s: %w", db, f.Name(), err)
 	}
 	return n, nil
 }

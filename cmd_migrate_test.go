@@ -17,7 +17,6 @@ import (
 	"github.com/iceagechess/iceage/store"
 )
 
-
 // dumpAll lists every record of a storage as sorted JSON lines.
 func dumpAll(t *testing.T, st play.Exporter) []string {
 	t.Helper()

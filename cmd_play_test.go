@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 )
 
@@ -44,6 +45,10 @@ func TestPlayCommand(t *testing.T) {
 			[]string{"hello"}, 1,
 			"FEN: rnbqkbnr/pppppppp/********/********/********/********/PPPPPPPP/RNBQKBNR w KQkq - 0 1\nStatus: White to move; next Ice Age in 20 Black move(s)\n",
 			"1. hello: \"hello\" is not a move: a move ends with the target square, e.g. e4 or Nf3 (files a–h, ranks 1–8)\n"},
+		{"past move 10,000 the FEN printed is one that reads back",
+			[]string{"-fen", "4k3/3ppp2/8/8/8/8/3PPP2/4K3 w - - 0 10000", "f3", "f6"}, 0,
+			"10000. f3\n10000... f6  {Ice Age: 56 squares iced}\nFEN: ****k***/***pp***/*****p**/********/********/*****P**/***PP***/****K*** w - - 0 10001\n" +
+				"Status: White to move; next Ice Age in 20 Black move(s)\n", ""},
 		{"a FEN that is wrong", []string{"-fen", "8/8 w"}, 1, "",
 			"invalid FEN (position): want 4 to 6 fields separated by spaces (board, side to move, castling, en passant, clocks), found 2\n"},
 		{"a start position that is already the end of a game", []string{"-fen", "R5k1/5ppp/8/8/8/8/8/6K1 b - - 1 1"}, 1, "",
@@ -57,6 +62,23 @@ func TestPlayCommand(t *testing.T) {
 				t.Fatalf("exit %d, stdout:\n%s\nstderr:\n%s\nwant exit %d, stdout:\n%s\nstderr:\n%s",
 					code, out.String(), errOut.String(), tt.code, tt.stdout, tt.stderr)
 			}
+			// What play prints, fen reads.
+			if fen, ok := strings.CutPrefix(lineWith(out.String(), "FEN: "), "FEN: "); ok {
+				var fout, ferr bytes.Buffer
+				if code := dispatch([]string{"fen", "-fen", fen}, &fout, &ferr); code != 0 {
+					t.Fatalf("fen refuses the FEN that play printed: %s", ferr.String())
+				}
+			}
 		})
 	}
+}
+
+// lineWith returns the first line of text that starts with prefix, or "".
+func lineWith(text, prefix string) string {
+	for _, l := range strings.Split(text, "\n") {
+		if strings.HasPrefix(l, prefix) {
+			return l
+		}
+	}
+	return ""
 }

@@ -495,7 +495,9 @@ func (b *Bot) settingsCommand(in *interaction, data discordgo.ApplicationCommand
 	if err != nil {
 		return err
 	}
-	lang := in.lang
+	// The answer speaks the language just chosen, or the client's if
+	// the choice is to follow it.
+	var lang i18n.Lang
 	if saved.Language != "" {
 		lang = i18n.Lang(saved.Language)
 	} else {

@@ -17,7 +17,9 @@
 // not legal here a *MoveError whose Kind a front end can branch on and
 // whose message says why in a player's terms; its Detail and data (the
 // man, squares, blocker, attackers) let a front end say it in another
-// language. SAN writes a move, SANs
+// language. Errors quote at most the first 40 characters of the text they
+// refuse (QuoteInput), so a front end may show them as they are. SAN
+// writes a move, SANs
 // lists every legal move with its SAN (autocomplete) and Suggest proposes
 // legal moves close to a failed one. A Match is the record of one game:
 // moves, SANs, Ice Age events and outcome (End records one decided off the
@@ -30,7 +32,9 @@
 // the standard library. Apply trusts its move: check it with IsLegal (or
 // take it from LegalMoves) first. Castling rights last while king and rook
 // stand on their home squares; the en-passant square is set after every
-// double push, as in PGN, and cleared by an Ice Age. The Ice-Age move is
+// double push, as in PGN, and cleared by an Ice Age. The move counters
+// stay within MaxMoveNumber, which ParseFEN reads, so every position the
+// engine makes reads back (Apply says how). The Ice-Age move is
 // legal when Black's king is safe (or frozen) after the Ice Age, so
 // LegalMoves on that move plays each candidate; every other move is
 // generated legal directly, with check and pin masks.

@@ -5,7 +5,7 @@ import "fmt"
 // SyntaxError reports text that is not a move in any notation ParseMove
 // reads (SAN, UCI or a forgiving variant of them), whatever the position.
 type SyntaxError struct {
-	Text string // what was typed
+	Text string // what was typed, at most its first 40 characters (see QuoteInput)
 	// Kind says why it is not a move, for front ends that say it in
 	// another language; 0 when the maker of the error gave none.
 	Kind SyntaxErrorKind
@@ -16,7 +16,7 @@ func (e *SyntaxError) Error() string {
 	if e.Text == "" {
 		return "no move given: " + e.Msg
 	}
-	return fmt.Sprintf("%q is not a move: %s", e.Text, e.Msg)
+	return QuoteInput(e.Text) + " is not a move: " + e.Msg
 }
 
 // SyntaxErrorKind says why text is not a move. The numbers are stable,
@@ -423,7 +423,7 @@ type MoveError struct {
 // man, no squares and no files or ranks named; the caller fills in the
 // rest.
 func NewMoveError(k MoveErrorKind, d MoveErrorDetail, text, msg string) *MoveError {
-	return &MoveError{Kind: k, Detail: d, Text: text, Msg: msg,
+	return &MoveError{Kind: k, Detail: d, Text: clipInput(text), Msg: msg,
 		From: NoSquare, To: NoSquare, FromFile: -1, FromRank: -1, Blocker: NoSquare, Attacked: NoSquare}
 }
 

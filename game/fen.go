@@ -18,13 +18,18 @@ func (e *FENError) Error() string {
 }
 
 // ParseFEN reads a position in FEN with '*' for ice (docs/rules.md §6). The
-// half-move clock and full-move number may be omitted (0 and 1). It checks
-// that the position could arise in a game: at most one king a side, no pawn
-// on the first or last rank, castling rights that match kings and rooks on
-// their home squares, an en-passant square behind a pawn that just moved two
-// squares, and the side not to move not in check. A king may be missing only
-// because it froze, so such a FEN is accepted (the game is then over).
-// Errors are *FENError.
+// half-move clock and full-move number may be omitted (0 and 1); they are
+// digits only, at most MaxMoveNumber. It refuses a position no game can
+// reach, saying why: more than one king, 8 pawns or 16 men a side, a pawn
+// on the first or last rank, castling rights without their king and rook
+// on their home squares, an en-passant square that no double push just
+// passed, the side not to move in check, and checks on the side to move
+// that no one move gives (more than two checkers, two without a bishop,
+// rook or queen among them, two bishops, two on one line through the
+// king, or one that the double push named by the en-passant square cannot
+// have given). Promotions are not counted kind by kind. A king may be
+// missing, because it froze, so such a FEN is accepted (the game is then
+// over). Errors are *FENError.
 func ParseFEN(fen string) (Position, error) {
 	var p Position
 	fail := func(field, format string, args ...any) (Position, error) {
@@ -59,7 +64,7 @@ func ParseFEN(fen string) (Position, error) {
 			default:
 				x := pieceFromFEN(c)
 				if x == NoPiece {
-					return fail("board", "%q on rank %d is not a man, a digit or '*' (ice)", c, r+1)
+					return fail("board", "%s on rank %d is not a man, a digit or '*' (ice)", describeChar(row, j), r+1)
 				}
 				s := SquareAt(f, r)
 				if x.Kind() == Pawn && (r == 0 || r == 7) {
@@ -85,7 +90,7 @@ func ParseFEN(fen string) (Position, error) {
 	case "b":
 		p.turn = Black
 	default:
-		return fail("side to move", "%q: want w or b", fields[1])
+		return fail("side to move", "%s: want w or b", QuoteInput(fields[1]))
 	}
 
 	if fields[2] != "-" {
@@ -102,10 +107,10 @@ func ParseFEN(fen string) (Position, error) {
 			case 'q':
 				right, king, rook = BlackQueenside, E8, A8
 			default:
-				return fail("castling", "%q: want '-' or letters from KQkq", fields[2])
+				return fail("castling", "%s: want '-' or letters from KQkq", QuoteInput(fields[2]))
 			}
 			if p.castling&right != 0 {
-				return fail("castling", "%q names %c twice", fields[2], c)
+				return fail("castling", "%s names %c twice", QuoteInput(fields[2]), c)
 			}
 			color := White
 			if c >= 'a' {
@@ -122,7 +127,7 @@ func ParseFEN(fen string) (Position, error) {
 	if fields[3] != "-" {
 		s, err := ParseSquare(fields[3])
 		if err != nil {
-			return fail("en passant", "%q: want '-' or a square", fields[3])
+			return fail("en passant", "%s: want '-' or a square", QuoteInput(fields[3]))
 		}
 		// The pawn that passed over s stands just beyond it, and the
 		// square it left is empty.
@@ -141,16 +146,16 @@ func ParseFEN(fen string) (Position, error) {
 
 	p.fullmove = 1
 	if len(fields) >= 5 {
-		n, err := strconv.Atoi(fields[4])
-		if err != nil || n < 0 || n > 10000 {
-			return fail("half-move clock", "%q: want a whole number from 0", fields[4])
+		n, ok := parseCounter(fields[4], 0)
+		if !ok {
+			return fail("half-move clock", "%s: want a whole number from 0 to %d, digits only", QuoteInput(fields[4]), MaxMoveNumber)
 		}
 		p.halfmove = n
 	}
 	if len(fields) == 6 {
-		n, err := strconv.Atoi(fields[5])
-		if err != nil || n < 1 || n > 10000 {
-			return fail("full-move number", "%q: want a whole number from 1", fields[5])
+		n, ok := parseCounter(fields[5], 1)
+		if !ok {
+			return fail("full-move number", "%s: want a whole number from 1 to %d, digits only", QuoteInput(fields[5]), MaxMoveNumber)
 		}
 		p.fullmove = n
 	}
@@ -158,6 +163,29 @@ func ParseFEN(fen string) (Position, error) {
 		return fail("position", "%s", msg)
 	}
 	return p, nil
+}
+
+// MaxMoveNumber is the largest full-move number and half-move clock that
+// ParseFEN reads and that Apply writes. A game that could get there would
+// need a million moves, so only one set up from a FEN near the limit can;
+// Apply then keeps the counters within it (see Apply), so that every
+// position the engine makes reads back. The half-move clock means the same
+// from 100 on (the game is drawn), so stopping it there changes nothing.
+const MaxMoveNumber = 1_000_000
+
+// parseCounter reads a FEN counter: decimal digits only (no sign, no
+// space), a value from min to MaxMoveNumber.
+func parseCounter(text string, min int) (int, bool) {
+	if text == "" || len(text) > 12 {
+		return 0, false
+	}
+	for i := 0; i < len(text); i++ {
+		if text[i] < '0' || text[i] > '9' {
+			return 0, false
+		}
+	}
+	n, err := strconv.Atoi(text)
+	return n, err == nil && n >= min && n <= MaxMoveNumber
 }
 
 // FEN returns the position in FEN with '*' for ice.

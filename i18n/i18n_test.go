@@ -216,7 +216,7 @@ func TestEveryMessageRenders(t *testing.T) {
 func TestMissingMessagesFallBackToEnglishThenTheID(t *testing.T) {
 	var got []string
 	old := SetReporter(func(lang Lang, id string, err error) { got = append(got, string(lang)+" "+id) })
-	defer SetReporter(old)
+	defer func() { SetReporter(old) }()
 	if err := bundle.AddMessages(language.English, &goi18n.Message{ID: "test.only_in_english", Other: "only in English"}); err != nil {
 		t.Fatal(err)
 	}

@@ -67,6 +67,9 @@ type Options struct {
 	// time of the default for about 30 % more bytes (BenchmarkPNGLevel),
 	// for a reply that must go out at once.
 	FastPNG bool
+	// MaxFrames caps the frames of a GIF (WriteGIF says how); zero or
+	// less means DefaultMaxFrames. Boards and PNGs ignore it.
+	MaxFrames int
 }
 
 // Board sizes.

@@ -31,6 +31,13 @@ var (
 	// database of some other program. errors.Is(err, play.ErrCorrupt)
 	// holds for it too.
 	ErrCorrupt = fmt.Errorf("store: %w", play.ErrCorrupt)
+
+	// ErrDamaged means the database file is damaged: its pages are
+	// inconsistent, or reading them faulted. Open refuses such a file,
+	// a backup refuses to copy one, and a Store that meets damage while
+	// running refuses every write from then on. The error's text says
+	// what was found and how to restore a backup.
+	ErrDamaged = errors.New("store: the database file is damaged")
 )
 
 // checkID reports whether id can be part of a key: non-empty, at most 256

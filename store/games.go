@@ -286,7 +286,12 @@ func (t *txn) GameIn(channel string) (play.Game, error) {
 	if v == nil {
 		return play.Game{}, fmt.Errorf("%w: no game is going on in channel %s", play.ErrNotFound, channel)
 	}
-	return t.activeGame(bucketChannels, v)
+	g, err := t.activeGame(bucketChannels, v)
+	if err == nil && g.Channel != channel {
+		// A damaged entry must not hand one channel another's game.
+		return play.Game{}, fmt.Errorf("%w: %s names game %d for channel %s, but that game is in channel %s", ErrCorrupt, bucketChannels, g.ID, channel, g.Channel)
+	}
+	return g, err
 }
 
 // ActiveGames returns the user's active games, oldest first, through the

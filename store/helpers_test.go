@@ -48,7 +48,7 @@ func openAt(t testing.TB, path string, opts *Options) *Store {
 // checkIndexes rebuilds every index entry from the records and compares
 // them with the index buckets: nothing missing, nothing left over, and
 // every record where its outcome says.
-func checkIndexes(db *bolt.DB) error {
+func checkIndexes(db guardedDB) error {
 	return db.View(func(tx *bolt.Tx) error {
 		want := map[string]string{}
 		add := func(es []entry) {

@@ -477,15 +477,24 @@ func TestCorruptPlayerIsNotReset(t *testing.T) {
 			return nil
 		})
 	})
+	t.Run("the damage check names the record", func(t *testing.T) {
+		if err := s.Check(); !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), `the player "\x00ann" does not decode`) {
+			t.Fatalf("got %v", err)
+		}
+		// Mended, so that the check at cleanup passes.
+		s.db.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketPlayers).Delete(playerKey("", "ann")) })
+	})
 }
 
 func TestCorruptIndexIsReported(t *testing.T) {
 	s := openTest(t, nil)
 	svc := service(s)
 	g := start(t, svc, "G", "c", "w", "b", 0)
-	// A channel entry and a user entry naming a game that is not there.
+	// A channel entry and a user entry naming a game that is not there,
+	// and a channel entry naming the game of another channel.
 	if err := s.db.Update(func(tx *bolt.Tx) error {
 		tx.Bucket(bucketChannels).Put([]byte("ghost"), u64(999))
+		tx.Bucket(bucketChannels).Put([]byte("other"), u64(g.ID))
 		tx.Bucket(bucketUserGames).Put(join([]byte("w"), u64(999)), []byte{})
 		return nil
 	}); err != nil {
@@ -495,6 +504,9 @@ func TestCorruptIndexIsReported(t *testing.T) {
 		if _, err := tx.GameIn("ghost"); !errors.Is(err, play.ErrCorrupt) {
 			t.Errorf("GameIn: %v", err)
 		}
+		if got, err := tx.GameIn("other"); !errors.Is(err, play.ErrCorrupt) || !strings.Contains(err.Error(), "in channel c") {
+			t.Errorf("GameIn of a channel whose entry names another channel's game: game %d, %v", got.ID, err)
+		}
 		if _, err := tx.ActiveGames("w"); !errors.Is(err, play.ErrCorrupt) || !strings.Contains(err.Error(), "999") {
 			t.Errorf("ActiveGames: %v", err)
 		}
@@ -502,6 +514,7 @@ func TestCorruptIndexIsReported(t *testing.T) {
 	})
 	if err := s.db.Update(func(tx *bolt.Tx) error {
 		tx.Bucket(bucketChannels).Delete([]byte("ghost"))
+		tx.Bucket(bucketChannels).Delete([]byte("other"))
 		return tx.Bucket(bucketUserGames).Delete(join([]byte("w"), u64(999)))
 	}); err != nil {
 		t.Fatal(err)

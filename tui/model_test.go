@@ -196,9 +196,9 @@ func TestModelFlipsAndQuits(t *testing.T) {
 	if _, cmd := press(m, tea.KeyCtrlC); cmd == nil {
 		t.Error("Ctrl+C does not quit")
 	}
-	if m, cmd := press(m, "h", tea.KeyCtrlD); m.quitting || m.input.Value() != "h" {
+	if m, _ := press(m, "h", tea.KeyCtrlD); m.quitting || m.input.Value() != "h" {
 		t.Errorf("Ctrl+D on a line with text: quitting %v, line %q", m.quitting, m.input.Value())
-	} else if _, cmd = press(m, tea.KeyBackspace, tea.KeyCtrlD); cmd == nil {
+	} else if _, cmd := press(m, tea.KeyBackspace, tea.KeyCtrlD); cmd == nil {
 		t.Error("Ctrl+D on an empty line does not quit")
 	}
 }

@@ -46,6 +46,10 @@ func RunStorageSuite(t *testing.T, open func(t *testing.T) play.Storage) {
 		update(t, st, func(tx play.Tx) error {
 			g = newGame(tx, "c1", "u1", "u2", T0)
 			g.Moves = append(g.Moves, play.Move{UCI: "h2g3", At: T0.Add(time.Minute)})
+			// The position the move reached: a storage may check that a
+			// game's moves replay to it, as package store's damage check
+			// does.
+			g.FEN = "rnbqkbnr/pppppppp/********/********/********/******P*/PPPPPPP1/RNBQKBNR b KQkq - 0 1"
 			g.DrawOffer = &play.Offer{By: "u1", Ply: 1}
 			// The correspondence fields.
 			g.Reminded, g.OpponentChooses = []int{24}, true
