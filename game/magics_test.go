@@ -87,7 +87,10 @@ func searchMagic(s Square, dirs *[4][2]int, rng *xorshift) uint64 {
 	used := make([]Bitboard, 1<<n)
 	epoch := make([]int, 1<<n)
 	for try := 1; ; try++ {
-		magic := rng.next() & rng.next() & rng.next()
+		// The AND of three draws is a sparse number, the kind that makes
+		// a good magic; three calls, not one value used thrice.
+		a, b, c := rng.next(), rng.next(), rng.next()
+		magic := a & b & c
 		if Bitboard((uint64(mask)*magic)>>56).Count() < 6 {
 			continue
 		}

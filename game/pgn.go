@@ -286,7 +286,7 @@ func (m *Match) settle(result, term string) error {
 		}
 		return nil
 	}
-	loser := m.pos.turn
+	var loser Color
 	switch result {
 	case "", "*":
 		return nil

@@ -104,7 +104,6 @@ func writeSchema1(path string, refs []refGame) error {
 			{"G", "c-old2", "carol", "alice", 3, refs[2].moves[:12], game.Outcome{Result: game.WhiteWins, Reason: game.Resignation}},
 			{"H", "c-old3", "alice", "bob", 0, refs[3].moves[:1], game.Outcome{Reason: game.Aborted}},
 		}
-		type tally struct{ won, lost, drawn int }
 		for _, x := range games {
 			g, err := mk(x.guild, x.channel, x.white, x.black, x.days, x.moves, x.status)
 			if err != nil {
