@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/iceagechess/iceage/config"
@@ -27,6 +28,11 @@ func runBackup(args []string, stdout, stderr io.Writer) int {
 	}
 	if *out == "" || fs.NArg() > 0 {
 		fmt.Fprintln(stderr, "usage: iceage backup [-config config.yaml | -db iceage.db] -o backup.db")
+		return 2
+	}
+	if st, err := os.Stat(*out); err == nil && st.IsDir() {
+		// The store refuses it too; here the advice can name the flag.
+		fmt.Fprintf(stderr, "backup: -o %s is a folder: name the backup file, e.g. -o %s\n", *out, filepath.Join(*out, "iceage-backup.db"))
 		return 2
 	}
 	if *db == "" {

@@ -69,6 +69,33 @@ func TestBackupCommand(t *testing.T) {
 			t.Fatalf("exit %d", code)
 		}
 	})
+	t.Run("a backup onto the database through a linked folder is refused and the file is kept", func(t *testing.T) {
+		link := filepath.Join(t.TempDir(), "link")
+		if err := os.Symlink(dir, link); err != nil {
+			t.Fatal(err)
+		}
+		before, err := os.Stat(db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out, errb bytes.Buffer
+		code := dispatch([]string{"backup", "-db", db, "-o", filepath.Join(link, "iceage.db")}, &out, &errb)
+		if code != 1 || !strings.Contains(errb.String(), "is the database file itself") {
+			t.Fatalf("exit %d, stderr %q", code, errb.String())
+		}
+		if after, err := os.Stat(db); err != nil || !os.SameFile(before, after) {
+			t.Fatalf("the database file was replaced (%v)", err)
+		}
+	})
+	t.Run("a backup onto a folder says to name a file", func(t *testing.T) {
+		var out, errb bytes.Buffer
+		folder := t.TempDir()
+		code := dispatch([]string{"backup", "-db", db, "-o", folder}, &out, &errb)
+		want := "backup: -o " + folder + " is a folder: name the backup file, e.g. -o " + filepath.Join(folder, "iceage-backup.db") + "\n"
+		if code != 2 || errb.String() != want {
+			t.Fatalf("exit %d, stderr %q, want %q", code, errb.String(), want)
+		}
+	})
 	t.Run("a missing database is an error", func(t *testing.T) {
 		var out, errb bytes.Buffer
 		if code := dispatch([]string{"backup", "-db", filepath.Join(dir, "none.db"), "-o", filepath.Join(dir, "x.db")}, &out, &errb); code != 1 {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sync/atomic"
@@ -45,6 +46,7 @@ const DefaultTimeout = time.Second
 type Store struct {
 	db       *bolt.DB
 	path     string
+	file     os.FileInfo // the file opened, for refusing a backup onto it
 	batching bool
 	writers  atomic.Int32 // writes in progress, for choosing to batch
 }
@@ -71,7 +73,12 @@ func Open(path string, opts *Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: opening %s: %w", path, err)
 	}
-	s := &Store{db: db, path: path, batching: o.BatchDelay > 0}
+	file, err := os.Stat(path)
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("store: opening %s: %w", path, err)
+	}
+	s := &Store{db: db, path: path, file: file, batching: o.BatchDelay > 0}
 	if s.batching {
 		db.MaxBatchDelay = o.BatchDelay
 	}
@@ -117,16 +124,20 @@ func (s *Store) Backup(w io.Writer) (n int64, err error) {
 
 // BackupFile writes a consistent copy of the database to path, safely: to
 // a temporary file beside it, synced, then renamed over path, so a crash
-// never leaves a half-written backup under the final name.
+// never leaves a half-written backup under the final name. It fails with
+// ErrInvalid, writing nothing, if path is the database file itself, by any
+// name (a symbolic link, a linked folder, a hard link), or a folder.
 func (s *Store) BackupFile(path string) (int64, error) {
-	return backupFile(s.db, s.path, path)
+	return backupFile(s.db, s.file, path)
 }
 
 // CopyFile backs up the database file src to dst like BackupFile, without
 // opening it as a Store: it takes a shared lock (waiting at most timeout
 // for a writer to let go; DefaultTimeout if timeout is not positive, as
 // bbolt would wait for ever) and copies whatever schema version the file
-// has, so a file can be saved before an upgrade touches it.
+// has, so a file can be saved before an upgrade touches it. Like
+// BackupFile it refuses (ErrInvalid) a dst that is src by any name or a
+// folder.
 func CopyFile(src, dst string, timeout time.Duration) (int64, error) {
 	if timeout <= 0 {
 		timeout = DefaultTimeout
@@ -139,16 +150,23 @@ func CopyFile(src, dst string, timeout time.Duration) (int64, error) {
 		return 0, fmt.Errorf("store: opening %s: %w", src, err)
 	}
 	defer db.Close()
-	return backupFile(db, src, dst)
+	live, err := os.Stat(src)
+	if err != nil {
+		return 0, fmt.Errorf("store: opening %s: %w", src, err)
+	}
+	return backupFile(db, live, dst)
 }
 
-func backupFile(db *bolt.DB, src, path string) (n int64, err error) {
-	if a, err1 := filepath.Abs(path); err1 == nil {
-		if b, err2 := filepath.Abs(src); err2 == nil && a == b {
-			return 0, fmt.Errorf("%w: the backup %s would overwrite the database itself", ErrInvalid, path)
-		}
+// backupFile writes the database db, whose file is live, to path through a
+// temporary file renamed over path.
+func backupFile(db *bolt.DB, live os.FileInfo, path string) (n int64, err error) {
+	if err := checkBackupTarget(live, path); err != nil {
+		return 0, err
 	}
 	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, fmt.Errorf("%w: the folder %s for the backup %s does not exist", ErrInvalid, filepath.Dir(path), path)
+	}
 	if err != nil {
 		return 0, fmt.Errorf("store: backup to %s: %w", path, err)
 	}
@@ -179,6 +197,27 @@ func backupFile(db *bolt.DB, src, path string) (n int64, err error) {
 		return n, fmt.Errorf("store: backup to %s: %w", path, err)
 	}
 	return n, nil
+}
+
+// checkBackupTarget refuses a backup path that is the live database or
+// a folder. Names are compared as files, not as strings: through a
+// symbolic link, a linked folder or a hard link, a path that looks
+// different is still the live file, and renaming the copy over it would
+// unlink the file the store goes on writing to — every move acknowledged
+// after the backup would be lost at the next open.
+func checkBackupTarget(live os.FileInfo, path string) error {
+	st, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil // a new file cannot be the live one
+	case err != nil:
+		return fmt.Errorf("store: backup to %s: %w", path, err)
+	case os.SameFile(st, live):
+		return fmt.Errorf("%w: the backup %s is the database file itself; write the backup to another file", ErrInvalid, path)
+	case st.IsDir():
+		return fmt.Errorf("%w: the backup %s is a folder; name a file in it, e.g. %s", ErrInvalid, path, filepath.Join(path, "iceage-backup.db"))
+	}
+	return nil
 }
 
 func syncDir(dir string) error {
