@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 )
 
@@ -27,6 +28,10 @@ func TestPlayCommand(t *testing.T) {
 			[]string{"-fen", "4k3/8/8/8/8/*7/8/R3K3 w - - 0 1", "Ra5"}, 1,
 			"FEN: 4k3/8/8/8/8/*7/8/R3K3 w - - 0 1\nStatus: White to move; next Ice Age in 20 Black move(s)\n",
 			"1. Ra5: the rook on a1 cannot reach a5: ice on a3 blocks it\ndid you mean: Rxa3, Ra2, Rb1, Rc1, Rd1?\n"},
+		{"past move 10,000 the FEN printed is one that reads back",
+			[]string{"-fen", "4k3/3ppp2/8/8/8/8/3PPP2/4K3 w - - 0 10000", "f3", "f6"}, 0,
+			"10000. f3\n10000... f6  {Ice Age: 56 squares iced}\nFEN: ****k***/***pp***/*****p**/********/********/*****P**/***PP***/****K*** w - - 0 10001\n" +
+				"Status: White to move; next Ice Age in 20 Black move(s)\n", ""},
 		{"a FEN that is wrong", []string{"-fen", "8/8 w"}, 1, "",
 			"invalid FEN (position): want 4 to 6 fields separated by spaces (board, side to move, castling, en passant, clocks), found 2\n"},
 	}
@@ -38,6 +43,23 @@ func TestPlayCommand(t *testing.T) {
 				t.Fatalf("exit %d, stdout:\n%s\nstderr:\n%s\nwant exit %d, stdout:\n%s\nstderr:\n%s",
 					code, out.String(), errOut.String(), tt.code, tt.stdout, tt.stderr)
 			}
+			// What play prints, fen reads.
+			if fen, ok := strings.CutPrefix(lineWith(out.String(), "FEN: "), "FEN: "); ok {
+				var fout, ferr bytes.Buffer
+				if code := dispatch([]string{"fen", "-fen", fen}, &fout, &ferr); code != 0 {
+					t.Fatalf("fen refuses the FEN that play printed: %s", ferr.String())
+				}
+			}
 		})
 	}
+}
+
+// lineWith returns the first line of text that starts with prefix, or "".
+func lineWith(text, prefix string) string {
+	for _, l := range strings.Split(text, "\n") {
+		if strings.HasPrefix(l, prefix) {
+			return l
+		}
+	}
+	return ""
 }

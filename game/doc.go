@@ -27,7 +27,9 @@
 // the standard library. Apply trusts its move: check it with IsLegal (or
 // take it from LegalMoves) first. Castling rights last while king and rook
 // stand on their home squares; the en-passant square is set after every
-// double push, as in PGN, and cleared by an Ice Age. The Ice-Age move is
+// double push, as in PGN, and cleared by an Ice Age. The move counters
+// stay within MaxMoveNumber, which ParseFEN reads, so every position the
+// engine makes reads back (Apply says how). The Ice-Age move is
 // legal when Black's king is safe (or frozen) after the Ice Age, so
 // LegalMoves on that move plays each candidate; every other move is
 // generated legal directly, with check and pin masks.

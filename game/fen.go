@@ -141,16 +141,16 @@ func ParseFEN(fen string) (Position, error) {
 
 	p.fullmove = 1
 	if len(fields) >= 5 {
-		n, err := strconv.Atoi(fields[4])
-		if err != nil || n < 0 || n > 10000 {
-			return fail("half-move clock", "%q: want a whole number from 0", fields[4])
+		n, ok := parseCounter(fields[4], 0)
+		if !ok {
+			return fail("half-move clock", "%q: want a whole number from 0 to %d, digits only", fields[4], MaxMoveNumber)
 		}
 		p.halfmove = n
 	}
 	if len(fields) == 6 {
-		n, err := strconv.Atoi(fields[5])
-		if err != nil || n < 1 || n > 10000 {
-			return fail("full-move number", "%q: want a whole number from 1", fields[5])
+		n, ok := parseCounter(fields[5], 1)
+		if !ok {
+			return fail("full-move number", "%q: want a whole number from 1 to %d, digits only", fields[5], MaxMoveNumber)
 		}
 		p.fullmove = n
 	}
@@ -158,6 +158,29 @@ func ParseFEN(fen string) (Position, error) {
 		return fail("position", "%s", msg)
 	}
 	return p, nil
+}
+
+// MaxMoveNumber is the largest full-move number and half-move clock that
+// ParseFEN reads and that Apply writes. A game that could get there would
+// need a million moves, so only one set up from a FEN near the limit can;
+// Apply then keeps the counters within it (see Apply), so that every
+// position the engine makes reads back. The half-move clock means the same
+// from 100 on (the game is drawn), so stopping it there changes nothing.
+const MaxMoveNumber = 1_000_000
+
+// parseCounter reads a FEN counter: decimal digits only (no sign, no
+// space), a value from min to MaxMoveNumber.
+func parseCounter(text string, min int) (int, bool) {
+	if text == "" || len(text) > 12 {
+		return 0, false
+	}
+	for i := 0; i < len(text); i++ {
+		if text[i] < '0' || text[i] > '9' {
+			return 0, false
+		}
+	}
+	n, err := strconv.Atoi(text)
+	return n, err == nil && n >= min && n <= MaxMoveNumber
 }
 
 // FEN returns the position in FEN with '*' for ice.

@@ -2,6 +2,7 @@ package game
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -105,4 +106,103 @@ func FuzzParseFEN(f *testing.F) {
 			t.Fatalf("FEN round trip changed the position: %q → %q", fen, again.FEN())
 		}
 	})
+}
+
+// What the engine writes reads back, at any move number: a game set up
+// near the limit plays on, and its Ice Ages keep their rhythm.
+func TestCountersReadBack(t *testing.T) {
+	starts := []struct{ name, fen string }{
+		{"move 10,000, where the old limit refused the next FEN", "4k3/3ppp2/8/8/8/8/3PPP2/4K3 w - - 0 10000"},
+		{"the ice start just before the limit", "rnbqkbnr/pppppppp/********/********/********/********/PPPPPPPP/RNBQKBNR w KQkq - 0 999955"},
+		{"Black to move at the limit, an Ice-Age move", "4k3/3ppp2/8/8/8/8/3PPP2/4K3 b - - 0 1000000"},
+		{"the half-move clock at the limit", "4k3/3ppp2/8/8/8/8/3PPP2/4K3 w - - 1000000 500000"},
+	}
+	for _, s := range starts {
+		t.Run("from "+s.name+", every position reads back", func(t *testing.T) {
+			p, err := ParseFEN(s.fen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			iceAges := 0
+			for ply := 0; ply < 200; ply++ {
+				moves := p.LegalMoves(nil)
+				if len(moves) == 0 {
+					break
+				}
+				// A move that varies with the ply, so the game wanders.
+				m := moves[(ply*7)%len(moves)]
+				iceAgeDue := p.IceAgeNow()
+				next, ev := p.ApplyWithEvent(m)
+				if (ev != nil) != iceAgeDue {
+					t.Fatalf("ply %d (%s) from %s: Ice Age %v, due %v", ply, m, p.FEN(), ev != nil, iceAgeDue)
+				}
+				if ev != nil {
+					iceAges++
+				}
+				back, err := ParseFEN(next.FEN())
+				if err != nil {
+					t.Fatalf("after %s from %s the FEN %s does not read back: %v", m, p.FEN(), next.FEN(), err)
+				}
+				if back != next {
+					t.Fatalf("the FEN %s reads back as %s", next.FEN(), back.FEN())
+				}
+				if n := next.FullMoveNumber(); n < 1 || n > MaxMoveNumber || next.HalfMoveClock() > MaxMoveNumber {
+					t.Fatalf("counters out of range: %s", next.FEN())
+				}
+				p = next
+			}
+			t.Logf("%d Ice Ages on the way", iceAges)
+		})
+	}
+	t.Run("past the limit the move number steps back by the Ice-Age period", func(t *testing.T) {
+		p, err := ParseFEN("4k3/3ppp2/8/8/8/8/3PPP2/4K3 b - - 7 1000000")
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := ParseMove(&p, "e7e6")
+		if err != nil {
+			t.Fatal(err)
+		}
+		next := p.Apply(m)
+		if got, want := next.FullMoveNumber(), MaxMoveNumber+1-IceAgePeriod; got != want {
+			t.Fatalf("move number %d, want %d", got, want)
+		}
+	})
+}
+
+func TestParseFENCounters(t *testing.T) {
+	const board = "4k3/8/8/8/8/8/8/4K3 w - - "
+	cases := []struct {
+		name, counters string
+		field          string // "" when accepted
+	}{
+		{"both counters at the limit are read", "1000000 1000000", ""},
+		{"leading zeros are read", "007 010", ""},
+		{"a half-move clock above the limit is refused", "1000001 1", "half-move clock"},
+		{"a move number above the limit is refused", "0 1000001", "full-move number"},
+		{"a huge number is refused", "0 99999999999999999999999", "full-move number"},
+		{"a plus sign is refused", "+5 1", "half-move clock"},
+		{"a plus sign on the move number is refused", "0 +5", "full-move number"},
+		{"a minus sign is refused", "-0 1", "half-move clock"},
+		{"move number zero is refused", "0 0", "full-move number"},
+		{"a letter is refused", "0 1x", "full-move number"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := ParseFEN(board + c.counters)
+			if c.field == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			var fe *FENError
+			if !errors.As(err, &fe) || fe.Field != c.field {
+				t.Fatalf("got %v, want a *FENError in the %s", err, c.field)
+			}
+			if !strings.Contains(err.Error(), "1000000") {
+				t.Errorf("the error does not name the limit: %v", err)
+			}
+		})
+	}
 }

@@ -11,6 +11,11 @@ var castlingLost = [64]Castling{
 // when m is Black's 20th, 40th, … move (docs/rules.md §4). It does not check
 // that m is legal (see IsLegal); an illegal move gives a position that
 // breaks the rules. It does not allocate.
+//
+// The counters stay within what ParseFEN reads: the half-move clock stops
+// at MaxMoveNumber, and a full-move number that would pass MaxMoveNumber
+// steps back by IceAgePeriod instead, so the Ice Age still comes on every
+// 20th Black move; only the number shown stops growing.
 func (p *Position) Apply(m Move) Position {
 	q := *p
 	q.play(m)
@@ -48,7 +53,9 @@ func (p *Position) play(m Move) {
 	us := p.turn
 	fromBit, toBit := Bit(from), Bit(to)
 
-	p.halfmove++
+	if p.halfmove < MaxMoveNumber {
+		p.halfmove++
+	}
 	if y := p.board[to]; y != NoPiece {
 		p.men[us^1] &^= toBit
 		p.kinds[y.Kind()] &^= toBit
@@ -98,6 +105,9 @@ func (p *Position) play(m Move) {
 	p.castling &^= castlingLost[from] | castlingLost[to]
 	if us == Black {
 		p.fullmove++
+		if p.fullmove > MaxMoveNumber {
+			p.fullmove -= IceAgePeriod
+		}
 	}
 	p.turn = us ^ 1
 }
