@@ -19,7 +19,11 @@ func TestPerftCommand(t *testing.T) {
 			[]string{"-fen", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", "-depth", "2", "-divide"},
 			0, "e1g1: 43\n"},
 		{"a bad FEN says what is wrong", []string{"-fen", "8/8 w - -"}, 1, "invalid FEN (board)"},
-		{"a negative depth is refused", []string{"-depth", "-1"}, 2, "want 0 to 20"},
+		{"a negative depth is refused", []string{"-depth", "-1"}, 2, "-depth -1: want 0 or more plies"},
+		{"a depth that would run for days is refused and the way around named", []string{"-depth", "20"}, 2,
+			"-depth 20: at most 8 without -force, because the count grows about 30-fold a ply"},
+		{"the cap itself is allowed", []string{"-fen", "4k3/8/8/8/8/8/8/4K2* w - - 0 1", "-depth", "8"}, 0, "\n"},
+		{"-force lifts the cap", []string{"-force", "-fen", "4k3/8/8/8/8/8/8/4K2* w - - 0 1", "-depth", "9"}, 0, "\n"},
 		{"an unquoted FEN is explained", []string{"-fen", "8/8/8/8/8/8/8/8", "w"}, 2, "quote the FEN"},
 	}
 	for _, c := range cases {
