@@ -105,12 +105,14 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 		err = render.PNG(w, &p, opt)
 	}
 	if f != nil {
-		if cerr := f.Close(); err == nil {
-			err = cerr
+		if cerr := f.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("render: %w", cerr)
 		}
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "render:", err)
+		// The package's errors begin with "render:" already, as the
+		// command's own do.
+		fmt.Fprintln(stderr, err)
 		return 1
 	}
 	if *alt && !*anim {

@@ -64,6 +64,29 @@ func TestRenderCommand(t *testing.T) {
 	}
 }
 
+func TestRenderCommandWriteError(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full here:", err)
+	}
+	for _, c := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"a PNG that cannot be written says so once", []string{"-o", "/dev/full"},
+			"render: writing the PNG: write /dev/full: no space left on device\n"},
+		{"a GIF that cannot be written says so once", []string{"-gif", "-o", "/dev/full", "hxg3"},
+			"render: writing the GIF: write /dev/full: no space left on device\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			if code := runRender(c.args, &stdout, &stderr); code != 1 || stderr.String() != c.want {
+				t.Fatalf("exit %d, stderr %q, want 1 and %q", code, stderr.String(), c.want)
+			}
+		})
+	}
+}
+
 // countMoves counts the trailing UCI moves of a -gif command line, so
 // that the test finds the -o file before them.
 func countMoves(args []string) int {

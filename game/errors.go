@@ -5,7 +5,7 @@ import "fmt"
 // SyntaxError reports text that is not a move in any notation ParseMove
 // reads (SAN, UCI or a forgiving variant of them), whatever the position.
 type SyntaxError struct {
-	Text string // what was typed
+	Text string // what was typed, at most its first 40 characters (see QuoteInput)
 	Msg  string // why it is not a move, for the player
 }
 
@@ -13,7 +13,7 @@ func (e *SyntaxError) Error() string {
 	if e.Text == "" {
 		return "no move given: " + e.Msg
 	}
-	return fmt.Sprintf("%q is not a move: %s", e.Text, e.Msg)
+	return QuoteInput(e.Text) + " is not a move: " + e.Msg
 }
 
 // MoveErrorKind says why a well-formed move cannot be played. The numbers

@@ -59,7 +59,7 @@ func ParseFEN(fen string) (Position, error) {
 			default:
 				x := pieceFromFEN(c)
 				if x == NoPiece {
-					return fail("board", "%q on rank %d is not a man, a digit or '*' (ice)", c, r+1)
+					return fail("board", "%s on rank %d is not a man, a digit or '*' (ice)", describeChar(row, j), r+1)
 				}
 				s := SquareAt(f, r)
 				if x.Kind() == Pawn && (r == 0 || r == 7) {
@@ -85,7 +85,7 @@ func ParseFEN(fen string) (Position, error) {
 	case "b":
 		p.turn = Black
 	default:
-		return fail("side to move", "%q: want w or b", fields[1])
+		return fail("side to move", "%s: want w or b", QuoteInput(fields[1]))
 	}
 
 	if fields[2] != "-" {
@@ -102,10 +102,10 @@ func ParseFEN(fen string) (Position, error) {
 			case 'q':
 				right, king, rook = BlackQueenside, E8, A8
 			default:
-				return fail("castling", "%q: want '-' or letters from KQkq", fields[2])
+				return fail("castling", "%s: want '-' or letters from KQkq", QuoteInput(fields[2]))
 			}
 			if p.castling&right != 0 {
-				return fail("castling", "%q names %c twice", fields[2], c)
+				return fail("castling", "%s names %c twice", QuoteInput(fields[2]), c)
 			}
 			color := White
 			if c >= 'a' {
@@ -122,7 +122,7 @@ func ParseFEN(fen string) (Position, error) {
 	if fields[3] != "-" {
 		s, err := ParseSquare(fields[3])
 		if err != nil {
-			return fail("en passant", "%q: want '-' or a square", fields[3])
+			return fail("en passant", "%s: want '-' or a square", QuoteInput(fields[3]))
 		}
 		// The pawn that passed over s stands just beyond it, and the
 		// square it left is empty.
@@ -143,14 +143,14 @@ func ParseFEN(fen string) (Position, error) {
 	if len(fields) >= 5 {
 		n, ok := parseCounter(fields[4], 0)
 		if !ok {
-			return fail("half-move clock", "%q: want a whole number from 0 to %d, digits only", fields[4], MaxMoveNumber)
+			return fail("half-move clock", "%s: want a whole number from 0 to %d, digits only", QuoteInput(fields[4]), MaxMoveNumber)
 		}
 		p.halfmove = n
 	}
 	if len(fields) == 6 {
 		n, ok := parseCounter(fields[5], 1)
 		if !ok {
-			return fail("full-move number", "%q: want a whole number from 1 to %d, digits only", fields[5], MaxMoveNumber)
+			return fail("full-move number", "%s: want a whole number from 1 to %d, digits only", QuoteInput(fields[5]), MaxMoveNumber)
 		}
 		p.fullmove = n
 	}

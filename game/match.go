@@ -131,7 +131,7 @@ func (m *Match) refuseIfOver(text string) error {
 	if !m.outcome.Over() {
 		return nil
 	}
-	return &MoveError{Kind: GameOver, Text: text, Msg: "the game is over (" + describeOutcome(m.outcome) + "): no more moves"}
+	return &MoveError{Kind: GameOver, Text: clipInput(text), Msg: "the game is over (" + describeOutcome(m.outcome) + "): no more moves"}
 }
 
 // Resign ends the game: c resigns and the opponent wins. It fails with a

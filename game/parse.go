@@ -6,7 +6,7 @@ import (
 
 // moveSpec is what a typed move says, before the position is consulted.
 type moveSpec struct {
-	text     string // the typed text, trimmed, for messages
+	text     string // the typed text, trimmed and clipped, for messages
 	castle   int    // 0, castleKingside or castleQueenside
 	piece    Kind   // the man named; Pawn when no letter was given, NoKind when a from square names it
 	orPawn   bool   // a lower-case "b" that may be the b-pawn's file or a bishop
@@ -128,7 +128,8 @@ var figurines = strings.NewReplacer("♔", "K", "♚", "K", "♕", "Q", "♛", "
 // parseSpec reads the notation of a move without looking at a position.
 func parseSpec(text string) (moveSpec, error) {
 	s := strings.TrimSpace(text)
-	spec := moveSpec{text: s, piece: Pawn, fromFile: -1, fromRank: -1, to: NoSquare}
+	// Messages quote the text, so they get only its start (clipInput).
+	spec := moveSpec{text: clipInput(s), piece: Pawn, fromFile: -1, fromRank: -1, to: NoSquare}
 	for i := 0; i < len(s); i++ {
 		if s[i] >= 0x80 { // only then can there be figurines to replace
 			s = figurines.Replace(s)

@@ -168,7 +168,7 @@ func ParsePGN(text string) (*Match, Tags, error) {
 			return nil, tags, err
 		}
 		if _, dup := fields[name]; dup {
-			return nil, tags, &PGNError{Line: lx.line, Msg: "tag " + name + " appears twice"}
+			return nil, tags, &PGNError{Line: lx.line, Msg: "tag " + clipInput(name) + " appears twice"}
 		}
 		fields[name] = value
 		lines[name] = line
@@ -183,7 +183,7 @@ func ParsePGN(text string) (*Match, Tags, error) {
 		Date: unknown(fields["Date"], "????.??.??"), Round: unknown(fields["Round"], "?"),
 		White: unknown(fields["White"], "?"), Black: unknown(fields["Black"], "?")}
 	if v, ok := fields["Variant"]; ok && !strings.EqualFold(v, "Ice Age") && !strings.EqualFold(v, "Ice Age Chess") {
-		return nil, tags, &PGNError{Line: lines["Variant"], Msg: "the game is of variant " + strconv.Quote(v) + ", not Ice Age"}
+		return nil, tags, &PGNError{Line: lines["Variant"], Msg: "the game is of variant " + QuoteInput(v) + ", not Ice Age"}
 	}
 	start := StartPosition()
 	if fen, ok := fields["FEN"]; ok {
@@ -228,7 +228,7 @@ func ParsePGN(text string) (*Match, Tags, error) {
 		default:
 			tok := lx.symbol()
 			if tok == "" {
-				return nil, tags, &PGNError{Line: line, Msg: fmt.Sprintf("unexpected character %q", c)}
+				return nil, tags, &PGNError{Line: line, Msg: "unexpected character " + describeChar(lx.text, lx.pos)}
 			}
 			if depth > 0 || tok[0] == '$' {
 				continue
@@ -248,7 +248,7 @@ func ParsePGN(text string) (*Match, Tags, error) {
 				if p.turn == Black {
 					dots = "..."
 				}
-				return nil, tags, &PGNError{Line: line, Msg: fmt.Sprintf("move %d%s %s: %v", p.fullmove, dots, san, err), Err: err}
+				return nil, tags, &PGNError{Line: line, Msg: fmt.Sprintf("move %d%s %s: %v", p.fullmove, dots, clipInput(san), err), Err: err}
 			}
 		}
 	}
@@ -265,7 +265,7 @@ func ParsePGN(text string) (*Match, Tags, error) {
 	}
 	if tag, ok := fields["Result"]; ok {
 		if result != "" && tag != result {
-			return nil, tags, &PGNError{Line: lx.line, Msg: "the Result tag says " + tag + " but the moves end with " + result}
+			return nil, tags, &PGNError{Line: lx.line, Msg: "the Result tag says " + clipInput(tag) + " but the moves end with " + result}
 		}
 		if result == "" {
 			result = tag
@@ -297,7 +297,7 @@ func (m *Match) settle(result, term string) error {
 	case "0-1":
 		loser = White
 	default:
-		return errors.New("the result " + strconv.Quote(result) + " is none of 1-0, 0-1, 1/2-1/2, *")
+		return errors.New("the result " + QuoteInput(result) + " is none of 1-0, 0-1, 1/2-1/2, *")
 	}
 	if strings.EqualFold(term, "time forfeit") {
 		return m.Timeout(loser)
@@ -387,13 +387,13 @@ func (lx *pgnLexer) tag() (name, value string, err error) {
 	}
 	lx.skipSpace()
 	if lx.pos >= len(lx.text) || lx.text[lx.pos] != '"' {
-		return bad("the value of tag " + name + " must be in double quotes")
+		return bad("the value of tag " + clipInput(name) + " must be in double quotes")
 	}
 	lx.pos++
 	var v strings.Builder
 	for {
 		if lx.pos >= len(lx.text) || lx.text[lx.pos] == '\n' {
-			return bad("the value of tag " + name + " is never closed with a double quote")
+			return bad("the value of tag " + clipInput(name) + " is never closed with a double quote")
 		}
 		c := lx.text[lx.pos]
 		lx.pos++
@@ -408,7 +408,7 @@ func (lx *pgnLexer) tag() (name, value string, err error) {
 	}
 	lx.skipSpace()
 	if lx.pos >= len(lx.text) || lx.text[lx.pos] != ']' {
-		return bad("tag " + name + " is not closed with ]")
+		return bad("tag " + clipInput(name) + " is not closed with ]")
 	}
 	lx.pos++
 	return name, v.String(), nil

@@ -52,7 +52,7 @@ func (s Square) String() string {
 // and UCI).
 func ParseSquare(text string) (Square, error) {
 	if len(text) != 2 || text[0] < 'a' || text[0] > 'h' || text[1] < '1' || text[1] > '8' {
-		return NoSquare, fmt.Errorf("%q is not a square: a square is a file a–h and a rank 1–8, e.g. e4", text)
+		return NoSquare, fmt.Errorf("%s is not a square: a square is a file a–h and a rank 1–8, e.g. e4", QuoteInput(text))
 	}
 	return SquareAt(int(text[0]-'a'), int(text[1]-'1')), nil
 }
