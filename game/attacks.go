@@ -229,15 +229,6 @@ func (p *Position) InCheck() bool {
 	return k != 0 && p.Attacked(k.First(), p.turn.Other())
 }
 
-// illegalReason says why the position cannot arise in a game, or "".
-func (p *Position) illegalReason() string {
-	them := p.turn.Other()
-	if k, ok := p.KingSquare(them); ok && p.Attacked(k, p.turn) {
-		return "the side not to move (" + them.String() + ") is in check"
-	}
-	return ""
-}
-
 // single reports whether b holds exactly one square.
 func single(b Bitboard) bool { return b != 0 && b&(b-1) == 0 }
 

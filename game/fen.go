@@ -18,13 +18,18 @@ func (e *FENError) Error() string {
 }
 
 // ParseFEN reads a position in FEN with '*' for ice (docs/rules.md §6). The
-// half-move clock and full-move number may be omitted (0 and 1). It checks
-// that the position could arise in a game: at most one king a side, no pawn
-// on the first or last rank, castling rights that match kings and rooks on
-// their home squares, an en-passant square behind a pawn that just moved two
-// squares, and the side not to move not in check. A king may be missing only
-// because it froze, so such a FEN is accepted (the game is then over).
-// Errors are *FENError.
+// half-move clock and full-move number may be omitted (0 and 1); they are
+// digits only, at most MaxMoveNumber. It refuses a position no game can
+// reach, saying why: more than one king, 8 pawns or 16 men a side, a pawn
+// on the first or last rank, castling rights without their king and rook
+// on their home squares, an en-passant square that no double push just
+// passed, the side not to move in check, and checks on the side to move
+// that no one move gives (more than two checkers, two without a bishop,
+// rook or queen among them, two bishops, two on one line through the
+// king, or one that the double push named by the en-passant square cannot
+// have given). Promotions are not counted kind by kind. A king may be
+// missing, because it froze, so such a FEN is accepted (the game is then
+// over). Errors are *FENError.
 func ParseFEN(fen string) (Position, error) {
 	var p Position
 	fail := func(field, format string, args ...any) (Position, error) {
