@@ -30,6 +30,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("o", "", "output file ('-' for standard output)")
 	anim := fs.Bool("gif", false, "draw the game of the moves given as arguments as an animated GIF")
 	alt := fs.Bool("alt", false, "also print the image's text description (alt text) on standard error")
+	frames := fs.Int("frames", render.DefaultMaxFrames, "with -gif: the most frames; a longer game is sampled, keeping every Ice Age and the final position")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -57,7 +58,11 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 2
 	}
-	opt := render.Options{Size: *size, Theme: theme}
+	if *frames < 1 {
+		fmt.Fprintf(stderr, "render: -frames %d: want at least 1\n", *frames)
+		return 2
+	}
+	opt := render.Options{Size: *size, Theme: theme, MaxFrames: *frames}
 	if *last != "" {
 		if opt.LastMove, err = game.ParseUCI(*last); err != nil {
 			fmt.Fprintln(stderr, "render: -last:", err)
@@ -99,8 +104,9 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 		}
 		w = f
 	}
+	var info render.GIFInfo
 	if *anim {
-		err = render.GIF(w, p, moves, opt)
+		info, err = render.WriteGIF(w, p, moves, opt)
 	} else {
 		err = render.PNG(w, &p, opt)
 	}
@@ -114,6 +120,10 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 		// command's own do.
 		fmt.Fprintln(stderr, err)
 		return 1
+	}
+	if info.Sampled() {
+		fmt.Fprintf(stderr, "render: the game has %d plies, more than %d frames hold: the GIF shows %d of them in %d frames, every Ice Age and the final position among them (-frames changes the cap)\n",
+			info.Plies, *frames, info.Shown, info.Frames)
 	}
 	if *alt && !*anim {
 		fmt.Fprintln(stderr, render.AltText(&p))

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"image/gif"
 	"image/png"
 	"os"
@@ -85,6 +86,50 @@ func TestRenderCommandWriteError(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestRenderCommandSamplesALongGame(t *testing.T) {
+	// A 60-ply game, the GIF capped at 20 frames.
+	f, err := os.ReadFile(filepath.Join("render", "testdata", "game60.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var moves []string
+	for _, line := range strings.Split(string(f), "\n") {
+		if !strings.HasPrefix(line, "#") {
+			moves = append(moves, strings.Fields(line)...)
+		}
+	}
+	out := filepath.Join(t.TempDir(), "long.gif")
+	var stdout, stderr bytes.Buffer
+	if code := runRender(append([]string{"-gif", "-frames", "20", "-size", "128", "-o", out}, moves...), &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	want := fmt.Sprintf("render: the game has %d plies, more than 20 frames hold: the GIF shows 18 of them in 20 frames, every Ice Age and the final position among them (-frames changes the cap)\n", len(moves))
+	if stderr.String() != want {
+		t.Fatalf("stderr %q, want %q", stderr.String(), want)
+	}
+	r, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	g, err := gif.DecodeAll(r)
+	if err != nil || len(g.Image) != 20 {
+		t.Fatalf("the GIF has %d frames (%v), want 20", len(g.Image), err)
+	}
+	t.Run("a game that fits says nothing", func(t *testing.T) {
+		var stdout, stderr bytes.Buffer
+		if code := runRender(append([]string{"-gif", "-size", "128", "-o", out}, moves[:10]...), &stdout, &stderr); code != 0 || stderr.Len() != 0 {
+			t.Fatalf("exit %d, stderr %q", code, stderr.String())
+		}
+	})
+	t.Run("a cap below one frame is refused", func(t *testing.T) {
+		var stdout, stderr bytes.Buffer
+		if code := runRender([]string{"-gif", "-frames", "0", "-o", out}, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "-frames 0: want at least 1") {
+			t.Fatalf("exit %d, stderr %q", code, stderr.String())
+		}
+	})
 }
 
 // countMoves counts the trailing UCI moves of a -gif command line, so

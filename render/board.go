@@ -63,6 +63,9 @@ type Options struct {
 	Title string
 	// NoHeader leaves out the header strip.
 	NoHeader bool
+	// MaxFrames caps the frames of a GIF (WriteGIF says how); zero or
+	// less means DefaultMaxFrames. Boards and PNGs ignore it.
+	MaxFrames int
 }
 
 // Board sizes.

@@ -14,7 +14,10 @@
 // translucent light-blue block. IceAge draws the position right after
 // Black's move, with what is about to freeze and fill marked, beside the
 // position after the Ice Age, the frozen men faded inside their ice. GIF
-// draws a game, one frame per ply and the Ice Age as frames of its own.
+// draws a game, one frame per ply and the Ice Age as frames of its own,
+// up to Options.MaxFrames (DefaultMaxFrames, 100): a longer game is
+// sampled, every Ice Age and the final position kept, and WriteGIF says
+// how many plies it shows, so that a reply can say so.
 // AltText describes a position in words. The ColorBlind theme relies on
 // lightness and shape as well as hue.
 //
@@ -34,5 +37,7 @@
 // first board of a theme and size costs tens of milliseconds while its
 // palette and tiles are made. Board returns a fresh image that the caller
 // owns. A GIF shows White at the bottom unless Options say BlackBottom,
-// and does not draw Options' highlights and arrows.
+// and does not draw Options' highlights and arrows. The GIF encoder holds
+// every frame at once, about 0.4 MB each at the default size: the frame
+// cap is what bounds a GIF's memory and time.
 package render

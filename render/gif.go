@@ -18,17 +18,64 @@ const (
 	delayEnd      = 400
 )
 
-// GIF draws a game as an animated GIF: the start position, then one frame
-// per ply with the move highlighted; a move that brings an Ice Age gets two
-// frames, the bare move with the coming Ice Age marked and then the iced
-// position. The orientation SideToMove means White at the bottom here, as
-// a board that turned every ply would be hard to follow. Each frame holds
-// only the rectangle that changed, unchanged pixels in it transparent, so
-// a 60-ply game stays far below Discord's upload limit.
-//
-// GIF fails, writing nothing, if a move is not legal where it is played;
-// otherwise it returns w's error, if any. It is safe for concurrent use.
+// DefaultMaxFrames is the frame cap of a GIF when Options.MaxFrames is
+// not positive. The GIF encoder needs every frame at once, and a frame
+// costs a few milliseconds and up to 0.4 MB at the default size: a
+// 300-ply game drawn whole took over a second and 80 to 120 MB, and in
+// 100 frames it takes about 30 MB and a third of the time, in a file far
+// below Discord's upload limit.
+const DefaultMaxFrames = 100
+
+// GIFInfo says what an animated GIF shows, so that a reply can say when
+// plies were left out.
+type GIFInfo struct {
+	Plies  int // the moves of the game
+	Shown  int // the plies drawn in a frame of their own; the others are skipped
+	Frames int // the frames of the GIF, the start position's included
+}
+
+// Sampled reports whether some plies have no frame of their own.
+func (i GIFInfo) Sampled() bool { return i.Shown < i.Plies }
+
+// GIF draws a game as an animated GIF: WriteGIF without the report.
 func GIF(w io.Writer, start game.Position, moves []game.Move, opt Options) error {
+	_, err := WriteGIF(w, start, moves, opt)
+	return err
+}
+
+// WriteGIF draws a game as an animated GIF and says what it shows: the
+// start position, then one frame per ply with the move highlighted; a
+// move that brings an Ice Age gets two frames, the bare move with the
+// coming Ice Age marked and then the iced position. The orientation
+// SideToMove means White at the bottom here, as a board that turned every
+// ply would be hard to follow. Each frame holds only the rectangle that
+// changed, unchanged pixels in it transparent, so a 60-ply game stays far
+// below Discord's upload limit.
+//
+// A game that needs more than Options.MaxFrames frames (DefaultMaxFrames
+// if not positive) is sampled: the start, the final position and both
+// frames of every Ice Age are always drawn, and the plies between are
+// spread evenly over the frames left; a skipped ply shows in the next
+// frame drawn. As Ice Ages are always drawn, a game of more than about
+// 2,000 plies can exceed the cap, by two frames per 40 plies.
+//
+// WriteGIF fails, writing nothing, if a move is not legal where it is
+// played; otherwise it returns w's error, if any. It is safe for
+// concurrent use.
+func WriteGIF(w io.Writer, start game.Position, moves []game.Move, opt Options) (GIFInfo, error) {
+	// Legality first, and which plies bring an Ice Age, so that the
+	// sample is chosen before anything is drawn.
+	iceAge := make([]bool, len(moves))
+	p := start
+	for i, m := range moves {
+		if !p.IsLegal(m) {
+			return GIFInfo{}, fmt.Errorf("render: cannot draw the game: move %d (%s) is not legal in %s", i+1, m.UCI(), p.FEN())
+		}
+		iceAge[i] = p.IceAgeNow()
+		p = p.Apply(m)
+	}
+	show := samplePlies(iceAge, opt.maxFrames())
+
 	if opt.Orientation == SideToMove {
 		opt.Orientation = WhiteBottom
 	}
@@ -42,14 +89,17 @@ func GIF(w io.Writer, start game.Position, moves []game.Move, opt Options) error
 	a.cur = image.NewPaletted(a.bounds, k.gifPal)
 	a.prev = image.NewPaletted(a.bounds, k.gifPal)
 
-	p := start
+	info := GIFInfo{Plies: len(moves)}
+	p = start
 	frameOpt := opt
 	frameOpt.LastMove = game.NullMove
 	a.add(l.boardKeys(&p, &frameOpt), boardHeader(&p, ""), delayMove)
 	for i, m := range moves {
-		if !p.IsLegal(m) {
-			return fmt.Errorf("render: cannot draw the game: move %d (%s) is not legal in %s", i+1, m.UCI(), p.FEN())
+		if !show[i] {
+			p = p.Apply(m)
+			continue
 		}
+		info.Shown++
 		next, ev := p.ApplyWithEvent(m)
 		frameOpt.LastMove = m
 		if ev != nil {
@@ -62,16 +112,58 @@ func GIF(w io.Writer, start game.Position, moves []game.Move, opt Options) error
 		}
 		p = next
 	}
+	info.Frames = len(a.g.Image)
 	a.g.Delay[len(a.g.Delay)-1] = delayEnd
 	a.g.Config = image.Config{ColorModel: k.gifPal, Width: a.bounds.Dx(), Height: a.bounds.Dy()}
 	var buf bytes.Buffer
 	if err := gif.EncodeAll(&buf, &a.g); err != nil {
-		return fmt.Errorf("render: encoding the GIF: %w", err)
+		return info, fmt.Errorf("render: encoding the GIF: %w", err)
 	}
 	if _, err := w.Write(buf.Bytes()); err != nil {
-		return fmt.Errorf("render: writing the GIF: %w", err)
+		return info, fmt.Errorf("render: writing the GIF: %w", err)
 	}
-	return nil
+	return info, nil
+}
+
+func (o *Options) maxFrames() int {
+	if o.MaxFrames <= 0 {
+		return DefaultMaxFrames
+	}
+	return o.MaxFrames
+}
+
+// samplePlies chooses the plies that get frames of their own, given which
+// bring an Ice Age, so that the GIF has at most maxFrames frames where it
+// can: the start position takes one frame, every Ice Age two and the last
+// ply one, whatever the cap; the other plies share what is left, evenly,
+// each drawn ply standing for those skipped before it.
+func samplePlies(iceAge []bool, maxFrames int) []bool {
+	show := make([]bool, len(iceAge))
+	frames := 1
+	var ordinary []int
+	for i, ice := range iceAge {
+		switch {
+		case ice:
+			show[i] = true
+			frames += 2
+		case i == len(iceAge)-1:
+			show[i] = true
+			frames++
+		default:
+			ordinary = append(ordinary, i)
+		}
+	}
+	budget, n := max(maxFrames-frames, 0), len(ordinary)
+	for j, i := range ordinary {
+		// Cut the n plies, and the last ply after them, into budget+1
+		// equal shares: ply j is drawn when it closes one, and the last
+		// share ends with the last ply, drawn anyway. Exactly budget
+		// plies are drawn (when budget < n), evenly spaced.
+		if budget >= n || (j+1)*(budget+1)/(n+1) > j*(budget+1)/(n+1) {
+			show[i] = true
+		}
+	}
+	return show
 }
 
 // animation collects frames, each reduced to what changed since the last.
