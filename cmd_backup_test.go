@@ -96,6 +96,28 @@ func TestBackupCommand(t *testing.T) {
 			t.Fatalf("exit %d, stderr %q, want %q", code, errb.String(), want)
 		}
 	})
+	t.Run("a damaged database is not copied, and the error says to restore a backup", func(t *testing.T) {
+		damaged := filepath.Join(t.TempDir(), "damaged.db")
+		b, err := os.ReadFile(db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 2 * 4096; i < len(b); i++ { // every page but the two meta pages
+			b[i] = byte(i * 7)
+		}
+		if err := os.WriteFile(damaged, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		out := filepath.Join(t.TempDir(), "backup.db")
+		var stdout, errb bytes.Buffer
+		code := dispatch([]string{"backup", "-db", damaged, "-o", out}, &stdout, &errb)
+		if code != 1 || !strings.Contains(errb.String(), "damaged") || !strings.Contains(errb.String(), "Restore a backup") {
+			t.Fatalf("exit %d, stderr %q", code, errb.String())
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Fatal("a backup of the damaged file was written")
+		}
+	})
 	t.Run("a missing database is an error", func(t *testing.T) {
 		var out, errb bytes.Buffer
 		if code := dispatch([]string{"backup", "-db", filepath.Join(dir, "none.db"), "-o", filepath.Join(dir, "x.db")}, &out, &errb); code != 1 {

@@ -54,6 +54,13 @@ var (
 	// ErrCorrupt means a stored record could not be decoded, or the file
 	// is a bbolt database of some other program.
 	ErrCorrupt = errors.New("store: corrupt record")
+
+	// ErrDamaged means the database file is damaged: its pages are
+	// inconsistent, or reading them faulted. Open refuses such a file,
+	// a backup refuses to copy one, and a Store that meets damage while
+	// running refuses every write from then on. The error's text says
+	// what was found and how to restore a backup.
+	ErrDamaged = errors.New("store: the database file is damaged")
 )
 
 // checkID reports whether id can be part of a key: non-empty, at most 256

@@ -805,6 +805,13 @@ func TestCorruptPlayerIsNotReset(t *testing.T) {
 			return nil
 		})
 	})
+	t.Run("the damage check names the record", func(t *testing.T) {
+		if err := s.Check(); !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), `the player "\x00ann" does not decode`) {
+			t.Fatalf("got %v", err)
+		}
+		// Mended, so that the check at cleanup passes.
+		s.db.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketPlayers).Delete(playerKey("", "ann")) })
+	})
 }
 
 func TestNewerRecordsAreRefused(t *testing.T) {

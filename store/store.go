@@ -31,6 +31,12 @@ type Options struct {
 	// ReadOnly opens the file with a shared lock for reading only; Open
 	// then refuses a file whose schema would need migrating.
 	ReadOnly bool
+
+	// CheckTimeout is how long the damage check of Open, Check and
+	// BackupFile may run before the file is judged damaged (bbolt can
+	// walk a cycle of damaged pages for ever). Default:
+	// DefaultCheckTimeout.
+	CheckTimeout time.Duration
 }
 
 // DefaultBatchDelay is the BatchDelay used when Options leave it zero.
@@ -44,17 +50,22 @@ const DefaultTimeout = time.Second
 
 // Store is an open database. Its methods are safe for concurrent use.
 type Store struct {
-	db       *bolt.DB
-	path     string
-	file     os.FileInfo // the file opened, for refusing a backup onto it
-	batching bool
-	writers  atomic.Int32 // writes in progress, for choosing to batch
+	db           guardedDB
+	path         string
+	file         os.FileInfo // the file opened, for refusing a backup onto it
+	checkTimeout time.Duration
+	batching     bool
+	writers      atomic.Int32 // writes in progress, for choosing to batch
 }
 
 // Open opens (creating if needed) the database file at path, upgrades an
-// older schema in place, and returns the Store. It fails with ErrLocked if
-// another process holds the file, ErrNewerSchema if the file comes from a
-// newer program, and a wrapped bbolt error if the file is not a database.
+// older schema in place, and returns the Store. An existing file is first
+// checked for damage, in a child process running this program (see
+// ErrDamaged; it takes a moment per hundred megabytes). Open fails with
+// ErrLocked if another process holds the file, ErrDamaged if the file is
+// damaged (the error says what was found and how to restore a backup),
+// ErrNewerSchema if the file comes from a newer program, and a wrapped
+// bbolt error if the file is not a database.
 func Open(path string, opts *Options) (*Store, error) {
 	var o Options
 	if opts != nil {
@@ -66,21 +77,36 @@ func Open(path string, opts *Options) (*Store, error) {
 	if o.BatchDelay == 0 {
 		o.BatchDelay = DefaultBatchDelay
 	}
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: o.Timeout, ReadOnly: o.ReadOnly})
+	if st, err := os.Stat(path); err == nil && st.Size() > 0 {
+		// Before bbolt touches the file here: opening it read-write
+		// already reads its free list, which damage can make fault.
+		problems, err := checkFile(path, o.Timeout, o.CheckTimeout)
+		if err != nil && !errors.Is(err, errNotChecked) {
+			return nil, err
+		}
+		if len(problems) > 0 {
+			return nil, damaged(path, problems)
+		}
+	}
+	bdb, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: o.Timeout, ReadOnly: o.ReadOnly})
 	if errors.Is(err, bolterrors.ErrTimeout) {
 		return nil, fmt.Errorf("%w: %s is locked (waited %v); is the bot already running on it?", ErrLocked, path, o.Timeout)
+	}
+	if errors.Is(err, bolterrors.ErrChecksum) {
+		return nil, damaged(path, []string{"both meta pages fail their checksums"})
 	}
 	if err != nil {
 		return nil, fmt.Errorf("store: opening %s: %w", path, err)
 	}
 	file, err := os.Stat(path)
 	if err != nil {
-		db.Close()
+		bdb.Close()
 		return nil, fmt.Errorf("store: opening %s: %w", path, err)
 	}
-	s := &Store{db: db, path: path, file: file, batching: o.BatchDelay > 0}
+	db := guardedDB{DB: bdb, harm: new(harm)}
+	s := &Store{db: db, path: path, file: file, checkTimeout: o.CheckTimeout, batching: o.BatchDelay > 0}
 	if s.batching {
-		db.MaxBatchDelay = o.BatchDelay
+		bdb.MaxBatchDelay = o.BatchDelay
 	}
 	if o.ReadOnly {
 		err = db.View(func(tx *bolt.Tx) error {
@@ -113,7 +139,9 @@ func (s *Store) Path() string { return s.path }
 
 // Backup writes a consistent copy of the whole database to w, in one read
 // transaction: writers go on meanwhile, and the copy is the state of one
-// instant. It returns the number of bytes written.
+// instant. It returns the number of bytes written. The copy is not
+// checked for damage (what is written to w cannot be taken back): write
+// backups with BackupFile, which checks them.
 func (s *Store) Backup(w io.Writer) (n int64, err error) {
 	err = s.db.View(func(tx *bolt.Tx) error {
 		n, err = tx.WriteTo(w)
@@ -123,12 +151,15 @@ func (s *Store) Backup(w io.Writer) (n int64, err error) {
 }
 
 // BackupFile writes a consistent copy of the database to path, safely: to
-// a temporary file beside it, synced, then renamed over path, so a crash
-// never leaves a half-written backup under the final name. It fails with
-// ErrInvalid, writing nothing, if path is the database file itself, by any
-// name (a symbolic link, a linked folder, a hard link), or a folder.
+// a temporary file beside it, synced, checked for damage like a file
+// that Open opens, then renamed over path, so a crash never leaves a
+// half-written backup under the final name and a damaged database never
+// replaces a good backup. It fails with ErrInvalid, writing nothing, if
+// path is the database file itself, by any name (a symbolic link, a linked
+// folder, a hard link), or a folder, and with ErrDamaged, leaving path as
+// it was, if the copy is damaged.
 func (s *Store) BackupFile(path string) (int64, error) {
-	return backupFile(s.db, s.file, path)
+	return backupFile(s.db, s.path, s.file, path, s.checkTimeout)
 }
 
 // CopyFile backs up the database file src to dst like BackupFile, without
@@ -137,7 +168,7 @@ func (s *Store) BackupFile(path string) (int64, error) {
 // bbolt would wait for ever) and copies whatever schema version the file
 // has, so a file can be saved before an upgrade touches it. Like
 // BackupFile it refuses (ErrInvalid) a dst that is src by any name or a
-// folder.
+// folder, and refuses (ErrDamaged) to copy a damaged file.
 func CopyFile(src, dst string, timeout time.Duration) (int64, error) {
 	if timeout <= 0 {
 		timeout = DefaultTimeout
@@ -145,6 +176,9 @@ func CopyFile(src, dst string, timeout time.Duration) (int64, error) {
 	db, err := bolt.Open(src, 0o600, &bolt.Options{Timeout: timeout, ReadOnly: true})
 	if errors.Is(err, bolterrors.ErrTimeout) {
 		return 0, fmt.Errorf("%w: %s is locked (waited %v); is the bot running on it? It can back itself up while it runs", ErrLocked, src, timeout)
+	}
+	if errors.Is(err, bolterrors.ErrChecksum) {
+		return 0, damaged(src, []string{"both meta pages fail their checksums"}, "the backup "+dst+" was not written")
 	}
 	if err != nil {
 		return 0, fmt.Errorf("store: opening %s: %w", src, err)
@@ -154,12 +188,13 @@ func CopyFile(src, dst string, timeout time.Duration) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("store: opening %s: %w", src, err)
 	}
-	return backupFile(db, live, dst)
+	return backupFile(guardedDB{DB: db, harm: new(harm)}, src, live, dst, 0)
 }
 
-// backupFile writes the database db, whose file is live, to path through a
-// temporary file renamed over path.
-func backupFile(db *bolt.DB, live os.FileInfo, path string) (n int64, err error) {
+// backupFile writes the database db, whose file is src (live, as opened),
+// to path through a temporary file that is checked for damage, then
+// renamed over path.
+func backupFile(db guardedDB, src string, live os.FileInfo, path string, checkTimeout time.Duration) (n int64, err error) {
 	if err := checkBackupTarget(live, path); err != nil {
 		return 0, err
 	}
@@ -185,6 +220,17 @@ func backupFile(db *bolt.DB, live os.FileInfo, path string) (n int64, err error)
 	}
 	if err == nil {
 		err = f.Close()
+	}
+	if err == nil {
+		// The copy is checked, not the live file: it is what will be
+		// restored one day, and checking it holds no lock on the live
+		// one. Pages are copied as they are, so damage shows in both.
+		var problems []string
+		problems, err = checkFile(f.Name(), DefaultTimeout, checkTimeout)
+		if len(problems) > 0 {
+			os.Remove(f.Name())
+			return 0, damaged(src, problems, "the backup "+path+" was not written (a file already there is kept)")
+		}
 	}
 	if err == nil {
 		err = os.Rename(f.Name(), path)
@@ -232,21 +278,36 @@ func syncDir(dir string) error {
 	return err
 }
 
-// Check verifies the file's internal consistency (bbolt's Tx.Check: every
-// page reachable or free, no page twice) and returns every problem found,
-// joined, or nil. It holds the write lock while it runs.
+// Check checks the database for damage as Open does: a consistent copy
+// of it, written beside it in one read transaction (writers go on), goes
+// through bbolt's consistency check and a walk of every record, in a
+// child process, and is removed. It returns nil for a healthy file, an
+// error wrapping ErrDamaged that says what was found and how to restore a
+// backup, or the error that kept it from copying.
 func (s *Store) Check() error {
-	var errs []error
-	err := s.db.Update(func(tx *bolt.Tx) error {
-		for e := range tx.Check() {
-			errs = append(errs, e)
-		}
-		return nil
-	})
-	if err != nil {
+	if err := s.db.harm.get(); err != nil {
 		return err
 	}
-	return errors.Join(errs...)
+	f, err := os.CreateTemp(filepath.Dir(s.path), filepath.Base(s.path)+".check*")
+	if err != nil {
+		return fmt.Errorf("store: checking %s: %w", s.path, err)
+	}
+	defer os.Remove(f.Name())
+	_, err = s.Backup(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("store: checking %s: %w", s.path, err)
+	}
+	problems, err := checkFile(f.Name(), DefaultTimeout, s.checkTimeout)
+	if len(problems) > 0 {
+		return damaged(s.path, problems)
+	}
+	if err != nil {
+		return fmt.Errorf("store: checking %s: %w", s.path, err)
+	}
+	return nil
 }
 
 // refusal marks an error that a write function returned before writing
