@@ -281,7 +281,8 @@ func syncDir(dir string) error {
 // Check checks the database for damage as Open does: a consistent copy
 // of it, written beside it in one read transaction (writers go on), goes
 // through bbolt's consistency check and a walk of every record, in a
-// child process, and is removed. It returns nil for a healthy file, an
+// child process, and is removed (so it needs room for a copy). It
+// returns nil for a healthy file, an
 // error wrapping ErrDamaged that says what was found and how to restore a
 // backup, or the error that kept it from copying.
 func (s *Store) Check() error {
