@@ -282,9 +282,9 @@ func syncDir(dir string) error {
 // of it, written beside it in one read transaction (writers go on), goes
 // through bbolt's consistency check and a walk of every record, in a
 // child process, and is removed (so it needs room for a copy). It
-// returns nil for a healthy file, an
-// error wrapping ErrDamaged that says what was found and how to restore a
-// backup, or the error that kept it from copying.
+// returns nil for a healthy file, an error wrapping ErrDamaged that says
+// what was found and how to restore a backup (at once if the store met
+// damage while running), or the error that kept it from copying.
 func (s *Store) Check() error {
 	if err := s.db.harm.get(); err != nil {
 		return err
