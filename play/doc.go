@@ -28,8 +28,12 @@
 //
 // However a game ends, its end is processed exactly once, in the
 // transaction that ends it: the game is archived by the storage, the
-// players' tallies and the variant statistics are counted, and the
-// Options.OnEnd hooks (ratings) run on the same transaction.
+// players' tallies and the variant statistics are counted, a rated game
+// changes both players' Glicko-2 ratings (package rating) globally and in
+// its guild, the game is added to both players' logs, and the
+// Options.OnEnd hooks run on the same transaction. A retried transaction
+// starts again from what is stored and an ended game cannot end again, so
+// no game is rated twice.
 //
 // # Caveats
 //

@@ -73,7 +73,8 @@ type Options struct {
 	// AllowedDays, say); nil means AllowedDays.
 	AllowedDays []int
 	// OnEnd runs, in order, inside the transaction that ends a game,
-	// after the tallies: ratings go here. An error rolls the end back.
+	// after the tallies and the ratings, which play keeps itself. An
+	// error rolls the end back.
 	OnEnd []func(tx Tx, g *Game) error
 }
 

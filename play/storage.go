@@ -61,6 +61,10 @@ type ReadTx interface {
 	Stats(scope string) (Stats, error)
 	// Prefs returns the user's settings (zero Prefs if none).
 	Prefs(user string) (Prefs, error)
+	// PlayerLog calls fn for every entry of the user's log in scope, in
+	// increasing order of game id; an error from fn stops the walk and is
+	// returned. A user with no log has no entries.
+	PlayerLog(scope, user string, fn func(LogEntry) error) error
 
 	// Due returns the items of an index due at or before now, earliest
 	// first, at most limit; NextDue the earliest time in the index.
@@ -82,6 +86,9 @@ type Tx interface {
 	PutChallenge(c Challenge) error
 	DeleteChallenge(id uint64) error
 	PutPlayer(p Player) error
+	// PutLogEntry creates or replaces the entry of e.Game in the log of
+	// e.User in e.Scope: putting the same entry twice leaves one.
+	PutLogEntry(e LogEntry) error
 	PutStats(s Stats) error
 	PutPrefs(user string, p Prefs) error
 }

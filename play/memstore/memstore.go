@@ -25,6 +25,8 @@ type Memory struct {
 	players    map[[2]string]play.Player
 	stats      map[string]play.Stats
 	prefs      map[string]play.Prefs
+	// logs are the players' logs by scope and user, each sorted by game.
+	logs map[[2]string][]play.LogEntry
 }
 
 // New returns an empty in-memory storage.
@@ -32,6 +34,7 @@ func New() *Memory {
 	return &Memory{
 		games: map[uint64]play.Game{}, challenges: map[uint64]play.Challenge{},
 		players: map[[2]string]play.Player{}, stats: map[string]play.Stats{}, prefs: map[string]play.Prefs{},
+		logs: map[[2]string][]play.LogEntry{},
 	}
 }
 
@@ -43,7 +46,8 @@ func (m *Memory) Update(ctx context.Context, fn func(play.Tx) error) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	tx := &memTx{m: m, seq: m.seq, games: map[uint64]play.Game{}, challenges: map[uint64]*play.Challenge{},
-		players: map[[2]string]play.Player{}, stats: map[string]play.Stats{}, prefs: map[string]play.Prefs{}}
+		players: map[[2]string]play.Player{}, stats: map[string]play.Stats{}, prefs: map[string]play.Prefs{},
+		logs: map[[2]string]map[uint64]play.LogEntry{}}
 	if err := fn(tx); err != nil {
 		return err
 	}
@@ -59,6 +63,9 @@ func (m *Memory) Update(ctx context.Context, fn func(play.Tx) error) error {
 	maps.Copy(m.players, tx.players)
 	maps.Copy(m.stats, tx.stats)
 	maps.Copy(m.prefs, tx.prefs)
+	for k, es := range tx.logs {
+		m.logs[k] = mergeLog(m.logs[k], es)
+	}
 	return nil
 }
 
@@ -82,6 +89,7 @@ type memTx struct {
 	players    map[[2]string]play.Player
 	stats      map[string]play.Stats
 	prefs      map[string]play.Prefs
+	logs       map[[2]string]map[uint64]play.LogEntry // by scope and user, then game
 }
 
 func notFound(format string, args ...any) error {
@@ -249,6 +257,34 @@ func (t *memTx) Prefs(user string) (play.Prefs, error) {
 	return p, nil
 }
 
+func (t *memTx) PlayerLog(scope, user string, fn func(play.LogEntry) error) error {
+	k := [2]string{scope, user}
+	log := t.m.logs[k]
+	if pending := t.logs[k]; len(pending) > 0 {
+		log = mergeLog(slices.Clone(log), pending)
+	}
+	for _, e := range log {
+		if err := fn(e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// mergeLog puts entries into a log sorted by game, replacing those of the
+// same games, and returns it.
+func mergeLog(log []play.LogEntry, entries map[uint64]play.LogEntry) []play.LogEntry {
+	for _, id := range slices.Sorted(maps.Keys(entries)) {
+		i, found := slices.BinarySearchFunc(log, id, func(e play.LogEntry, id uint64) int { return cmp.Compare(e.Game, id) })
+		if found {
+			log[i] = entries[id]
+		} else {
+			log = slices.Insert(log, i, entries[id])
+		}
+	}
+	return log
+}
+
 func (t *memTx) Due(kind play.DueKind, now time.Time, limit int) ([]play.Due, error) {
 	var out []play.Due
 	for _, d := range t.index(kind) {
@@ -347,6 +383,21 @@ func (t *memTx) PutPlayer(p play.Player) error {
 		return err
 	}
 	t.players[[2]string{p.Scope, p.User}] = p
+	return nil
+}
+
+func (t *memTx) PutLogEntry(e play.LogEntry) error {
+	if err := t.writable(); err != nil {
+		return err
+	}
+	if e.User == "" || e.Game == 0 {
+		return fmt.Errorf("memstore: a log entry needs a user and a game")
+	}
+	k := [2]string{e.Scope, e.User}
+	if t.logs[k] == nil {
+		t.logs[k] = map[uint64]play.LogEntry{}
+	}
+	t.logs[k][e.Game] = e
 	return nil
 }
 
