@@ -6,7 +6,8 @@
 // # Basics
 //
 // A Service works on a Storage that this package defines (Update and View
-// transactions over a few records: Game, Challenge, Player, Stats, Prefs).
+// transactions over a few records: Game, Challenge, Player, LogEntry,
+// Stats, Prefs).
 // package store implements it on bbolt; playtest has an in-memory one and
 // the behavioural suite every implementation must pass.
 //
@@ -34,6 +35,25 @@
 // Options.OnEnd hooks run on the same transaction. A retried transaction
 // starts again from what is stored and an ended game cannot end again, so
 // no game is rated twice.
+//
+// # Ratings and statistics
+//
+// Ratings are Glicko-2 as package rating computes them, kept per scope: a
+// guild id, and "" for everywhere. They are part of a game's end, not an
+// OnEnd hook, so that every front end rates the same way without wiring
+// anything: a rated game that ends with a result (not aborted) is rated as
+// one rating period, each player's deviation first grown by the time since
+// their last rated game (Rating.At). The game keeps the ratings it was
+// rated from and to (Game.Ratings), for PGN's WhiteElo and BlackElo.
+//
+// Every finished game but an aborted one also goes into both players' logs
+// (LogEntry, one per scope, user and game): their opponent, result, first
+// move and rating after the game. PlayerStats reads a player's record and
+// walks their log once; it never reads games. Leaderboard walks the player
+// records of a scope; a player with no rated game for InactiveAfter (90
+// days) is off the board until their next one. VariantStats reads the
+// counts kept at each end, History the archive, and Game.PGN exports a
+// game with its ratings, time control and Ice Age comments.
 //
 // # Caveats
 //

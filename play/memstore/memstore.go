@@ -227,10 +227,17 @@ func (t *memTx) Player(scope, user string) (play.Player, error) {
 }
 
 func (t *memTx) Players(scope string, fn func(play.Player) error) error {
-	all := maps.Clone(t.m.players)
-	maps.Copy(all, t.players)
-	for k, p := range all {
+	// The transaction's own records first, then the stored ones it has
+	// not replaced, without copying the map: a leaderboard walks them all.
+	for k, p := range t.players {
 		if k[0] == scope {
+			if err := fn(p); err != nil {
+				return err
+			}
+		}
+	}
+	for k, p := range t.m.players {
+		if _, mine := t.players[k]; !mine && k[0] == scope {
 			if err := fn(p); err != nil {
 				return err
 			}
