@@ -1,6 +1,7 @@
 package i18n
 
 import (
+	"maps"
 	"strings"
 	"testing"
 
@@ -39,7 +40,7 @@ func TestEveryMessageInEveryLanguage(t *testing.T) {
 					continue
 				}
 				for n := range 1001 {
-					s, err := loc.Localize(&goi18n.LocalizeConfig{MessageID: id, PluralCount: n, TemplateData: map[string]any{"Count": n, "Men": "x"}})
+					s, err := loc.Localize(&goi18n.LocalizeConfig{MessageID: id, PluralCount: n, TemplateData: withCount(n)})
 					if err != nil || strings.Contains(s, "<no value>") {
 						t.Errorf("%s: %q for %d: %q, %v", lang, id, n, s, err)
 						break
@@ -55,6 +56,13 @@ func TestEveryMessageInEveryLanguage(t *testing.T) {
 	}
 }
 
+// withCount is templateData with a count, for a message that counts.
+func withCount(n int) map[string]any {
+	d := maps.Clone(templateData)
+	d["Count"] = n
+	return d
+}
+
 func TestRussianPlurals(t *testing.T) {
 	for _, c := range []struct {
 		n    int
@@ -66,10 +74,15 @@ func TestRussianPlurals(t *testing.T) {
 	}
 }
 
+// templateData fills every field a message template names.
+var templateData = map[string]any{"Player": "@a", "Opponent": "@b", "From": "@a", "To": "@b", "By": "@b", "Channel": "#c",
+	"Move": "Nxf6", "Text": "zz", "Outcome": "1-0", "Deadline": "t", "Allowed": "1, 3", "Moves": "a, b",
+	"White": "A", "Black": "B", "A": "A", "B": "B", "Number": 3, "When": "t", "Square": "d4", "Men": "x",
+	"ID": 7, "Result": "won", "Endings": "mate 50%", "Average": "1.5", "Name": "A", "Rank": 1, "Rating": "1500?",
+	"WinRate": "50%", "Page": 1, "Pages": 2, "Deviation": 80, "High": 1600, "Low": 1400, "Shown": 9, "Draws": "5%"}
+
 func TestTemplatesFillEveryField(t *testing.T) {
-	data := map[string]any{"Player": "@a", "Opponent": "@b", "From": "@a", "To": "@b", "By": "@b", "Channel": "#c",
-		"Move": "Nxf6", "Text": "zz", "Outcome": "1-0", "Deadline": "t", "Allowed": "1, 3", "Moves": "a, b",
-		"White": "A", "Black": "B", "A": "A", "B": "B", "Number": 3, "When": "t", "Square": "d4", "Men": "x"}
+	data := templateData
 	for _, lang := range Langs {
 		msgs, _ := Messages(lang)
 		for id, text := range msgs {
