@@ -53,6 +53,8 @@ type Bot struct {
 
 	inflight sync.WaitGroup
 	closing  atomic.Bool
+	// guildNames are the servers' names by id, for PGN's Site.
+	guildNames sync.Map
 	// Interactions counts answered interactions by outcome, for tests
 	// and metrics.
 	Metrics Metrics

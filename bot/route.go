@@ -34,6 +34,9 @@ func (b *Bot) route(in *interaction) error {
 			"help":      b.helpCommand,
 		}[data.Name]
 		if !ok {
+			h, ok = b.recordHandlers()[data.Name]
+		}
+		if !ok {
 			return in.tell(tr(in.lang, "error.unknown_command", nil))
 		}
 		return h(in, data)
@@ -57,6 +60,8 @@ func (b *Bot) component(in *interaction) error {
 		return n, err == nil
 	}
 	switch {
+	case parts[0] == "lb" || parts[0] == "rec":
+		return b.recordClick(in, parts)
 	case len(parts) == 3 && parts[0] == "ch":
 		id, ok := num(2)
 		if !ok {

@@ -262,3 +262,17 @@ func (s *Service) VariantStats(ctx context.Context, scope string) (Stats, error)
 	st.Scope = scope
 	return st, err
 }
+
+// Player returns the user's record in scope (a guild id, or "" for
+// everywhere): NewPlayer's for a user with no finished game there.
+func (s *Service) Player(ctx context.Context, scope, user string) (Player, error) {
+	var p Player
+	err := s.st.View(ctx, func(tx ReadTx) (err error) {
+		p, err = tx.Player(scope, user)
+		return err
+	})
+	if errors.Is(err, ErrNotFound) {
+		return NewPlayer(scope, user), nil
+	}
+	return p, err
+}

@@ -248,6 +248,15 @@ func TestStatistics(t *testing.T) {
 		}
 	})
 
+	t.Run("a player's record, and a user's with no games", func(t *testing.T) {
+		if p, err := l.svc.Player(ctx, "g1", "ann"); err != nil || p.RatedGames != 6 || p.Name != "Ann" {
+			t.Errorf("ann in g1: %+v, %v", p, err)
+		}
+		if p, err := l.svc.Player(ctx, "g1", "zed"); err != nil || p != play.NewPlayer("g1", "zed") {
+			t.Errorf("zed in g1: %+v, %v", p, err)
+		}
+	})
+
 	t.Run("a user with no games", func(t *testing.T) {
 		pr, err := l.svc.PlayerStats(ctx, "g1", "zed", "ann")
 		if err != nil || pr.Player.Total().Games() != 0 || pr.Player.Rating.Rating != play.DefaultRating || len(pr.History) != 0 || pr.Openings[0].Move != "" {
