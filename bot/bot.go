@@ -95,6 +95,8 @@ func New(cfg Config, svc *play.Service) (*Bot, error) {
 	b.botUser.Store("")
 	s.AddHandler(b.onReady)
 	s.AddHandler(b.onInteraction)
+	s.AddHandler(b.onGuildCreate)
+	s.AddHandler(b.onGuildUpdate)
 	return b, nil
 }
 

@@ -281,8 +281,22 @@ func userOption(data discordgo.ApplicationCommandInteractionData, name string) (
 	return id, display
 }
 
-// siteName is a game's PGN Site: the server's name, as Discord gives it,
-// remembered per guild.
+// onGuildCreate and onGuildUpdate remember the servers' names, which the
+// gateway sends when it connects and when one is renamed.
+func (b *Bot) onGuildCreate(_ *discordgo.Session, g *discordgo.GuildCreate) {
+	if g.Guild != nil && g.Name != "" {
+		b.guildNames.Store(g.ID, g.Name)
+	}
+}
+
+func (b *Bot) onGuildUpdate(_ *discordgo.Session, g *discordgo.GuildUpdate) {
+	if g.Guild != nil && g.Name != "" {
+		b.guildNames.Store(g.ID, g.Name)
+	}
+}
+
+// siteName is a game's PGN Site: the server's name, from the gateway's
+// events or, for a server not seen yet, asked of Discord once.
 func (b *Bot) siteName(guild string) string {
 	if guild == "" {
 		return "Discord"
