@@ -551,3 +551,23 @@ func TestSiteIsTheServersNameFromTheGateway(t *testing.T) {
 		t.Errorf("no server: %q", got)
 	}
 }
+
+// FuzzRecordClicks sends the buttons and menus of results any custom id
+// and value, as a forged click could: each is answered or refused, never
+// a panic.
+func FuzzRecordClicks(f *testing.F) {
+	for _, s := range [][2]string{{"lb:server:2", ""}, {"lb:global:-5", ""}, {"lb:x:1", ""}, {"rec:pgn", "1"}, {"rec:gif", "99999999999999999999"},
+		{"rec:older:ann:1", ""}, {"rec:older::x", ""}, {"rec", ""}, {"lb", ""}, {"rec:pgn", ""}} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, id, value string) {
+		if !strings.HasPrefix(id, "lb") && !strings.HasPrefix(id, "rec") {
+			return
+		}
+		fx := newRecordsFixture(t)
+		fx.play("g1", "t1", "ann", "bob", true, "black", "hxg3")
+		i := fx.click("ann", "en-US", id, value)
+		i.ID, i.AppID, i.Token, i.GuildID, i.ChannelID = "i", "app", "token", "g1", "c1"
+		_ = fx.b.route(fx.b.newInteraction(i))
+	})
+}
