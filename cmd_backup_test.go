@@ -2,12 +2,14 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/iceagechess/iceage/play"
 	"github.com/iceagechess/iceage/store"
 )
 
@@ -18,10 +20,12 @@ func TestBackupCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := s.CreateGame(store.NewGame{Channel: "c", White: store.Seat{ID: "w"}, Black: store.Seat{ID: "b"}, At: time.Now()})
+	ctx := context.Background()
+	r, err := play.New(s, play.Options{}).Start(ctx, play.NewGame{Channel: "c", White: play.Seat{ID: "w"}, Black: play.Seat{ID: "b"}, At: time.Now()})
 	if err != nil {
 		t.Fatal(err)
 	}
+	g := r.Game
 
 	t.Run("a database in use is reported, not waited for", func(t *testing.T) {
 		var out, errb bytes.Buffer
@@ -43,7 +47,7 @@ func TestBackupCommand(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer b.Close()
-		if got, err := b.Game("c"); err != nil || got.ID != g.ID {
+		if got, err := play.New(b, play.Options{}).GameIn(ctx, "c"); err != nil || got.ID != g.ID {
 			t.Fatalf("the copy has game %d, %v", got.ID, err)
 		}
 		if err := b.Check(); err != nil {

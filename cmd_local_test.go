@@ -81,7 +81,7 @@ func TestLocalHelp(t *testing.T) {
 		}
 	}
 	var out bytes.Buffer
-	dispatch(nil, &out, &out)
+	dispatch([]string{"help"}, &out, &out)
 	if !strings.Contains(out.String(), "  local    play Ice Age Chess in the terminal against a friend at the same keyboard\n") {
 		t.Errorf("the usage does not list local:\n%s", out.String())
 	}

@@ -1,22 +1,35 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/iceagechess/iceage/game"
+	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/play/memstore"
 )
 
 func init() {
 	register("play", "play moves (SAN, UCI or as typed) from a FEN and print the result", runPlay)
 }
 
+// The two seats of the play subcommand's game: the moves given take turns.
+var (
+	localWhite = play.Seat{ID: "local-white", Name: "White"}
+	localBlack = play.Seat{ID: "local-black", Name: "Black"}
+)
+
 // runPlay plays the moves given as arguments from -fen and prints each
-// move's SAN, any Ice Age, then the resulting FEN and the status. An
-// illegal move stops it with the explanation and suggestions (status 1).
+// move's SAN, any Ice Age, then the resulting FEN and the status. The
+// moves are a throwaway game between two local seats, played through
+// package play on an in-memory storage, so the terminal follows the same
+// rules of who may move, and when, as every other front end. A move that
+// is refused stops it with the reason and suggestions (status 1).
 func runPlay(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("play", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -29,38 +42,41 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	start, err := game.ParseFEN(*fen)
+	ctx := context.Background()
+	svc := play.New(memstore.New(), play.Options{})
+	// The game has no time limit, so the time of its acts only dates them.
+	now := time.Now()
+	r, err := svc.Start(ctx, play.NewGame{Channel: "terminal", White: localWhite, Black: localBlack, StartFEN: *fen, At: now})
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	m := game.NewMatch(start)
+	g := r.Game
 	for _, text := range fs.Args() {
-		before := m.Position()
-		pl, err := m.Play(text)
+		r, err := svc.Move(ctx, play.Act{By: g.ToMove().ID, Game: g.ID, Revision: g.Revision, At: now}, text)
 		if err != nil {
-			fmt.Fprintf(stderr, "%s %s: %v\n", moveNumber(&before), text, err)
-			var me *game.MoveError
-			var se *game.SyntaxError
-			if errors.As(err, &me) && me.Kind != game.GameOver || errors.As(err, &se) {
-				if s := game.Suggest(&before, text, 5); len(s) > 0 {
-					names := make([]string, len(s))
-					for i, mv := range s {
-						names[i] = before.SAN(mv)
-					}
-					fmt.Fprintf(stderr, "did you mean: %s?\n", strings.Join(names, ", "))
-				}
+			before, perr := g.Position()
+			if perr != nil {
+				fmt.Fprintln(stderr, perr)
+				return 1
 			}
-			printState(stdout, m)
+			fmt.Fprintf(stderr, "%s %s: %v\n", moveNumber(&before), text, err)
+			var x *play.Refusal
+			if errors.As(err, &x) && len(x.Suggestions) > 0 {
+				fmt.Fprintf(stderr, "did you mean: %s?\n", strings.Join(x.Suggestions, ", "))
+			}
+			printState(stdout, &g)
 			return 1
 		}
-		line := moveNumber(&before) + " " + pl.SAN
-		if pl.IceAge != nil {
-			line += "  {" + game.IceAgeComment(pl.IceAge) + "}"
+		mv := r.Move
+		line := moveNumber(&mv.Before) + " " + mv.SAN
+		if mv.IceAge != nil {
+			line += "  {" + game.IceAgeComment(mv.IceAge) + "}"
 		}
 		fmt.Fprintln(stdout, line)
+		g = r.Game
 	}
-	printState(stdout, m)
+	printState(stdout, &g)
 	return 0
 }
 
@@ -72,28 +88,25 @@ func moveNumber(p *game.Position) string {
 	return fmt.Sprintf("%d...", p.FullMoveNumber())
 }
 
-func printState(w io.Writer, m *game.Match) {
-	p := m.Position()
-	fmt.Fprintln(w, "FEN:", p.FEN())
-	o := m.Outcome()
+func printState(w io.Writer, g *play.Game) {
+	fmt.Fprintln(w, "FEN:", g.FEN)
+	o := g.Outcome
 	switch {
 	case o.Over() && o.Result == game.Draw:
 		fmt.Fprintf(w, "Status: drawn (%s), %s\n", o.Reason, o.Result)
 	case o.Over():
 		winner, _ := o.Winner()
-		fmt.Fprintf(w, "Status: %s wins (%s), %s\n", title(winner), o.Reason, o.Result)
+		fmt.Fprintf(w, "Status: %s wins (%s), %s\n", g.Seat(winner).Name, o.Reason, o.Result)
 	default:
+		p, err := g.Position()
+		if err != nil {
+			fmt.Fprintln(w, "Status:", err)
+			return
+		}
 		check := ""
 		if p.InCheck() {
 			check = ", in check"
 		}
-		fmt.Fprintf(w, "Status: %s to move%s; next Ice Age in %d Black move(s)\n", title(p.Turn()), check, p.BlackMovesToIceAge())
+		fmt.Fprintf(w, "Status: %s to move%s; next Ice Age in %d Black move(s)\n", g.ToMove().Name, check, p.BlackMovesToIceAge())
 	}
-}
-
-func title(c game.Color) string {
-	if c == game.White {
-		return "White"
-	}
-	return "Black"
 }

@@ -27,8 +27,27 @@ func TestPlayCommand(t *testing.T) {
 			[]string{"-fen", "4k3/8/8/8/8/*7/8/R3K3 w - - 0 1", "Ra5"}, 1,
 			"FEN: 4k3/8/8/8/8/*7/8/R3K3 w - - 0 1\nStatus: White to move; next Ice Age in 20 Black move(s)\n",
 			"1. Ra5: the rook on a1 cannot reach a5: ice on a3 blocks it\ndid you mean: Rxa3, Ra2, Rb1, Rc1, Rd1?\n"},
+		{"an Ice Age that freezes a lone king ends the game",
+			[]string{"-fen", "k7/pp6/8/8/8/8/8/7K b - - 0 20", "b6"}, 0,
+			"20... b6  {Ice Age: 61 squares iced; frozen: Kh1}\nFEN: k*******/p*******/*p******/********/********/********/********/******** w - - 0 21\n" +
+				"Status: Black wins (king frozen), 0-1\n", ""},
+		{"a move after the end is refused",
+			[]string{"-fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "f3", "e5", "g4", "Qh4", "Nf3"}, 1,
+			"1. f3\n1... e5\n2. g4\n2... Qh4#\nFEN: rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3\nStatus: Black wins (checkmate), 0-1\n",
+			"3. Nf3: the game is over: 0-1, checkmate\n"},
+		{"a move by the side not to move is explained with Black's moves",
+			[]string{"hxg3", "Nf3"}, 1,
+			"1. hxg3\nFEN: rnbqkbnr/pppppppp/********/********/********/******P*/PPPPPPP1/RNBQKBNR b KQkq - 0 1\n" +
+				"Status: Black to move; next Ice Age in 20 Black move(s)\n",
+			"1... Nf3: none of your knights can go to f3\ndid you mean: Nxc6, Nxf6, Nxh6, Nxa6?\n"},
+		{"text that is no move is explained",
+			[]string{"hello"}, 1,
+			"FEN: rnbqkbnr/pppppppp/********/********/********/********/PPPPPPPP/RNBQKBNR w KQkq - 0 1\nStatus: White to move; next Ice Age in 20 Black move(s)\n",
+			"1. hello: \"hello\" is not a move: a move ends with the target square, e.g. e4 or Nf3 (files a–h, ranks 1–8)\n"},
 		{"a FEN that is wrong", []string{"-fen", "8/8 w"}, 1, "",
 			"invalid FEN (position): want 4 to 6 fields separated by spaces (board, side to move, castling, en passant, clocks), found 2\n"},
+		{"a start position that is already the end of a game", []string{"-fen", "R5k1/5ppp/8/8/8/8/8/6K1 b - - 1 1"}, 1, "",
+			"the start position is the end of a game already: 1-0, checkmate\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

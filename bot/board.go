@@ -161,7 +161,7 @@ func countdown(lang i18n.Lang, pos *game.Position) string {
 	n := pos.BlackMovesToIceAge()
 	switch {
 	case n > 1:
-		return i18n.N(lang, "iceage.countdown", n, nil)
+		return i18n.Countdown(lang, n)
 	case pos.Turn() == game.Black:
 		return tr(lang, "iceage.this_move", nil)
 	default:
@@ -174,13 +174,11 @@ func iceAgeText(lang i18n.Lang, ice *game.IceAge) string {
 	if len(ice.Frozen) == 0 {
 		return tr(lang, "iceage.none_frozen", nil)
 	}
-	var men []string
 	kingFrozen := false
 	for _, f := range ice.Frozen {
-		men = append(men, i18n.Man(lang, f.Piece, f.Square))
 		kingFrozen = kingFrozen || f.Piece.Kind() == game.King
 	}
-	text := i18n.N(lang, "iceage.frozen", len(men), map[string]any{"Men": strings.Join(men, ", ")})
+	text := i18n.Sentence(i18n.FrozenMen(lang, ice.Frozen)) + "."
 	if kingFrozen {
 		text += "\n" + tr(lang, "iceage.king_frozen", nil)
 	}
@@ -224,7 +222,7 @@ func footer(lang i18n.Lang, g *play.Game) string {
 	}
 	clock := tr(lang, "choice.no_limit", nil)
 	if g.DaysPerMove > 0 {
-		clock = i18n.N(lang, "days_per_move", g.DaysPerMove, nil)
+		clock = i18n.DaysPerMove(lang, g.DaysPerMove)
 	}
 	return fmt.Sprintf("%s · %s · #%d", kind, clock, g.ID)
 }

@@ -112,7 +112,7 @@ func challengeMessage(lang i18n.Lang, c *play.Challenge) *message {
 func challengeTerms(lang i18n.Lang, c *play.Challenge) string {
 	clock := tr(lang, "choice.no_limit", nil)
 	if c.DaysPerMove > 0 {
-		clock = i18n.N(lang, "days_per_move", c.DaysPerMove, nil)
+		clock = i18n.DaysPerMove(lang, c.DaysPerMove)
 	}
 	kind := tr(lang, "board.casual", nil)
 	if c.Rated {

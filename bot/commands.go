@@ -41,10 +41,12 @@ func commands(allowedDays []int) []*discordgo.ApplicationCommand {
 		if d == 0 {
 			c.Name, c.NameLocalizations = en("choice.no_limit"), localized("choice.no_limit")
 		} else {
-			c.Name = i18n.N(i18n.English, "days", d, nil)
+			c.Name = i18n.Days(i18n.English, d)
 			c.NameLocalizations = map[discordgo.Locale]string{}
-			for loc, lang := range i18n.DiscordLanguages() {
-				c.NameLocalizations[discordgo.Locale(loc)] = i18n.N(lang, "days", d, nil)
+			for _, l := range i18n.Languages()[1:] {
+				for _, loc := range i18n.DiscordLocalesOf(l) {
+					c.NameLocalizations[discordgo.Locale(loc)] = i18n.Days(l, d)
+				}
 			}
 		}
 		days.Choices = append(days.Choices, c)

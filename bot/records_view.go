@@ -30,13 +30,6 @@ const (
 	pgnType = "application/vnd.chess-pgn"
 )
 
-// endingIDs name how a game ended, in a few words.
-var endingIDs = map[game.Reason]string{
-	game.Checkmate: "ending.checkmate", game.Stalemate: "ending.stalemate", game.KingFrozen: "ending.king_frozen",
-	game.BothKingsFrozen: "ending.both_frozen", game.FiftyMoveRule: "ending.fifty_moves",
-	game.Resignation: "ending.resignation", game.DrawAgreed: "ending.agreed", game.Timeout: "ending.timeout",
-}
-
 // leaderboardMessage is one page of a leaderboard, with buttons to the
 // pages beside it.
 func (b *Bot) leaderboardMessage(lang i18n.Lang, guild, scope string, page int) (*message, error) {
@@ -173,7 +166,7 @@ func (b *Bot) variantStatsMessage(lang i18n.Lang, guild string) (*message, error
 			w, bl, d := st.Shares()
 			var endings []string
 			for _, en := range st.Endings() {
-				endings = append(endings, tr(lang, endingIDs[en.Reason], nil)+" "+i18n.Percent(lang, float64(en.Games)/float64(n), 1))
+				endings = append(endings, i18n.Reason(lang, en.Reason)+" "+i18n.Percent(lang, float64(en.Games)/float64(n), 1))
 			}
 			value = strings.Join([]string{
 				i18n.N(lang, "variantstats.results", n, map[string]any{
@@ -270,8 +263,8 @@ func (b *Bot) historyMessage(lang i18n.Lang, guild string, target play.Seat, bef
 			line = "⚫ "
 		}
 		line += tr(lang, "history.line", map[string]any{"Result": "**" + result + "**", "Opponent": nameOf(opp)})
-		if id, ok := endingIDs[g.Outcome.Reason]; ok {
-			line += " · " + tr(lang, id, nil)
+		if g.Outcome.Reason != game.Aborted {
+			line += " · " + i18n.Reason(lang, g.Outcome.Reason)
 		}
 		if rc, ok := g.RatingsIn(guild); ok {
 			after := int(math.Round(rc.After[c]))

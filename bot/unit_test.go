@@ -57,7 +57,7 @@ func TestEveryRefusalReadsInEveryLanguage(t *testing.T) {
 		if strings.HasPrefix(k.String(), "RefusalKind(") {
 			continue
 		}
-		for _, lang := range i18n.Langs {
+		for _, lang := range i18n.Languages() {
 			x := &play.Refusal{Kind: k, Who: play.Seat{ID: "42"}, Allowed: []int{1, 3}, Outcome: game.WinFor(game.White, game.Resignation)}
 			if k == play.IllegalMove {
 				x.Err = &game.MoveError{Kind: game.BlockedByIce, Text: "Rh5", Msg: "the rook on h1 cannot reach h5: ice on h3 blocks it"}

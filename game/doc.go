@@ -15,7 +15,9 @@
 // Players' text goes through ParseMove, which reads SAN, UCI and the
 // forms people really type; what is not a move is a *SyntaxError, what is
 // not legal here a *MoveError whose Kind a front end can branch on and
-// whose message says why in a player's terms. SAN writes a move, SANs
+// whose message says why in a player's terms; its Detail and data (the
+// man, squares, blocker, attackers) let a front end say it in another
+// language. SAN writes a move, SANs
 // lists every legal move with its SAN (autocomplete) and Suggest proposes
 // legal moves close to a failed one. A Match is the record of one game:
 // moves, SANs, Ice Age events and outcome (End records one decided off the

@@ -10,83 +10,105 @@ import (
 // move generator has found no legal move that fits what was typed.
 
 // judge returns why the move from → to (promoting to promo) is not legal in
-// p, or 0 and "" when it is legal. It decides every rule of docs/rules.md by
-// itself, from the position's fields, so that its answer can be checked
-// against the move generator.
-func (p *Position) judge(from, to Square, promo Kind) (MoveErrorKind, string) {
+// p, or a MoveError of Kind 0 when it is legal (a value, not a pointer:
+// the judging of every move in tests should not allocate). It decides
+// every rule of docs/rules.md by itself, from the position's fields, so
+// that its answer can be checked against the move generator. The error's
+// Text and Move are left for the caller to fill.
+func (p *Position) judge(from, to Square, promo Kind) MoveError {
 	x := p.board[from]
 	if x == NoPiece {
 		if p.ice.Has(from) {
-			return NoSuchMan, "there is ice on " + from.String() + ", not a man"
+			return p.manError(NoSuchMan, DetailIceOnFrom, from, to, "there is ice on "+from.String()+", not a man")
 		}
-		return NoSuchMan, "there is no man on " + from.String()
+		return p.manError(NoSuchMan, DetailEmptyFrom, from, to, "there is no man on "+from.String())
 	}
 	if x.Color() != p.turn {
-		return NotYourTurn, "the " + x.Kind().Name() + " on " + from.String() + " is " +
-			colorName(x.Color()) + "'s, and it is " + colorName(p.turn) + "'s turn"
+		return p.manError(NotYourTurn, DetailNotYourTurn, from, to, "the "+x.Kind().Name()+" on "+from.String()+" is "+
+			colorName(x.Color())+"'s, and it is "+colorName(p.turn)+"'s turn")
 	}
 	who := manOn(x, from)
 	if from == to {
-		return CannotMoveThatWay, who + " must move to another square"
+		return p.manError(CannotMoveThatWay, DetailSameSquare, from, to, who+" must move to another square")
 	}
 	if y := p.board[to]; y != NoPiece && y.Color() == p.turn {
-		return OwnManOnTarget, who + " cannot go to " + to.String() + ": your own " + y.Kind().Name() + " stands there"
+		e := p.manError(OwnManOnTarget, DetailOwnManOnTarget, from, to, who+" cannot go to "+to.String()+": your own "+y.Kind().Name()+" stands there")
+		e.Blocker, e.BlockerPiece = to, y
+		return e
 	}
 	df, dr := to.File()-from.File(), to.Rank()-from.Rank()
 	k := x.Kind()
 	if k != Pawn && promo != NoKind {
-		return PromotionNotAllowed, "only a pawn reaching the last rank promotes, and " + who + " is no pawn"
+		e := p.manError(PromotionNotAllowed, DetailPromotionByPiece, from, to, "only a pawn reaching the last rank promotes, and "+who+" is no pawn")
+		e.Named = promo
+		return e
 	}
 	switch k {
 	case Pawn:
-		if kind, msg := p.judgePawn(from, to, promo, df, dr); kind != 0 {
-			return kind, msg
+		if e := p.judgePawn(from, to, promo, df, dr); e.Kind != 0 {
+			return e
 		}
 	case Knight:
 		if !(absi(df) == 1 && absi(dr) == 2 || absi(df) == 2 && absi(dr) == 1) {
-			return CannotMoveThatWay, who + " cannot go to " + to.String() + ": a knight jumps two squares one way and one square sideways"
+			return p.manError(CannotMoveThatWay, DetailKnightMove, from, to, who+" cannot go to "+to.String()+": a knight jumps two squares one way and one square sideways")
 		}
 	case Bishop, Rook, Queen:
 		diag := absi(df) == absi(dr)
 		straight := df == 0 || dr == 0
 		if k == Bishop && !diag || k == Rook && !straight || k == Queen && !diag && !straight {
-			how := "a queen moves only along ranks, files and diagonals"
+			d, how := DetailQueenMove, "a queen moves only along ranks, files and diagonals"
 			switch k {
 			case Bishop:
-				how = "a bishop moves only diagonally"
+				d, how = DetailBishopMove, "a bishop moves only diagonally"
 			case Rook:
-				how = "a rook moves only along ranks and files"
+				d, how = DetailRookMove, "a rook moves only along ranks and files"
 			}
-			return CannotMoveThatWay, who + " cannot go to " + to.String() + ": " + how
+			return p.manError(CannotMoveThatWay, d, from, to, who+" cannot go to "+to.String()+": "+how)
 		}
 		if s, ok := p.firstBetween(from, to); ok {
-			return p.blocked(who, to, s)
+			return p.blocked(from, to, s)
 		}
 	case King:
 		if absi(df) == 2 && dr == 0 && from == castleFrom(p.turn) {
 			return p.judgeCastling(to)
 		}
 		if absi(df) > 1 || absi(dr) > 1 {
-			return CannotMoveThatWay, who + " cannot go to " + to.String() + ": a king moves one square at a time (or two when castling)"
+			return p.manError(CannotMoveThatWay, DetailKingMove, from, to, who+" cannot go to "+to.String()+": a king moves one square at a time (or two when castling)")
 		}
 	}
 	return p.judgeSafety(from, to, promo)
 }
 
+// manError returns an error about the man on from (if any) going to to.
+func (p *Position) manError(k MoveErrorKind, d MoveErrorDetail, from, to Square, msg string) MoveError {
+	return MoveError{Kind: k, Detail: d, Msg: msg, Piece: p.board[from], From: from, To: to,
+		FromFile: -1, FromRank: -1, Blocker: NoSquare, Attacked: NoSquare}
+}
+
 // judgePawn checks a pawn's move shape, its blockers and its promotion.
-func (p *Position) judgePawn(from, to Square, promo Kind, df, dr int) (MoveErrorKind, string) {
+func (p *Position) judgePawn(from, to Square, promo Kind, df, dr int) MoveError {
 	who := manOn(p.board[from], from)
 	fwd := 1
 	if p.turn == Black {
 		fwd = -1
 	}
-	switch {
-	case df == 0 && dr == fwd:
+	pushedOnto := func() MoveError {
 		if p.ice.Has(to) {
-			return PawnCannotPushOntoIce, who + " cannot push onto the ice on " + to.String() + ": a pawn takes ice only diagonally"
+			e := p.manError(PawnCannotPushOntoIce, DetailPawnPushOntoIce, from, to, who+" cannot push onto the ice on "+to.String()+": a pawn takes ice only diagonally")
+			e.Blocker = to
+			return e
 		}
 		if y := p.board[to]; y != NoPiece {
-			return BlockedByMan, who + " cannot move to " + to.String() + ": the " + y.Kind().Name() + " there blocks it (a pawn captures only diagonally)"
+			e := p.manError(BlockedByMan, DetailPawnBlocked, from, to, who+" cannot move to "+to.String()+": the "+y.Kind().Name()+" there blocks it (a pawn captures only diagonally)")
+			e.Blocker, e.BlockerPiece = to, y
+			return e
+		}
+		return MoveError{}
+	}
+	switch {
+	case df == 0 && dr == fwd:
+		if e := pushedOnto(); e.Kind != 0 {
+			return e
 		}
 	case df == 0 && dr == 2*fwd:
 		start := 1
@@ -94,20 +116,21 @@ func (p *Position) judgePawn(from, to Square, promo Kind, df, dr int) (MoveError
 			start = 6
 		}
 		if from.Rank() != start {
-			return CannotMoveThatWay, who + " cannot go to " + to.String() + ": a pawn moves two squares only from its starting square"
+			return p.manError(CannotMoveThatWay, DetailPawnDoubleStep, from, to, who+" cannot go to "+to.String()+": a pawn moves two squares only from its starting square")
 		}
 		mid := Square(int(from) + 8*fwd)
 		if p.ice.Has(mid) {
-			return BlockedByIce, who + " cannot reach " + to.String() + ": ice on " + mid.String() + " blocks it"
+			e := p.manError(BlockedByIce, DetailBlockedByIce, from, to, who+" cannot reach "+to.String()+": ice on "+mid.String()+" blocks it")
+			e.Blocker = mid
+			return e
 		}
 		if y := p.board[mid]; y != NoPiece {
-			return BlockedByMan, who + " cannot reach " + to.String() + ": the " + y.Kind().Name() + " on " + mid.String() + " blocks it"
+			e := p.manError(BlockedByMan, DetailBlockedByMan, from, to, who+" cannot reach "+to.String()+": the "+y.Kind().Name()+" on "+mid.String()+" blocks it")
+			e.Blocker, e.BlockerPiece = mid, y
+			return e
 		}
-		if p.ice.Has(to) {
-			return PawnCannotPushOntoIce, who + " cannot push onto the ice on " + to.String() + ": a pawn takes ice only diagonally"
-		}
-		if y := p.board[to]; y != NoPiece {
-			return BlockedByMan, who + " cannot move to " + to.String() + ": the " + y.Kind().Name() + " there blocks it (a pawn captures only diagonally)"
+		if e := pushedOnto(); e.Kind != 0 {
+			return e
 		}
 	case absi(df) == 1 && dr == fwd:
 		if p.board[to] == NoPiece && !p.ice.Has(to) && to != p.ep {
@@ -117,29 +140,35 @@ func (p *Position) judgePawn(from, to Square, promo Kind, df, dr int) (MoveError
 				epRank = 3
 			}
 			if beside := SquareAt(to.File(), from.Rank()); from.Rank() == epRank && p.board[beside] == MakePiece(p.turn.Other(), Pawn) {
-				return CannotMoveThatWay, who + " cannot go to " + to.String() + ": it is empty, and the pawn on " + beside.String() +
-					" can be taken en passant only on the move right after its double step (an Ice Age ends that right too)"
+				e := p.manError(CannotMoveThatWay, DetailEnPassantLapsed, from, to, who+" cannot go to "+to.String()+": it is empty, and the pawn on "+beside.String()+
+					" can be taken en passant only on the move right after its double step (an Ice Age ends that right too)")
+				e.Blocker, e.BlockerPiece = beside, p.board[beside]
+				return e
 			}
-			return CannotMoveThatWay, who + " cannot go to " + to.String() + ": a pawn moves diagonally only to capture, and " + to.String() + " is empty"
+			return p.manError(CannotMoveThatWay, DetailPawnCapturesOnly, from, to, who+" cannot go to "+to.String()+": a pawn moves diagonally only to capture, and "+to.String()+" is empty")
 		}
 	default:
-		return CannotMoveThatWay, who + " cannot go to " + to.String() + ": a pawn moves straight forward, or one square diagonally forward to capture"
+		return p.manError(CannotMoveThatWay, DetailPawnMove, from, to, who+" cannot go to "+to.String()+": a pawn moves straight forward, or one square diagonally forward to capture")
 	}
 	last := to.Rank() == 7 || to.Rank() == 0
 	switch {
 	case last && promo == NoKind:
-		return NoPromotionPiece, who + " reaches the last rank: say what it becomes, e.g. " + to.String() + "=Q"
+		return p.manError(NoPromotionPiece, DetailNoPromotionPiece, from, to, who+" reaches the last rank: say what it becomes, e.g. "+to.String()+"=Q")
 	case last && (promo == King || promo == Pawn):
-		return PromotionNotAllowed, "a pawn cannot become a " + promo.Name() + ": choose a queen, rook, bishop or knight"
+		e := p.manError(PromotionNotAllowed, DetailPromotionToKingOrPawn, from, to, "a pawn cannot become a "+promo.Name()+": choose a queen, rook, bishop or knight")
+		e.Named = promo
+		return e
 	case !last && promo != NoKind:
-		return PromotionNotAllowed, who + " does not reach the last rank on " + to.String() + ", so it cannot promote"
+		e := p.manError(PromotionNotAllowed, DetailPromotionTooEarly, from, to, who+" does not reach the last rank on "+to.String()+", so it cannot promote")
+		e.Named = promo
+		return e
 	}
-	return 0, ""
+	return MoveError{}
 }
 
 // judgeCastling checks castling of the side to move with the king going to
 // to (g- or c-file), then the safety of the king.
-func (p *Position) judgeCastling(to Square) (MoveErrorKind, string) {
+func (p *Position) judgeCastling(to Square) MoveError {
 	c := p.turn
 	home := castleFrom(c)
 	kingside := to > home
@@ -150,9 +179,14 @@ func (p *Position) judgeCastling(to Square) (MoveErrorKind, string) {
 	if c == Black {
 		right <<= 2
 	}
+	castlingError := func(d MoveErrorDetail, msg string) MoveError {
+		e := p.manError(CastlingNotAllowed, d, home, to, msg)
+		e.Castling = right
+		return e
+	}
 	if p.castling&right == 0 {
-		return CastlingNotAllowed, colorName(c) + " can no longer castle " + side + ": the king or the rook on " +
-			rookFrom.String() + " has moved, been taken or frozen"
+		return castlingError(DetailCastlingRightLost, colorName(c)+" can no longer castle "+side+": the king or the rook on "+
+			rookFrom.String()+" has moved, been taken or frozen")
 	}
 	lo, hi := home+1, rookFrom
 	if !kingside {
@@ -160,29 +194,38 @@ func (p *Position) judgeCastling(to Square) (MoveErrorKind, string) {
 	}
 	for s := lo; s < hi; s++ {
 		if p.ice.Has(s) {
-			return CastlingNotAllowed, "you cannot castle " + side + ": ice on " + s.String() + " stands between king and rook"
+			e := castlingError(DetailCastlingBlockedByIce, "you cannot castle "+side+": ice on "+s.String()+" stands between king and rook")
+			e.Blocker = s
+			return e
 		}
 		if y := p.board[s]; y != NoPiece {
-			return CastlingNotAllowed, "you cannot castle " + side + ": the " + y.Kind().Name() + " on " + s.String() + " stands between king and rook"
+			e := castlingError(DetailCastlingBlockedByMan, "you cannot castle "+side+": the "+y.Kind().Name()+" on "+s.String()+" stands between king and rook")
+			e.Blocker, e.BlockerPiece = s, y
+			return e
 		}
 	}
 	them := c.Other()
+	attacked := func(d MoveErrorDetail, s Square, a Bitboard, msg string) MoveError {
+		e := castlingError(d, msg)
+		e.Attacked, e.Attackers = s, p.placements(a)
+		return e
+	}
 	if a := p.whoAttacks(home, them); a != 0 {
-		return CastlingNotAllowed, "you cannot castle out of check: " + p.menList(a) + " attacks your king"
+		return attacked(DetailCastlingInCheck, home, a, "you cannot castle out of check: "+p.menList(a)+" attacks your king")
 	}
 	cross := (home + to) / 2
 	if a := p.whoAttacks(cross, them); a != 0 {
-		return CastlingNotAllowed, "you cannot castle " + side + ": the king would cross " + cross.String() + ", which " + p.menList(a) + " attacks"
+		return attacked(DetailCastlingThroughAttack, cross, a, "you cannot castle "+side+": the king would cross "+cross.String()+", which "+p.menList(a)+" attacks")
 	}
 	if a := p.whoAttacks(to, them); a != 0 {
-		return CastlingNotAllowed, "you cannot castle " + side + ": the king would land on " + to.String() + ", which " + p.menList(a) + " attacks"
+		return attacked(DetailCastlingIntoAttack, to, a, "you cannot castle "+side+": the king would land on "+to.String()+", which "+p.menList(a)+" attacks")
 	}
 	return p.judgeSafety(home, to, NoKind)
 }
 
 // judgeSafety checks that the mover's king is not attacked after the move
 // (and after the Ice Age on Black's Ice-Age move, docs/rules.md §4.5).
-func (p *Position) judgeSafety(from, to Square, promo Kind) (MoveErrorKind, string) {
+func (p *Position) judgeSafety(from, to Square, promo Kind) MoveError {
 	after := p.boardAfter(from, to, promo)
 	if p.IceAgeNow() {
 		frozen, filled := iceAgeSquares(after.men[White]|after.men[Black], after.ice)
@@ -194,30 +237,36 @@ func (p *Position) judgeSafety(from, to Square, promo Kind) (MoveErrorKind, stri
 	us, them := p.turn, p.turn.Other()
 	k, ok := after.KingSquare(us)
 	if !ok {
-		return 0, "" // the king froze: legal, and the game is lost (docs/rules.md §4.5)
+		return MoveError{} // the king froze: legal, and the game is lost (docs/rules.md §4.5)
 	}
 	a := after.whoAttacks(k, them)
 	if a == 0 {
-		return 0, ""
+		return MoveError{}
 	}
 	x := p.board[from]
 	who := manOn(x, from)
 	by := after.menList(a)
+	attacked := func(k MoveErrorKind, d MoveErrorDetail, s Square, a Bitboard, on *Position, msg string) MoveError {
+		e := p.manError(k, d, from, to, msg)
+		e.Attacked, e.Attackers = s, on.placements(a)
+		return e
+	}
 	if x.Kind() == King {
 		if p.ice.Has(to) {
-			return KingCannotTakeAttackedIce, "the king cannot take the ice on " + to.String() + ": " + by + " attacks that square"
+			return attacked(KingCannotTakeAttackedIce, DetailIceAttacked, to, a, &after, "the king cannot take the ice on "+to.String()+": "+by+" attacks that square")
 		}
-		return LeavesKingInCheck, "the king cannot go to " + to.String() + ": " + by + " attacks that square"
+		return attacked(LeavesKingInCheck, DetailKingAttacked, to, a, &after, "the king cannot go to "+to.String()+": "+by+" attacks that square")
 	}
 	if ks, ok := p.KingSquare(us); ok {
 		// The check is left unanswered only when a checker still attacks
 		// the king; a man that blocks or takes the checker but was pinned
 		// exposes the king to another attacker instead.
 		if c := p.whoAttacks(ks, them); c&a != 0 {
-			return LeavesKingInCheck, "your king is in check from " + p.menList(c) + ", and moving " + who + " to " + to.String() + " does not stop it"
+			return attacked(LeavesKingInCheck, DetailCheckNotAnswered, ks, c, p,
+				"your king is in check from "+p.menList(c)+", and moving "+who+" to "+to.String()+" does not stop it")
 		}
 	}
-	return LeavesKingInCheck, who + " is pinned: moving it would expose your king to " + by
+	return attacked(LeavesKingInCheck, DetailPinned, k, a, &after, who+" is pinned: moving it would expose your king to "+by)
 }
 
 // boardAfter returns the men and ice of p after the move from → to, without
@@ -300,17 +349,23 @@ func (p *Position) firstBetween(from, to Square) (Square, bool) {
 	return NoSquare, false
 }
 
-// blocked explains that the square s on the way to to is occupied.
-func (p *Position) blocked(who string, to, s Square) (MoveErrorKind, string) {
+// blocked explains that the square s on the way from from to to is
+// occupied.
+func (p *Position) blocked(from, to, s Square) MoveError {
+	who := manOn(p.board[from], from)
 	if p.ice.Has(s) {
-		return BlockedByIce, who + " cannot reach " + to.String() + ": ice on " + s.String() + " blocks it"
+		e := p.manError(BlockedByIce, DetailBlockedByIce, from, to, who+" cannot reach "+to.String()+": ice on "+s.String()+" blocks it")
+		e.Blocker = s
+		return e
 	}
 	y := p.board[s]
 	owner := "your"
 	if y.Color() != p.turn {
 		owner = "the " + y.Color().String()
 	}
-	return BlockedByMan, who + " cannot reach " + to.String() + ": " + owner + " " + y.Kind().Name() + " on " + s.String() + " blocks it"
+	e := p.manError(BlockedByMan, DetailBlockedByMan, from, to, who+" cannot reach "+to.String()+": "+owner+" "+y.Kind().Name()+" on "+s.String()+" blocks it")
+	e.Blocker, e.BlockerPiece = s, y
+	return e
 }
 
 // menList names the men on the squares of b, e.g. "the bishop on b5" or
@@ -322,6 +377,16 @@ func (p *Position) menList(b Bitboard) string {
 		parts = append(parts, manOn(p.board[s], s))
 	}
 	return strings.Join(parts, " and ")
+}
+
+// placements returns the men on the squares of b, by square.
+func (p *Position) placements(b Bitboard) []Placement {
+	out := make([]Placement, 0, b.Count())
+	for ; b != 0; b &= b - 1 {
+		s := b.First()
+		out = append(out, Placement{Square: s, Piece: p.board[s]})
+	}
+	return out
 }
 
 // manOn names a man by kind and square, e.g. "the knight on f3".
@@ -364,46 +429,61 @@ func signi(n int) int {
 // moves.
 func (p *Position) explain(spec *moveSpec, legal []Move) *MoveError {
 	e := p.explainRules(spec, legal)
-	if e.Kind == 0 {
+	if e == nil {
 		// The rules here are decided as the move generator decides them (a
 		// test holds the two together); should they ever part, the player
 		// still gets a true answer.
-		e.Kind, e.Msg = CannotMoveThatWay, spec.text+" is not a legal move here"
+		e = NewMoveError(CannotMoveThatWay, DetailNotLegal, spec.text, spec.text+" is not a legal move here")
 	}
 	return e
 }
 
-// explainRules is explain without the last resort.
+// explainRules is explain without the last resort: it returns nil when the
+// rules find nothing wrong.
 func (p *Position) explainRules(spec *moveSpec, legal []Move) *MoveError {
-	e := &MoveError{Text: spec.text}
+	// judged fills in what judge leaves to its caller.
+	judged := func(e MoveError, m Move) *MoveError {
+		if e.Kind == 0 {
+			return nil
+		}
+		e.Text, e.Move = spec.text, m
+		return &e
+	}
 	if len(legal) == 0 {
-		e.Kind, e.Msg = GameOver, "the game is over: "+p.Outcome().Reason.String()
+		o := p.Outcome()
+		e := NewMoveError(GameOver, DetailGameOver, spec.text, "the game is over: "+o.Reason.String())
+		e.Outcome = o
 		return e
 	}
 	us := p.turn
 	if spec.castle != 0 {
 		from := castleFrom(us)
 		to := from + 2
+		right := WhiteKingside
 		if spec.castle == castleQueenside {
-			to = from - 2
+			to, right = from-2, WhiteQueenside
 		}
-		e.Move = NewMove(from, to, NoKind)
+		if us == Black {
+			right <<= 2
+		}
+		m := NewMove(from, to, NoKind)
 		if p.board[from] != MakePiece(us, King) {
-			e.Kind, e.Msg = CastlingNotAllowed, "you cannot castle: your king has left "+from.String()
+			e := NewMoveError(CastlingNotAllowed, DetailCastlingKingMoved, spec.text, "you cannot castle: your king has left "+from.String())
+			e.Move, e.From, e.To, e.Castling = m, from, to, right
 			return e
 		}
-		e.Kind, e.Msg = p.judge(from, to, NoKind)
-		return e
+		return judged(p.judge(from, to, NoKind), m)
 	}
 	if spec.fromFile >= 0 && spec.fromRank >= 0 {
 		from := SquareAt(spec.fromFile, spec.fromRank)
-		e.Move = NewMove(from, spec.to, spec.promo)
+		m := NewMove(from, spec.to, spec.promo)
 		if x := p.board[from]; x != NoPiece && x.Color() == us && spec.piece != NoKind && x.Kind() != spec.piece && !spec.orPawn {
-			e.Kind, e.Msg = NoSuchMan, "the man on "+from.String()+" is a "+x.Kind().Name()+", not a "+spec.piece.Name()
-			return e
+			e := p.manError(NoSuchMan, DetailOtherManOnFrom, from, spec.to,
+				"the man on "+from.String()+" is a "+x.Kind().Name()+", not a "+spec.piece.Name())
+			e.Named = spec.piece
+			return judged(e, m)
 		}
-		e.Kind, e.Msg = p.judge(from, spec.to, spec.promo)
-		return e
+		return judged(p.judge(from, spec.to, spec.promo), m)
 	}
 	// The men the text may mean.
 	var cands Bitboard
@@ -449,6 +529,15 @@ func (p *Position) explainRules(spec *moveSpec, legal []Move) *MoveError {
 	if spec.orPawn {
 		name = "pawn or bishop"
 	}
+	// textError is an error about the men the text names, not one man.
+	textError := func(k MoveErrorKind, d MoveErrorDetail, msg string) *MoveError {
+		e := NewMoveError(k, d, spec.text, msg)
+		e.To = spec.to
+		if !spec.orPawn {
+			e.Named = spec.piece
+		}
+		return e
+	}
 	switch cands.Count() {
 	case 0:
 		where := ""
@@ -459,47 +548,51 @@ func (p *Position) explainRules(spec *moveSpec, legal []Move) *MoveError {
 			where += " on rank " + string(rune('1'+spec.fromRank))
 		}
 		if spec.piece == Pawn && spec.fromFile < 0 && !spec.orPawn {
-			e.Kind, e.Msg = NoSuchMan, "you have no pawn on the "+string(rune('a'+spec.to.File()))+"-file to push to "+spec.to.String()+
-				" (a pawn capture names the pawn's file, e.g. exd5)"
-			return e
+			return textError(NoSuchMan, DetailNoPawnToPush, "you have no pawn on the "+string(rune('a'+spec.to.File()))+"-file to push to "+spec.to.String()+
+				" (a pawn capture names the pawn's file, e.g. exd5)")
 		}
-		e.Kind, e.Msg = NoSuchMan, "you have no "+name+where
+		d := DetailNoManOfKind
+		if spec.orPawn {
+			d = DetailNoPawnOrBishop
+		}
+		e := textError(NoSuchMan, d, "you have no "+name+where)
+		e.FromFile, e.FromRank = spec.fromFile, spec.fromRank
 		return e
 	case 1:
 		from := cands.First()
-		e.Move = NewMove(from, spec.to, spec.promo)
-		e.Kind, e.Msg = p.judge(from, spec.to, spec.promo)
-		return e
+		return judged(p.judge(from, spec.to, spec.promo), NewMove(from, spec.to, spec.promo))
 	}
 	if y := p.board[spec.to]; y != NoPiece && y.Color() == us {
-		e.Kind, e.Msg = OwnManOnTarget, "you cannot move onto "+spec.to.String()+": your own "+y.Kind().Name()+" stands there"
+		e := textError(OwnManOnTarget, DetailOwnManOnTargetOfMany, "you cannot move onto "+spec.to.String()+": your own "+y.Kind().Name()+" stands there")
+		e.Blocker, e.BlockerPiece = spec.to, y
 		return e
 	}
 	// Several men: the most telling reason wins; a man that cannot move
 	// that way at all tells the least.
-	best, bestRank := MoveErrorKind(0), 99
-	var msg string
-	var move Move
+	var best *MoveError
+	bestRank := 99
 	shape := 0
 	for b := cands; b != 0; b &= b - 1 {
 		from := b.First()
-		k, m := p.judge(from, spec.to, spec.promo)
-		if k == 0 {
+		e := p.judge(from, spec.to, spec.promo)
+		if e.Kind == 0 {
 			continue
 		}
-		if k == CannotMoveThatWay {
+		if e.Kind == CannotMoveThatWay {
 			shape++
 		}
-		if r := kindRank(k); r < bestRank {
-			best, bestRank, msg, move = k, r, m, NewMove(from, spec.to, spec.promo)
+		if r := kindRank(e.Kind); r < bestRank {
+			best, bestRank = judged(e, NewMove(from, spec.to, spec.promo)), r
 		}
 	}
-	if best == 0 || shape == cands.Count() {
-		e.Kind, e.Msg = CannotMoveThatWay, "none of your "+plural(name)+" can go to "+spec.to.String()
-		return e
+	if best == nil || shape == cands.Count() {
+		d := DetailNoneCanGo
+		if spec.orPawn {
+			d = DetailNoPawnOrBishopCanGo
+		}
+		return textError(CannotMoveThatWay, d, "none of your "+plural(name)+" can go to "+spec.to.String())
 	}
-	e.Kind, e.Msg, e.Move = best, msg, move
-	return e
+	return best
 }
 
 // kindRank orders the reasons by how much they tell a player who meant

@@ -45,6 +45,12 @@ func FuzzParseMove(f *testing.F) {
 			if err.Error() == "" {
 				t.Fatalf("ParseMove(%q) failed without a message", text)
 			}
+			if se != nil && se.Kind == 0 {
+				t.Fatalf("ParseMove(%q) failed with a syntax error of no kind: %v", text, err)
+			}
+			if me != nil {
+				checkMoveErrorData(t, &p, me)
+			}
 			Suggest(&p, text, 3)
 			return
 		}

@@ -106,7 +106,9 @@ func (m *Match) PlayMove(mv Move) (Played, error) {
 	legal := m.pos.LegalMoves(buf[:0])
 	if !contains(legal, mv) {
 		if mv.From() == mv.To() {
-			return Played{}, &MoveError{Kind: CannotMoveThatWay, Text: mv.UCI(), Move: mv, Msg: "a move must go from one square to another"}
+			e := NewMoveError(CannotMoveThatWay, DetailSameSquare, mv.UCI(), "a move must go from one square to another")
+			e.Move, e.From, e.To = mv, mv.From(), mv.To()
+			return Played{}, e
 		}
 		spec := moveSpec{text: mv.UCI(), piece: NoKind, fromFile: mv.From().File(), fromRank: mv.From().Rank(), to: mv.To(), promo: mv.Promotion()}
 		return Played{}, m.pos.explain(&spec, legal)
@@ -131,7 +133,9 @@ func (m *Match) refuseIfOver(text string) error {
 	if !m.outcome.Over() {
 		return nil
 	}
-	return &MoveError{Kind: GameOver, Text: text, Msg: "the game is over (" + describeOutcome(m.outcome) + "): no more moves"}
+	e := NewMoveError(GameOver, DetailGameOver, text, "the game is over ("+describeOutcome(m.outcome)+"): no more moves")
+	e.Outcome = m.outcome
+	return e
 }
 
 // End records an outcome decided outside the board — a resignation, an
@@ -141,11 +145,12 @@ func (m *Match) refuseIfOver(text string) error {
 // result the reason cannot have.
 func (m *Match) End(o Outcome) error {
 	if m.outcome.Over() {
-		return &MoveError{Kind: GameOver, Text: o.Reason.String(),
-			Msg: "cannot end the game: it is already over (" + describeOutcome(m.outcome) + ")"}
+		e := NewMoveError(GameOver, DetailGameOver, o.Reason.String(), "cannot end the game: it is already over ("+describeOutcome(m.outcome)+")")
+		e.Outcome = m.outcome
+		return e
 	}
 	if !o.Valid() {
-		return &MoveError{Text: o.Reason.String(), Msg: "not a possible end of a game: " + describeOutcome(o)}
+		return NewMoveError(0, 0, o.Reason.String(), "not a possible end of a game: "+describeOutcome(o))
 	}
 	m.outcome = o
 	return nil

@@ -47,12 +47,12 @@ func (m Move) String() string { return m.UCI() }
 // type goes through ParseMove instead. Errors are *SyntaxError.
 func ParseUCI(text string) (Move, error) {
 	if len(text) != 4 && len(text) != 5 {
-		return NullMove, &SyntaxError{Text: text, Msg: "a UCI move is two squares and an optional promotion letter, e.g. e2e4 or e7e8q"}
+		return NullMove, &SyntaxError{Text: text, Kind: SyntaxUCILength, Msg: "a UCI move is two squares and an optional promotion letter, e.g. e2e4 or e7e8q"}
 	}
 	from, err1 := ParseSquare(text[:2])
 	to, err2 := ParseSquare(text[2:4])
 	if err1 != nil || err2 != nil || from == to {
-		return NullMove, &SyntaxError{Text: text, Msg: "a UCI move names two different squares, e.g. e2e4"}
+		return NullMove, &SyntaxError{Text: text, Kind: SyntaxUCISquares, Msg: "a UCI move names two different squares, e.g. e2e4"}
 	}
 	promo := NoKind
 	if len(text) == 5 {
@@ -66,7 +66,7 @@ func ParseUCI(text string) (Move, error) {
 		case 'q':
 			promo = Queen
 		default:
-			return NullMove, &SyntaxError{Text: text, Msg: "the promotion letter is one of n, b, r, q"}
+			return NullMove, &SyntaxError{Text: text, Kind: SyntaxUCIPromotion, Msg: "the promotion letter is one of n, b, r, q"}
 		}
 	}
 	return NewMove(from, to, promo), nil

@@ -80,8 +80,12 @@ func parseMove(p *Position, text string, legal []Move) (Move, error) {
 		names[i] = p.san(m, legal, "")
 	}
 	list := strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
-	return NullMove, &MoveError{Kind: Ambiguous, Text: spec.text, Candidates: cands,
-		Msg: spec.text + " is ambiguous: " + list}
+	e := NewMoveError(Ambiguous, DetailAmbiguous, spec.text, spec.text+" is ambiguous: "+list)
+	e.Candidates, e.SANs, e.To = cands, names, spec.to
+	if spec.piece != NoKind && !spec.orPawn {
+		e.Named = spec.piece
+	}
+	return NullMove, e
 }
 
 // match appends to dst the legal moves that fit s. With alt set, the
@@ -145,7 +149,7 @@ func parseSpec(text string) (moveSpec, error) {
 		s = t
 	}
 	if s == "" {
-		return spec, &SyntaxError{Text: spec.text, Msg: "type a move such as e4, Nf3, exd5, O-O or e2e4"}
+		return spec, &SyntaxError{Text: spec.text, Kind: SyntaxEmpty, Msg: "type a move such as e4, Nf3, exd5, O-O or e2e4"}
 	}
 	switch strings.ToUpper(strings.ReplaceAll(s, "0", "O")) {
 	case "O-O", "OO":
@@ -164,7 +168,7 @@ func parseSpec(text string) (moveSpec, error) {
 		case 'x', 'X', ':', '-', ' ', '=', '(', ')', '/':
 		default:
 			if len(c) == len(b) {
-				return spec, &SyntaxError{Text: spec.text, Msg: "too long for a move"}
+				return spec, &SyntaxError{Text: spec.text, Kind: SyntaxTooLong, Msg: "too long for a move"}
 			}
 			if ch >= 'A' && ch <= 'H' && ch != 'B' {
 				ch += 'a' - 'A' // a file typed in capitals ("E4", "Exd5"): no piece has these letters
@@ -184,7 +188,7 @@ func parseSpec(text string) (moveSpec, error) {
 	}
 	n := len(c)
 	if n < 2 || !isFile(c[n-2]) || !isRank(c[n-1]) {
-		return spec, &SyntaxError{Text: spec.text, Msg: "a move ends with the target square, e.g. e4 or Nf3 (files a–h, ranks 1–8)"}
+		return spec, &SyntaxError{Text: spec.text, Kind: SyntaxNoTarget, Msg: "a move ends with the target square, e.g. e4 or Nf3 (files a–h, ranks 1–8)"}
 	}
 	spec.to = SquareAt(int(c[n-2]-'a'), int(c[n-1]-'1'))
 	c = c[:n-2]
@@ -221,14 +225,14 @@ func parseSpec(text string) (moveSpec, error) {
 		spec.piece = NoKind
 	}
 	if len(c) > 0 {
-		return spec, &SyntaxError{Text: spec.text, Msg: "write the man's letter (K, Q, R, B, N; none for a pawn), then where it comes from if needed, then the target square, e.g. Nbd2 or exd5"}
+		return spec, &SyntaxError{Text: spec.text, Kind: SyntaxBadStart, Msg: "write the man's letter (K, Q, R, B, N; none for a pawn), then where it comes from if needed, then the target square, e.g. Nbd2 or exd5"}
 	}
 	if spec.orBPawn && spec.promo != NoKind {
 		// "Bxa8=Q": only a pawn promotes, so the capital B is the b-file.
 		spec.piece, spec.fromFile, spec.orBPawn = Pawn, 1, false
 	}
 	if spec.promo != NoKind && spec.piece != Pawn && spec.piece != NoKind {
-		return spec, &SyntaxError{Text: spec.text, Msg: "only a pawn promotes: write the pawn's move and the new piece, e.g. e8=Q"}
+		return spec, &SyntaxError{Text: spec.text, Kind: SyntaxPieceCannotPromote, Msg: "only a pawn promotes: write the pawn's move and the new piece, e.g. e8=Q"}
 	}
 	return spec, nil
 }

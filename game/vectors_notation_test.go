@@ -161,12 +161,15 @@ func TestJudgeAgreesWithMoveGenerator(t *testing.T) {
 			for to := Square(0); to < 64; to++ {
 				for _, k := range []Kind{NoKind, Queen, Knight, King} {
 					m := NewMove(from, to, k)
-					kind, msg := p.judge(from, to, k)
-					if want := contains(legal, m); (kind == 0) != want {
-						t.Fatalf("%s: %s: generator says legal=%v, explanation says %v %q", fen, m, want, kind, msg)
+					e := p.judge(from, to, k)
+					if want := contains(legal, m); (e.Kind == 0) != want {
+						t.Fatalf("%s: %s: generator says legal=%v, explanation says %+v", fen, m, want, e)
 					}
-					if kind != 0 && msg == "" {
-						t.Fatalf("%s: %s: %v without a message", fen, m, kind)
+					if e.Kind != 0 && e.Msg == "" {
+						t.Fatalf("%s: %s: %v without a message", fen, m, e.Kind)
+					}
+					if e.Kind != 0 {
+						checkMoveErrorData(t, &p, &e)
 					}
 				}
 			}

@@ -1,173 +1,270 @@
-// Package i18n gives the bot's texts in the six languages the rules of
-// Ice Age Chess are published in: English, French, Russian, Norwegian
-// (Bokmål), Spanish and Dutch.
-//
-// # Basics
-//
-// Messages live in locales/<lang>.json, one file per language, embedded
-// in the program; keys are message ids ("board.your_move"), values a Go
-// template ("{{.Player}}, your move") or, for a message that counts, an
-// object of CLDR plural forms ({"one": …, "few": …, "many": …, "other":
-// …}) chosen by go-i18n's CLDR rules: Russian needs one, few, many and
-// other. T returns a message, N one that counts; Man, Outcome,
-// MoveError and SyntaxError put game's values into words. FromDiscord
-// maps a Discord locale to a language, English last.
-//
-// To add a message: add its id and English text to locales/en.json,
-// then its translation to every other file. TestEveryMessageInEveryLanguage
-// fails until each language has it, with every plural form its grammar
-// needs. Write as a player of that language would say it, with its chess
-// words.
-//
-// # Caveats
-//
-// A missing message never panics in production: T falls back to English,
-// then to the id itself, so a gap shows as an odd word, not a crash.
 package i18n
 
 import (
 	"embed"
-	"encoding/json"
 	"fmt"
+	"io/fs"
 	"maps"
+	"path"
+	"slices"
 	"strings"
-	"sync"
+	"sync/atomic"
+	"unicode"
+	"unicode/utf8"
 
 	goi18n "github.com/nicksnyder/go-i18n/v2/i18n"
+	"go.yaml.in/yaml/v3"
 	"golang.org/x/text/language"
 )
 
-// Lang is one of the languages the bot speaks.
+// Lang is one of the languages the texts are written in: a BCP 47 base
+// language code.
 type Lang string
 
+// The languages, in the order Languages returns them.
 const (
 	English   Lang = "en"
 	French    Lang = "fr"
 	Russian   Lang = "ru"
-	Norwegian Lang = "nb"
+	Norwegian Lang = "nb" // Bokmål
 	Spanish   Lang = "es"
 	Dutch     Lang = "nl"
 )
 
-// Langs are all the languages, English first.
-var Langs = []Lang{English, French, Russian, Norwegian, Spanish, Dutch}
+var languages = []Lang{English, French, Russian, Norwegian, Spanish, Dutch}
 
-//go:embed locales/*.json
+// Languages returns every language, English first.
+func Languages() []Lang { return slices.Clone(languages) }
+
+// String returns the language code, e.g. "nb".
+func (l Lang) String() string { return string(l) }
+
+// known reports whether l is one of Languages.
+func (l Lang) known() bool { return slices.Contains(languages, l) }
+
+// FromDiscord returns the language for a Discord locale ("en-US", "fr",
+// "no", "es-419", …), English for one it has no texts in. It also takes
+// the common spellings of the same tags ("fr_FR", "NB", "es-MX").
+func FromDiscord(locale string) Lang {
+	s := strings.ToLower(strings.TrimSpace(locale))
+	base, _, _ := strings.Cut(strings.ReplaceAll(s, "_", "-"), "-")
+	switch base {
+	case "fr":
+		return French
+	case "ru":
+		return Russian
+	case "no", "nb", "nn":
+		return Norwegian // Discord's "no" is Bokmål; a Nynorsk reader reads it best
+	case "es":
+		return Spanish
+	case "nl":
+		return Dutch
+	}
+	return English
+}
+
+// discordLocales maps the Discord locales of the languages to them.
+var discordLocales = []struct {
+	locale string
+	lang   Lang
+}{
+	{"en-US", English}, {"en-GB", English}, {"fr", French}, {"ru", Russian},
+	{"no", Norwegian}, {"es-ES", Spanish}, {"es-419", Spanish}, {"nl", Dutch},
+}
+
+// DiscordLocales returns the message id in every language, keyed by the
+// Discord locales that have one ("en-US", "en-GB", "fr", "ru", "no",
+// "es-ES", "es-419", "nl"), as Discord takes the localizations of a
+// command's name and description.
+func DiscordLocales(id string) map[string]string {
+	out := make(map[string]string, len(discordLocales))
+	for _, d := range discordLocales {
+		out[d.locale] = T(d.lang, id, nil)
+	}
+	return out
+}
+
+// DiscordLocalesOf returns the Discord locales that read lang.
+func DiscordLocalesOf(lang Lang) []string {
+	var out []string
+	for _, d := range discordLocales {
+		if d.lang == lang {
+			out = append(out, d.locale)
+		}
+	}
+	return out
+}
+
+//go:embed locales/*.yaml
 var files embed.FS
 
-var load = sync.OnceValues(func() (*goi18n.Bundle, error) {
-	b := goi18n.NewBundle(language.English)
-	for _, l := range Langs {
-		name := "locales/" + string(l) + ".json"
-		data, err := files.ReadFile(name)
-		if err != nil {
-			return nil, err
-		}
-		// go-i18n takes the language from the file name.
-		if _, err := b.ParseMessageFileBytes(data, string(l)+".json"); err != nil {
-			return nil, fmt.Errorf("i18n: %s: %w", name, err)
-		}
-	}
-	return b, nil
-})
+// The bundle of every message, read from files when the package starts.
+// loadErr is what went wrong reading them; tests insist on its being nil,
+// and a bot built with a broken file still runs, saying message ids.
+var (
+	bundle     *goi18n.Bundle
+	localizers = map[Lang]*goi18n.Localizer{}
+	messages   = map[Lang]map[string]*goi18n.Message{}
+	// groups holds, by language and by id up to its last dot (e.g.
+	// "piece.rook."), the last parts of the ids (the forms: "def", …).
+	groups  = map[Lang]map[string][]string{}
+	loadErr error
+)
 
-var localizers = sync.OnceValue(func() map[Lang]*goi18n.Localizer {
-	b, err := load()
+func init() { loadErr = load() }
+
+func load() error {
+	bundle = goi18n.NewBundle(language.English)
+	bundle.RegisterUnmarshalFunc("yaml", yaml.Unmarshal)
+	for _, l := range languages {
+		localizers[l] = goi18n.NewLocalizer(bundle, string(l))
+		messages[l] = map[string]*goi18n.Message{}
+	}
+	names, err := fs.Glob(files, "locales/*.yaml")
 	if err != nil {
-		panic(err) // the files are embedded: a test catches this
+		return err
 	}
-	m := map[Lang]*goi18n.Localizer{}
-	for _, l := range Langs {
-		m[l] = goi18n.NewLocalizer(b, string(l), string(English))
+	var errs []string
+	for _, name := range names {
+		lang, ok := fileLang(name)
+		if !ok {
+			errs = append(errs, name+": not named active.LANG.yaml for one of the languages")
+			continue
+		}
+		buf, err := files.ReadFile(name)
+		if err != nil {
+			errs = append(errs, err.Error())
+			continue
+		}
+		mf, err := bundle.ParseMessageFileBytes(buf, name)
+		if err != nil {
+			errs = append(errs, name+": "+err.Error())
+			continue
+		}
+		for _, m := range mf.Messages {
+			messages[lang][m.ID] = m
+		}
 	}
-	return m
-})
+	for _, l := range languages {
+		if len(messages[l]) == 0 {
+			errs = append(errs, "no messages in "+string(l))
+		}
+		groups[l] = map[string][]string{}
+		for _, id := range IDs(l) {
+			if i := strings.LastIndexByte(id, '.'); i >= 0 {
+				groups[l][id[:i+1]] = append(groups[l][id[:i+1]], id[i+1:])
+			}
+		}
+	}
+	if errs != nil {
+		return fmt.Errorf("i18n: %s", strings.Join(errs, "; "))
+	}
+	return nil
+}
 
-// T returns message id in lang, its template filled from data.
+// fileLang returns the language of a message file named
+// locales/active.LANG.yaml.
+func fileLang(name string) (Lang, bool) {
+	base := path.Base(name)
+	if !strings.HasPrefix(base, "active.") || !strings.HasSuffix(base, ".yaml") {
+		return "", false
+	}
+	l := Lang(strings.TrimSuffix(strings.TrimPrefix(base, "active."), ".yaml"))
+	return l, l.known()
+}
+
+// A Reporter is told of a message that is missing in a language, or whose
+// template fails; the text shown instead is the English one, or the id.
+type Reporter func(lang Lang, id string, err error)
+
+var reporter atomic.Pointer[Reporter]
+
+// SetReporter makes f the Reporter (nil: none, as in production, where a
+// missing text shows in English). Tests set one that fails the test, so a
+// missing message is loud where it can be fixed. It returns the Reporter
+// it replaces.
+func SetReporter(f Reporter) Reporter {
+	var old *Reporter
+	if f == nil {
+		old = reporter.Swap(nil)
+	} else {
+		old = reporter.Swap(&f)
+	}
+	if old == nil {
+		return nil
+	}
+	return *old
+}
+
+func report(lang Lang, id string, err error) {
+	if f := reporter.Load(); f != nil {
+		(*f)(lang, id, err)
+	}
+}
+
+// Has reports whether the message id is written in lang.
+func Has(lang Lang, id string) bool {
+	_, ok := messages[lang][id]
+	return ok
+}
+
+// IDs returns the ids of the messages written in lang, sorted.
+func IDs(lang Lang) []string {
+	return slices.Sorted(maps.Keys(messages[lang]))
+}
+
+// T returns the message id in lang, its template filled with data (which
+// may be nil). A message missing in lang is said in English, and one
+// missing in English too is the id itself; either is told to the Reporter.
+// An unknown lang is English.
 func T(lang Lang, id string, data map[string]any) string {
 	return localize(lang, id, nil, data)
 }
 
-// N returns message id in lang in the plural form for count; the
-// template sees the count as {{.Count}}.
+// N is T for a message with plural forms: count chooses the form by the
+// language's CLDR plural rules, and the template sees it as .Count (data
+// may be nil).
 func N(lang Lang, id string, count int, data map[string]any) string {
-	d := maps.Clone(data)
-	if d == nil {
-		d = map[string]any{}
-	}
+	d := make(map[string]any, len(data)+1)
+	maps.Copy(d, data)
 	d["Count"] = count
 	return localize(lang, id, count, d)
 }
 
 func localize(lang Lang, id string, count any, data map[string]any) string {
-	loc, ok := localizers()[lang]
-	if !ok {
-		loc = localizers()[English]
+	if !lang.known() {
+		lang = English
 	}
-	s, err := loc.Localize(&goi18n.LocalizeConfig{MessageID: id, TemplateData: data, PluralCount: count})
-	if err != nil || s == "" {
-		if lang != English {
-			return localize(English, id, count, data)
-		}
-		return id
+	cfg := &goi18n.LocalizeConfig{MessageID: id, PluralCount: count}
+	if data != nil {
+		cfg.TemplateData = data
 	}
-	return s
-}
-
-// discordLocales maps Discord's locale codes to our languages.
-var discordLocales = map[string]Lang{
-	"en-US": English, "en-GB": English, "fr": French, "ru": Russian, "no": Norwegian,
-	"es-ES": Spanish, "es-419": Spanish, "nl": Dutch,
-}
-
-// FromDiscord returns the language for a Discord locale ("fr", "es-419",
-// "no", …) or one of ours ("nb"); English for anything else.
-func FromDiscord(locale string) Lang {
-	if l, ok := discordLocales[locale]; ok {
-		return l
+	msg, err := localizers[lang].Localize(cfg)
+	if err == nil {
+		return msg
 	}
-	base, _, _ := strings.Cut(strings.ToLower(locale), "-")
-	switch base {
-	case "fr", "ru", "es", "nl", "nb":
-		return Lang(base)
-	case "no", "nn":
-		return Norwegian
+	report(lang, id, err)
+	if msg != "" {
+		return msg // English, for a message missing in lang
 	}
-	return English
-}
-
-// DiscordLanguages maps every Discord locale we translate into to its
-// language, English aside.
-func DiscordLanguages() map[string]Lang {
-	m := map[string]Lang{}
-	for loc, l := range discordLocales {
-		if l != English {
-			m[loc] = l
+	if lang != English {
+		if msg, err := localizers[English].Localize(cfg); err == nil {
+			return msg
 		}
 	}
-	return m
+	return id
 }
 
-// DiscordLocales returns message id in every language but English, keyed
-// by Discord locale code, for command names and descriptions.
-func DiscordLocales(id string) map[string]string {
-	m := map[string]string{}
-	for loc, l := range DiscordLanguages() {
-		m[loc] = T(l, id, nil)
+// Sentence returns s with its first letter in upper case, for showing one
+// of the explanations (which start in lower case, to be put after other
+// words) as a sentence of its own.
+func Sentence(s string) string {
+	if strings.HasPrefix(s, "ij") {
+		return "IJ" + s[2:] // the Dutch digraph: "IJstijd"
 	}
-	return m
-}
-
-// Messages returns a language's file as it is written: each id with a
-// string, or a map of plural forms. For tests and tools.
-func Messages(lang Lang) (map[string]any, error) {
-	data, err := files.ReadFile("locales/" + string(lang) + ".json")
-	if err != nil {
-		return nil, err
+	r, n := utf8.DecodeRuneInString(s)
+	if r == utf8.RuneError || unicode.IsUpper(r) {
+		return s
 	}
-	var m map[string]any
-	if err := json.Unmarshal(data, &m); err != nil {
-		return nil, fmt.Errorf("i18n: locales/%s.json: %w", lang, err)
-	}
-	return m, nil
+	return string(unicode.ToUpper(r)) + s[n:]
 }

@@ -88,8 +88,8 @@ func checkStart(fen string) error {
 	if err != nil {
 		return &Refusal{Kind: BadPosition, Err: err}
 	}
-	if p.Outcome().Over() {
-		return &Refusal{Kind: BadPosition}
+	if o := p.Outcome(); o.Over() {
+		return &Refusal{Kind: BadPosition, Outcome: o}
 	}
 	return nil
 }
@@ -145,22 +145,26 @@ func (s *Service) Accept(ctx context.Context, id uint64, by Seat, channel string
 		if err := MayAccept(&c, by.ID, at); err != nil {
 			return err
 		}
-		if by.Name == "" {
-			by.Name = c.To.Name
+		taker := by
+		if taker.Name == "" {
+			taker.Name = c.To.Name
 		}
-		white, black := c.From, by
+		white, black := c.From, taker
 		if c.Color == BlackSide || c.Color == Random && !whiteFirst {
-			white, black = by, c.From
+			white, black = taker, c.From
 		}
-		if channel == "" {
-			channel = c.Channel
+		where := channel
+		if where == "" {
+			where = c.Channel
 		}
-		if err := tx.DeleteChallenge(id); err != nil {
-			return err
-		}
-		g, err := s.start(tx, NewGame{Guild: c.Guild, Channel: channel, White: white, Black: black,
+		// start decides before it writes, so a refusal (a busy channel)
+		// leaves the challenge standing and nothing written.
+		g, err := s.start(tx, NewGame{Guild: c.Guild, Channel: where, White: white, Black: black,
 			StartFEN: c.StartFEN, Rated: c.Rated, DaysPerMove: c.DaysPerMove, At: at})
 		if err != nil {
+			return err
+		}
+		if err := tx.DeleteChallenge(id); err != nil {
 			return err
 		}
 		r = Result{Game: g, Event: Started}
@@ -269,20 +273,30 @@ type NewGame struct {
 	At          time.Time
 }
 
-// Start starts a game. Refusals: BadTimeControl, BadPosition, ChannelBusy.
+// Start starts a game. Refusals: SelfChallenge (one user in both seats),
+// BadTimeControl, BadPosition, ChannelBusy.
 func (s *Service) Start(ctx context.Context, n NewGame) (Result, error) {
 	var r Result
 	err := s.st.Update(ctx, func(tx Tx) error {
 		g, err := s.start(tx, n)
+		if err != nil {
+			return err
+		}
 		r = Result{Game: g, Event: Started}
-		return err
+		return nil
 	})
-	return r, err
+	if err != nil {
+		return Result{}, err
+	}
+	return r, nil
 }
 
 func (s *Service) start(tx Tx, n NewGame) (Game, error) {
 	if n.At.IsZero() || n.Channel == "" || n.White.ID == "" || n.Black.ID == "" {
 		return Game{}, errors.New("play: a new game needs a time, a channel and two players")
+	}
+	if n.White.ID == n.Black.ID {
+		return Game{}, &Refusal{Kind: SelfChallenge}
 	}
 	if !s.validDays(n.DaysPerMove) {
 		return Game{}, s.badDays(n.DaysPerMove)

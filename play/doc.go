@@ -7,9 +7,9 @@
 //
 // A Service works on a Storage that this package defines (Update and View
 // transactions over a few records: Game, Challenge, Player, LogEntry,
-// Stats, Prefs).
-// package store implements it on bbolt; playtest has an in-memory one and
-// the behavioural suite every implementation must pass.
+// Stats, Prefs). package store implements it on bbolt and package
+// memstore in memory; playtest has the behavioural suite every
+// implementation must pass.
 //
 // Players are opaque string ids and time is passed in: the package does
 // no I/O of its own and reads no clock. Every act on a game names who asks

@@ -16,8 +16,8 @@ const MaxSuggestions = 5
 // draw offer or takeback request: they lapse. A move that ends the game
 // (checkmate, stalemate, a frozen king, fifty moves) ends it here.
 //
-// Refusals (*Refusal): NoGame, NotAPlayer, GameOver, Stale, NotYourTurn,
-// TimeUp, NotAMove (wrapping *game.SyntaxError), IllegalMove (wrapping
+// Refusals (*Refusal): NoGame, NotAPlayer, GameOver, Stale, TimeUp,
+// NotYourTurn, NotAMove (wrapping *game.SyntaxError), IllegalMove (wrapping
 // *game.MoveError, with Suggestions).
 func (s *Service) Move(ctx context.Context, a Act, text string) (Result, error) {
 	return s.act(ctx, a, Moved, func(tx Tx, g *Game, me game.Color, r *Result) error {
@@ -28,11 +28,6 @@ func (s *Service) Move(ctx context.Context, a Act, text string) (Result, error) 
 		if turn := pos.Turn(); turn != me {
 			x := refuse(NotYourTurn, g)
 			x.Who, x.Turn = g.Seat(turn), turn
-			return x
-		}
-		if !g.Deadline.IsZero() && !a.At.Before(g.Deadline) {
-			x := refuse(TimeUp, g)
-			x.Deadline = g.Deadline
 			return x
 		}
 		mv, err := game.ParseMove(&pos, text)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -208,7 +209,7 @@ func (g *Game) Match() (*game.Match, error) {
 
 // Clone returns a deep copy.
 func (g Game) Clone() Game {
-	g.Moves = append([]Move(nil), g.Moves...)
+	g.Moves = slices.Clone(g.Moves)
 	if g.DrawOffer != nil {
 		o := *g.DrawOffer
 		g.DrawOffer = &o

@@ -29,10 +29,12 @@ const (
 	// NotAMove: the text is no move in any notation; the wrapped error is
 	// a *game.SyntaxError.
 	NotAMove RefusalKind = 7
-	// TimeUp: the deadline has passed; the mover lost on time.
+	// TimeUp: the deadline has passed; the side to move has lost on time
+	// (TimeOut records it) and no act may change the game any more.
 	TimeUp RefusalKind = 8
 
-	// SelfChallenge: a user challenged themself.
+	// SelfChallenge: a user challenged themself (or accepted their own
+	// challenge, or was seated on both sides of a game).
 	SelfChallenge RefusalKind = 10
 	// NoChallenge: the challenge was answered, withdrawn or expired.
 	NoChallenge RefusalKind = 11
@@ -49,7 +51,9 @@ const (
 	ChannelBusy RefusalKind = 16
 	// AlreadyChallenged: the same challenge is already waiting.
 	AlreadyChallenged RefusalKind = 17
-	// BadPosition: the start position is unusable.
+	// BadPosition: the start position is unusable: its FEN does not read
+	// (Refusal.Err is the *game.FENError) or the game would be over
+	// already (Refusal.Outcome says how).
 	BadPosition RefusalKind = 18
 
 	// NoOffer: there is no draw offer (or takeback request) to answer.
@@ -104,7 +108,7 @@ type Refusal struct {
 	Turn     game.Color   // the side to move (NotYourTurn)
 	Revision int          // the current revision (Stale)
 	Last     Event        // what last changed the game (Stale)
-	Outcome  game.Outcome // how the game ended (GameOver)
+	Outcome  game.Outcome // how the game ended (GameOver, BadPosition)
 	Deadline time.Time    // the deadline that passed (TimeUp) or is ahead (NotYetDue)
 	Allowed  []int        // the allowed days per move (BadTimeControl)
 	Days     int          // the refused days per move (BadTimeControl)
@@ -132,6 +136,13 @@ func (r *Refusal) Error() string {
 	case IllegalMove, NotAMove:
 		if r.Err != nil {
 			return r.Err.Error()
+		}
+	case BadPosition:
+		if r.Err != nil {
+			return r.Err.Error()
+		}
+		if r.Outcome.Over() {
+			return "the start position is the end of a game already: " + describe(r.Outcome)
 		}
 	case TimeUp:
 		return "the time to move ran out at " + r.Deadline.UTC().Format(time.RFC3339)

@@ -105,7 +105,10 @@ func New(st Storage, opts Options) *Service {
 // Storage returns the storage the Service works on.
 func (s *Service) Storage() Storage { return s.st }
 
-// Act names who asks to change which game, as they saw it.
+// Act names who asks to change which game, as they saw it. Every act on
+// a game may be refused (*Refusal) with NoGame, NotAPlayer, GameOver,
+// Stale or, once the deadline has passed, TimeUp; its method's doc lists
+// the refusals of its own.
 type Act struct {
 	By       string    // the user who asks
 	Game     uint64    // the game's id
@@ -175,9 +178,10 @@ func (s *Service) ActiveGames(ctx context.Context, user string) ([]Game, error) 
 
 // act runs fn on the game a names, in one transaction, after the checks
 // every act shares: the game exists and goes on, the asker plays in it,
-// and saw its current revision. fn edits g and fills r; when it returns
-// nil the game's revision is bumped, an end is processed and the game is
-// written.
+// saw its current revision, and acts before the deadline (after it the
+// side to move has lost on time, and only TimeOut may end the game). fn
+// edits g and fills r; when it returns nil the game's revision is bumped,
+// an end is processed and the game is written.
 func (s *Service) act(ctx context.Context, a Act, ev Event, fn func(tx Tx, g *Game, me game.Color, r *Result) error) (Result, error) {
 	if a.At.IsZero() {
 		return Result{}, errors.New("play: an act without a time")
@@ -205,6 +209,11 @@ func (s *Service) act(ctx context.Context, a Act, ev Event, fn func(tx Tx, g *Ga
 		if a.Revision != g.Revision {
 			x := refuse(Stale, &g)
 			x.Revision, x.Last = g.Revision, g.Last
+			return x
+		}
+		if !g.Deadline.IsZero() && !a.At.Before(g.Deadline) {
+			x := refuse(TimeUp, &g)
+			x.Deadline = g.Deadline
 			return x
 		}
 		if err := fn(tx, &g, me, &r); err != nil {

@@ -20,7 +20,7 @@ var (
 )
 
 // Storage keeps the records of play durably. package store implements it
-// on bbolt; playtest.NewMemory in memory. Implementations are safe for
+// on bbolt; memstore.New in memory. Implementations are safe for
 // concurrent use.
 type Storage interface {
 	// Update runs fn in one read-write transaction and returns after it
@@ -67,7 +67,8 @@ type ReadTx interface {
 	PlayerLog(scope, user string, fn func(LogEntry) error) error
 
 	// Due returns the items of an index due at or before now, earliest
-	// first, at most limit; NextDue the earliest time in the index.
+	// first, at most limit; NextDue the earliest time in the index. A
+	// limit of zero or less returns nothing, here and in Finished.
 	Due(kind DueKind, now time.Time, limit int) ([]Due, error)
 	NextDue(kind DueKind) (at time.Time, ok bool, err error)
 }

@@ -9,77 +9,101 @@ import (
 	"testing"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
+	"github.com/iceagechess/iceage/game"
+	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/play/memstore"
 )
 
-// benchMover plays reference games in one channel after another: each
-// call plays the next move, starting a new game when one ends.
+// benchMover plays reference games through play, in one channel after
+// another: each call plays the next move, starting a new game when one
+// ends.
 type benchMover struct {
-	s     *Store
+	svc   *play.Service
 	refs  []refGame
 	name  string
 	round int
-	g     Game
+	g     play.Game
+	// fresh, if set, gives every game a new storage, so that what the
+	// storage holds does not weigh on the move.
+	fresh func() play.Storage
 }
 
 func (m *benchMover) next(tb testing.TB) {
 	if m.g.ID == 0 || m.g.Over() || m.g.Ply() >= len(m.refs[m.round%len(m.refs)].moves) {
 		m.round++
-		var err error
-		m.g, err = m.s.CreateGame(newGame("g", fmt.Sprintf("%s-%d", m.name, m.round), "w-"+m.name, "b-"+m.name, 3))
+		if m.fresh != nil {
+			m.svc = service(m.fresh())
+		}
+		r, err := m.svc.Start(ctx, play.NewGame{Guild: "g", Channel: fmt.Sprintf("%s-%d", m.name, m.round),
+			White: play.Seat{ID: "w-" + m.name}, Black: play.Seat{ID: "b-" + m.name}, DaysPerMove: 3, At: t0})
 		if err != nil {
 			tb.Fatal(err)
 		}
+		m.g = r.Game
 	}
 	ref := m.refs[m.round%len(m.refs)]
-	who, _ := m.g.ToMove()
-	g, err := m.s.PlayMove(m.g.Channel, m.g.Ply(), ref.moves[m.g.Ply()], who.ID, t0)
+	r, err := m.svc.Move(ctx, play.Act{By: m.g.ToMove().ID, Game: m.g.ID, Revision: m.g.Revision, At: t0}, ref.moves[m.g.Ply()])
 	if err != nil {
 		tb.Fatal(err)
 	}
-	m.g = g
+	m.g = r.Game
 }
 
-// BenchmarkPlayMove is the latency of one acknowledged move: the whole
-// read-check-apply-write transaction and its fsync, one writer alone.
-func BenchmarkPlayMove(b *testing.B) {
+// storages are the storages the move benchmarks compare: bbolt with every
+// write alone, bbolt with group commit, and memory (no disk).
+var storages = []struct {
+	name string
+	open func(tb testing.TB) play.Storage
+}{
+	{"bbolt-alone", func(tb testing.TB) play.Storage { return openTest(tb, &Options{BatchDelay: -1}) }},
+	{"bbolt-batched", func(tb testing.TB) play.Storage { return openTest(tb, nil) }},
+	{"memory", func(testing.TB) play.Storage { return memstore.New() }},
+}
+
+// BenchmarkMove is the latency of one acknowledged move through
+// play.Service: parsing what the user typed, the read-check-apply-write
+// transaction and, on bbolt, its fsync; one writer alone, the games
+// played one after another in one storage. memory-fresh plays each game
+// in a new memstore: memstore finds a channel's game by scanning every
+// game, so in one long-lived memstore a move costs a little more as
+// games pile up; memory-fresh is play's own cost.
+func BenchmarkMove(b *testing.B) {
 	refs := loadRefGames(b)
-	for _, bc := range []struct {
-		name  string
-		delay time.Duration
-	}{{"alone", -1}, {"batched", DefaultBatchDelay}} {
-		b.Run(bc.name, func(b *testing.B) {
-			s := openTest(b, &Options{BatchDelay: bc.delay})
-			m := &benchMover{s: s, refs: refs, name: "solo"}
+	for _, st := range storages {
+		b.Run(st.name, func(b *testing.B) {
+			m := &benchMover{svc: service(st.open(b)), refs: refs, name: "solo"}
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				m.next(b)
 			}
 		})
 	}
+	b.Run("memory-fresh", func(b *testing.B) {
+		m := &benchMover{refs: refs, name: "solo", fresh: func() play.Storage { return memstore.New() }}
+		for i := 0; i < b.N; i++ {
+			m.next(b)
+		}
+	})
 }
 
 // BenchmarkConcurrentGames is the throughput of acknowledged moves when
-// 64 games move at once, each move its own PlayMove call.
+// 64 games move at once, each move its own act.
 func BenchmarkConcurrentGames(b *testing.B) {
 	refs := loadRefGames(b)
-	for _, bc := range []struct {
-		name  string
-		delay time.Duration
-	}{{"alone", -1}, {"batched", DefaultBatchDelay}} {
-		b.Run(bc.name, func(b *testing.B) {
-			s := openTest(b, &Options{BatchDelay: bc.delay})
+	for _, st := range storages {
+		b.Run(st.name, func(b *testing.B) {
+			svc := service(st.open(b))
 			const games = 64
 			var left atomic.Int64
 			left.Store(int64(b.N))
 			var wg sync.WaitGroup
-			start := time.Now()
+			begin := time.Now()
 			b.ResetTimer()
 			for w := 0; w < games; w++ {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					m := &benchMover{s: s, refs: refs[w:], name: fmt.Sprint("p", w)}
+					m := &benchMover{svc: svc, refs: refs[w:], name: fmt.Sprint("p", w)}
 					for left.Add(-1) >= 0 {
 						m.next(b)
 					}
@@ -87,65 +111,62 @@ func BenchmarkConcurrentGames(b *testing.B) {
 			}
 			wg.Wait()
 			b.StopTimer()
-			b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "moves/s")
+			b.ReportMetric(float64(b.N)/time.Since(begin).Seconds(), "moves/s")
 		})
 	}
 }
 
-// fill stores games straight through the internal functions, many per
-// transaction, to build large files quickly: active ones with n plies of
-// a reference game, or archived ones with the whole reference game.
-func fill(tb testing.TB, s *Store, count int, archived bool, plies int, users int) {
+// fill stores count games straight through the storage, 1000 per
+// transaction, to build large files quickly: active ones with at most
+// plies plies of a reference game, or finished ones with the whole
+// reference game. users players meet in 50 guilds.
+func fill(tb testing.TB, s *Store, count int, finished bool, plies int, users int) {
 	tb.Helper()
 	refs := loadRefGames(tb)
 	// Replay each reference game once; the copies differ in ids only.
 	type tmpl struct {
-		moves []Move
-		fen   string
-		ices  []IceAge
+		moves   []play.Move
+		fen     string
+		outcome game.Outcome
 	}
 	tmpls := make([]tmpl, len(refs))
 	for i, r := range refs {
 		n := len(r.moves)
-		if !archived {
+		if !finished {
 			n = min(plies, n-1)
 		}
-		var ms []Move
-		for j, u := range r.moves[:n] {
-			ms = append(ms, Move{u, t0.Add(time.Duration(j) * time.Hour)})
-		}
-		p, ices, err := replay(StartFENForBench, ms)
+		m, err := game.ReplayUCI(game.StartFEN, r.moves[:n])
 		if err != nil {
 			tb.Fatal(err)
 		}
-		tmpls[i] = tmpl{ms, p.FEN(), ices}
+		var ms []play.Move
+		for j, u := range r.moves[:n] {
+			ms = append(ms, play.Move{UCI: u, At: t0.Add(time.Duration(j) * time.Hour)})
+		}
+		o := m.Outcome()
+		if finished && !o.Over() {
+			o = game.WinFor(game.White, game.Resignation)
+		}
+		tmpls[i] = tmpl{ms, m.FEN(), o}
 	}
 	const perTx = 1000
 	for done := 0; done < count; done += perTx {
-		err := s.db.Update(func(tx *bolt.Tx) error {
+		err := s.Update(ctx, func(tx play.Tx) error {
 			for i := done; i < min(done+perTx, count); i++ {
 				t := tmpls[i%len(tmpls)]
-				w, b := fmt.Sprint("u", i%users), fmt.Sprint("u", (i*7+1)%users)
-				n := newGame(fmt.Sprint("guild", i%50), fmt.Sprint("ch", i), w, b, 3)
-				g, err := createGame(tx, n)
+				id, err := tx.NextID()
 				if err != nil {
 					return err
 				}
-				old := g.clone()
-				g.Moves, g.FEN, g.IceAges = t.moves, t.fen, t.ices
-				if !archived {
-					if err := putActive(tx, old, g); err != nil {
-						return err
-					}
-					continue
+				g := play.Game{ID: id, Revision: 1 + len(t.moves), Guild: fmt.Sprint("guild", i%50), Channel: fmt.Sprint("ch", i),
+					White: play.Seat{ID: fmt.Sprint("u", i%users)}, Black: play.Seat{ID: fmt.Sprint("u", (i*7+1)%users)},
+					StartFEN: game.StartFEN, Moves: t.moves, FEN: t.fen, Created: t0, Updated: t0, DaysPerMove: 3}
+				if finished {
+					g.Outcome, g.Ended = t.outcome, t0
+				} else {
+					g.Deadline, g.RemindAt = t0.Add(time.Duration(i)*time.Second), t0.Add(time.Duration(i)*time.Second-time.Hour)
 				}
-				p, _ := g.Position()
-				g.Status = p.Outcome()
-				if !g.Status.Over() {
-					g.Status.Result, g.Status.Reason = 1, 6 // a resignation
-				}
-				g.Ended = t0
-				if err := archive(tx, old, g); err != nil {
+				if err := tx.PutGame(g); err != nil {
 					return err
 				}
 			}
@@ -157,27 +178,46 @@ func fill(tb testing.TB, s *Store, count int, archived bool, plies int, users in
 	}
 }
 
-// StartFENForBench is the start position of the generated games.
-const StartFENForBench = "rnbqkbnr/pppppppp/********/********/********/********/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
-
 // BenchmarkActiveGames lists one user's active games with 10,000 active
 // games stored (2,000 users, so 10 games each on average).
 func BenchmarkActiveGames(b *testing.B) {
 	s := openTest(b, nil)
 	fill(b, s, 10000, false, 40, 2000)
-	if list, err := s.ActiveGames("u42"); err != nil || len(list) == 0 {
-		b.Fatalf("%d games, %v", len(list), err)
-	}
-	b.ResetTimer()
 	listed := 0
+	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		list, err := s.ActiveGames(fmt.Sprint("u", i%2000))
+		err := s.View(ctx, func(tx play.ReadTx) error {
+			list, err := tx.ActiveGames(fmt.Sprint("u", i%2000))
+			listed += len(list)
+			return err
+		})
 		if err != nil {
 			b.Fatal(err)
 		}
-		listed += len(list)
+	}
+	if listed == 0 {
+		b.Fatal("listed nothing")
 	}
 	b.ReportMetric(float64(listed)/float64(b.N), "games/list")
+}
+
+// BenchmarkDue reads the first 100 due deadlines with 10,000 active games.
+func BenchmarkDue(b *testing.B) {
+	s := openTest(b, nil)
+	fill(b, s, 10000, false, 40, 2000)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		err := s.View(ctx, func(tx play.ReadTx) error {
+			d, err := tx.Due(play.DueDeadline, t0.Add(time.Hour), 100)
+			if len(d) != 100 {
+				return fmt.Errorf("%d due", len(d))
+			}
+			return err
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
 }
 
 // archive100k is the file of BenchmarkOpenArchive100k, built once per
@@ -199,7 +239,8 @@ func TestMain(m *testing.M) {
 }
 
 // BenchmarkOpenArchive100k is the time to open (and close) a file holding
-// 100,000 archived games of reference length; it reports the file size.
+// 100,000 finished games of reference length; it reports the file size
+// and logs the time to read a page of one player's games.
 func BenchmarkOpenArchive100k(b *testing.B) {
 	if testing.Short() {
 		b.Skip("builds a file of hundreds of megabytes")
@@ -214,9 +255,9 @@ func BenchmarkOpenArchive100k(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		start := time.Now()
+		begin := time.Now()
 		fill(b, s, 100000, true, 0, 5000)
-		archive100k.took = time.Since(start)
+		archive100k.took = time.Since(begin)
 		if err := s.Close(); err != nil {
 			b.Fatal(err)
 		}
@@ -242,10 +283,16 @@ func BenchmarkOpenArchive100k(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer s.Close()
-	t := time.Now()
-	list, err := s.ArchiveOfPlayer("u77", 0, 20)
-	if err != nil || len(list) != 20 {
-		b.Fatalf("%d games, %v", len(list), err)
+	begin := time.Now()
+	err = s.View(ctx, func(tx play.ReadTx) error {
+		list, err := tx.Finished("u77", "", 0, 20)
+		if err == nil && len(list) != 20 {
+			err = fmt.Errorf("%d games", len(list))
+		}
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
 	}
-	b.Logf("filled in %v; a page of 20 of one player's archived games read in %v", archive100k.took.Round(time.Millisecond), time.Since(t))
+	b.Logf("filled in %v; a page of 20 of one player's finished games read in %v", archive100k.took.Round(time.Millisecond), time.Since(begin))
 }

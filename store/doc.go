@@ -1,62 +1,64 @@
-// Package store keeps Ice Age Chess games, challenges, players and
-// statistics in one bbolt file: no server, one writer process, durable
-// commits.
+// Package store keeps the records of package play — games, challenges,
+// players, statistics and settings — in one bbolt file: no server, one
+// writer process, durable commits. It is play's Storage on disk: store
+// keeps durability, indexes and transactions; play keeps the decisions
+// (who may do what, when); game keeps the rules.
 //
 // # Basics
 //
 // Open the file with Open (it waits Options.Timeout for a lock held by
-// another process, then fails with ErrLocked) and Close it on shutdown.
-// Every exported method is one transaction: reads see one consistent
-// instant, writes are all or nothing and are on disk (fsync) before the
-// method returns — a move the bot acknowledges is never lost.
+// another process, then fails with ErrLocked), hand the Store to
+// play.New, and Close it on shutdown. *Store implements play.Storage:
+// Update runs a function in one read-write transaction and returns only
+// once the commit is on disk (fsync) — a move the bot acknowledges is
+// never lost — and View runs one in a read-only transaction that sees one
+// instant while writers go on.
 //
-// A game lives under its channel (or thread) id while active: at most one
-// per channel (ErrChannelBusy). PlayMove plays a UCI move in one read-write
-// transaction: it loads the record, checks the player, the version (the
-// ply the user saw — ErrConflict if the game moved on, so of two clicks at
-// once exactly one plays), refuses a move at or after the deadline
-// (ErrTimeUp: the mover lost on time, which TimeOut records), checks
-// legality and applies the move through package game, updates the deadline, the reminder and the indexes, and
-// archives the game if it ended, counting it for the players and the
-// variant statistics. UpdateGame does the same for everything else (draw
-// offers, message ids), through a callback; it does not know who asked,
-// so the caller checks that. Resign and DeclineChallenge take the user and
-// refuse one who has no say (ErrNotPlayer); TakeBack needs the ply the
-// takeback was agreed at.
+// Inside a transaction, records are read and written whole (play.Tx).
+// PutGame compares a game with its stored version and moves its index
+// entries: an active game holds its channel (at most one active game per
+// channel: play.ErrChannelBusy) and is listed by player, guild, deadline
+// and reminder; a finished game moves to the archive, frees its channel
+// and is listed by player and guild, newest first. Challenges are listed
+// by user and by expiry; players by scope (a guild, or "" for
+// everywhere) and user; statistics by scope; settings by user. Games and
+// challenges take their ids from one sequence (NextID).
 //
-// Finished games move to the archive, keyed by id, queryable by player,
-// guild and id (ArchiveOfPlayer, ArchiveOfGuild, ArchivedGame, GameByID)
-// and exportable (EachArchived). Challenges wait with an expiry until
-// AcceptChallenge turns one into a game, in the same transaction that
-// removes it. Player records hold the Glicko-2 state and game counts per
-// guild and globally; Prefs hold each user's settings.
+// Every query reads one index from where its answer starts — GameIn,
+// ActiveGames, GuildGames, a page of Finished, Due, NextDue — so its cost
+// is the size of its answer, not the number of games stored.
 //
-// The scheduler asks DueDeadlines, DueReminders, ExpiredChallenges and
-// NextDue: each reads an index ordered by time from its start, so its cost
-// is the number of entries due, not the number of games.
+// Errors wrap play's sentinels (play.ErrNotFound, play.ErrChannelBusy,
+// play.ErrCorrupt) or the store's own (ErrInvalid for an id that cannot
+// be part of a key, ErrNewerSchema, ErrLocked); test with errors.Is.
 //
 // Backup writes a consistent copy of the file while the bot runs
-// (bbolt's Tx.WriteTo inside a read transaction).
+// (bbolt's Tx.WriteTo inside a read transaction); BackupFile writes it
+// to a file safely, and CopyFile copies a file that no process has open.
+// Check runs bbolt's consistency check.
 //
 // # Layout and encoding
 //
-// Top-level buckets hold records (games by channel, archive by id,
-// challenges by id, players by scope NUL user, prefs by user, stats by
-// scope NUL) and indexes whose keys are the whole entry: big-endian time
-// (sign bit flipped, so byte order is time order) followed by a channel or
-// id, or an owner id, NUL, and a channel or id. Ids may not contain NUL.
+// Top-level buckets hold records (active games by id, finished games by
+// id, challenges by id, players by scope NUL user, prefs by user, stats
+// by scope NUL) and indexes whose keys are the whole entry: big-endian
+// time (sign bit flipped, so byte order is time order) followed by an id,
+// or an owner id, NUL and an id, so that a prefix seek finds exactly one
+// user's or guild's entries; the channel index maps a channel to its
+// active game's id. Ids may not contain NUL.
 //
-// Records are JSON objects with a "v" field (the record version). JSON
-// because records are small and read far more than written, and because
-// it stays readable by tools and by later versions: unknown fields are
-// ignored and missing ones read as zero, so adding a field needs no
-// migration. Moves are encoded compactly as ["e2d3", unixMillis]; a
-// game's status is game.Outcome as {"Result": n, "Reason": n}, with
-// game's stable numbers. The
-// file's schema version is in the meta bucket; Open migrates an older file
-// in place, in one transaction, and refuses a newer one (ErrNewerSchema),
-// as it refuses a record whose "v" is newer than this program's: read
-// without its new fields, it would be written back without them.
+// Records are play's, as JSON objects, with the record version in their
+// "v" field (the store sets it on every write). JSON because records are
+// small and read far more than written, and because it stays readable by
+// tools and by later versions: unknown fields are ignored and missing
+// ones read as zero, so adding a field needs no migration. Moves are
+// encoded compactly as ["e2d3", unixMillis]; a game's outcome is
+// game.Outcome as {"Result": n, "Reason": n}, with game's stable numbers.
+// The file's schema version is in the meta bucket; Open migrates an
+// older file in place, in one transaction, and refuses a newer one
+// (ErrNewerSchema), as it refuses a record whose "v" is newer than this
+// program's: read without its new fields, it would be written back
+// without them.
 //
 // # Caveats
 //
@@ -68,17 +70,22 @@
 // finds no other in progress commits at once; writes that arrive while
 // others are in progress share one transaction (bbolt's Batch, waiting at
 // most Options.BatchDelay for company), and each still returns only after
-// that shared commit. For this the UpdateGame callback may run more than
-// once and must only edit the game it is given.
+// that shared commit. For this the function given to Update may run more
+// than once, and must act only through its transaction. A function that
+// fails before it writes anything (a refusal: play decides those first)
+// leaves the shared transaction alone; one that fails after writing makes
+// bbolt run the shared transaction again without it, and then it alone,
+// to be rolled back — correct, but it costs the others a second run.
 //
 // A record is rewritten whole on every change; a game of 300 plies is
 // about 8 KB, so a move costs one small write plus the fsync. The archive
-// takes about 6 KB per game of 150 plies (records over a page spill into
+// takes about 5 KB per game of 150 plies (records over a page spill into
 // overflow pages).
 //
-// Long walks (EachArchived, Players) hold a read transaction; bbolt cannot
-// reuse pages freed meanwhile, so the file may grow during a long export.
+// Long read transactions (a walk over Players, paging through a large
+// archive in one View) keep bbolt from reusing pages freed meanwhile, so
+// the file may grow while they run.
 //
 // Values returned are copies, decoded from the file; changing them
-// changes nothing stored.
+// changes nothing stored until they are put back in a transaction.
 package store

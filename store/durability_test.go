@@ -1,22 +1,23 @@
 package store
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/iceagechess/iceage/play"
 )
+
+var batchModes = []struct {
+	name  string
+	delay time.Duration
+}{{"with one commit per write", -1}, {"with batched commits", DefaultBatchDelay}}
 
 func TestConcurrentWriters(t *testing.T) {
 	refs := loadRefGames(t)
@@ -24,24 +25,20 @@ func TestConcurrentWriters(t *testing.T) {
 	if testing.Short() {
 		games, plies = 8, 30
 	}
-	for _, batch := range []time.Duration{-1, DefaultBatchDelay} {
-		name := "with batched commits"
-		if batch < 0 {
-			name = "with one commit per write"
-		}
-		t.Run(name+", every move is played once and none is lost", func(t *testing.T) {
-			s := openTest(t, &Options{BatchDelay: batch})
-			for i := 0; i < games; i++ {
-				if _, err := s.CreateGame(newGame("g", fmt.Sprint("c", i), fmt.Sprint("w", i), fmt.Sprint("b", i), 1)); err != nil {
-					t.Fatal(err)
-				}
+	for _, bc := range batchModes {
+		t.Run(bc.name+", every move is played once and none is lost", func(t *testing.T) {
+			s := openTest(t, &Options{BatchDelay: bc.delay})
+			svc := service(s)
+			ids := make([]uint64, games)
+			for i := range ids {
+				ids[i] = start(t, svc, "g", fmt.Sprint("c", i), fmt.Sprint("w", i), fmt.Sprint("b", i), 1).ID
 			}
-			var played, conflicts atomic.Int64
+			var played, stale atomic.Int64
 			var wg sync.WaitGroup
 			errs := make(chan error, games*racers)
 			// Several goroutines race on each game, like double clicks:
 			// each reads the game and plays the next reference move for
-			// the player to move against the ply it saw.
+			// the player to move at the revision it saw.
 			for i := 0; i < games; i++ {
 				moves := refs[i%len(refs)].moves
 				n := min(plies, len(moves)-1) // stop before any game could end
@@ -49,9 +46,8 @@ func TestConcurrentWriters(t *testing.T) {
 					wg.Add(1)
 					go func() {
 						defer wg.Done()
-						ch := fmt.Sprint("c", i)
 						for {
-							g, err := s.Game(ch)
+							g, err := svc.Game(ctx, ids[i])
 							if err != nil {
 								errs <- err
 								return
@@ -59,15 +55,14 @@ func TestConcurrentWriters(t *testing.T) {
 							if g.Ply() >= n {
 								return
 							}
-							who, _ := g.ToMove()
-							_, err = s.PlayMove(ch, g.Ply(), moves[g.Ply()], who.ID, t0)
+							_, err = svc.Move(ctx, play.Act{By: g.ToMove().ID, Game: g.ID, Revision: g.Revision, At: t0}, moves[g.Ply()])
 							switch {
 							case err == nil:
 								played.Add(1)
-							case errors.Is(err, ErrConflict):
-								conflicts.Add(1)
+							case kindOf(err) == play.Stale:
+								stale.Add(1)
 							default:
-								errs <- fmt.Errorf("game %s at ply %d: %w", ch, g.Ply(), err)
+								errs <- fmt.Errorf("game %d at ply %d: %w", g.ID, g.Ply(), err)
 								return
 							}
 						}
@@ -84,28 +79,61 @@ func TestConcurrentWriters(t *testing.T) {
 				moves := refs[i%len(refs)].moves
 				n := min(plies, len(moves)-1)
 				want += n
-				g, err := s.Game(fmt.Sprint("c", i))
+				g, err := svc.Game(ctx, ids[i])
 				if err != nil {
 					t.Fatal(err)
 				}
-				if g.Ply() != n {
-					t.Errorf("game c%d has %d moves, want %d", i, g.Ply(), n)
+				if g.Ply() != n || g.Revision != n+1 {
+					t.Errorf("game %d has %d moves at revision %d, want %d", g.ID, g.Ply(), g.Revision, n)
 				}
 				for j, m := range g.Moves {
 					if m.UCI != moves[j] {
-						t.Errorf("game c%d move %d is %s, want %s", i, j+1, m.UCI, moves[j])
+						t.Errorf("game %d move %d is %s, want %s", g.ID, j+1, m.UCI, moves[j])
 						break
 					}
 				}
-				p, _, err := replay(g.StartFEN, g.Moves)
-				if err != nil || p.FEN() != g.FEN {
-					t.Errorf("game c%d: stored position %s, replayed %s (%v)", i, g.FEN, p.FEN(), err)
+				if err := replays(&g); err != nil {
+					t.Error(err)
 				}
 			}
 			if played.Load() != int64(want) {
 				t.Errorf("%d moves acknowledged, %d stored", played.Load(), want)
 			}
-			t.Logf("%d moves played, %d conflicts refused", played.Load(), conflicts.Load())
+			t.Logf("%d moves played, %d stale ones refused", played.Load(), stale.Load())
+		})
+	}
+}
+
+func TestSimultaneousClicks(t *testing.T) {
+	for _, bc := range batchModes {
+		t.Run(bc.name+", of 16 identical moves at once exactly one plays", func(t *testing.T) {
+			s := openTest(t, &Options{BatchDelay: bc.delay})
+			svc := service(s)
+			g := start(t, svc, "", "c", "w", "b", 0)
+			const clicks = 16
+			begin := make(chan struct{})
+			results := make(chan error, clicks)
+			for i := 0; i < clicks; i++ {
+				go func() {
+					<-begin
+					_, err := svc.Move(ctx, play.Act{By: "w", Game: g.ID, Revision: g.Revision, At: t0}, "e2d3")
+					results <- err
+				}()
+			}
+			close(begin)
+			won := 0
+			for i := 0; i < clicks; i++ {
+				switch err := <-results; {
+				case err == nil:
+					won++
+				case kindOf(err) != play.Stale:
+					t.Errorf("a click got %v", err)
+				}
+			}
+			g, _ = svc.Game(ctx, g.ID)
+			if won != 1 || g.Ply() != 1 || g.Revision != 2 {
+				t.Fatalf("%d clicks played, the game has %d moves at revision %d", won, g.Ply(), g.Revision)
+			}
 		})
 	}
 }
@@ -117,18 +145,16 @@ func TestReopenAndLock(t *testing.T) {
 		t.Fatal(err)
 	}
 	ref := loadRefGames(t)[0]
-	if _, err := s.CreateGame(newGame("g", "c", "w", "b", 2)); err != nil {
-		t.Fatal(err)
-	}
-	before := playAll(t, s, "c", ref.moves[:25])
+	svc := service(s)
+	before := playMoves(t, svc, start(t, svc, "g", "c", "w", "b", 2), ref.moves[:25])
 
 	t.Run("a second opener fails fast with a clear error while the file is open", func(t *testing.T) {
-		start := time.Now()
+		begin := time.Now()
 		_, err := Open(path, &Options{Timeout: 100 * time.Millisecond})
 		if !errors.Is(err, ErrLocked) {
 			t.Fatalf("got %v, want ErrLocked", err)
 		}
-		if d := time.Since(start); d > 2*time.Second {
+		if d := time.Since(begin); d > 2*time.Second {
 			t.Fatalf("took %v", d)
 		}
 		if !strings.Contains(err.Error(), path) {
@@ -140,42 +166,39 @@ func TestReopenAndLock(t *testing.T) {
 	}
 	t.Run("everything is there after reopening", func(t *testing.T) {
 		s := openAt(t, path, nil)
-		after, err := s.Game("c")
+		svc := service(s)
+		after, err := svc.GameIn(ctx, "c")
 		if err != nil {
 			t.Fatal(err)
 		}
+		after.V = before.V
 		if fmt.Sprint(after) != fmt.Sprint(before) {
 			t.Fatalf("after reopening:\n%+v\nbefore:\n%+v", after, before)
 		}
-		if _, err := s.PlayMove("c", 25, ref.moves[25], mover(t, after), t0); err != nil {
-			t.Fatal(err)
-		}
+		playMoves(t, svc, after, ref.moves[25:26])
 	})
 }
 
 func TestBackupWhileWriting(t *testing.T) {
 	refs := loadRefGames(t)
 	s := openTest(t, nil)
+	svc := service(s)
+	var games []play.Game
 	for i := 0; i < 4; i++ {
-		if _, err := s.CreateGame(newGame("g", fmt.Sprint("c", i), "w", "b", 0)); err != nil {
-			t.Fatal(err)
-		}
+		games = append(games, start(t, svc, "g", fmt.Sprint("c", i), "w", "b", 0))
 	}
 	var wg sync.WaitGroup
-	for i := 0; i < 4; i++ {
+	for i, g := range games {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ch := fmt.Sprint("c", i)
-			for j, m := range refs[i].moves[:40] {
-				who := "w"
-				if j%2 == 1 {
-					who = "b"
-				}
-				if _, err := s.PlayMove(ch, j, m, who, t0); err != nil {
+			for _, m := range refs[i].moves[:40] {
+				r, err := svc.Move(ctx, play.Act{By: g.ToMove().ID, Game: g.ID, Revision: g.Revision, At: t0}, m)
+				if err != nil {
 					t.Error(err)
 					return
 				}
+				g = r.Game
 			}
 		}()
 	}
@@ -194,12 +217,12 @@ func TestBackupWhileWriting(t *testing.T) {
 	}
 	b := openAt(t, out, nil)
 	for i := 0; i < 4; i++ {
-		g, err := b.Game(fmt.Sprint("c", i))
+		g, err := service(b).GameIn(ctx, fmt.Sprint("c", i))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p, _, err := replay(g.StartFEN, g.Moves); err != nil || p.FEN() != g.FEN {
-			t.Fatalf("the backup holds an inconsistent game c%d: %v", i, err)
+		if err := replays(&g); err != nil {
+			t.Fatalf("the backup holds an inconsistent game: %v", err)
 		}
 	}
 	t.Run("a backup refuses to overwrite its own database", func(t *testing.T) {
@@ -227,201 +250,6 @@ func TestBackupWhileWriting(t *testing.T) {
 				}
 			case <-time.After(DefaultTimeout + 5*time.Second):
 				t.Fatal("CopyFile still waits for the lock")
-			}
-		})
-	}
-}
-
-// The crash test: a child process (this test binary, re-executed) plays
-// moves and prints each one the store acknowledged; the parent kills it
-// with SIGKILL at a random moment, reopens the file and checks that every
-// acknowledged move is there and the file is consistent. Then again, on
-// the same file, so later rounds also start from a file that was killed.
-
-const crashChildEnv = "ICEAGE_STORE_CRASH_CHILD"
-
-func TestCrashChild(t *testing.T) {
-	path := os.Getenv(crashChildEnv)
-	if path == "" {
-		t.Skip("run by TestCrash in a child process")
-	}
-	refs := loadRefGames(t)
-	s, err := Open(path, &Options{Timeout: 5 * time.Second})
-	if err != nil {
-		fmt.Println("open:", err)
-		os.Exit(3)
-	}
-	out := bufio.NewWriter(os.Stdout)
-	var mu sync.Mutex
-	ack := func(line string) {
-		mu.Lock()
-		out.WriteString(line + "\n")
-		out.Flush() // the parent must see the line before the next move
-		mu.Unlock()
-	}
-	// Eight games at once; a finished game is replaced by a new one in a
-	// new channel, so the stream goes on until the kill.
-	var wg sync.WaitGroup
-	for w := 0; w < 8; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for round := 0; ; round++ {
-				ch := fmt.Sprintf("w%d-%d", w, round)
-				ref := refs[(w*7+round)%len(refs)]
-				g, err := s.Game(ch)
-				if errors.Is(err, ErrNotFound) {
-					if a, _ := s.ArchiveOfPlayer("white-"+ch, 0, 1); len(a) > 0 {
-						continue // finished in an earlier life
-					}
-					n := newGame("g", ch, "white-"+ch, "black-"+ch, 1)
-					n.At = time.Now() // the moves come at time.Now, within the day
-					g, err = s.CreateGame(n)
-				}
-				if err != nil {
-					fmt.Println("game:", err)
-					os.Exit(3)
-				}
-				for g.Ply() < len(ref.moves) && !g.Over() {
-					who, _ := g.ToMove()
-					g, err = s.PlayMove(ch, g.Ply(), ref.moves[g.Ply()], who.ID, time.Now())
-					if err != nil {
-						fmt.Println("move:", err)
-						os.Exit(3)
-					}
-					ack(fmt.Sprintf("ack %d %d %s", g.ID, g.Ply(), g.Moves[g.Ply()-1].UCI))
-				}
-			}
-		}()
-	}
-	wg.Wait()
-}
-
-func TestCrash(t *testing.T) {
-	rounds := 40
-	if testing.Short() {
-		rounds = 3
-	}
-	path := filepath.Join(t.TempDir(), "crash.db")
-	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1))
-	total := 0
-	for round := 0; round < rounds; round++ {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$", "-test.count=1")
-		cmd.Env = append(os.Environ(), crashChildEnv+"="+path)
-		stdout, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		// Read acknowledgements until a random number of them has come
-		// (and a random moment after), then kill.
-		acked := map[[2]uint64]string{}
-		lines := make(chan string)
-		go func() {
-			sc := bufio.NewScanner(stdout)
-			for sc.Scan() {
-				lines <- sc.Text()
-			}
-			close(lines)
-		}()
-		killAfter := 1 + rng.IntN(400)
-		deadline := time.After(20 * time.Second)
-	read:
-		for len(acked) < killAfter {
-			select {
-			case line, ok := <-lines:
-				if !ok {
-					break read
-				}
-				f := strings.Fields(line)
-				if len(f) != 4 || f[0] != "ack" {
-					t.Fatalf("child said %q; stderr:\n%s", line, stderr.String())
-				}
-				id, _ := strconv.ParseUint(f[1], 10, 64)
-				ply, _ := strconv.ParseUint(f[2], 10, 64)
-				acked[[2]uint64{id, ply}] = f[3]
-			case <-deadline:
-				break read
-			}
-		}
-		time.Sleep(time.Duration(rng.IntN(3000)) * time.Microsecond)
-		cmd.Process.Signal(syscall.SIGKILL)
-		// Acknowledgements printed before the kill still count.
-		for line := range lines {
-			f := strings.Fields(line)
-			if len(f) == 4 {
-				id, _ := strconv.ParseUint(f[1], 10, 64)
-				ply, _ := strconv.ParseUint(f[2], 10, 64)
-				acked[[2]uint64{id, ply}] = f[3]
-			}
-		}
-		cmd.Wait()
-		if len(acked) == 0 {
-			t.Fatalf("round %d: the child acknowledged nothing; stderr:\n%s", round, stderr.String())
-		}
-		total += len(acked)
-
-		s, err := Open(path, &Options{Timeout: 5 * time.Second})
-		if err != nil {
-			t.Fatalf("round %d: reopening after the kill: %v", round, err)
-		}
-		if err := s.Check(); err != nil {
-			t.Fatalf("round %d: the file is inconsistent after the kill: %v", round, err)
-		}
-		for k, uci := range acked {
-			g, err := s.GameByID(k[0])
-			if err != nil {
-				t.Fatalf("round %d: game %d with acknowledged moves is gone: %v", round, k[0], err)
-			}
-			if uint64(g.Ply()) < k[1] || g.Moves[k[1]-1].UCI != uci {
-				t.Fatalf("round %d: game %d lost its acknowledged move %d (%s); it has %d moves", round, k[0], k[1], uci, g.Ply())
-			}
-			if p, _, err := replay(g.StartFEN, g.Moves); err != nil || p.FEN() != g.FEN {
-				t.Fatalf("round %d: game %d is inconsistent: %v", round, k[0], err)
-			}
-		}
-		s.Close()
-	}
-	t.Logf("%d rounds, %d acknowledged moves checked", rounds, total)
-}
-
-func TestSimultaneousClicks(t *testing.T) {
-	for _, bc := range []struct {
-		name  string
-		delay time.Duration
-	}{{"with one commit per write", -1}, {"with batched commits", DefaultBatchDelay}} {
-		t.Run(bc.name+", of 16 identical moves at once exactly one plays", func(t *testing.T) {
-			s := openTest(t, &Options{BatchDelay: bc.delay})
-			if _, err := s.CreateGame(newGame("", "c", "w", "b", 0)); err != nil {
-				t.Fatal(err)
-			}
-			const clicks = 16
-			start := make(chan struct{})
-			results := make(chan error, clicks)
-			for i := 0; i < clicks; i++ {
-				go func() {
-					<-start
-					_, err := s.PlayMove("c", 0, "e2d3", "w", t0)
-					results <- err
-				}()
-			}
-			close(start)
-			won := 0
-			for i := 0; i < clicks; i++ {
-				switch err := <-results; {
-				case err == nil:
-					won++
-				case !errors.Is(err, ErrConflict):
-					t.Errorf("a click got %v", err)
-				}
-			}
-			g, _ := s.Game("c")
-			if won != 1 || g.Ply() != 1 {
-				t.Fatalf("%d clicks played, the game has %d moves", won, g.Ply())
 			}
 		})
 	}

@@ -3,57 +3,34 @@ package store
 import (
 	"errors"
 	"fmt"
+
+	"github.com/iceagechess/iceage/play"
 )
 
-// Sentinel errors. Methods wrap them with the details (which channel, which
-// game, which user), so test with errors.Is, never by comparing strings.
+// Errors of the store itself. The records' errors are play's: a missing
+// record wraps play.ErrNotFound, a second active game in a channel
+// play.ErrChannelBusy, an unreadable record ErrCorrupt (which is a
+// play.ErrCorrupt). Methods wrap them with the details (which channel,
+// which game, which user), so test with errors.Is, never by comparing
+// strings.
 var (
-	// ErrNotFound means there is no such game, challenge or player.
-	ErrNotFound = errors.New("store: not found")
-
-	// ErrConflict means the caller's idea of the game is out of date: the
-	// position changed (another move, an offer, the end of the game) since
-	// the caller read it. Reload and ask the user again.
-	ErrConflict = errors.New("store: the position changed")
-
-	// ErrChannelBusy means the channel already has an active game: a
-	// channel (or thread) holds at most one.
-	ErrChannelBusy = errors.New("store: a game is already going on in this channel")
-
-	// ErrNotPlayer means the user is not one of the game's two players.
-	ErrNotPlayer = errors.New("store: not a player of this game")
-
-	// ErrNotYourTurn means the user plays in the game but it is the
-	// opponent's move.
-	ErrNotYourTurn = errors.New("store: it is not this player's turn")
-
-	// ErrIllegalMove means the move is not legal in the current position
-	// (or is not UCI at all). The bot explains why with game.ParseMove
-	// before calling the store; the store checks again inside the
-	// transaction because only there is the position certain.
-	ErrIllegalMove = errors.New("store: illegal move")
-
-	// ErrTimeUp means the move came at or after the game's deadline: the
-	// side to move has lost on time, and TimeOut records it.
-	ErrTimeUp = errors.New("store: the time to move has run out")
-
-	// ErrExpired means the challenge's time to answer has passed.
-	ErrExpired = errors.New("store: the challenge has expired")
-
 	// ErrInvalid means an argument cannot be stored: an empty or malformed
-	// id, a bad FEN, an update that touches what only PlayMove may change.
+	// id, a game without an id, an unknown index.
 	ErrInvalid = errors.New("store: invalid argument")
 
 	// ErrLocked means another process holds the database file open.
 	ErrLocked = errors.New("store: the database file is in use by another process")
 
-	// ErrNewerSchema means the file was written by a newer version of the
-	// program than this one; it is refused rather than misread.
+	// ErrNewerSchema means the file, or one of its records, was written
+	// by a newer version of the program than this one; it is refused
+	// rather than misread.
 	ErrNewerSchema = errors.New("store: the database file was written by a newer version of iceage")
 
-	// ErrCorrupt means a stored record could not be decoded, or the file
-	// is a bbolt database of some other program.
-	ErrCorrupt = errors.New("store: corrupt record")
+	// ErrCorrupt means a stored record could not be decoded, an index
+	// points at a record that is not there, or the file is a bbolt
+	// database of some other program. errors.Is(err, play.ErrCorrupt)
+	// holds for it too.
+	ErrCorrupt = fmt.Errorf("store: %w", play.ErrCorrupt)
 )
 
 // checkID reports whether id can be part of a key: non-empty, at most 256
@@ -72,3 +49,7 @@ func checkID(what, id string) error {
 	}
 	return nil
 }
+
+// validID is checkID for lookups: an id that could never be stored finds
+// nothing.
+func validID(id string) bool { return checkID("", id) == nil }

@@ -2,496 +2,376 @@ package store
 
 import (
 	"bytes"
+	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"github.com/iceagechess/iceage/game"
+	"github.com/iceagechess/iceage/play"
 )
 
-// MaxDaysPerMove is the longest correspondence time control.
-const MaxDaysPerMove = 14
-
-// NewGame describes a game to create.
-type NewGame struct {
-	Guild       string // "" for a game outside any server
-	Channel     string // channel or thread id; at most one active game each
-	White       Seat
-	Black       Seat
-	StartFEN    string // "" for game.StartFEN
-	Rated       bool
-	DaysPerMove int       // 0: no clock; 1 to MaxDaysPerMove
-	At          time.Time // creation time
+// placement is what decides where a game is stored and indexed: an active
+// game in bucketActive, under its channel, its deadline and reminder, its
+// players and its guild; a finished one in bucketArchive, under its
+// players and guild.
+type placement struct {
+	over             bool
+	channel, guild   string
+	white, black     string
+	deadline, remind time.Time
 }
 
-// entry is one key of an index (or the id → channel map).
+func placementOf(g *play.Game, over bool) placement {
+	return placement{over: over, channel: g.Channel, guild: g.Guild, white: g.White.ID, black: g.Black.ID,
+		deadline: g.Deadline, remind: g.RemindAt}
+}
+
+func recordBucket(over bool) []byte {
+	if over {
+		return bucketArchive
+	}
+	return bucketActive
+}
+
+// entry is one key of an index.
 type entry struct {
 	bucket, key, val []byte
 }
 
-// gameEntries lists the index entries of a game: those of an active game
-// (by id, deadline, reminder, user, guild) or of an archived one (by user
-// and guild). The record itself is not among them.
-func gameEntries(g *Game, archived bool) []entry {
+func (e entry) same(o entry) bool {
+	return bytes.Equal(e.bucket, o.bucket) && bytes.Equal(e.key, o.key) && bytes.Equal(e.val, o.val)
+}
+
+// entries lists the index entries of game id placed at p.
+func (p *placement) entries(id uint64) []entry {
+	idb := u64(id)
+	users := []string{p.white}
+	if p.black != p.white {
+		users = append(users, p.black)
+	}
 	var es []entry
-	if archived {
-		id := u64(g.ID)
-		for _, u := range g.players() {
-			es = append(es, entry{bucketUserArch, join([]byte(u), id), nil})
+	if p.over {
+		es = append(es, entry{bucketFinished, idb, nil})
+		for _, u := range users {
+			es = append(es, entry{bucketUserArch, join([]byte(u), idb), nil})
 		}
-		if g.Guild != "" {
-			es = append(es, entry{bucketGuildArch, join([]byte(g.Guild), id), nil})
+		if p.guild != "" {
+			es = append(es, entry{bucketGuildArch, join([]byte(p.guild), idb), nil})
 		}
 		return es
 	}
-	ch := []byte(g.Channel)
-	es = append(es, entry{bucketGameIDs, u64(g.ID), ch})
-	if !g.Deadline.IsZero() {
-		es = append(es, entry{bucketDeadlines, append(timeKey(g.Deadline), ch...), nil})
+	es = append(es, entry{bucketChannels, []byte(p.channel), idb})
+	if !p.deadline.IsZero() {
+		es = append(es, entry{bucketDeadlines, append(timeKey(p.deadline), idb...), nil})
 	}
-	if !g.RemindAt.IsZero() {
-		es = append(es, entry{bucketReminders, append(timeKey(g.RemindAt), ch...), nil})
+	if !p.remind.IsZero() {
+		es = append(es, entry{bucketReminders, append(timeKey(p.remind), idb...), nil})
 	}
-	for _, u := range g.players() {
-		es = append(es, entry{bucketUserGames, join([]byte(u), ch), nil})
+	for _, u := range users {
+		es = append(es, entry{bucketUserGames, join([]byte(u), idb), nil})
 	}
-	if g.Guild != "" {
-		es = append(es, entry{bucketGuildGames, join([]byte(g.Guild), ch), nil})
+	if p.guild != "" {
+		es = append(es, entry{bucketGuildGames, join([]byte(p.guild), idb), nil})
 	}
 	return es
 }
 
-func putEntries(tx *bolt.Tx, es []entry) error {
-	for _, e := range es {
-		if e.val == nil {
-			e.val = []byte{}
+// moveEntries replaces the index entries old by now, touching only those
+// that differ. The entry of a channel is removed only while it still
+// names the game: it is the one entry that another game could hold.
+func (t *txn) moveEntries(old, now []entry) error {
+	for _, e := range old {
+		if contains(now, e) {
+			continue
 		}
-		if err := tx.Bucket(e.bucket).Put(e.key, e.val); err != nil {
+		b := t.tx.Bucket(e.bucket)
+		if e.val != nil && !bytes.Equal(b.Get(e.key), e.val) {
+			continue
+		}
+		if err := b.Delete(e.key); err != nil {
+			return fmt.Errorf("store: unindexing in %s: %w", e.bucket, err)
+		}
+	}
+	for _, e := range now {
+		if contains(old, e) {
+			continue
+		}
+		v := e.val
+		if v == nil {
+			v = []byte{}
+		}
+		if err := t.tx.Bucket(e.bucket).Put(e.key, v); err != nil {
 			return fmt.Errorf("store: indexing in %s: %w", e.bucket, err)
 		}
 	}
 	return nil
 }
 
-func deleteEntries(tx *bolt.Tx, es []entry) error {
-	for _, e := range es {
-		if err := tx.Bucket(e.bucket).Delete(e.key); err != nil {
-			return fmt.Errorf("store: unindexing in %s: %w", e.bucket, err)
+func contains(es []entry, e entry) bool {
+	for _, x := range es {
+		if x.same(e) {
+			return true
 		}
+	}
+	return false
+}
+
+// checkGame refuses a game that cannot be stored: no id, or an id of a
+// channel, guild or player that cannot be part of a key.
+func checkGame(g *play.Game) error {
+	if g.ID == 0 {
+		return fmt.Errorf("%w: a game without an id (take one from NextID)", ErrInvalid)
+	}
+	if err := checkID("channel id", g.Channel); err != nil {
+		return fmt.Errorf("game %d: %w", g.ID, err)
+	}
+	if g.Guild != "" {
+		if err := checkID("guild id", g.Guild); err != nil {
+			return fmt.Errorf("game %d: %w", g.ID, err)
+		}
+	}
+	if err := checkID("White player's id", g.White.ID); err != nil {
+		return fmt.Errorf("game %d: %w", g.ID, err)
+	}
+	if err := checkID("Black player's id", g.Black.ID); err != nil {
+		return fmt.Errorf("game %d: %w", g.ID, err)
 	}
 	return nil
 }
 
-// putActive writes an active game and moves its index entries from those
-// of old (nil for a new game) to those of g.
-func putActive(tx *bolt.Tx, old, g *Game) error {
-	if old != nil {
-		if err := deleteEntries(tx, gameEntries(old, false)); err != nil {
-			return err
+// PutGame creates or replaces a game. It compares the game with the
+// stored one to move its index entries: an active game holds its channel
+// (play.ErrChannelBusy if another active game has it), a finished one
+// moves to the archive and frees the channel.
+func (t *txn) PutGame(g play.Game) error {
+	if err := t.willWrite(); err != nil {
+		return err
+	}
+	if err := checkGame(&g); err != nil {
+		return err
+	}
+	old, found, err := t.placement(g.ID)
+	if err != nil {
+		return err
+	}
+	now := placementOf(&g, g.Over())
+	if !now.over {
+		if v := t.tx.Bucket(bucketChannels).Get([]byte(g.Channel)); v != nil && !bytes.Equal(v, u64(g.ID)) {
+			if len(v) != 8 {
+				return fmt.Errorf("%w: the channel index entry of %s is %x", ErrCorrupt, g.Channel, v)
+			}
+			return fmt.Errorf("%w: channel %s has game %d going on, so game %d cannot go on there", play.ErrChannelBusy, g.Channel, binary.BigEndian.Uint64(v), g.ID)
 		}
 	}
-	g.V = recordVersion
-	b, err := encode(g)
+	b, err := encode(&g)
 	if err != nil {
 		return fmt.Errorf("store: encoding game %d: %w", g.ID, err)
 	}
-	if err := tx.Bucket(bucketGames).Put([]byte(g.Channel), b); err != nil {
+	t.wrote = true
+	id := u64(g.ID)
+	if found && old.over != now.over {
+		if err := t.tx.Bucket(recordBucket(old.over)).Delete(id); err != nil {
+			return fmt.Errorf("store: moving game %d: %w", g.ID, err)
+		}
+	}
+	if err := t.tx.Bucket(recordBucket(now.over)).Put(id, b); err != nil {
 		return fmt.Errorf("store: writing game %d: %w", g.ID, err)
 	}
-	return putEntries(tx, gameEntries(g, false))
-}
-
-// loadActive reads the active game of a channel.
-func loadActive(tx *bolt.Tx, channel string) (*Game, error) {
-	v := tx.Bucket(bucketGames).Get([]byte(channel))
-	if v == nil {
-		return nil, fmt.Errorf("%w: no game is going on in channel %s", ErrNotFound, channel)
+	var was []entry
+	if found {
+		was = old.entries(g.ID)
 	}
-	g := new(Game)
-	if err := decode("game in channel "+channel, v, g); err != nil {
-		return nil, err
-	}
-	return g, nil
-}
-
-func loadArchived(tx *bolt.Tx, id uint64) (*Game, error) {
-	v := tx.Bucket(bucketArchive).Get(u64(id))
-	if v == nil {
-		return nil, fmt.Errorf("%w: no finished game has id %d", ErrNotFound, id)
-	}
-	g := new(Game)
-	if err := decode(fmt.Sprintf("archived game %d", id), v, g); err != nil {
-		return nil, err
-	}
-	return g, nil
-}
-
-// normTime drops the monotonic clock reading and the location and keeps
-// millisecond precision, the precision of stored moves, so that a Game
-// returned by a write equals the same Game read back.
-func normTime(t time.Time) time.Time { return t.UTC().Truncate(time.Millisecond) }
-
-// CreateGame starts a game in n.Channel and returns it. It fails with
-// ErrChannelBusy if the channel has an active game, ErrInvalid if an id,
-// the FEN or the time control is unusable.
-func (s *Store) CreateGame(n NewGame) (Game, error) {
-	var g *Game
-	err := s.update(func(tx *bolt.Tx) (err error) {
-		g, err = createGame(tx, n)
+	if err := t.moveEntries(was, now.entries(g.ID)); err != nil {
 		return err
-	})
-	if err != nil {
-		return Game{}, err
 	}
-	return *g, nil
+	t.remember(g.ID, now)
+	return nil
 }
 
-func createGame(tx *bolt.Tx, n NewGame) (*Game, error) {
-	if n.Guild != "" {
-		if err := checkID("guild id", n.Guild); err != nil {
-			return nil, refuse(err)
-		}
-	}
-	for _, c := range []struct{ what, id string }{{"channel id", n.Channel}, {"White player's id", n.White.ID}, {"Black player's id", n.Black.ID}} {
-		if err := checkID(c.what, c.id); err != nil {
-			return nil, refuse(err)
-		}
-	}
-	if n.DaysPerMove < 0 || n.DaysPerMove > MaxDaysPerMove {
-		return nil, refuse(fmt.Errorf("%w: %d days per move; the time control is 1 to %d days, or 0 for none", ErrInvalid, n.DaysPerMove, MaxDaysPerMove))
-	}
-	if n.At.IsZero() {
-		// A forgotten time would date the game to the year 1 and put its
-		// first deadline two thousand years in the past: lost on time at
-		// the scheduler's next look.
-		return nil, refuse(fmt.Errorf("%w: the new game in channel %s has no creation time", ErrInvalid, n.Channel))
-	}
-	if n.StartFEN == "" {
-		n.StartFEN = game.StartFEN
-	}
-	p, err := game.ParseFEN(n.StartFEN)
-	if err != nil {
-		return nil, refuse(fmt.Errorf("%w: the start position: %v", ErrInvalid, err))
-	}
-	if o := p.Outcome(); o.Over() {
-		return nil, refuse(fmt.Errorf("%w: the start position is already decided (%s)", ErrInvalid, o.Reason))
-	}
-	if tx.Bucket(bucketGames).Get([]byte(n.Channel)) != nil {
-		return nil, refuse(fmt.Errorf("%w: channel %s", ErrChannelBusy, n.Channel))
-	}
-	id, err := tx.Bucket(bucketMeta).NextSequence()
-	if err != nil {
-		return nil, fmt.Errorf("store: numbering a new game: %w", err)
-	}
-	at := normTime(n.At)
-	g := &Game{
-		V: recordVersion, ID: id, Guild: n.Guild, Channel: n.Channel,
-		White: n.White, Black: n.Black,
-		StartFEN: n.StartFEN, FEN: p.FEN(), Moves: []Move{},
-		Created: at, Updated: at, Rated: n.Rated, DaysPerMove: n.DaysPerMove,
-	}
-	g.startClock(at)
-	return g, putActive(tx, nil, g)
-}
-
-// startClock sets the deadline and reminder for the move that is now due.
-func (g *Game) startClock(at time.Time) {
-	if g.DaysPerMove <= 0 {
-		g.Deadline, g.RemindAt = time.Time{}, time.Time{}
+func (t *txn) remember(id uint64, p placement) {
+	if !t.writable {
 		return
 	}
-	span := time.Duration(g.DaysPerMove) * 24 * time.Hour
-	g.Deadline = at.Add(span)
-	g.RemindAt = g.Deadline.Add(-reminderLead(span))
-}
-
-// reminderLead is how long before the deadline the player to move is
-// reminded: a day, or a quarter of the time when it is only one day.
-func reminderLead(span time.Duration) time.Duration {
-	if span <= 24*time.Hour {
-		return span / 4
+	if t.placed == nil {
+		t.placed = map[uint64]placement{}
 	}
-	return 24 * time.Hour
+	t.placed[id] = p
 }
 
-// Game returns the active game of a channel, or ErrNotFound.
-func (s *Store) Game(channel string) (Game, error) {
-	var g *Game
-	err := s.db.View(func(tx *bolt.Tx) (err error) {
-		g, err = loadActive(tx, channel)
-		return err
-	})
-	if err != nil {
-		return Game{}, err
+// gameHead is the part of a stored game that places it.
+type gameHead struct {
+	V        int          `json:"v"`
+	ID       uint64       `json:"id"`
+	Guild    string       `json:"guild"`
+	Channel  string       `json:"channel"`
+	White    play.Seat    `json:"white"`
+	Black    play.Seat    `json:"black"`
+	Outcome  game.Outcome `json:"status"`
+	Deadline time.Time    `json:"deadline"`
+	RemindAt time.Time    `json:"remind"`
+}
+
+// placement returns where game id is stored now; found is false for a new
+// game.
+func (t *txn) placement(id uint64) (p placement, found bool, err error) {
+	if p, ok := t.placed[id]; ok {
+		return p, true, nil
 	}
-	return *g, nil
-}
-
-// GameByID returns the game with that id, active or archived, or
-// ErrNotFound.
-func (s *Store) GameByID(id uint64) (Game, error) {
-	var g *Game
-	err := s.db.View(func(tx *bolt.Tx) (err error) {
-		if ch := tx.Bucket(bucketGameIDs).Get(u64(id)); ch != nil {
-			g, err = loadActive(tx, string(ch))
-		} else {
-			g, err = loadArchived(tx, id)
+	for _, over := range []bool{false, true} {
+		v := t.tx.Bucket(recordBucket(over)).Get(u64(id))
+		if v == nil {
+			continue
 		}
-		return err
-	})
-	if err != nil {
-		return Game{}, err
-	}
-	return *g, nil
-}
-
-// ActiveGames returns the user's active games, ordered by channel id. It
-// reads only the user's games, through the per-user index.
-func (s *Store) ActiveGames(user string) ([]Game, error) {
-	return s.activeBy(bucketUserGames, user)
-}
-
-// GuildGames returns the active games of a server, ordered by channel id.
-func (s *Store) GuildGames(guild string) ([]Game, error) {
-	return s.activeBy(bucketGuildGames, guild)
-}
-
-func (s *Store) activeBy(index []byte, owner string) ([]Game, error) {
-	var out []Game
-	err := s.db.View(func(tx *bolt.Tx) error {
-		pre := prefix(owner)
-		c := tx.Bucket(index).Cursor()
-		for k, _ := c.Seek(pre); k != nil && bytes.HasPrefix(k, pre); k, _ = c.Next() {
-			g, err := loadActive(tx, string(k[len(pre):]))
-			if err != nil {
-				return fmt.Errorf("store: index %s points at a missing game: %w", index, err)
-			}
-			out = append(out, *g)
+		var h gameHead
+		if err := json.Unmarshal(v, &h); err != nil {
+			return p, false, fmt.Errorf("%w: game %d: %v", ErrCorrupt, id, err)
 		}
-		return nil
-	})
-	return out, err
-}
-
-// checkVersion refuses a write made against another ply than the game's.
-// AnyPly skips the check.
-func checkVersion(g *Game, expectedPly int) error {
-	if expectedPly != AnyPly && expectedPly != g.Ply() {
-		return refuse(fmt.Errorf("%w: game %d in channel %s is at ply %d, the request was made at ply %d", ErrConflict, g.ID, g.Channel, g.Ply(), expectedPly))
-	}
-	return nil
-}
-
-// AnyPly, as the expected ply, accepts the game at whatever ply it is: for
-// changes that stay right whatever was played meanwhile (a resignation, a
-// new message id).
-const AnyPly = -1
-
-// PlayMove plays uci (e.g. "e2e4", "e7e8q") for the user by in the active
-// game of channel, and returns the game after the move, committed to disk.
-// expectedPly is the ply the user saw (Game.Ply); if the game has moved on
-// since, PlayMove fails with ErrConflict and changes nothing, so of two
-// identical clicks exactly one plays. A move that ends the game moves the
-// game to the archive and updates the players' and the variant's counts in
-// the same transaction.
-//
-// A move at or after the game's deadline is refused with ErrTimeUp: the
-// mover has lost on time (end the game with TimeOut).
-//
-// Errors: ErrNotFound (no active game), ErrConflict, ErrNotPlayer,
-// ErrNotYourTurn, ErrIllegalMove, ErrTimeUp, ErrInvalid, or a wrapped I/O
-// error.
-func (s *Store) PlayMove(channel string, expectedPly int, uci string, by string, at time.Time) (Game, error) {
-	at = normTime(at)
-	var g *Game
-	err := s.write(func(tx *bolt.Tx) (err error) {
-		g, err = playMove(tx, channel, expectedPly, uci, by, at)
-		return err
-	})
-	if err != nil {
-		return Game{}, err
-	}
-	return *g, nil
-}
-
-func playMove(tx *bolt.Tx, channel string, expectedPly int, uci string, by string, at time.Time) (*Game, error) {
-	g, err := loadActive(tx, channel)
-	if err != nil {
-		return nil, refuse(err)
-	}
-	if err := checkVersion(g, expectedPly); err != nil {
-		return nil, err
-	}
-	pos, err := g.Position()
-	if err != nil {
-		return nil, err
-	}
-	if _, ok := g.ColorOf(by); !ok {
-		return nil, refuse(fmt.Errorf("%w: user %s in game %d", ErrNotPlayer, by, g.ID))
-	}
-	if g.Seat(pos.Turn()).ID != by {
-		return nil, refuse(fmt.Errorf("%w: %s is to move in game %d, not user %s", ErrNotYourTurn, pos.Turn(), g.ID, by))
-	}
-	// The store takes UCI only: the bot turns what users type into UCI
-	// with game.ParseMove, which explains mistakes.
-	m, err := game.ParseUCI(uci)
-	if err != nil {
-		return nil, refuse(fmt.Errorf("%w: %q is not a move in UCI form (e.g. e2e4, e7e8q)", ErrIllegalMove, uci))
-	}
-	if !pos.IsLegal(m) {
-		return nil, refuse(fmt.Errorf("%w: %s in game %d at ply %d", ErrIllegalMove, uci, g.ID, g.Ply()))
-	}
-	if at.IsZero() {
-		return nil, refuse(fmt.Errorf("%w: the move %s in game %d has no time", ErrInvalid, uci, g.ID))
-	}
-	if !g.Deadline.IsZero() && !at.Before(g.Deadline) {
-		// TimeOut would end the game at this instant: a move that comes
-		// later, before the scheduler did, must not save the game.
-		return nil, refuse(fmt.Errorf("%w: %s's move in game %d was due by %s", ErrTimeUp, pos.Turn(), g.ID, g.Deadline.Format(time.RFC3339)))
-	}
-	old := g.clone()
-	next, ev := pos.ApplyWithEvent(m)
-	g.Moves = append(g.Moves, Move{UCI: m.UCI(), At: at})
-	if ev != nil {
-		g.IceAges = append(g.IceAges, iceAgeRecord(len(g.Moves), ev))
-	}
-	g.FEN = next.FEN()
-	g.Updated = at
-	g.Status = next.Outcome()
-	// A move answers the opponent's draw offer (declined) and any takeback
-	// request; the mover's own offer stands until the opponent replies.
-	g.Takeback = ""
-	if g.DrawOffer != by {
-		g.DrawOffer = ""
-	}
-	if g.Status.Over() {
-		g.Ended = at
-		return g, archive(tx, old, g)
-	}
-	g.startClock(at)
-	return g, putActive(tx, old, g)
-}
-
-// UpdateGame changes the active game of channel with fn, in one
-// transaction: fn gets a copy of the game as stored and edits it (draw
-// offers, resignation, messages, reminders…); if fn returns an error,
-// nothing is written and that error is returned as is. expectedPly works
-// as in PlayMove (AnyPly: no check).
-//
-// fn must not change what only moves may change: the id, guild, channel,
-// players, start position, moves, Ice Ages or position (ErrInvalid). If fn
-// ends the game (sets Status), the game is archived and the counts are
-// updated; Ended defaults to Updated. fn may run more than once.
-func (s *Store) UpdateGame(channel string, expectedPly int, fn func(*Game) error) (Game, error) {
-	var g *Game
-	err := s.write(func(tx *bolt.Tx) (err error) {
-		g, err = updateGame(tx, channel, expectedPly, fn)
-		return err
-	})
-	if err != nil {
-		return Game{}, err
-	}
-	return *g, nil
-}
-
-func updateGame(tx *bolt.Tx, channel string, expectedPly int, fn func(*Game) error) (*Game, error) {
-	old, err := loadActive(tx, channel)
-	if err != nil {
-		return nil, refuse(err)
-	}
-	if err := checkVersion(old, expectedPly); err != nil {
-		return nil, err
-	}
-	g := old.clone()
-	if err := fn(g); err != nil {
-		return nil, refuse(err)
-	}
-	if err := checkUpdate(old, g); err != nil {
-		return nil, refuse(err)
-	}
-	g.Updated = normTime(g.Updated)
-	g.Deadline = normTime(g.Deadline)
-	g.RemindAt = normTime(g.RemindAt)
-	if g.Status.Over() {
-		if g.Ended.IsZero() {
-			g.Ended = g.Updated
+		if h.V > recordVersion {
+			return p, false, fmt.Errorf("%w: game %d has record version %d, this program knows up to %d", ErrNewerSchema, id, h.V, recordVersion)
 		}
-		g.Ended = normTime(g.Ended)
-		return g, archive(tx, old, g)
+		p = placement{over: over, channel: h.Channel, guild: h.Guild, white: h.White.ID, black: h.Black.ID,
+			deadline: h.Deadline, remind: h.RemindAt}
+		t.remember(id, p)
+		return p, true, nil
 	}
-	return g, putActive(tx, old, g)
+	return p, false, nil
 }
 
-// checkUpdate refuses an UpdateGame that changed what only moves change,
-// or set an impossible status.
-func checkUpdate(old, g *Game) error {
-	same := g.ID == old.ID && g.Guild == old.Guild && g.Channel == old.Channel &&
-		g.White.ID == old.White.ID && g.Black.ID == old.Black.ID &&
-		g.StartFEN == old.StartFEN && g.FEN == old.FEN &&
-		len(g.Moves) == len(old.Moves) && len(g.IceAges) == len(old.IceAges)
-	for i := 0; same && i < len(g.Moves); i++ {
-		same = g.Moves[i] == old.Moves[i]
+// decodeGame decodes the record of game id found in the active games or
+// the archive (over).
+func (t *txn) decodeGame(id uint64, over bool, v []byte) (play.Game, error) {
+	var g play.Game
+	if err := decode(fmt.Sprintf("game %d", id), v, &g); err != nil {
+		return play.Game{}, err
 	}
-	if !same {
-		return fmt.Errorf("%w: an update of game %d tried to change its identity, players or moves; moves go through PlayMove", ErrInvalid, old.ID)
+	if g.ID != id {
+		return play.Game{}, fmt.Errorf("%w: the record stored as game %d is game %d", ErrCorrupt, id, g.ID)
 	}
-	if g.DaysPerMove < 0 || g.DaysPerMove > MaxDaysPerMove {
-		return fmt.Errorf("%w: game %d in channel %s cannot have %d days per move; the time control is 1 to %d days, or 0 for none", ErrInvalid, old.ID, old.Channel, g.DaysPerMove, MaxDaysPerMove)
+	if _, ok := t.placed[id]; !ok {
+		t.remember(id, placementOf(&g, over))
 	}
-	if g.Status.Over() {
-		switch {
-		case g.Status.Reason == game.Aborted && g.Status.Result == game.NoResult:
-		case g.Status.Reason != game.Aborted && g.Status.Result >= game.WhiteWins && g.Status.Result <= game.Draw:
-		default:
-			return fmt.Errorf("%w: game %d cannot end with result %d and reason %d", ErrInvalid, old.ID, g.Status.Result, g.Status.Reason)
-		}
-	} else if g.Status.Result != game.NoResult {
-		return fmt.Errorf("%w: game %d has a result but no reason", ErrInvalid, old.ID)
-	}
-	return nil
+	return g, nil
 }
 
-// TimeOut ends the game of channel on time if its deadline has passed at
-// now: the side to move loses. It fails with ErrConflict if the game is
-// not at expectedPly or its deadline is still ahead (a move came in).
-func (s *Store) TimeOut(channel string, expectedPly int, now time.Time) (Game, error) {
-	return s.UpdateGame(channel, expectedPly, func(g *Game) error {
-		if g.Deadline.IsZero() || g.Deadline.After(now) {
-			return fmt.Errorf("%w: game %d in channel %s is not past its deadline at %s", ErrConflict, g.ID, g.Channel, now.UTC().Format(time.RFC3339))
+// Game returns the game with that id, active or finished.
+func (t *txn) Game(id uint64) (play.Game, error) {
+	for _, over := range []bool{false, true} {
+		if v := t.tx.Bucket(recordBucket(over)).Get(u64(id)); v != nil {
+			return t.decodeGame(id, over, v)
 		}
-		p, err := g.Position()
+	}
+	return play.Game{}, fmt.Errorf("%w: no game has id %d", play.ErrNotFound, id)
+}
+
+// activeGame reads the active game that an index entry names.
+func (t *txn) activeGame(index []byte, idb []byte) (play.Game, error) {
+	if len(idb) != 8 {
+		return play.Game{}, fmt.Errorf("%w: an entry of %s ends in %x, not a game id", ErrCorrupt, index, idb)
+	}
+	id := binary.BigEndian.Uint64(idb)
+	v := t.tx.Bucket(bucketActive).Get(idb)
+	if v == nil {
+		return play.Game{}, fmt.Errorf("%w: %s names game %d, which is not among the active games", ErrCorrupt, index, id)
+	}
+	return t.decodeGame(id, false, v)
+}
+
+// GameIn returns the active game of a channel.
+func (t *txn) GameIn(channel string) (play.Game, error) {
+	var v []byte
+	if validID(channel) {
+		v = t.tx.Bucket(bucketChannels).Get([]byte(channel))
+	}
+	if v == nil {
+		return play.Game{}, fmt.Errorf("%w: no game is going on in channel %s", play.ErrNotFound, channel)
+	}
+	return t.activeGame(bucketChannels, v)
+}
+
+// ActiveGames returns the user's active games, oldest first, through the
+// per-user index: the cost is the user's games, not all games.
+func (t *txn) ActiveGames(user string) ([]play.Game, error) {
+	return t.activeBy(bucketUserGames, user)
+}
+
+// GuildGames returns a guild's active games, oldest first.
+func (t *txn) GuildGames(guild string) ([]play.Game, error) {
+	return t.activeBy(bucketGuildGames, guild)
+}
+
+func (t *txn) activeBy(index []byte, owner string) ([]play.Game, error) {
+	if !validID(owner) {
+		return nil, nil
+	}
+	var out []play.Game
+	pre := prefix(owner)
+	c := t.tx.Bucket(index).Cursor()
+	for k, _ := c.Seek(pre); k != nil && bytes.HasPrefix(k, pre); k, _ = c.Next() {
+		g, err := t.activeGame(index, k[len(pre):])
 		if err != nil {
-			return err
+			return nil, err
 		}
-		g.Status = game.Outcome{Result: game.WhiteWins, Reason: game.Timeout}
-		if p.Turn() == game.White {
-			g.Status.Result = game.BlackWins
-		}
-		g.Updated = now
-		return nil
-	})
+		out = append(out, g)
+	}
+	return out, nil
 }
 
-// Resign ends the active game of channel by the resignation of user by:
-// the opponent wins. A resignation stays right whatever was played
-// meanwhile, so there is no expected ply. It fails with ErrNotPlayer, and
-// changes nothing, if by does not play in the game, and ErrNotFound if
-// the game has already ended.
-func (s *Store) Resign(channel, by string, at time.Time) (Game, error) {
-	if at.IsZero() {
-		return Game{}, fmt.Errorf("%w: the resignation in channel %s has no time", ErrInvalid, channel)
+// Finished returns finished games, newest first: the user's (or, with
+// user "", the guild's; or, with both "", all), with ids below before (0:
+// no bound), at most limit (none for a limit of 0 or less). It walks one
+// index backwards from before, so a page costs its own games only.
+func (t *txn) Finished(user, guild string, before uint64, limit int) ([]play.Game, error) {
+	if limit <= 0 {
+		return nil, nil
 	}
-	return s.UpdateGame(channel, AnyPly, func(g *Game) error {
-		c, ok := g.ColorOf(by)
-		if !ok {
-			return fmt.Errorf("%w: user %s cannot resign game %d in channel %s", ErrNotPlayer, by, g.ID, g.Channel)
+	index, owner := bucketFinished, ""
+	switch {
+	case user != "":
+		index, owner = bucketUserArch, user
+	case guild != "":
+		index, owner = bucketGuildArch, guild
+	}
+	var pre []byte
+	if owner != "" {
+		if !validID(owner) {
+			return nil, nil
 		}
-		g.Status = game.Outcome{Result: game.BlackWins, Reason: game.Resignation}
-		if c == game.Black {
-			g.Status.Result = game.WhiteWins
+		pre = prefix(owner)
+	}
+	c := t.tx.Bucket(index).Cursor()
+	// Seek to the first key at or after owner NUL before, or after all of
+	// the owner's keys (owner 0x01 sorts after every owner NUL id), then
+	// walk backwards.
+	var k []byte
+	switch {
+	case before != 0:
+		k, _ = c.Seek(append(pre[:len(pre):len(pre)], u64(before)...))
+	case owner != "":
+		k, _ = c.Seek(append([]byte(owner), 1))
+	}
+	if k == nil {
+		k, _ = c.Last()
+	} else {
+		k, _ = c.Prev()
+	}
+	var out []play.Game
+	archive := t.tx.Bucket(bucketArchive)
+	for ; k != nil && bytes.HasPrefix(k, pre) && len(out) < limit; k, _ = c.Prev() {
+		idb := k[len(pre):]
+		if len(idb) != 8 {
+			return nil, fmt.Errorf("%w: an entry of %s ends in %x, not a game id", ErrCorrupt, index, idb)
 		}
-		g.Updated = at
-		return nil
-	})
+		id := binary.BigEndian.Uint64(idb)
+		v := archive.Get(idb)
+		if v == nil {
+			return nil, fmt.Errorf("%w: %s names game %d, which is not in the archive", ErrCorrupt, index, id)
+		}
+		g, err := t.decodeGame(id, true, v)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, g)
+	}
+	return out, nil
 }

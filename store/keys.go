@@ -6,38 +6,47 @@ import (
 	"time"
 )
 
-// The buckets of schema version 2. Every one is at the top level, so a
+// The buckets of schema version 3. Every one is at the top level, so a
 // transaction reaches each with one lookup. Keys are built so that bbolt's
 // byte order is the useful order: ids and times are big-endian, and the
 // parts of compound keys are separated by NUL (which checkID keeps out of
 // ids), so a prefix seek finds exactly one user's or guild's entries.
 var (
-	bucketMeta       = []byte("meta")       // "schema" → uint32; "created" → time
-	bucketGames      = []byte("games")      // channel → Game (active games only)
-	bucketGameIDs    = []byte("gameIDs")    // id → channel, for active games
-	bucketArchive    = []byte("archive")    // id → Game (finished games)
-	bucketChallenges = []byte("challenges") // id → Challenge
-	bucketPlayers    = []byte("players")    // scope NUL user → Player ("" scope: global)
-	bucketPrefs      = []byte("prefs")      // user → Prefs
-	bucketStats      = []byte("stats")      // scope NUL → Stats
+	bucketMeta       = []byte("meta")       // "schema" → uint32; "created" → time; its sequence numbers games and challenges
+	bucketActive     = []byte("active")     // id → play.Game, active games
+	bucketArchive    = []byte("archive")    // id → play.Game, finished games
+	bucketChallenges = []byte("challenges") // id → play.Challenge
+	bucketPlayers    = []byte("players")    // scope NUL user → play.Player ("" scope: global)
+	bucketPrefs      = []byte("prefs")      // user → play.Prefs
+	bucketStats      = []byte("stats")      // scope NUL → play.Stats
 
-	// Indexes: the value is empty, the key says it all.
-	bucketDeadlines  = []byte("idx.deadline")   // time channel → ""
-	bucketReminders  = []byte("idx.reminder")   // time channel → ""
+	// Indexes. Except for idx.channel, the value is empty and the key says
+	// it all.
+	bucketChannels   = []byte("idx.channel")    // channel → id, the active game of each channel
+	bucketDeadlines  = []byte("idx.deadline")   // time id → "" (active games)
+	bucketReminders  = []byte("idx.reminder")   // time id → "" (active games)
 	bucketExpiries   = []byte("idx.expiry")     // time id → "" (challenges)
-	bucketUserGames  = []byte("idx.userGames")  // user NUL channel → "" (active games)
-	bucketGuildGames = []byte("idx.guildGames") // guild NUL channel → "" (active games)
-	bucketUserArch   = []byte("idx.userArch")   // user NUL id → "" (archived games)
-	bucketGuildArch  = []byte("idx.guildArch")  // guild NUL id → "" (archived games)
+	bucketUserGames  = []byte("idx.userGames")  // user NUL id → "" (active games)
+	bucketGuildGames = []byte("idx.guildGames") // guild NUL id → "" (active games)
+	bucketFinished   = []byte("idx.finished")   // id → "" (finished games)
+	bucketUserArch   = []byte("idx.userArch")   // user NUL id → "" (finished games)
+	bucketGuildArch  = []byte("idx.guildArch")  // guild NUL id → "" (finished games)
 	bucketChallUsers = []byte("idx.challUser")  // user NUL id → "" (challenges from or to the user)
 )
 
 // allBuckets lists the buckets of the current schema, created by Open.
 var allBuckets = [][]byte{
-	bucketMeta, bucketGames, bucketGameIDs, bucketArchive, bucketChallenges,
+	bucketMeta, bucketActive, bucketArchive, bucketChallenges,
 	bucketPlayers, bucketPrefs, bucketStats,
-	bucketDeadlines, bucketReminders, bucketExpiries,
-	bucketUserGames, bucketGuildGames, bucketUserArch, bucketGuildArch, bucketChallUsers,
+	bucketChannels, bucketDeadlines, bucketReminders, bucketExpiries,
+	bucketUserGames, bucketGuildGames, bucketFinished, bucketUserArch, bucketGuildArch, bucketChallUsers,
+}
+
+// indexBuckets lists the buckets that hold only index entries: everything
+// in them can be rebuilt from the records.
+var indexBuckets = [][]byte{
+	bucketChannels, bucketDeadlines, bucketReminders, bucketExpiries,
+	bucketUserGames, bucketGuildGames, bucketFinished, bucketUserArch, bucketGuildArch, bucketChallUsers,
 }
 
 var (
@@ -57,7 +66,8 @@ func u64(v uint64) []byte {
 // (it wraps: a challenge meant to expire in 3000 would sort as 1831 and
 // expire at once), are clamped to the nearest end, so a far future still
 // sorts last and a far past first. Deleting an entry rebuilds its key from
-// the same stored time, so the clamped key is found again.
+// the same stored time, so the clamped key is found again; reading one
+// (clamped reports it) takes the exact time from the record.
 func timeKey(t time.Time) []byte {
 	var ns int64
 	switch {
@@ -77,8 +87,11 @@ var (
 	maxKeyTime = time.Unix(0, math.MaxInt64)
 )
 
-func keyTime(b []byte) time.Time {
-	return time.Unix(0, int64(binary.BigEndian.Uint64(b)^1<<63)).UTC()
+// keyTime decodes a timeKey; clamped is true when the time was out of
+// range and the key holds only the nearest end.
+func keyTime(b []byte) (t time.Time, clamped bool) {
+	ns := int64(binary.BigEndian.Uint64(b) ^ 1<<63)
+	return time.Unix(0, ns).UTC(), ns == math.MinInt64 || ns == math.MaxInt64
 }
 
 // join builds a compound key: the parts separated by NUL.

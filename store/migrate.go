@@ -2,26 +2,38 @@ package store
 
 import (
 	"encoding/binary"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
+
+	"github.com/iceagechess/iceage/game"
+	"github.com/iceagechess/iceage/play"
 )
 
 // schemaVersion is the layout this code reads and writes.
 //
-//	1  games, archive, challenges, players, prefs, stats; the deadline,
-//	   reminder and expiry indexes.
+//	1  games (by channel), archive, challenges, players, prefs, stats; the
+//	   deadline, reminder and expiry indexes.
 //	2  adds the per-user and per-guild indexes (idx.userGames,
 //	   idx.guildGames, idx.userArch, idx.guildArch, idx.challUser). Records
 //	   of version 1 and 2 have the same fields.
-const schemaVersion = 2
+//	3  play's records (record version 3). Active games are kept by id
+//	   (bucket active; idx.channel finds a channel's game), and the
+//	   deadline, reminder, user and guild indexes of active games name ids,
+//	   not channels; idx.finished lists the archive for paging all of it;
+//	   games and challenges are numbered from one sequence (meta's).
+const schemaVersion = 3
 
 // migrations[i] upgrades a file from schema version i+1 to i+2. Each runs
 // inside the one transaction of Open, so an upgrade is all or nothing:
 // a crash midway leaves the old version, upgraded again at the next Open.
 var migrations = []func(tx *bolt.Tx) error{
 	migrate1to2,
+	migrate2to3,
 }
 
 // schemaOf returns the schema version of the file, 0 for an empty file.
@@ -56,10 +68,8 @@ func upgrade(tx *bolt.Tx) error {
 		return nil
 	}
 	if v == 0 {
-		for _, name := range allBuckets {
-			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
-				return fmt.Errorf("creating bucket %s: %w", name, err)
-			}
+		if err := createBuckets(tx, allBuckets); err != nil {
+			return err
 		}
 		t, _ := time.Now().UTC().MarshalText()
 		if err := tx.Bucket(bucketMeta).Put(keyCreated, t); err != nil {
@@ -84,35 +94,262 @@ func setSchema(tx *bolt.Tx, v int) error {
 	return tx.Bucket(bucketMeta).Put(keySchema, b)
 }
 
-// migrate1to2 builds the per-user and per-guild indexes from the games,
-// the archive and the challenges. The records themselves stay as they are
-// (version 1 reads as version 2) and take the new version when next
-// written, so the migration writes only small index keys, even for an
-// archive of hundreds of thousands of games.
-func migrate1to2(tx *bolt.Tx) error {
-	for _, name := range [][]byte{bucketUserGames, bucketGuildGames, bucketUserArch, bucketGuildArch, bucketChallUsers} {
+func createBuckets(tx *bolt.Tx, names [][]byte) error {
+	for _, name := range names {
 		if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 			return fmt.Errorf("creating bucket %s: %w", name, err)
 		}
 	}
-	for _, bucket := range [][]byte{bucketGames, bucketArchive} {
-		archived := string(bucket) == string(bucketArchive)
-		err := tx.Bucket(bucket).ForEach(func(k, v []byte) error {
-			var g Game
-			if err := decode(fmt.Sprintf("%s record %q", bucket, k), v, &g); err != nil {
-				return err
+	return nil
+}
+
+func deleteBuckets(tx *bolt.Tx, names [][]byte) error {
+	for _, name := range names {
+		if err := tx.DeleteBucket(name); err != nil && !errors.Is(err, bolterrors.ErrBucketNotFound) {
+			return fmt.Errorf("deleting bucket %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// bucket returns a bucket that an older schema must have.
+func bucket(tx *bolt.Tx, name []byte) (*bolt.Bucket, error) {
+	if b := tx.Bucket(name); b != nil {
+		return b, nil
+	}
+	return nil, fmt.Errorf("%w: the file has no bucket %s", ErrCorrupt, name)
+}
+
+func putKey(tx *bolt.Tx, bucket, key []byte) error {
+	if err := tx.Bucket(bucket).Put(key, []byte{}); err != nil {
+		return fmt.Errorf("indexing in %s: %w", bucket, err)
+	}
+	return nil
+}
+
+// migrate1to2 builds the per-user and per-guild indexes from the games,
+// the archive and the challenges. The records themselves stay as they are
+// (version 1 reads as version 2), so the migration writes only small index
+// keys, even for an archive of hundreds of thousands of games.
+func migrate1to2(tx *bolt.Tx) error {
+	if err := createBuckets(tx, [][]byte{bucketUserGames, bucketGuildGames, bucketUserArch, bucketGuildArch, bucketChallUsers}); err != nil {
+		return err
+	}
+	for _, name := range [][]byte{v2Games, bucketArchive, bucketChallenges} {
+		if _, err := bucket(tx, name); err != nil {
+			return err
+		}
+	}
+	for _, name := range [][]byte{v2Games, bucketArchive} {
+		archived := string(name) == string(bucketArchive)
+		err := tx.Bucket(name).ForEach(func(k, v []byte) error {
+			var g struct {
+				ID      uint64    `json:"id"`
+				Guild   string    `json:"guild"`
+				Channel string    `json:"channel"`
+				White   play.Seat `json:"white"`
+				Black   play.Seat `json:"black"`
 			}
-			return putEntries(tx, gameEntries(&g, archived))
+			if err := json.Unmarshal(v, &g); err != nil {
+				return fmt.Errorf("%w: %s record %q: %v", ErrCorrupt, name, k, err)
+			}
+			users, guilds, last := bucketUserGames, bucketGuildGames, []byte(g.Channel)
+			if archived {
+				users, guilds, last = bucketUserArch, bucketGuildArch, u64(g.ID)
+			}
+			for _, u := range v2Players(g.White.ID, g.Black.ID) {
+				if err := putKey(tx, users, join([]byte(u), last)); err != nil {
+					return err
+				}
+			}
+			if g.Guild != "" {
+				return putKey(tx, guilds, join([]byte(g.Guild), last))
+			}
+			return nil
 		})
 		if err != nil {
 			return err
 		}
 	}
 	return tx.Bucket(bucketChallenges).ForEach(func(k, v []byte) error {
-		var c Challenge
-		if err := decode(fmt.Sprintf("challenge %x", k), v, &c); err != nil {
+		var c play.Challenge
+		if err := json.Unmarshal(v, &c); err != nil {
+			return fmt.Errorf("%w: challenge %x: %v", ErrCorrupt, k, err)
+		}
+		for _, u := range v2Players(c.From.ID, c.To.ID) {
+			if u != "" {
+				if err := putKey(tx, bucketChallUsers, join([]byte(u), u64(c.ID))); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+}
+
+// migrate2to3 moves the records to play's and the keys to ids:
+//
+//   - Active games (few) are read, converted (toPlay) and written again
+//     by id with their indexes, which are rebuilt.
+//   - Archived games (many) stay as they are: a finished record of
+//     version 2 reads as play's record (its offers were cleared, its Ice
+//     Age list is ignored). Only idx.finished is added, one key each.
+//   - The counts that play keeps and store did not are computed from the
+//     archive: each scope's Ice Ages and each player's losses to a frozen
+//     king. Aborted games leave ByReason, which now counts results only.
+//   - A challenge of random colour says so; game and challenge ids come
+//     from one sequence now, which continues after both old ones.
+//   - Prefs stay as they are: their fields that play's Prefs lacks
+//     (orientation, vacation) are kept until the user's settings change.
+func migrate2to3(tx *bolt.Tx) error {
+	for _, name := range [][]byte{v2Games, bucketArchive, bucketChallenges, bucketStats, bucketPlayers, bucketMeta} {
+		if _, err := bucket(tx, name); err != nil {
 			return err
 		}
-		return putEntries(tx, challengeEntries(&c))
+	}
+	var active []play.Game
+	err := tx.Bucket(v2Games).ForEach(func(k, v []byte) error {
+		var o v2Game
+		if err := json.Unmarshal(v, &o); err != nil {
+			return fmt.Errorf("%w: the game of channel %q: %v", ErrCorrupt, k, err)
+		}
+		active = append(active, o.toPlay())
+		return nil
 	})
+	if err != nil {
+		return err
+	}
+	if err := deleteBuckets(tx, [][]byte{v2Games, v2GameIDs, bucketDeadlines, bucketReminders, bucketUserGames, bucketGuildGames}); err != nil {
+		return err
+	}
+	if err := createBuckets(tx, allBuckets); err != nil {
+		return err
+	}
+	t := &txn{tx: tx, writable: true}
+	for _, g := range active {
+		if err := t.PutGame(g); err != nil {
+			return fmt.Errorf("game %d: %w", g.ID, err)
+		}
+	}
+
+	iceAges := map[string]int{}   // scope → Ice Ages of its finished games
+	frozen := map[[2]string]int{} // scope, user → games lost to a frozen king
+	var rewrite []uint64          // archived games with offers left in them
+	err = tx.Bucket(bucketArchive).ForEach(func(k, v []byte) error {
+		var s v2Summary
+		if err := json.Unmarshal(v, &s); err != nil {
+			return fmt.Errorf("%w: archived game %x: %v", ErrCorrupt, k, err)
+		}
+		if s.DrawOffer != "" || s.Takeback != "" {
+			rewrite = append(rewrite, s.ID)
+		}
+		scopes := []string{""}
+		if s.Guild != "" {
+			scopes = append(scopes, s.Guild)
+		}
+		if s.Status.Reason != game.Aborted {
+			for _, scope := range scopes {
+				iceAges[scope] += len(s.IceAges)
+			}
+		}
+		if w, ok := s.Status.Winner(); ok && s.Status.Reason == game.KingFrozen {
+			loser := s.White.ID
+			if w == game.White {
+				loser = s.Black.ID
+			}
+			for _, scope := range scopes {
+				frozen[[2]string{scope, loser}]++
+			}
+		}
+		return putKey(tx, bucketFinished, k)
+	})
+	if err != nil {
+		return err
+	}
+	for _, id := range rewrite {
+		var o v2Game
+		if err := json.Unmarshal(tx.Bucket(bucketArchive).Get(u64(id)), &o); err != nil {
+			return fmt.Errorf("%w: archived game %d: %v", ErrCorrupt, id, err)
+		}
+		g := o.toPlay()
+		b, err := encode(&g)
+		if err != nil {
+			return err
+		}
+		if err := tx.Bucket(bucketArchive).Put(u64(id), b); err != nil {
+			return err
+		}
+	}
+
+	var stats []play.Stats
+	err = tx.Bucket(bucketStats).ForEach(func(k, v []byte) error {
+		var st play.Stats
+		if err := json.Unmarshal(v, &st); err != nil {
+			return fmt.Errorf("%w: stats %q: %v", ErrCorrupt, k, err)
+		}
+		if len(k) == 0 || k[len(k)-1] != 0 {
+			return fmt.Errorf("%w: a stats key %q without its NUL", ErrCorrupt, k)
+		}
+		st.Scope = string(k[:len(k)-1])
+		delete(st.ByReason, game.Aborted)
+		if len(st.ByReason) == 0 {
+			st.ByReason = nil
+		}
+		st.IceAges = iceAges[st.Scope]
+		stats = append(stats, st)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, st := range stats {
+		if err := t.PutStats(st); err != nil {
+			return err
+		}
+	}
+	for k, n := range frozen {
+		p, err := t.Player(k[0], k[1])
+		if errors.Is(err, play.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		p.FrozenLosses = n
+		if err := t.PutPlayer(p); err != nil {
+			return err
+		}
+	}
+
+	var challenges []play.Challenge
+	err = tx.Bucket(bucketChallenges).ForEach(func(k, v []byte) error {
+		var c play.Challenge
+		if err := json.Unmarshal(v, &c); err != nil {
+			return fmt.Errorf("%w: challenge %x: %v", ErrCorrupt, k, err)
+		}
+		if c.Color == "" {
+			c.Color = play.Random
+		}
+		challenges = append(challenges, c)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, c := range challenges {
+		b, err := encode(&c)
+		if err != nil {
+			return err
+		}
+		if err := tx.Bucket(bucketChallenges).Put(u64(c.ID), b); err != nil {
+			return err
+		}
+	}
+	meta, chall := tx.Bucket(bucketMeta), tx.Bucket(bucketChallenges)
+	if chall.Sequence() > meta.Sequence() {
+		if err := meta.SetSequence(chall.Sequence()); err != nil {
+			return err
+		}
+	}
+	return chall.SetSequence(0)
 }

@@ -3,72 +3,91 @@ package store
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
+	"github.com/iceagechess/iceage/play"
 )
 
-// Due is an entry of a scheduler index: what falls due, and when.
-type Due struct {
-	At      time.Time
-	Channel string // the game's channel (deadlines, reminders)
-	ID      uint64 // the challenge's id (expiries)
+func dueIndex(kind play.DueKind) ([]byte, error) {
+	switch kind {
+	case play.DueDeadline:
+		return bucketDeadlines, nil
+	case play.DueReminder:
+		return bucketReminders, nil
+	case play.DueExpiry:
+		return bucketExpiries, nil
+	}
+	return nil, fmt.Errorf("%w: no time index of kind %d", ErrInvalid, kind)
 }
 
-// DueDeadlines returns the active games whose deadline is at or before
-// now, earliest first, at most limit (0: all). It reads the deadline index
-// from its start, never a game record.
-func (s *Store) DueDeadlines(now time.Time, limit int) ([]Due, error) {
-	return s.due(bucketDeadlines, now, limit)
-}
-
-// DueReminders returns the active games whose reminder time is at or
-// before now, earliest first, at most limit (0: all). Clear a sent
-// reminder with UpdateGame (RemindAt = time.Time{}).
-func (s *Store) DueReminders(now time.Time, limit int) ([]Due, error) {
-	return s.due(bucketReminders, now, limit)
-}
-
-// ExpiredChallenges returns the challenges whose expiry is at or before
-// now, earliest first, at most limit (0: all).
-func (s *Store) ExpiredChallenges(now time.Time, limit int) ([]Due, error) {
-	return s.due(bucketExpiries, now, limit)
-}
-
-func (s *Store) due(index []byte, now time.Time, limit int) ([]Due, error) {
-	var out []Due
+// Due returns the entries of a time index due at or before now, earliest
+// first, at most limit (none for a limit of 0 or less). It reads the
+// index from its start, never a record, so its cost is the number of
+// entries due, not the number of games.
+func (t *txn) Due(kind play.DueKind, now time.Time, limit int) ([]play.Due, error) {
+	index, err := dueIndex(kind)
+	if err != nil {
+		return nil, err
+	}
+	var out []play.Due
 	end := timeKey(now)
-	err := s.db.View(func(tx *bolt.Tx) error {
-		c := tx.Bucket(index).Cursor()
-		for k, _ := c.First(); k != nil && bytes.Compare(k[:8], end) <= 0 && (limit <= 0 || len(out) < limit); k, _ = c.Next() {
-			d := Due{At: keyTime(k[:8])}
-			if bytes.Equal(index, bucketExpiries) {
-				d.ID = binary.BigEndian.Uint64(k[8:])
-			} else {
-				d.Channel = string(k[8:])
-			}
-			out = append(out, d)
+	c := t.tx.Bucket(index).Cursor()
+	for k, _ := c.First(); k != nil && len(out) < limit; k, _ = c.Next() {
+		if len(k) != 16 {
+			return nil, fmt.Errorf("%w: an entry of %s is %x", ErrCorrupt, index, k)
 		}
-		return nil
-	})
-	return out, err
+		if bytes.Compare(k[:8], end) > 0 {
+			break
+		}
+		d, err := t.dueEntry(kind, k)
+		if err != nil {
+			return nil, err
+		}
+		if d.At.After(now) {
+			continue // a far time clamped to the same key as now
+		}
+		out = append(out, d)
+	}
+	return out, nil
 }
 
-// NextDue returns the earliest time anything falls due — a deadline, a
-// reminder, a challenge's expiry — so that a scheduler can sleep until
-// then; ok is false when nothing is pending. It reads three keys.
-func (s *Store) NextDue() (next time.Time, ok bool, err error) {
-	err = s.db.View(func(tx *bolt.Tx) error {
-		for _, index := range [][]byte{bucketDeadlines, bucketReminders, bucketExpiries} {
-			k, _ := tx.Bucket(index).Cursor().First()
-			if k == nil {
-				continue
-			}
-			if t := keyTime(k[:8]); !ok || t.Before(next) {
-				next, ok = t, true
-			}
-		}
-		return nil
-	})
-	return next, ok, err
+// NextDue returns the earliest time in a time index, so that a scheduler
+// can sleep until then; ok is false when the index is empty. It reads one
+// key.
+func (t *txn) NextDue(kind play.DueKind) (time.Time, bool, error) {
+	index, err := dueIndex(kind)
+	if err != nil {
+		return time.Time{}, false, err
+	}
+	k, _ := t.tx.Bucket(index).Cursor().First()
+	if k == nil {
+		return time.Time{}, false, nil
+	}
+	if len(k) != 16 {
+		return time.Time{}, false, fmt.Errorf("%w: an entry of %s is %x", ErrCorrupt, index, k)
+	}
+	d, err := t.dueEntry(kind, k)
+	return d.At, err == nil, err
+}
+
+// dueEntry decodes an index key; a time outside the range of a key is
+// read from the record.
+func (t *txn) dueEntry(kind play.DueKind, k []byte) (play.Due, error) {
+	at, clamped := keyTime(k[:8])
+	d := play.Due{At: at, ID: binary.BigEndian.Uint64(k[8:])}
+	if !clamped {
+		return d, nil
+	}
+	if kind == play.DueExpiry {
+		c, err := t.Challenge(d.ID)
+		d.At = c.Expires
+		return d, err
+	}
+	g, err := t.Game(d.ID)
+	d.At = g.Deadline
+	if kind == play.DueReminder {
+		d.At = g.RemindAt
+	}
+	return d, err
 }

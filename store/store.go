@@ -250,12 +250,6 @@ func (s *Store) write(fn func(tx *bolt.Tx) error) error {
 	return refused
 }
 
-// update runs fn alone in a read-write transaction: for rare writes where
-// batching gains nothing.
-func (s *Store) update(fn func(tx *bolt.Tx) error) error {
-	return unrefuse(s.db.Update(fn))
-}
-
 func unrefuse(err error) error {
 	var r refusal
 	if errors.As(err, &r) {

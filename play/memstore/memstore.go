@@ -104,6 +104,9 @@ func (t *memTx) game(id uint64) (play.Game, bool) {
 	return g, ok
 }
 
+// allGames returns every game by id, sharing their moves with the
+// storage: callers clone only what they return, so that a scan copies no
+// moves.
 func (t *memTx) allGames() []play.Game {
 	var out []play.Game
 	for id, g := range t.m.games {
@@ -115,9 +118,6 @@ func (t *memTx) allGames() []play.Game {
 		out = append(out, g)
 	}
 	slices.SortFunc(out, func(a, b play.Game) int { return cmp.Compare(a.ID, b.ID) })
-	for i := range out {
-		out[i] = out[i].Clone()
-	}
 	return out
 }
 
@@ -129,9 +129,15 @@ func (t *memTx) Game(id uint64) (play.Game, error) {
 }
 
 func (t *memTx) GameIn(channel string) (play.Game, error) {
-	for _, g := range t.allGames() {
+	// A scan without sorting or copying: PutGame asks on every move.
+	for _, g := range t.games {
 		if !g.Over() && g.Channel == channel {
-			return g, nil
+			return g.Clone(), nil
+		}
+	}
+	for id, g := range t.m.games {
+		if _, changed := t.games[id]; !changed && !g.Over() && g.Channel == channel {
+			return g.Clone(), nil
 		}
 	}
 	return play.Game{}, notFound("no game is going on in channel %s", channel)
@@ -141,7 +147,7 @@ func (t *memTx) active(keep func(*play.Game) bool) ([]play.Game, error) {
 	var out []play.Game
 	for _, g := range t.allGames() {
 		if !g.Over() && keep(&g) {
-			out = append(out, g)
+			out = append(out, g.Clone())
 		}
 	}
 	return out, nil
@@ -165,7 +171,7 @@ func (t *memTx) Finished(user, guild string, before uint64, limit int) ([]play.G
 		case user != "" && g.White.ID != user && g.Black.ID != user:
 		case user == "" && guild != "" && g.Guild != guild:
 		default:
-			out = append(out, g)
+			out = append(out, g.Clone())
 		}
 	}
 	return out, nil

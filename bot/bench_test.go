@@ -1,0 +1,77 @@
+package bot_test
+
+import (
+	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/play/memstore"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/iceagechess/iceage/internal/fakediscord"
+)
+
+// BenchmarkMoveInteraction measures a /move from its dispatch over the
+// gateway to the recorded response with its PNG, through discordgo and
+// the fake Discord on loopback, with 50 games on a bbolt file moving at
+// once. It reports the 50th and 99th percentiles of that latency.
+func BenchmarkMoveInteraction(b *testing.B) {
+	b.Run("storage=bbolt", func(b *testing.B) { benchmarkMoves(b, nil) })
+	b.Run("storage=memory", func(b *testing.B) { benchmarkMoves(b, memstore.New()) })
+}
+
+func benchmarkMoves(b *testing.B, st play.Storage) {
+	const games = 50
+	w := newWorld(b, st, "en-US")
+	w.srv.SetResponseDeadline(0) // the machine may be slower than Discord allows; the figures tell
+	sans := referenceGame(b, "max_plies", 300)
+	type seat struct {
+		thread       string
+		white, black fakediscord.User
+	}
+	seats := make([]seat, games)
+	for i := range seats {
+		white := w.srv.AddUser(fakediscord.User{Username: "w", Locale: "en-US"})
+		black := w.srv.AddUser(fakediscord.User{Username: "b", Locale: "fr"})
+		thread, _ := w.challengeAccepted(w.chess, white, black)
+		seats[i] = seat{thread, white, black}
+	}
+	per := (b.N + games - 1) / games
+	if per > len(sans) {
+		b.Fatalf("%d moves per game; the reference game has %d", per, len(sans))
+	}
+	lat := make([]time.Duration, 0, games*per)
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	b.ResetTimer()
+	for _, s := range seats {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range per {
+				by := s.white
+				if i%2 == 1 {
+					by = s.black
+				}
+				start := time.Now()
+				id := w.srv.Command(by.ID, s.thread, "move", fakediscord.StringOption("move", sans[i]))
+				c, err := w.srv.WaitResponse(w.ctx(), id)
+				d := time.Since(start)
+				if err != nil || c.Err != nil || c.Message.Ephemeral() || len(c.Message.Files) == 0 {
+					b.Errorf("move %d %s: %v %v %q", i+1, sans[i], err, c.Err, c.Message.Content)
+					return
+				}
+				mu.Lock()
+				lat = append(lat, d)
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	b.StopTimer()
+	slices.Sort(lat)
+	if len(lat) > 0 {
+		b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+		b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+	}
+}

@@ -1,0 +1,85 @@
+// Package fakediscord is a fake Discord for end-to-end tests of a bot built
+// on github.com/bwmarrin/discordgo: the real library connects to it exactly
+// as to Discord, REST and gateway, all on 127.0.0.1.
+//
+// # Basics
+//
+// New starts a fake for a test. Give it guilds, channels and users, connect
+// the bot with the fake's token, then act as users do and check what the
+// bot did:
+//
+//	srv := fakediscord.New(t)
+//	g := srv.AddGuild(fakediscord.Guild{Name: "Club", Locale: "fr"})
+//	ch := srv.AddChannel(fakediscord.Channel{GuildID: g.ID, Name: "chess"})
+//	alice := srv.AddUser(fakediscord.User{Username: "alice", Locale: "ru"})
+//
+//	dg, _ := discordgo.New("Bot " + srv.Token())
+//	dg.AddHandler(onInteraction)
+//	if err := dg.Open(); err != nil { ... } // READY, then a GUILD_CREATE per guild
+//	t.Cleanup(func() { dg.Close() })        // after New, so it runs first
+//
+//	id := srv.Command(alice.ID, ch.ID, "move", fakediscord.StringOption("move", "e4"))
+//	resp, err := srv.WaitResponse(ctx, id)  // the interaction's callback
+//	// resp.ResponseType, resp.Message.Content, resp.Message.Files[0].Data ...
+//
+// The fake serves what a bot needs: the gateway (HELLO, IDENTIFY, READY,
+// GUILD_CREATE, heartbeats, RESUME with replay, INTERACTION_CREATE,
+// THREAD_CREATE), interaction callbacks, edits and deletes of @original,
+// follow-ups and their edits, channel messages and their edits, threads
+// from a message or on their own, DM channels, application command bulk
+// overwrites, and reads of users, members, guilds, channels and messages.
+// Files sent as multipart payload_json plus files[n] become attachments
+// with their bytes; an attachments entry of the payload ({"id": n,
+// "description": ...}) gives file n its description, the alt text.
+//
+// Everything the bot does is recorded as a Call (Calls, WaitFor,
+// WaitResponse); Message, Messages and Channel show the state now. Command,
+// Autocomplete, UserCommand, Click and Select dispatch interactions as
+// Discord builds them: fresh snowflake and token, member with its user,
+// locale and guild_locale, resolved users and members, the message a
+// component is on. Disconnect drops the bot's gateway connections so that
+// discordgo reconnects; a close by the bot is recorded as KindClose with its
+// code (1000 when discordgo's Session.Close is called).
+//
+// The fake refuses what Discord refuses, with Discord's status and JSON
+// error, which discordgo returns as *discordgo.RESTError: a thread in a
+// channel with NoThreads (403, 50013), a message to a user with DMsClosed
+// (403, 50007), a second callback for an interaction (400, 40060), a first
+// callback later than SetResponseDeadline allows (404, 10062), a follow-up
+// before the callback, an empty or oversized message, duplicate or
+// malformed components, invalid command names, descriptions, locales or
+// option order (400, 50035), and so on. Each refusal is logged through the
+// test.
+//
+// # Caveats
+//
+// discordgo keeps Discord's addresses in package variables (endpoints.go).
+// The first New in a test binary points all of them, once and for good, at
+// a router on 127.0.0.1 that hands each request to the Server whose token
+// it carries; they are never restored, since a goroutine of an earlier
+// discordgo session may still read them. So no request of any discordgo
+// session in the binary leaves loopback, and tests with their own Servers
+// may run in parallel, as long as each session uses its own Server's token.
+// The gateway address each Server gives is its own listener.
+//
+// discordgo v0.29.0 speaks API v9 (discordgo.APIVersion); the fake answers
+// under /api/v{any}/. Its MessageAttachment has no description field, so a
+// bot that wants alt text must send its own payload struct (with
+// discordgo.MultipartBodyWithJSON and Session.RequestRaw, say).
+//
+// Edits follow Discord's rules: an absent field is kept and null clears it,
+// which matters for discordgo's InteractionResponseData, whose content,
+// embeds and components are never absent; new files are added to the
+// attachments unless the payload's attachments list those to keep.
+//
+// Not faked: rate limits, voice, presences, gateway compression, intents
+// (every event goes to every session), member lists, permissions beyond
+// NoThreads, messages that users write, and any endpoint not listed above,
+// which answers 404 and is logged.
+//
+// Close every discordgo session before the test ends: a session left open
+// keeps trying to reconnect to a fake that is gone, logging errors. So may
+// one closed right after Open returned: discordgo v0.29.0's heartbeat
+// goroutine, not yet run, finds the connection closed and reconnects.
+// discordgo's Close takes a second.
+package fakediscord

@@ -1,0 +1,327 @@
+package fakediscord
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// routes serves the REST API under /api/v{n}/, whatever n is: discordgo
+// v0.29.0 speaks v9.
+func (s *Server) routes() *http.ServeMux {
+	m := http.NewServeMux()
+	const api = "/api/{version}"
+	handle := func(pattern string, h func(*http.Request, *reply)) {
+		method, path, _ := strings.Cut(pattern, " ")
+		m.HandleFunc(method+" "+api+path, func(w http.ResponseWriter, r *http.Request) {
+			rep := &reply{status: http.StatusOK}
+			raw, files, err := readBody(w, r)
+			rep.raw, rep.files, rep.err = raw, files, err
+			if err == nil {
+				s.mu.Lock()
+				h(r, rep)
+				s.mu.Unlock()
+			}
+			if rep.err != nil {
+				s.logf("%s %s: %v", r.Method, r.URL.Path, rep.err)
+				writeError(w, rep.err)
+				return
+			}
+			if rep.body == nil {
+				w.WriteHeader(http.StatusNoContent)
+				return
+			}
+			writeJSON(w, rep.status, rep.body)
+		})
+	}
+	handle("GET /gateway", s.getGateway)
+	handle("GET /gateway/bot", s.getGateway)
+	handle("GET /users/{user}", s.getUser)
+	handle("POST /users/@me/channels", s.createDM)
+	handle("GET /guilds/{guild}", s.getGuild)
+	handle("GET /guilds/{guild}/channels", s.getGuildChannels)
+	handle("GET /guilds/{guild}/members/{user}", s.getMember)
+	handle("GET /channels/{channel}", s.getChannel)
+	handle("POST /channels/{channel}/messages", s.postMessage)
+	handle("GET /channels/{channel}/messages/{message}", s.channelMessage)
+	handle("PATCH /channels/{channel}/messages/{message}", s.channelMessage)
+	handle("DELETE /channels/{channel}/messages/{message}", s.channelMessage)
+	handle("POST /channels/{channel}/threads", s.startThread)
+	handle("POST /channels/{channel}/messages/{message}/threads", s.startThread)
+	handle("POST /interactions/{interaction}/{token}/callback", s.callback)
+	handle("POST /webhooks/{app}/{token}", s.followup)
+	handle("GET /webhooks/{app}/{token}/messages/{message}", s.webhookMessage)
+	handle("PATCH /webhooks/{app}/{token}/messages/{message}", s.webhookMessage)
+	handle("DELETE /webhooks/{app}/{token}/messages/{message}", s.webhookMessage)
+	handle("GET /applications/{app}/commands", s.commandsHandler)
+	handle("PUT /applications/{app}/commands", s.commandsHandler)
+	handle("GET /applications/{app}/guilds/{guild}/commands", s.commandsHandler)
+	handle("PUT /applications/{app}/guilds/{guild}/commands", s.commandsHandler)
+	m.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		s.logf("no fake for %s %s; answering 404", r.Method, r.URL.Path)
+		writeError(w, errNotFound)
+	})
+	return m
+}
+
+// reply is a request's body and files, and what to answer: err, or body
+// with status, or 204 when both are nil.
+type reply struct {
+	raw    json.RawMessage
+	files  []File
+	status int
+	body   any
+	err    *Error
+}
+
+func (s *Server) getGateway(r *http.Request, rep *reply) {
+	rep.body = map[string]any{
+		"url": s.wsURL, "shards": 1,
+		"session_start_limit": map[string]int{"total": 1000, "remaining": 999, "reset_after": 86400000, "max_concurrency": 1},
+	}
+}
+
+func (s *Server) getUser(r *http.Request, rep *reply) {
+	id := r.PathValue("user")
+	switch u := s.users[id]; {
+	case id == "@me" || id == s.bot.ID:
+		rep.body = userJSON(s.bot, true)
+	case u != nil:
+		rep.body = userJSON(*u, false)
+	default:
+		rep.err = errUnknownUser
+	}
+}
+
+func (s *Server) createDM(r *http.Request, rep *reply) {
+	var p struct {
+		RecipientID string `json:"recipient_id"`
+	}
+	if json.Unmarshal(rep.raw, &p) != nil {
+		rep.err = invalid("recipient_id must be a snowflake", "recipient_id")
+		return
+	}
+	c, err := s.dmLocked(p.RecipientID)
+	call := Call{Kind: KindDMChannel, JSON: rep.raw, Err: err}
+	if c != nil {
+		call.Channel = *c
+		rep.body = s.channelJSON(c)
+	}
+	rep.err = err
+	s.recordLocked(call)
+}
+
+func (s *Server) getGuild(r *http.Request, rep *reply) {
+	if g := s.guilds[r.PathValue("guild")]; g != nil {
+		rep.body = s.guildJSON(g)
+	} else {
+		rep.err = errUnknownGuild
+	}
+}
+
+func (s *Server) getGuildChannels(r *http.Request, rep *reply) {
+	g := s.guilds[r.PathValue("guild")]
+	if g == nil {
+		rep.err = errUnknownGuild
+		return
+	}
+	channels := []any{}
+	for _, id := range s.channelOrder {
+		if c := s.channels[id]; c.GuildID == g.ID && c.ParentID == "" {
+			channels = append(channels, s.channelJSON(c))
+		}
+	}
+	rep.body = channels
+}
+
+func (s *Server) getMember(r *http.Request, rep *reply) {
+	g := s.guilds[r.PathValue("guild")]
+	id := r.PathValue("user")
+	switch u := s.users[id]; {
+	case g == nil:
+		rep.err = errUnknownGuild
+	case id == s.bot.ID || id == "@me":
+		rep.body = memberJSON(s.bot, true, g.joined, true)
+	case u != nil:
+		rep.body = memberJSON(*u, false, g.joined, true)
+	default:
+		rep.err = errUnknownMember
+	}
+}
+
+func (s *Server) getChannel(r *http.Request, rep *reply) {
+	if c := s.channels[r.PathValue("channel")]; c != nil {
+		rep.body = s.channelJSON(c)
+	} else {
+		rep.err = errUnknownChannel
+	}
+}
+
+// newMessageLocked makes a message from a payload, in a channel, and keeps
+// it if Discord would take it.
+func (s *Server) newMessageLocked(c *Channel, typ discordgo.MessageType, interactionID string, rep *reply) (*Message, *Error) {
+	m := &Message{ID: newID(), ChannelID: c.ID, GuildID: c.GuildID, InteractionID: interactionID, typ: typ, created: time.Now()}
+	f, err := fields(rep.raw)
+	if err == nil {
+		err = applyMessage(m, f, rep.files, true)
+	}
+	if err == nil {
+		err = checkMessage(m)
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.messages[m.ID] = m
+	s.messageOrder = append(s.messageOrder, m.ID)
+	return m, nil
+}
+
+// editMessageLocked applies an edit to a message if Discord would take it.
+func editMessageLocked(m *Message, rep *reply) *Error {
+	edited := *m
+	f, err := fields(rep.raw)
+	if err == nil {
+		err = applyMessage(&edited, f, rep.files, false)
+	}
+	if err == nil {
+		edited.Flags &^= discordgo.MessageFlagsLoading
+		err = checkMessage(&edited)
+	}
+	if err != nil {
+		return err
+	}
+	edited.edited = time.Now()
+	*m = edited
+	return nil
+}
+
+func (s *Server) postMessage(r *http.Request, rep *reply) {
+	call := Call{Kind: KindMessage, JSON: rep.raw}
+	defer func() { call.Err = rep.err; s.recordLocked(call) }()
+	c := s.channels[r.PathValue("channel")]
+	if c == nil {
+		rep.err = errUnknownChannel
+		return
+	}
+	if u := s.users[c.RecipientID]; u != nil && u.DMsClosed {
+		rep.err = errCannotDM
+		return
+	}
+	typ := discordgo.MessageTypeDefault
+	if f, _ := fields(rep.raw); f["message_reference"] != nil {
+		typ = discordgo.MessageTypeReply
+	}
+	m, err := s.newMessageLocked(c, typ, "", rep)
+	if err != nil {
+		rep.err = err
+		return
+	}
+	call.Message = *m
+	rep.body = s.messageJSON(m)
+}
+
+// channelMessage gets, edits or deletes a message through its channel.
+// Ephemeral messages are not in any channel.
+func (s *Server) channelMessage(r *http.Request, rep *reply) {
+	m := s.messages[r.PathValue("message")]
+	if m == nil || m.ChannelID != r.PathValue("channel") || m.Ephemeral() {
+		rep.err = errUnknownMessage
+	}
+	switch {
+	case r.Method == http.MethodGet:
+		if rep.err == nil {
+			rep.body = s.messageJSON(m)
+		}
+	case r.Method == http.MethodPatch:
+		call := Call{Kind: KindMessageEdit, JSON: rep.raw}
+		if rep.err == nil {
+			rep.err = editMessageLocked(m, rep)
+			call.Message, call.InteractionID = *m, m.InteractionID
+			rep.body = s.messageJSON(m)
+		}
+		call.Err = rep.err
+		s.recordLocked(call)
+	default:
+		s.deleteLocked(m, rep)
+	}
+}
+
+func (s *Server) deleteLocked(m *Message, rep *reply) {
+	call := Call{Kind: KindDelete, Err: rep.err}
+	if rep.err == nil {
+		call.Message, call.InteractionID = *m, m.InteractionID
+		delete(s.messages, m.ID)
+	}
+	s.recordLocked(call)
+}
+
+// startThread starts a thread from a message, with the message's id, or on
+// its own.
+func (s *Server) startThread(r *http.Request, rep *reply) {
+	call := Call{Kind: KindThread, JSON: rep.raw}
+	defer func() { call.Err = rep.err; s.recordLocked(call) }()
+	var p discordgo.ThreadStart
+	if json.Unmarshal(rep.raw, &p) != nil {
+		rep.err = invalid("not a thread", "name")
+		return
+	}
+	c := s.channels[r.PathValue("channel")]
+	switch {
+	case c == nil:
+		rep.err = errUnknownChannel
+	case c.Type != discordgo.ChannelTypeGuildText && c.Type != discordgo.ChannelTypeGuildNews:
+		rep.err = errChannelType
+	case c.NoThreads:
+		rep.err = errMissingPermissions
+	case p.Name == "" || utf8.RuneCountInString(p.Name) > 100:
+		rep.err = invalid("a thread's name has 1 to 100 characters", "name")
+	}
+	if rep.err != nil {
+		return
+	}
+	t := &Channel{GuildID: c.GuildID, Name: p.Name, ParentID: c.ID, created: time.Now(), archiveMinutes: p.AutoArchiveDuration}
+	if t.archiveMinutes == 0 {
+		t.archiveMinutes = 4320
+	}
+	if id := r.PathValue("message"); id != "" {
+		m := s.messages[id]
+		switch {
+		case m == nil || m.ChannelID != c.ID || m.Ephemeral():
+			rep.err = errUnknownMessage
+		case m.ThreadID != "":
+			rep.err = errThreadExists
+		}
+		if rep.err != nil {
+			return
+		}
+		t.ID, t.Type = m.ID, discordgo.ChannelTypeGuildPublicThread
+		if c.Type == discordgo.ChannelTypeGuildNews {
+			t.Type = discordgo.ChannelTypeGuildNewsThread
+		}
+		m.ThreadID = t.ID
+		m.Flags |= discordgo.MessageFlagsHasThread
+		call.Message = *m
+	} else {
+		t.ID, t.Type = newID(), p.Type
+		if t.Type == 0 {
+			t.Type = discordgo.ChannelTypeGuildPrivateThread // API v9's default
+		}
+		if t.Type != discordgo.ChannelTypeGuildPublicThread && t.Type != discordgo.ChannelTypeGuildPrivateThread {
+			rep.err = invalid("a thread is public (11) or private (12)", "type")
+			return
+		}
+	}
+	s.addChannelLocked(t)
+	call.Channel = *t
+	thread := s.channelJSON(t)
+	rep.status, rep.body = http.StatusCreated, thread
+	created := map[string]any{"newly_created": true}
+	for k, v := range thread {
+		created[k] = v
+	}
+	s.broadcastLocked("THREAD_CREATE", created)
+}
