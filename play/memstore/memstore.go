@@ -233,20 +233,32 @@ func (t *memTx) Player(scope, user string) (play.Player, error) {
 }
 
 func (t *memTx) Players(scope string, fn func(play.Player) error) error {
+	call := fn
+	var later []play.Player
+	if !t.readOnly {
+		// fn may write: read first, so that its writes do not change the
+		// maps being walked.
+		call = func(p play.Player) error { later = append(later, p); return nil }
+	}
 	// The transaction's own records first, then the stored ones it has
 	// not replaced, without copying the map: a leaderboard walks them all.
 	for k, p := range t.players {
 		if k[0] == scope {
-			if err := fn(p); err != nil {
+			if err := call(p); err != nil {
 				return err
 			}
 		}
 	}
 	for k, p := range t.m.players {
 		if _, mine := t.players[k]; !mine && k[0] == scope {
-			if err := fn(p); err != nil {
+			if err := call(p); err != nil {
 				return err
 			}
+		}
+	}
+	for _, p := range later {
+		if err := fn(p); err != nil {
+			return err
 		}
 	}
 	return nil
