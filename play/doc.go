@@ -49,9 +49,11 @@
 // Every finished game but an aborted one also goes into both players' logs
 // (LogEntry, one per scope, user and game): their opponent, result, first
 // move and rating after the game. PlayerStats reads a player's record and
-// walks their log once; it never reads games. Leaderboard walks the player
-// records of a scope; a player with no rated game for InactiveAfter (90
-// days) is off the board until their next one. VariantStats reads the
+// walks their log once; it never reads games. Leaderboard walks the
+// standings of a scope, which the storage keeps in rating order
+// (ReadTx.Standings), and builds only the page asked for; a player with
+// no rated game for InactiveAfter (90 days) is off the board until their
+// next one. VariantStats reads the
 // counts kept at each end, History the archive, and Game.PGN exports a
 // game with its ratings, time control and Ice Age comments.
 //

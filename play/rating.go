@@ -137,7 +137,7 @@ func (s *Service) rateAndLog(tx Tx, g *Game) error {
 			score = 0
 		}
 	}
-	first := firstMoves(g)
+	first := g.FirstMoves()
 	g.Ratings = nil
 	for _, scope := range g.Scopes() {
 		var ps [2]Player
@@ -194,11 +194,12 @@ func (s *Service) rateAndLog(tx Tx, g *Game) error {
 	return nil
 }
 
-// firstMoves returns White's and Black's first moves in SAN, for a game
-// from the ice start position; "" for a side that has not moved, and for
-// both in a game set up from another position, where a first move says
-// nothing of a player's taste.
-func firstMoves(g *Game) (first [2]string) {
+// FirstMoves returns White's and Black's first moves in SAN, as the
+// players' logs keep them (LogEntry.First), for a game from the ice start
+// position; "" for a side that has not moved, and for both in a game set
+// up from another position, where a first move says nothing of a player's
+// taste.
+func (g *Game) FirstMoves() (first [2]string) {
 	if g.StartFEN != game.StartFEN {
 		return first
 	}

@@ -51,16 +51,39 @@ type Standings struct {
 	Rows   []Standing
 }
 
+// StandingOf returns the player's line on a leaderboard, without its
+// rank: what ReadTx.Standings gives for a player with a rated game.
+func StandingOf(p *Player) Standing {
+	return Standing{User: p.User, Name: p.Name, Rating: p.Rating, Tally: p.RatedTally}
+}
+
+// CompareStandings is the order of a leaderboard, and of ReadTx.Standings:
+// the higher rating first, then the one of more rated games
+// (Tally.Games()), then the smaller user id.
+func CompareStandings(a, b Standing) int {
+	if c := cmp.Compare(b.Rating.Rating, a.Rating.Rating); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(b.Tally.Games(), a.Tally.Games()); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.User, b.User)
+}
+
 // Leaderboard ranks the players of scope (a guild id, or "" for
 // everywhere) by rating and returns page page (from 1) of size players
 // each (DefaultPageSize if not positive, at most MaxPageSize). A page
 // beyond the last gives the last. On the board are the players with a
 // rated game in scope within InactiveAfter before now; a player away
 // longer comes back with their next rated game. Players of equal rating
-// are ordered by rated games, most first, then by user id.
+// are ordered by rated games, most first, then by user id
+// (CompareStandings).
 //
-// It reads every player record of scope once: for 10,000 players it takes
-// about 5 ms on the in-memory storage (BenchmarkLeaderboard).
+// It walks the scope's standings once, in the order the storage keeps
+// them (ReadTx.Standings), counting the players on the board and ranking
+// them as it goes, and keeps only the rows of the page: for 10,000
+// players it takes about 4 ms on the in-memory storage, which sorts them
+// first (BenchmarkLeaderboard).
 func (s *Service) Leaderboard(ctx context.Context, scope string, page, size int, now time.Time) (Standings, error) {
 	switch {
 	case size <= 0:
@@ -68,52 +91,52 @@ func (s *Service) Leaderboard(ctx context.Context, scope string, page, size int,
 	case size > MaxPageSize:
 		size = MaxPageSize
 	}
-	// Sorting small keys without pointers and copying out one page is
-	// much faster than sorting whole Standings.
-	type key struct {
-		rating float64
-		games  int32
-		row    int32
-	}
-	var keys []key
-	var rows []Standing
+	page = max(page, 1)
+	var (
+		st Standings
+		// rows is the page asked for; last the page being walked before
+		// it, which is the answer if the board ends before that page.
+		rows, last []Standing
+	)
 	err := s.st.View(ctx, func(tx ReadTx) error {
-		keys, rows = keys[:0], rows[:0]
-		return tx.Players(scope, func(p Player) error {
-			if p.RatedGames == 0 || now.Sub(p.Rating.Updated) > InactiveAfter {
+		st = Standings{Scope: scope, Size: size}
+		rows, last = make([]Standing, 0, size), make([]Standing, 0, size)
+		rank, rounded := 0, 0.0
+		return tx.Standings(scope, func(r Standing) error {
+			if now.Sub(r.Rating.Updated) > InactiveAfter {
 				return nil
 			}
-			keys = append(keys, key{p.Rating.Rating, int32(min(p.RatedTally.Games(), math.MaxInt32)), int32(len(rows))})
-			rows = append(rows, Standing{User: p.User, Name: p.Name, Rating: p.Rating, Tally: p.RatedTally})
+			n := st.Ranked // the number of players before this one
+			st.Ranked++
+			if x := math.Round(r.Rating.Rating); n == 0 || x != rounded {
+				rank, rounded = n+1, x
+			}
+			r.Rank = rank
+			switch p := n/size + 1; {
+			case p == page:
+				rows = append(rows, r)
+			case p < page:
+				if n%size == 0 {
+					last = last[:0]
+				}
+				last = append(last, r)
+			}
 			return nil
 		})
 	})
 	if err != nil {
 		return Standings{}, err
 	}
-	slices.SortFunc(keys, func(a, b key) int {
-		switch {
-		case a.rating != b.rating:
-			return cmp.Compare(b.rating, a.rating)
-		case a.games != b.games:
-			return cmp.Compare(b.games, a.games)
-		}
-		return cmp.Compare(rows[a.row].User, rows[b.row].User)
-	})
-	st := Standings{Scope: scope, Size: size, Ranked: len(keys), Pages: max(1, (len(keys)+size-1)/size)}
-	st.Page = min(max(page, 1), st.Pages)
-	from, to := (st.Page-1)*size, min(st.Page*size, len(keys))
-	rank := 0
-	for i := 0; i < to; i++ {
-		if i == 0 || math.Round(keys[i].rating) != math.Round(keys[i-1].rating) {
-			rank = i + 1
-		}
-		if i >= from {
-			row := rows[keys[i].row]
-			row.Rank = rank
-			row.Rating = row.Rating.At(now)
-			st.Rows = append(st.Rows, row)
-		}
+	st.Pages = max(1, (st.Ranked+size-1)/size)
+	st.Page = min(page, st.Pages)
+	if page > st.Pages {
+		rows = last
+	}
+	if len(rows) > 0 {
+		st.Rows = rows
+	}
+	for i := range st.Rows {
+		st.Rows[i].Rating = st.Rows[i].Rating.At(now)
 	}
 	return st, nil
 }

@@ -109,6 +109,8 @@ func TestLeaderboard(t *testing.T) {
 		{"a page beyond the last gives the last", 9, 3, "7 hal 1400", 3, 3},
 		{"a page before the first gives the first", -1, 3, "1 ada 1910, 2 ben 1700, 2 dee 1700", 1, 3},
 		{"no size is the default size", 1, 0, want, 1, 1},
+		{"a page beyond a full last page gives it", 2, 7, want, 1, 1},
+		{"a page far beyond the last gives the last", math.MaxInt, 2, "7 hal 1400", 4, 4},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := page(tc.page, tc.size)

@@ -57,6 +57,15 @@ type ReadTx interface {
 	// Players calls fn for every player record of scope, in no order;
 	// an error from fn stops the walk and is returned.
 	Players(scope string, fn func(Player) error) error
+	// Standings calls fn for the players of scope with a rated game
+	// (RatedGames above zero) in leaderboard order, CompareStandings':
+	// highest rating first, then most rated games, then user id. Each
+	// Standing has the player's User, Name, Rating as stored (not grown
+	// to any time) and RatedTally as Tally; Rank is zero. An error from
+	// fn stops the walk and is returned, so a caller that wants the top
+	// of the board reads only the top. A storage answers from an index
+	// kept in this order, without reading whole player records.
+	Standings(scope string, fn func(Standing) error) error
 	// Stats returns the counts of scope (zero Stats if none).
 	Stats(scope string) (Stats, error)
 	// Prefs returns the user's settings (zero Prefs if none).

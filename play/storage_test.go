@@ -105,6 +105,13 @@ func (t faultyTx) PlayerLog(scope, user string, fn func(play.LogEntry) error) er
 	return t.Tx.PlayerLog(scope, user, fn)
 }
 
+func (t faultyTx) Standings(scope string, fn func(play.Standing) error) error {
+	if err := t.broken("Standings"); err != nil {
+		return err
+	}
+	return t.Tx.Standings(scope, fn)
+}
+
 func (t faultyTx) Stats(scope string) (play.Stats, error) {
 	if err := t.broken("Stats"); err != nil {
 		return play.Stats{}, err
@@ -201,6 +208,10 @@ func TestStorageFailures(t *testing.T) {
 		}},
 		{"finding the last game between two players when the log cannot be read", "PlayerLog", func(w world) error {
 			_, err := w.svc.LastBetween(ctx, "", ann.ID, bob.ID)
+			return err
+		}},
+		{"a leaderboard when the standings cannot be read", "Standings", func(w world) error {
+			_, err := w.svc.Leaderboard(ctx, "", 1, 10, w.at)
 			return err
 		}},
 		{"reading a player's statistics when their record cannot be read", "Player", func(w world) error {

@@ -264,6 +264,56 @@ func (t *memTx) Players(scope string, fn func(play.Player) error) error {
 	return nil
 }
 
+// Standings sorts the rated players of scope on every call: memstore
+// keeps no index. It sorts small keys and looks a row up only for a tie
+// (play.CompareStandings' order), much faster than sorting Standings.
+func (t *memTx) Standings(scope string, fn func(play.Standing) error) error {
+	type key struct {
+		rating float64
+		games  int
+		row    int
+	}
+	var (
+		keys []key
+		rows []play.Standing
+	)
+	add := func(p *play.Player) {
+		if p.RatedGames > 0 {
+			keys = append(keys, key{p.Rating.Rating, p.RatedTally.Games(), len(rows)})
+			rows = append(rows, play.StandingOf(p))
+		}
+	}
+	// The transaction's own records, then the stored ones it has not
+	// replaced; rows are copied out first, so that fn may write.
+	for k, p := range t.players {
+		if k[0] == scope {
+			add(&p)
+		}
+	}
+	for k, p := range t.m.players {
+		if _, mine := t.players[k]; !mine && k[0] == scope {
+			add(&p)
+		}
+	}
+	slices.SortFunc(keys, func(a, b key) int {
+		switch {
+		case a.rating > b.rating:
+			return -1
+		case a.rating < b.rating:
+			return 1
+		case a.games != b.games:
+			return cmp.Compare(b.games, a.games)
+		}
+		return cmp.Compare(rows[a.row].User, rows[b.row].User)
+	})
+	for _, k := range keys {
+		if err := fn(rows[k.row]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func (t *memTx) Stats(scope string) (play.Stats, error) {
 	st, ok := t.stats[scope]
 	if !ok {
