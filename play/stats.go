@@ -82,8 +82,10 @@ func CompareStandings(a, b Standing) int {
 // It walks the scope's standings once, in the order the storage keeps
 // them (ReadTx.Standings), counting the players on the board and ranking
 // them as it goes, and keeps only the rows of the page: for 10,000
-// players it takes about 4 ms on the in-memory storage, which sorts them
-// first (BenchmarkLeaderboard).
+// players it takes about 1 ms on bbolt, whose rating index is in that
+// order (store's BenchmarkLeaderboard), and 0.2 ms on the in-memory
+// storage, which keeps them sorted until a player changes
+// (BenchmarkLeaderboard).
 func (s *Service) Leaderboard(ctx context.Context, scope string, page, size int, now time.Time) (Standings, error) {
 	switch {
 	case size <= 0:
@@ -180,8 +182,8 @@ type Profile struct {
 // PlayerStats returns the statistics of user in scope (a guild id, or ""
 // for everywhere), with the head-to-head record against vs ("" for none).
 // It reads the player's record and walks their log once: for a player of
-// 5,000 games it takes about a millisecond on the in-memory storage
-// (BenchmarkPlayerStats).
+// 5,000 games it takes about half a millisecond, on the in-memory storage
+// (BenchmarkPlayerStats) as on bbolt (store's).
 func (s *Service) PlayerStats(ctx context.Context, scope, user, vs string) (Profile, error) {
 	var pr Profile
 	type count struct {

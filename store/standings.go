@@ -119,6 +119,7 @@ func decodePlayer(k, v []byte) (play.Player, error) {
 // keyed by: PutPlayer reads it from the record it replaces, without
 // decoding the rest.
 type ratedPart struct {
+	V      int `json:"v"`
 	Rating struct {
 		Rating float64 `json:"r"`
 	} `json:"rating"`
@@ -127,11 +128,15 @@ type ratedPart struct {
 }
 
 // oldStandingKey returns the key of the entry of the stored record v of
-// user in scope, nil if it has none.
+// user in scope, nil if it has none. A record of a newer version is not
+// to be replaced (its new fields would be lost): ErrNewerSchema.
 func oldStandingKey(scope, user string, v []byte) ([]byte, error) {
 	var r ratedPart
 	if err := json.Unmarshal(v, &r); err != nil {
 		return nil, fmt.Errorf("%w: player %s in scope %q: %v", ErrCorrupt, user, scope, err)
+	}
+	if r.V > recordVersion {
+		return nil, fmt.Errorf("%w: player %s in scope %q has record version %d, this program knows up to %d", ErrNewerSchema, user, scope, r.V, recordVersion)
 	}
 	k, _ := standingKey(scope, user, r.Rating.Rating, r.RatedGames, r.RatedTally)
 	return k, nil

@@ -240,6 +240,16 @@ func TestNewerLogAndStandingsAreRefused(t *testing.T) {
 	if l, st := walk(); l != nil || st != nil {
 		t.Errorf("restored entries: %v; %v", l, st)
 	}
+	t.Run("a player record of a newer version is not replaced", func(t *testing.T) {
+		set(bucketPlayers, func(v []byte) []byte {
+			saved[0] = bytes.Clone(v)
+			return bytes.Replace(v, []byte(`{"v":3,`), []byte(`{"v":4,"title":"GM",`), 1)
+		})
+		if err := s.Update(ctx, func(tx play.Tx) error { return tx.PutPlayer(p) }); !errors.Is(err, ErrNewerSchema) || !strings.Contains(err.Error(), "ann") {
+			t.Errorf("got %v, want ErrNewerSchema naming ann", err)
+		}
+		set(bucketPlayers, func([]byte) []byte { return saved[0] }) // for the cleanup's index check
+	})
 }
 
 // TestMigrateSchema3 migrates a file of schema 3: this program's file

@@ -27,6 +27,9 @@ type Memory struct {
 	prefs      map[string]play.Prefs
 	// logs are the players' logs by scope and user, each sorted by game.
 	logs map[[2]string][]play.LogEntry
+	// standings are the sorted standings of the scopes asked for, dropped
+	// when a player of the scope changes.
+	standings map[string][]play.Standing
 }
 
 // New returns an empty in-memory storage.
@@ -34,7 +37,7 @@ func New() *Memory {
 	return &Memory{
 		games: map[uint64]play.Game{}, challenges: map[uint64]play.Challenge{},
 		players: map[[2]string]play.Player{}, stats: map[string]play.Stats{}, prefs: map[string]play.Prefs{},
-		logs: map[[2]string][]play.LogEntry{},
+		logs: map[[2]string][]play.LogEntry{}, standings: map[string][]play.Standing{},
 	}
 }
 
@@ -60,7 +63,10 @@ func (m *Memory) Update(ctx context.Context, fn func(play.Tx) error) error {
 			m.challenges[id] = *c
 		}
 	}
-	maps.Copy(m.players, tx.players)
+	for k, p := range tx.players {
+		m.players[k] = p
+		delete(m.standings, k[0])
+	}
 	maps.Copy(m.stats, tx.stats)
 	maps.Copy(m.prefs, tx.prefs)
 	for k, es := range tx.logs {
@@ -264,10 +270,36 @@ func (t *memTx) Players(scope string, fn func(play.Player) error) error {
 	return nil
 }
 
-// Standings sorts the rated players of scope on every call: memstore
-// keeps no index. It sorts small keys and looks a row up only for a tie
-// (play.CompareStandings' order), much faster than sorting Standings.
+// Standings walks the rated players of scope in play.CompareStandings'
+// order. The committed standings of a scope are sorted once and kept
+// until a player of the scope changes; a transaction that changed one
+// sorts its own.
 func (t *memTx) Standings(scope string, fn func(play.Standing) error) error {
+	rows, ok := t.m.standings[scope]
+	mine := false
+	for k := range t.players {
+		if k[0] == scope {
+			mine = true
+			break
+		}
+	}
+	if mine || !ok {
+		rows = t.sortStandings(scope)
+		if !mine {
+			t.m.standings[scope] = rows
+		}
+	}
+	for _, r := range rows {
+		if err := fn(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sortStandings sorts small keys and looks a row up only for a tie,
+// much faster than sorting Standings.
+func (t *memTx) sortStandings(scope string) []play.Standing {
 	type key struct {
 		rating float64
 		games  int
@@ -283,8 +315,6 @@ func (t *memTx) Standings(scope string, fn func(play.Standing) error) error {
 			rows = append(rows, play.StandingOf(p))
 		}
 	}
-	// The transaction's own records, then the stored ones it has not
-	// replaced; rows are copied out first, so that fn may write.
 	for k, p := range t.players {
 		if k[0] == scope {
 			add(&p)
@@ -306,12 +336,11 @@ func (t *memTx) Standings(scope string, fn func(play.Standing) error) error {
 		}
 		return cmp.Compare(rows[a.row].User, rows[b.row].User)
 	})
-	for _, k := range keys {
-		if err := fn(rows[k.row]); err != nil {
-			return err
-		}
+	sorted := make([]play.Standing, len(keys))
+	for i, k := range keys {
+		sorted[i] = rows[k.row]
 	}
-	return nil
+	return sorted
 }
 
 func (t *memTx) Stats(scope string) (play.Stats, error) {
