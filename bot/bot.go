@@ -64,6 +64,8 @@ type Bot struct {
 	closing  atomic.Bool
 	locales  locales     // the languages interactions told, for news (notify.go)
 	http     httpWaiters // interactions posted over HTTP, waiting for their answer
+	// guildNames are the servers' names by id, for PGN's Site.
+	guildNames sync.Map
 	// Interactions counts answered interactions by outcome, for tests
 	// and metrics.
 	Metrics Metrics
@@ -110,6 +112,8 @@ func New(cfg Config, svc *play.Service) (*Bot, error) {
 	b.botUser.Store("")
 	s.AddHandler(b.onReady)
 	s.AddHandler(b.onInteraction)
+	s.AddHandler(b.onGuildCreate)
+	s.AddHandler(b.onGuildUpdate)
 	return b, nil
 }
 

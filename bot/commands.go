@@ -54,7 +54,7 @@ func commands(allowedDays []int) []*discordgo.ApplicationCommand {
 	move := opt("move", "move", discordgo.ApplicationCommandOptionString, true)
 	move.Autocomplete = true
 	move.MaxLength = 32
-	return []*discordgo.ApplicationCommand{
+	return append([]*discordgo.ApplicationCommand{
 		cmd("challenge",
 			opt("challenge", "opponent", discordgo.ApplicationCommandOptionUser, false),
 			opt("challenge", "color", discordgo.ApplicationCommandOptionString, false, "white", "black", "random"),
@@ -72,7 +72,7 @@ func commands(allowedDays []int) []*discordgo.ApplicationCommand {
 			Type: discordgo.UserApplicationCommand, Name: challengeUserCommand,
 			NameLocalizations: ptr(localized("cmd.challenge_user.name")), Contexts: &guildOnly,
 		},
-	}
+	}, recordCommands(cmd, opt)...)
 }
 
 // en returns the English text of a message id.

@@ -23,11 +23,21 @@
 // revision the message showed — so play refuses a click from an older
 // message, or from a finished game, and never applies it to another game.
 //
+// The commands of results (records.go) read play's queries: /leaderboard
+// pages with buttons that update its message ("lb:scope:page"); /stats
+// attaches the rating chart; /pgn and /gif attach a game, found by number,
+// as the last against an opponent, or as the channel's game (a thread
+// keeps its game after the end), and treat games of other servers as
+// unknown to those who did not play them; /history answers privately with
+// menus of its games ("rec:pgn", "rec:gif") and a button for older ones.
+// PGN's Site is the server's name, from the gateway's guild events.
+//
 // # Caveats
 //
 // Discord wants an answer within three seconds. Moves, boards and
 // refusals answer at once (a board renders in milliseconds); accepting a
-// challenge, which opens a thread, defers first and edits afterwards.
+// challenge, which opens a thread, and drawing a replay with /gif defer
+// first and edit afterwards.
 // discordgo's REST client has no way to give an uploaded file a
 // description, so messages with images are sent as multipart requests
 // built here (send.go), through discordgo's own request path and rate

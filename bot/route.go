@@ -38,6 +38,9 @@ func (b *Bot) route(in *interaction) error {
 			h, ok = b.correspondenceHandlers()[data.Name]
 		}
 		if !ok {
+			h, ok = b.recordHandlers()[data.Name]
+		}
+		if !ok {
 			return in.tell(tr(in.lang, "error.unknown_command", nil))
 		}
 		return h(in, data)
@@ -63,6 +66,8 @@ func (b *Bot) component(in *interaction) error {
 	switch {
 	case len(parts) == 2 && parts[0] == "gs" && parts[1] == "open":
 		return b.gamesSelect(in)
+	case parts[0] == "lb" || parts[0] == "rec":
+		return b.recordClick(in, parts)
 	case len(parts) == 3 && parts[0] == "ch":
 		id, ok := num(2)
 		if !ok {

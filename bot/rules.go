@@ -66,7 +66,8 @@ func (b *Bot) rulesCommand(in *interaction, _ discordgo.ApplicationCommandIntera
 
 func (b *Bot) helpCommand(in *interaction, _ discordgo.ApplicationCommandInteractionData) error {
 	var lines []string
-	for _, c := range []string{"challenge", "move", "board", "draw", "takeback", "abort", "resign", "games", "premove", "vacation", "settings", "rules", "help"} {
+	for _, c := range []string{"challenge", "move", "board", "draw", "takeback", "abort", "resign", "games", "premove", "vacation", "settings",
+		"leaderboard", "stats", "history", "pgn", "gif", "variantstats", "rules", "help"} {
 		lines = append(lines, fmt.Sprintf("`/%s` — %s", c, tr(in.lang, "cmd."+c+".desc", nil)))
 	}
 	m := &message{Flags: discordgo.MessageFlagsEphemeral, Embeds: []*discordgo.MessageEmbed{{

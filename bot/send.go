@@ -10,11 +10,13 @@ import (
 	"github.com/bwmarrin/discordgo"
 )
 
-// image is a PNG to attach, with its alt text.
+// image is a file to attach, with its alt text: a PNG unless mime says
+// otherwise.
 type image struct {
 	name string
 	data []byte
 	alt  string
+	mime string
 }
 
 // message is the content of a message the bot posts or edits.
@@ -55,7 +57,11 @@ func (b *Bot) request(method, url string, payload any, m *message) ([]byte, erro
 	}
 	files := make([]*discordgo.File, len(m.images))
 	for i, img := range m.images {
-		files[i] = &discordgo.File{Name: img.name, ContentType: "image/png", Reader: bytes.NewReader(img.data)}
+		mime := img.mime
+		if mime == "" {
+			mime = "image/png"
+		}
+		files[i] = &discordgo.File{Name: img.name, ContentType: mime, Reader: bytes.NewReader(img.data)}
 	}
 	ct, body, err := discordgo.MultipartBodyWithJSON(payload, files)
 	if err != nil {

@@ -8,19 +8,27 @@ import (
 )
 
 // Tags are the PGN header values a caller supplies: the Seven Tag Roster
-// but Result, which the match itself tells. An empty value is written as
-// PGN's "unknown": "?", and "????.??.??" for the date.
+// but Result, which the match itself tells, and three optional tags. An
+// empty value of the seven is written as PGN's "unknown": "?", and
+// "????.??.??" for the date; an empty optional tag is left out.
 type Tags struct {
 	Event, Site, Date, Round, White, Black string
+	// WhiteElo and BlackElo are the players' ratings before the game, as
+	// integers ("1873").
+	WhiteElo, BlackElo string
+	// TimeControl is the PGN standard's time control: "-" for none,
+	// "1/259200" for one move in three days.
+	TimeControl string
 }
 
 // pgnLineWidth is the longest movetext line PGN export writes (the PGN
 // standard asks for at most 255; 80 reads well in a terminal and a chat).
 const pgnLineWidth = 80
 
-// PGN returns the match in PGN: the seven standard tags, [Variant "Ice
-// Age"], [SetUp "1"] and [FEN] when the match did not start from the ice
-// start position, [Termination], then the SAN movetext wrapped at 80
+// PGN returns the match in PGN: the seven standard tags, WhiteElo,
+// BlackElo and TimeControl when given, [Variant "Ice Age"], [SetUp "1"]
+// and [FEN] when the match did not start from the ice start position,
+// [Termination], then the SAN movetext wrapped at 80
 // columns with a comment after every Ice Age (IceAgeComment) and the result.
 //
 // Termination is the PGN standard's word: "normal", "time forfeit", or
@@ -42,6 +50,13 @@ func (m *Match) PGN(tags Tags) string {
 	tag("White", tags.White, "?")
 	tag("Black", tags.Black, "?")
 	tag("Result", m.outcome.Result.String(), "")
+	for _, t := range [...]struct{ name, value string }{
+		{"WhiteElo", tags.WhiteElo}, {"BlackElo", tags.BlackElo}, {"TimeControl", tags.TimeControl},
+	} {
+		if t.value != "" {
+			tag(t.name, t.value, "")
+		}
+	}
 	tag("Variant", "Ice Age", "")
 	if fen := m.start.FEN(); fen != StartFEN {
 		tag("SetUp", "1", "")
@@ -143,14 +158,15 @@ func (e *PGNError) Unwrap() error { return e.Err }
 // ParsePGN reads one game in PGN, as PGN writes it or as other programs
 // do: comments ({…} and ;…), NAGs ($1), variations ((…), skipped), move
 // numbers with or without a space, escape lines (%…), and moves in any
-// notation ParseMove reads. Tags other than the seven, Variant, SetUp, FEN
-// and Termination are ignored. The game starts from the FEN tag if there
-// is one, else from the ice start position; a Variant tag, if present,
-// must be "Ice Age" (or "Ice Age Chess"; case is ignored). A game that ends without the final position deciding
-// it gets its reason from the result and the Termination tag: "time
-// forfeit" is a timeout, another decisive result a resignation, a draw an
-// agreed draw. Errors are *PGNError, wrapping the *MoveError or
-// *SyntaxError of a bad move.
+// notation ParseMove reads. Tags other than the seven, WhiteElo,
+// BlackElo, TimeControl, Variant, SetUp, FEN and Termination are
+// ignored. The game starts from the FEN tag if there is one, else from
+// the ice start position; a Variant tag, if present, must be "Ice Age"
+// (or "Ice Age Chess"; case is ignored). A game that ends without the
+// final position deciding it gets its reason from the result and the
+// Termination tag: "time forfeit" is a timeout, another decisive result a
+// resignation, a draw an agreed draw. Errors are *PGNError, wrapping the
+// *MoveError or *SyntaxError of a bad move.
 func ParsePGN(text string) (*Match, Tags, error) {
 	var tags Tags
 	lx := pgnLexer{text: strings.TrimPrefix(text, "\uFEFF"), line: 1} // a byte order mark is no text
@@ -181,7 +197,8 @@ func ParsePGN(text string) (*Match, Tags, error) {
 	}
 	tags = Tags{Event: unknown(fields["Event"], "?"), Site: unknown(fields["Site"], "?"),
 		Date: unknown(fields["Date"], "????.??.??"), Round: unknown(fields["Round"], "?"),
-		White: unknown(fields["White"], "?"), Black: unknown(fields["Black"], "?")}
+		White: unknown(fields["White"], "?"), Black: unknown(fields["Black"], "?"),
+		WhiteElo: fields["WhiteElo"], BlackElo: fields["BlackElo"], TimeControl: fields["TimeControl"]}
 	if v, ok := fields["Variant"]; ok && !strings.EqualFold(v, "Ice Age") && !strings.EqualFold(v, "Ice Age Chess") {
 		return nil, tags, &PGNError{Line: lines["Variant"], Msg: "the game is of variant " + QuoteInput(v) + ", not Ice Age"}
 	}

@@ -139,3 +139,29 @@ func TestParsePGNSaysWhereItFailed(t *testing.T) {
 		})
 	}
 }
+
+func TestPGNWritesAndReadsRatingsAndTheTimeControl(t *testing.T) {
+	m := NewMatch(StartPosition())
+	if _, err := m.Play("hxg3"); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.End(WinFor(White, Timeout)); err != nil {
+		t.Fatal(err)
+	}
+	tags := Tags{Event: "Rated Ice Age game", White: "Ann", Black: "Bob", WhiteElo: "1873", BlackElo: "1500", TimeControl: "1/259200"}
+	text := m.PGN(tags)
+	want := "[Result \"1-0\"]\n[WhiteElo \"1873\"]\n[BlackElo \"1500\"]\n[TimeControl \"1/259200\"]\n[Variant \"Ice Age\"]\n"
+	if !strings.Contains(text, want) {
+		t.Fatalf("the tags after Result are not\n%s\nin\n%s", want, text)
+	}
+	_, got, err := ParsePGN(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != tags {
+		t.Errorf("read back %+v, want %+v", got, tags)
+	}
+	if text := m.PGN(Tags{}); strings.Contains(text, "Elo") || strings.Contains(text, "TimeControl") {
+		t.Errorf("empty optional tags are written:\n%s", text)
+	}
+}

@@ -328,6 +328,10 @@ func reasonName(lang Lang, r game.Reason) string {
 	return T(lang, "reason."+key, nil)
 }
 
+// Reason names why a game ended, in lower case, to follow other words:
+// "checkmate", "échec et mat".
+func Reason(lang Lang, r game.Reason) string { return reasonName(lang, r) }
+
 // Outcome says how a game ended, as a sentence: "White wins by
 // checkmate", "Black wins: White's king froze in the Ice Age", "Draw: both
 // kings froze in the Ice Age", "Game aborted", or "The game goes on" for

@@ -189,6 +189,9 @@ func everyKey(l Lang) map[string]any {
 		"Deadline": "…", "Allowed": "1, 3", "White": "A", "Black": "B", "A": "A", "B": "B", "Number": 3, "When": "…",
 		// Correspondence play.
 		"Game": "https://…", "Until": "…", "Line": 2, "Loser": "@a", "Winner": "@b", "Value": "…", "Lines": 12, "Plies": 20,
+		// Leaderboards, statistics, history and exports.
+		"ID": 7, "Result": "…", "Endings": "…", "Average": "1.5", "Name": "…", "Rating": "1500?",
+		"WinRate": "50%", "Page": 1, "Pages": 2, "Deviation": 80, "High": 1600, "Low": 1400, "Shown": 9, "Draws": "5%",
 	}
 }
 

@@ -28,6 +28,8 @@ func encode(v any) ([]byte, error) {
 		r.V = recordVersion
 	case *play.Stats:
 		r.V = recordVersion
+	case *play.LogEntry:
+		r.V = recordVersion
 	}
 	return json.Marshal(v)
 }
@@ -47,6 +49,8 @@ func decode(what string, b []byte, v any) error {
 	case *play.Prefs:
 		version = r.V
 	case *play.Stats:
+		version = r.V
+	case *play.LogEntry:
 		version = r.V
 	}
 	if version > recordVersion {

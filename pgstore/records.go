@@ -175,9 +175,122 @@ func (t *txn) PutPlayer(p play.Player) error {
 	if err != nil {
 		return fmt.Errorf("pgstore: encoding player %s: %w", p.User, err)
 	}
-	_, err = t.tx.Exec(t.ctx, `INSERT INTO players (scope, user_id, rec) VALUES ($1, $2, $3)
-		ON CONFLICT (scope, user_id) DO UPDATE SET rec = excluded.rec`, p.Scope, p.User, b)
+	_, err = t.tx.Exec(t.ctx, `INSERT INTO players (scope, user_id, rec, rating, rated_games) VALUES ($1, $2, $3, $4, $5)
+		ON CONFLICT (scope, user_id) DO UPDATE SET rec = excluded.rec, rating = excluded.rating, rated_games = excluded.rated_games`,
+		p.Scope, p.User, b, p.Rating.Rating, p.RatedTally.Games())
 	return t.check(err, "writing player %s in scope %q", p.User, p.Scope)
+}
+
+// standingsBatch is how many standings Standings reads at a time: a page
+// of the board needs one read, and fn may use the transaction between
+// reads (a connection serves one query at a time).
+const standingsBatch = 200
+
+// Standings calls fn for the players of scope with a rated game, in
+// leaderboard order (play.CompareStandings), read through the index of
+// that order a batch at a time, so that the top of the board reads only
+// the top.
+func (t *txn) Standings(scope string, fn func(play.Standing) error) error {
+	if checkScope(scope) != nil {
+		return nil
+	}
+	var last *play.Player
+	for {
+		var (
+			rows pgx.Rows
+			err  error
+		)
+		if last == nil {
+			rows, err = t.tx.Query(t.ctx, `SELECT rec FROM players WHERE scope = $1 AND rated_games > 0
+				ORDER BY rating DESC, rated_games DESC, user_id LIMIT $2`, scope, standingsBatch)
+		} else {
+			r, g := last.Rating.Rating, last.RatedTally.Games()
+			rows, err = t.tx.Query(t.ctx, `SELECT rec FROM players WHERE scope = $1 AND rated_games > 0
+				AND (rating < $2 OR rating = $2 AND (rated_games < $3 OR rated_games = $3 AND user_id > $4))
+				ORDER BY rating DESC, rated_games DESC, user_id LIMIT $5`, scope, r, g, last.User, standingsBatch)
+		}
+		if err != nil {
+			return t.check(err, "reading the standings of %q", scope)
+		}
+		var batch []play.Player
+		var rec []byte
+		_, err = pgx.ForEachRow(rows, []any{&rec}, func() error {
+			var p play.Player
+			if err := decode(fmt.Sprintf("a player of %q", scope), rec, &p); err != nil {
+				return err
+			}
+			batch = append(batch, p)
+			return nil
+		})
+		if err != nil {
+			return t.check(err, "reading the standings of %q", scope)
+		}
+		for i := range batch {
+			p := &batch[i]
+			if err := fn(play.Standing{User: p.User, Name: p.Name, Rating: p.Rating, Tally: p.RatedTally}); err != nil {
+				return err
+			}
+		}
+		if len(batch) < standingsBatch {
+			return nil
+		}
+		last = &batch[len(batch)-1]
+	}
+}
+
+// PlayerLog calls fn for the user's log entries in scope, in the order of
+// their games' ids. The entries are all read before fn is called, so that
+// fn may use the transaction.
+func (t *txn) PlayerLog(scope, user string, fn func(play.LogEntry) error) error {
+	if !validID(user) || checkScope(scope) != nil {
+		return nil
+	}
+	rows, err := t.tx.Query(t.ctx, `SELECT rec FROM player_log WHERE scope = $1 AND user_id = $2 ORDER BY game`, scope, user)
+	if err != nil {
+		return t.check(err, "reading the log of %s in %q", user, scope)
+	}
+	var log []play.LogEntry
+	var rec []byte
+	_, err = pgx.ForEachRow(rows, []any{&rec}, func() error {
+		var e play.LogEntry
+		if err := decode(fmt.Sprintf("a log entry of %s in %q", user, scope), rec, &e); err != nil {
+			return err
+		}
+		log = append(log, e)
+		return nil
+	})
+	if err != nil {
+		return t.check(err, "reading the log of %s in %q", user, scope)
+	}
+	for _, e := range log {
+		if err := fn(e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// PutLogEntry creates or replaces the entry of (Scope, User, Game).
+func (t *txn) PutLogEntry(e play.LogEntry) error {
+	if err := t.willWrite(); err != nil {
+		return err
+	}
+	if err := checkID("user id", e.User); err != nil {
+		return err
+	}
+	if err := checkScope(e.Scope); err != nil {
+		return err
+	}
+	if e.Game == 0 {
+		return fmt.Errorf("%w: a log entry of %s without a game", ErrInvalid, e.User)
+	}
+	b, err := encode(&e)
+	if err != nil {
+		return fmt.Errorf("pgstore: encoding a log entry of %s: %w", e.User, err)
+	}
+	_, err = t.tx.Exec(t.ctx, `INSERT INTO player_log (scope, user_id, game, rec) VALUES ($1, $2, $3, $4)
+		ON CONFLICT (scope, user_id, game) DO UPDATE SET rec = excluded.rec`, e.Scope, e.User, int64(e.Game), b)
+	return t.check(err, "writing a log entry of %s in %q", e.User, e.Scope)
 }
 
 // Stats returns the counts of scope; zero Stats if none.

@@ -6,9 +6,10 @@
 // # Basics
 //
 // A Service works on a Storage that this package defines (Update and View
-// transactions over a few records: Game, Challenge, Player, Stats, Prefs).
-// package store implements it on bbolt and package memstore in memory;
-// playtest has the behavioural suite every implementation must pass.
+// transactions over a few records: Game, Challenge, Player, LogEntry,
+// Stats, Prefs). package store implements it on bbolt and package
+// memstore in memory; playtest has the behavioural suite every
+// implementation must pass.
 //
 // Players are opaque string ids and time is passed in: the package does
 // no I/O of its own and reads no clock. Every act on a game names who asks
@@ -32,8 +33,33 @@
 //
 // However a game ends, its end is processed exactly once, in the
 // transaction that ends it: the game is archived by the storage, the
-// players' tallies and the variant statistics are counted, and the
-// Options.OnEnd hooks (ratings) run on the same transaction.
+// players' tallies and the variant statistics are counted, a rated game
+// changes both players' Glicko-2 ratings (package rating) globally and in
+// its guild, the game is added to both players' logs, and the
+// Options.OnEnd hooks run on the same transaction. A retried transaction
+// starts again from what is stored and an ended game cannot end again, so
+// no game is rated twice.
+//
+// # Ratings and statistics
+//
+// Ratings are Glicko-2 as package rating computes them, kept per scope: a
+// guild id, and "" for everywhere. They are part of a game's end, not an
+// OnEnd hook, so that every front end rates the same way without wiring
+// anything: a rated game that ends with a result (not aborted) is rated as
+// one rating period, each player's deviation first grown by the time since
+// their last rated game (Rating.At). The game keeps the ratings it was
+// rated from and to (Game.Ratings), for PGN's WhiteElo and BlackElo.
+//
+// Every finished game but an aborted one also goes into both players' logs
+// (LogEntry, one per scope, user and game): their opponent, result, first
+// move and rating after the game. PlayerStats reads a player's record and
+// walks their log once; it never reads games. Leaderboard walks the
+// standings of a scope, which the storage keeps in rating order
+// (ReadTx.Standings), and builds only the page asked for; a player with
+// no rated game for InactiveAfter (90 days) is off the board until their
+// next one. VariantStats reads the
+// counts kept at each end, History the archive, and Game.PGN exports a
+// game with its ratings, time control and Ice Age comments.
 //
 // # Correspondence
 //

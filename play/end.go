@@ -141,8 +141,9 @@ func claimable(g *Game, by string) error {
 
 // finish processes the end of g, once, in the transaction that ends it:
 // the clock stops, offers lapse, and the game is counted for its players
-// and the variant statistics, globally and in its guild, before the OnEnd
-// hooks run. The storage archives g when it is put.
+// and the variant statistics, globally and in its guild; then a rated
+// game is rated and the game logged for both players (rateAndLog), before
+// the OnEnd hooks run. The storage archives g when it is put.
 func (s *Service) finish(tx Tx, g *Game, at time.Time) error {
 	g.Ended = at
 	g.Deadline, g.RemindAt, g.Reminded, g.Flag = time.Time{}, time.Time{}, nil, nil
@@ -184,6 +185,9 @@ func (s *Service) finish(tx Tx, g *Game, at time.Time) error {
 				return err
 			}
 		}
+	}
+	if err := s.rateAndLog(tx, g); err != nil {
+		return err
 	}
 	for _, hook := range s.opts.OnEnd {
 		if err := hook(tx, g); err != nil {

@@ -123,7 +123,14 @@ func dump(t testing.TB, st play.Storage) string {
 			}
 			fmt.Fprintf(&b, "stats %q %s\n", scope, asJSON(s))
 			var ps []string
-			if err := tx.Players(scope, func(p play.Player) error { ps = append(ps, asJSON(p)); return nil }); err != nil {
+			err = tx.Players(scope, func(p play.Player) error {
+				s := asJSON(p)
+				// The player's log follows their record.
+				err := tx.PlayerLog(scope, p.User, func(e play.LogEntry) error { s += "\n  log " + asJSON(e); return nil })
+				ps = append(ps, s)
+				return err
+			})
+			if err != nil {
 				return err
 			}
 			slices.Sort(ps)

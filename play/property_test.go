@@ -14,6 +14,7 @@ import (
 	"github.com/iceagechess/iceage/game"
 	"github.com/iceagechess/iceage/play"
 	"github.com/iceagechess/iceage/play/memstore"
+	"github.com/iceagechess/iceage/rating"
 )
 
 var randomSeed = flag.Uint64("play.seed", 0, "the seed of TestRandomActs (0: new seeds, logged)")
@@ -27,7 +28,9 @@ var randomSeed = flag.Uint64("play.seed", 0, "the seed of TestRandomActs (0: new
 // a refused one changed nothing at all. Every 25 acts and at the end:
 // every game replays to its stored position and outcome, each channel has
 // at most one game going on, and the players' records and the statistics
-// equal a recount over the finished games. A failure names its seed:
+// equal a recount over the finished games (ratings included, the rated
+// games replayed through package rating in the order they ended), as do
+// the players' logs. A failure names its seed:
 // rerun it with -play.seed.
 func TestRandomActs(t *testing.T) {
 	runs, steps := 16, 500
@@ -576,6 +579,7 @@ func (r *randomRun) checkConsistent() {
 func (r *randomRun) recount(tx play.ReadTx, w world) error {
 	stats := map[string]*play.Stats{}
 	players := map[[2]string]*play.Player{}
+	logs := map[[2]string][]uint64{} // the games of each player's log
 	for _, id := range r.ended {
 		g := w.games[id]
 		m, err := g.Match()
@@ -640,6 +644,41 @@ func (r *randomRun) recount(tx play.ReadTx, w world) error {
 					}
 				}
 				p.LastGame = g.Ended
+				logs[k] = append(logs[k], g.ID)
+			}
+			if g.Rated && g.White.ID != g.Black.ID {
+				pw, pb := players[[2]string{scope, g.White.ID}], players[[2]string{scope, g.Black.ID}]
+				score := 0.5
+				if decisive {
+					score = 0
+					if w == game.White {
+						score = 1
+					}
+				}
+				glicko := func(r play.Rating) rating.Rating {
+					return rating.Rating{Rating: r.Rating, Deviation: r.Deviation, Volatility: r.Volatility}
+				}
+				nw, nb := rating.Game(glicko(pw.Rating.At(g.Ended)), glicko(pb.Rating.At(g.Ended)), score)
+				for _, x := range []struct {
+					p *play.Player
+					r rating.Rating
+					c game.Color
+				}{{pw, nw, game.White}, {pb, nb, game.Black}} {
+					updated := x.p.Rating.Updated
+					if g.Ended.After(updated) {
+						updated = g.Ended
+					}
+					x.p.Rating = play.Rating{Rating: x.r.Rating, Deviation: x.r.Deviation, Volatility: x.r.Volatility, Updated: updated}
+					x.p.RatedGames++
+					switch {
+					case !decisive:
+						x.p.RatedTally.Drawn++
+					case w == x.c:
+						x.p.RatedTally.Won++
+					default:
+						x.p.RatedTally.Lost++
+					}
+				}
 			}
 		}
 	}
@@ -669,6 +708,13 @@ func (r *randomRun) recount(tx play.ReadTx, w world) error {
 			want.V = p.V
 			if !reflect.DeepEqual(p, *want) {
 				return fmt.Errorf("%s in %q: %+v, recount %+v", p.User, scope, p, *want)
+			}
+			var log []uint64
+			if err := tx.PlayerLog(scope, p.User, func(e play.LogEntry) error { log = append(log, e.Game); return nil }); err != nil {
+				return err
+			}
+			if wantLog := slices.Sorted(slices.Values(logs[[2]string{scope, p.User}])); !slices.Equal(log, wantLog) {
+				return fmt.Errorf("the log of %s in %q holds games %v, recount %v", p.User, scope, log, wantLog)
 			}
 			return nil
 		})

@@ -116,6 +116,10 @@ type Game struct {
 	Ended   time.Time `json:"ended,omitzero"`
 
 	Rated bool `json:"rated,omitempty"`
+	// Ratings are what the game did to its players' ratings, globally and
+	// in its guild: set in the transaction that ends a rated game (see
+	// RatingChange), empty for any other game.
+	Ratings []RatingChange `json:"ratings,omitempty"`
 
 	// DaysPerMove is the correspondence time control (0: no limit). The
 	// side to move loses on time at Deadline; RemindAt is when its next
@@ -267,6 +271,7 @@ func (g Game) Clone() Game {
 	if g.Premoves != nil {
 		g.Premoves = g.Premoves.clone()
 	}
+	g.Ratings = append([]RatingChange(nil), g.Ratings...)
 	return g
 }
 
@@ -336,8 +341,10 @@ type Player struct {
 	User   string `json:"user"`
 	Name   string `json:"name,omitempty"` // display name at the last game
 	Rating Rating `json:"rating"`
-	// RatedGames counts the rated games that changed Rating.
-	RatedGames int `json:"rated,omitempty"`
+	// RatedGames counts the rated games that changed Rating, and
+	// RatedTally their results (the leaderboard's games and win rate).
+	RatedGames int   `json:"rated,omitempty"`
+	RatedTally Tally `json:"ratedTally,omitzero"`
 
 	AsWhite Tally `json:"white"`
 	AsBlack Tally `json:"black"`

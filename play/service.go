@@ -83,7 +83,8 @@ type Options struct {
 	// AllowedDays, say); nil means AllowedDays.
 	AllowedDays []int
 	// OnEnd runs, in order, inside the transaction that ends a game,
-	// after the tallies: ratings go here. An error rolls the end back.
+	// after the tallies and the ratings, which play keeps itself. An
+	// error rolls the end back.
 	OnEnd []func(tx Tx, g *Game) error
 	// Reminders are the hours before a deadline at which the player to
 	// move is reminded when their Prefs name none. nil means

@@ -57,10 +57,23 @@ type ReadTx interface {
 	// Players calls fn for every player record of scope, in no order;
 	// an error from fn stops the walk and is returned.
 	Players(scope string, fn func(Player) error) error
+	// Standings calls fn for the players of scope with a rated game
+	// (RatedGames above zero) in leaderboard order, CompareStandings':
+	// highest rating first, then most rated games, then user id. Each
+	// Standing has the player's User, Name, Rating as stored (not grown
+	// to any time) and RatedTally as Tally; Rank is zero. An error from
+	// fn stops the walk and is returned, so a caller that wants the top
+	// of the board reads only the top. A storage answers from an index
+	// kept in this order, without reading whole player records.
+	Standings(scope string, fn func(Standing) error) error
 	// Stats returns the counts of scope (zero Stats if none).
 	Stats(scope string) (Stats, error)
 	// Prefs returns the user's settings (zero Prefs if none).
 	Prefs(user string) (Prefs, error)
+	// PlayerLog calls fn for every entry of the user's log in scope, in
+	// increasing order of game id; an error from fn stops the walk and is
+	// returned. A user with no log has no entries.
+	PlayerLog(scope, user string, fn func(LogEntry) error) error
 
 	// Due returns the items of an index due at or before now, earliest
 	// first, at most limit; NextDue the earliest time in the index. A
@@ -83,6 +96,9 @@ type Tx interface {
 	PutChallenge(c Challenge) error
 	DeleteChallenge(id uint64) error
 	PutPlayer(p Player) error
+	// PutLogEntry creates or replaces the entry of e.Game in the log of
+	// e.User in e.Scope: putting the same entry twice leaves one.
+	PutLogEntry(e LogEntry) error
 	PutStats(s Stats) error
 	PutPrefs(user string, p Prefs) error
 }

@@ -37,6 +37,7 @@ func (readOnly) PutGame(play.Game) error           { panic("a write in View") }
 func (readOnly) PutChallenge(play.Challenge) error { panic("a write in View") }
 func (readOnly) DeleteChallenge(uint64) error      { panic("a write in View") }
 func (readOnly) PutPlayer(play.Player) error       { panic("a write in View") }
+func (readOnly) PutLogEntry(play.LogEntry) error   { panic("a write in View") }
 func (readOnly) PutStats(play.Stats) error         { panic("a write in View") }
 func (readOnly) PutPrefs(string, play.Prefs) error { panic("a write in View") }
 
@@ -97,6 +98,20 @@ func (t faultyTx) Player(scope, user string) (play.Player, error) {
 	return t.Tx.Player(scope, user)
 }
 
+func (t faultyTx) PlayerLog(scope, user string, fn func(play.LogEntry) error) error {
+	if err := t.broken("PlayerLog"); err != nil {
+		return err
+	}
+	return t.Tx.PlayerLog(scope, user, fn)
+}
+
+func (t faultyTx) Standings(scope string, fn func(play.Standing) error) error {
+	if err := t.broken("Standings"); err != nil {
+		return err
+	}
+	return t.Tx.Standings(scope, fn)
+}
+
 func (t faultyTx) Stats(scope string) (play.Stats, error) {
 	if err := t.broken("Stats"); err != nil {
 		return play.Stats{}, err
@@ -132,6 +147,10 @@ func (t faultyTx) DeleteChallenge(id uint64) error {
 
 func (t faultyTx) PutPlayer(p play.Player) error {
 	return errors.Join(t.broken("PutPlayer"), t.Tx.PutPlayer(p))
+}
+
+func (t faultyTx) PutLogEntry(e play.LogEntry) error {
+	return errors.Join(t.broken("PutLogEntry"), t.Tx.PutLogEntry(e))
 }
 
 func (t faultyTx) PutStats(s play.Stats) error {
@@ -177,6 +196,26 @@ func TestStorageFailures(t *testing.T) {
 		}},
 		{"a resignation when a player's record cannot be written", "PutPlayer", func(w world) error {
 			_, err := w.svc.Resign(ctx, act(ann, w.game, w.at))
+			return err
+		}},
+		{"a resignation when a player's log cannot be written", "PutLogEntry", func(w world) error {
+			_, err := w.svc.Resign(ctx, act(ann, w.game, w.at))
+			return err
+		}},
+		{"reading a player's statistics when their log cannot be read", "PlayerLog", func(w world) error {
+			_, err := w.svc.PlayerStats(ctx, "", ann.ID, bob.ID)
+			return err
+		}},
+		{"finding the last game between two players when the log cannot be read", "PlayerLog", func(w world) error {
+			_, err := w.svc.LastBetween(ctx, "", ann.ID, bob.ID)
+			return err
+		}},
+		{"a leaderboard when the standings cannot be read", "Standings", func(w world) error {
+			_, err := w.svc.Leaderboard(ctx, "", 1, 10, w.at)
+			return err
+		}},
+		{"reading a player's statistics when their record cannot be read", "Player", func(w world) error {
+			_, err := w.svc.PlayerStats(ctx, "", ann.ID, bob.ID)
 			return err
 		}},
 		{"a timeout when the game cannot be read", "Game", func(w world) error {

@@ -560,9 +560,9 @@ func (m *crashModel) verify(s *Store, pending map[int]crashOp) error {
 	})
 }
 
-// checkCounts checks that the statistics and the players' records count
-// exactly the finished games, and that every game replays to its
-// position.
+// checkCounts checks that the statistics, the players' records and their
+// logs count exactly the finished games, that the rated ones were rated
+// once, and that every game replays to its position.
 func checkCounts(tx play.ReadTx) error {
 	finished, err := tx.Finished("", "", 0, 1<<30)
 	if err != nil {
@@ -571,6 +571,8 @@ func checkCounts(tx play.ReadTx) error {
 	type tally struct {
 		white, black play.Tally
 		frozen       int
+		logged       []string // the log's entries: game id, and "r" if rated, oldest first
+		rated        int
 	}
 	stats := map[string]*play.Stats{}
 	players := map[[2]string]*tally{}
@@ -617,6 +619,12 @@ func checkCounts(tx play.ReadTx) error {
 					p = &tally{}
 					players[k] = p
 				}
+				entry := fmt.Sprint(g.ID)
+				if g.Rated {
+					entry += "r"
+					p.rated++
+				}
+				p.logged = append([]string{entry}, p.logged...) // finished is newest first
 				t := &p.white
 				if c == game.Black {
 					t = &p.black
@@ -650,8 +658,23 @@ func checkCounts(tx play.ReadTx) error {
 		if err != nil {
 			return err
 		}
-		if p.AsWhite != want.white || p.AsBlack != want.black || p.FrozenLosses != want.frozen {
-			return fmt.Errorf("%s in %q: %+v %+v frozen %d; the archive counts %+v", k[1], k[0], p.AsWhite, p.AsBlack, p.FrozenLosses, *want)
+		if p.AsWhite != want.white || p.AsBlack != want.black || p.FrozenLosses != want.frozen || p.RatedGames != want.rated {
+			return fmt.Errorf("%s in %q: %+v %+v frozen %d, %d rated; the archive counts %+v", k[1], k[0], p.AsWhite, p.AsBlack, p.FrozenLosses, p.RatedGames, *want)
+		}
+		var logged []string
+		err = tx.PlayerLog(k[0], k[1], func(e play.LogEntry) error {
+			entry := fmt.Sprint(e.Game)
+			if e.Rated {
+				entry += "r"
+			}
+			logged = append(logged, entry)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if fmt.Sprint(logged) != fmt.Sprint(want.logged) {
+			return fmt.Errorf("the log of %s in %q holds %v; the archive has %v", k[1], k[0], logged, want.logged)
 		}
 	}
 	for w := 0; w < crashWorkers; w++ {

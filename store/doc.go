@@ -21,12 +21,17 @@
 // and reminder; a finished game moves to the archive, frees its channel
 // and is listed by player and guild, newest first. Challenges are listed
 // by user and by expiry; players by scope (a guild, or "" for
-// everywhere) and user; statistics by scope; settings by user. Games and
+// everywhere) and user, and those with a rated game in the rating index
+// too, which PutPlayer keeps in leaderboard order; players' logs by
+// scope, user and game; statistics by scope; settings by user. Games and
 // challenges take their ids from one sequence (NextID).
 //
 // Every query reads one index from where its answer starts — GameIn,
-// ActiveGames, GuildGames, a page of Finished, Due, NextDue — so its cost
-// is the size of its answer, not the number of games stored.
+// ActiveGames, GuildGames, a page of Finished, Due, NextDue, PlayerLog,
+// Standings — so its cost is the size of its answer, not the number of
+// games stored. A leaderboard of 10,000 players walks the rating index in
+// about a millisecond, and the statistics of a player of 5,000 games read
+// their log in less (BenchmarkLeaderboard, BenchmarkPlayerStats).
 //
 // Errors wrap play's sentinels (play.ErrNotFound, play.ErrChannelBusy,
 // play.ErrCorrupt) or the store's own (ErrInvalid for an id that cannot
@@ -76,6 +81,15 @@
 // program's: read without its new fields, it would be written back
 // without them.
 //
+// Two kinds of values are not JSON: the players' logs (play's LogEntry,
+// by scope NUL user NUL game id) and the rating index. Read thousands at
+// a time, they are compact binary records that begin with a format
+// version, refused when newer like a record's "v" (log.go, standings.go).
+// The rating index's key is scope NUL, the rating and the number of rated
+// games as ordered bits, and the user, so that byte order is the
+// leaderboard's; it holds only what a leaderboard shows, and is rebuilt
+// from the player records by the migration that added it.
+//
 // # Caveats
 //
 // bbolt allows one process per file: a second Open fails after the
@@ -104,6 +118,10 @@
 // about 8 KB, so a move costs one small write plus the fsync. The archive
 // takes about 5 KB per game of 150 plies (records over a page spill into
 // overflow pages).
+//
+// PutPlayer reads the record it replaces (the rating part of its JSON) to
+// move its entry in the rating index, so a record that does not read
+// cannot be replaced: play never replaces one it could not read anyway.
 //
 // Long read transactions (a walk over Players, paging through a large
 // archive in one View) keep bbolt from reusing pages freed meanwhile, so

@@ -88,6 +88,22 @@ func checkIndexes(db guardedDB) error {
 		if err != nil {
 			return err
 		}
+		err = tx.Bucket(bucketPlayers).ForEach(func(k, v []byte) error {
+			p, err := decodePlayer(k, v)
+			if errors.Is(err, ErrCorrupt) {
+				return nil // a damaged record's entry is unknown; reading it reports the damage
+			}
+			if err != nil {
+				return err
+			}
+			if e, ok := standingEntry(&p); ok {
+				add([]entry{e})
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
 		got := map[string]string{}
 		for _, b := range indexBuckets {
 			tx.Bucket(b).ForEach(func(k, v []byte) error {

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// The buckets of schema version 3. Every one is at the top level, so a
+// The buckets of schema version 4. Every one is at the top level, so a
 // transaction reaches each with one lookup. Keys are built so that bbolt's
 // byte order is the useful order: ids and times are big-endian, and the
 // parts of compound keys are separated by NUL (which checkID keeps out of
@@ -19,6 +19,7 @@ var (
 	bucketPlayers    = []byte("players")    // scope NUL user → play.Player ("" scope: global)
 	bucketPrefs      = []byte("prefs")      // user → play.Prefs
 	bucketStats      = []byte("stats")      // scope NUL → play.Stats
+	bucketLog        = []byte("log")        // scope NUL user NUL id → play.LogEntry, binary (log.go)
 
 	// Indexes. Except for idx.channel, the value is empty and the key says
 	// it all.
@@ -32,14 +33,16 @@ var (
 	bucketUserArch   = []byte("idx.userArch")   // user NUL id → "" (finished games)
 	bucketGuildArch  = []byte("idx.guildArch")  // guild NUL id → "" (finished games)
 	bucketChallUsers = []byte("idx.challUser")  // user NUL id → "" (challenges from or to the user)
+	bucketRatings    = []byte("idx.rating")     // scope NUL rating games user → standing (standings.go)
 )
 
 // allBuckets lists the buckets of the current schema, created by Open.
 var allBuckets = [][]byte{
 	bucketMeta, bucketActive, bucketArchive, bucketChallenges,
-	bucketPlayers, bucketPrefs, bucketStats,
+	bucketPlayers, bucketPrefs, bucketStats, bucketLog,
 	bucketChannels, bucketDeadlines, bucketReminders, bucketExpiries,
 	bucketUserGames, bucketGuildGames, bucketFinished, bucketUserArch, bucketGuildArch, bucketChallUsers,
+	bucketRatings,
 }
 
 // indexBuckets lists the buckets that hold only index entries: everything
@@ -47,6 +50,7 @@ var allBuckets = [][]byte{
 var indexBuckets = [][]byte{
 	bucketChannels, bucketDeadlines, bucketReminders, bucketExpiries,
 	bucketUserGames, bucketGuildGames, bucketFinished, bucketUserArch, bucketGuildArch, bucketChallUsers,
+	bucketRatings,
 }
 
 var (

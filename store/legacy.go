@@ -7,8 +7,8 @@ import (
 	"github.com/iceagechess/iceage/play"
 )
 
-// The records and buckets of schemas 1 and 2, as the migrations read
-// them. Only what the migrations need is here.
+// The records and buckets of older schemas, as the migrations read them.
+// Only what the migrations need is here.
 
 // Buckets of schemas 1 and 2 that schema 3 no longer has, and the
 // indexes whose keys named a channel instead of a game id.
@@ -88,6 +88,20 @@ func (o *v2Game) toPlay() play.Game {
 		g.Takeback = &play.Offer{By: o.Takeback, Ply: g.Ply()}
 	}
 	return g
+}
+
+// v3Summary is the part of an archived game of schema 3 (play's record)
+// that the migration to schema 4 reads: its players, end and first two
+// moves (the rest of the moves are skipped, not decoded).
+type v3Summary struct {
+	ID       uint64       `json:"id"`
+	Guild    string       `json:"guild"`
+	White    play.Seat    `json:"white"`
+	Black    play.Seat    `json:"black"`
+	StartFEN string       `json:"start"`
+	Moves    [2]play.Move `json:"moves"`
+	Outcome  game.Outcome `json:"status"`
+	Ended    time.Time    `json:"ended"`
 }
 
 // v2Players lists a schema-2 game's players, once each.

@@ -26,7 +26,10 @@ import (
 //	   deadline, reminder, user and guild indexes of active games name ids,
 //	   not channels; idx.finished lists the archive for paging all of it;
 //	   games and challenges are numbered from one sequence (meta's).
-const schemaVersion = 3
+//	4  adds the players' logs (bucket log, one binary entry per scope,
+//	   user and finished game) and the rating index (idx.rating, one
+//	   entry per player record with a rated game, in leaderboard order).
+const schemaVersion = 4
 
 // migrations[i] upgrades a file from schema version i+1 to i+2. Each runs
 // inside the one transaction of Open, so an upgrade is all or nothing:
@@ -34,6 +37,7 @@ const schemaVersion = 3
 var migrations = []func(tx *bolt.Tx) error{
 	migrate1to2,
 	migrate2to3,
+	migrate3to4,
 }
 
 // schemaOf returns the schema version of the file, 0 for an empty file.
@@ -201,6 +205,10 @@ func migrate1to2(tx *bolt.Tx) error {
 //     from one sequence now, which continues after both old ones.
 //   - Prefs stay as they are: their fields that play's Prefs lacks
 //     (orientation, vacation) are kept until the user's settings change.
+//
+// It writes through the current code (PutGame, PutStats, PutPlayer), so
+// it creates the current schema's buckets; the later migrations start
+// from what it leaves.
 func migrate2to3(tx *bolt.Tx) error {
 	for _, name := range [][]byte{v2Games, bucketArchive, bucketChallenges, bucketStats, bucketPlayers, bucketMeta} {
 		if _, err := bucket(tx, name); err != nil {
@@ -352,4 +360,79 @@ func migrate2to3(tx *bolt.Tx) error {
 		}
 	}
 	return chall.SetSequence(0)
+}
+
+// migrate3to4 adds the players' logs and the rating index:
+//
+//   - The log is filled from the archive as play fills it at each end:
+//     every finished game but an aborted one is an entry in both
+//     players' logs, in every scope it counts in, with the opponent, the
+//     result and each player's first move. Schema 3's programs rated no
+//     game (the ratings came with schema 4), so no entry is rated: a
+//     player's rating chart starts with their first game rated by this
+//     program.
+//   - The rating index is built from the player records, one entry for
+//     each with a rated game. It is rebuilt whole, as migrate2to3 may
+//     have begun it.
+//
+// Archived games are read without their moves but the first two, so the
+// migration costs about as much as reading the archive once.
+func migrate3to4(tx *bolt.Tx) error {
+	for _, name := range [][]byte{bucketArchive, bucketPlayers} {
+		if _, err := bucket(tx, name); err != nil {
+			return err
+		}
+	}
+	if err := deleteBuckets(tx, [][]byte{bucketRatings}); err != nil {
+		return err
+	}
+	if err := createBuckets(tx, [][]byte{bucketLog, bucketRatings}); err != nil {
+		return err
+	}
+	var entries []play.LogEntry
+	err := tx.Bucket(bucketArchive).ForEach(func(k, v []byte) error {
+		var s v3Summary
+		if err := json.Unmarshal(v, &s); err != nil {
+			return fmt.Errorf("%w: archived game %x: %v", ErrCorrupt, k, err)
+		}
+		if s.Outcome.Result == game.NoResult {
+			return nil // aborted: no entry
+		}
+		g := play.Game{ID: s.ID, Guild: s.Guild, White: s.White, Black: s.Black, StartFEN: s.StartFEN}
+		for _, m := range s.Moves {
+			if m.UCI != "" {
+				g.Moves = append(g.Moves, m)
+			}
+		}
+		first := g.FirstMoves()
+		for _, scope := range g.Scopes() {
+			for _, c := range []game.Color{game.White, game.Black} {
+				entries = append(entries, play.LogEntry{Scope: scope, User: g.Seat(c).ID, Game: s.ID, Ended: s.Ended,
+					Color: c, Opponent: g.Seat(c.Other()).ID, Outcome: s.Outcome, First: first[c]})
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	t := &txn{tx: tx, writable: true}
+	for _, e := range entries {
+		if err := t.PutLogEntry(e); err != nil {
+			return fmt.Errorf("the log of game %d: %w", e.Game, err)
+		}
+	}
+	ratings := tx.Bucket(bucketRatings)
+	return tx.Bucket(bucketPlayers).ForEach(func(k, v []byte) error {
+		p, err := decodePlayer(k, v)
+		if err != nil {
+			return err
+		}
+		if e, ok := standingEntry(&p); ok {
+			if err := ratings.Put(e.key, e.val); err != nil {
+				return fmt.Errorf("indexing the rating of %q: %w", k, err)
+			}
+		}
+		return nil
+	})
 }

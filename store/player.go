@@ -32,7 +32,8 @@ func (t *txn) Player(scope, user string) (play.Player, error) {
 }
 
 // Players calls fn for every player record of scope, in user id order
-// (leaderboards sort them as they need). An error from fn stops the walk.
+// (a leaderboard walks Standings instead, in rating order, without
+// decoding records). An error from fn stops the walk.
 // In a read-write transaction the records are read first, so that fn may
 // write.
 func (t *txn) Players(scope string, fn func(play.Player) error) error {
@@ -63,7 +64,8 @@ func (t *txn) Players(scope string, fn func(play.Player) error) error {
 	return nil
 }
 
-// PutPlayer writes a player record under its Scope and User.
+// PutPlayer writes a player record under its Scope and User, and moves its
+// entry in the rating index.
 func (t *txn) PutPlayer(p play.Player) error {
 	if err := t.willWrite(); err != nil {
 		return err
@@ -78,8 +80,20 @@ func (t *txn) PutPlayer(p play.Player) error {
 	if err != nil {
 		return fmt.Errorf("store: encoding player %s: %w", p.User, err)
 	}
+	// The entry of the record replaced in the rating index is found from
+	// the record: one that cannot be read cannot be replaced either.
+	players, k := t.tx.Bucket(bucketPlayers), playerKey(p.Scope, p.User)
+	var oldKey []byte
+	if old := players.Get(k); old != nil {
+		if oldKey, err = oldStandingKey(p.Scope, p.User, old); err != nil {
+			return err
+		}
+	}
 	t.wrote = true
-	return t.tx.Bucket(bucketPlayers).Put(playerKey(p.Scope, p.User), b)
+	if err := players.Put(k, b); err != nil {
+		return err
+	}
+	return t.indexPlayer(oldKey, &p)
 }
 
 // Stats returns the counts of finished games in a guild, or everywhere for

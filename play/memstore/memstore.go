@@ -25,6 +25,11 @@ type Memory struct {
 	players    map[[2]string]play.Player
 	stats      map[string]play.Stats
 	prefs      map[string]play.Prefs
+	// logs are the players' logs by scope and user, each sorted by game.
+	logs map[[2]string][]play.LogEntry
+	// standings are the sorted standings of the scopes asked for, dropped
+	// when a player of the scope changes.
+	standings map[string][]play.Standing
 }
 
 // New returns an empty in-memory storage.
@@ -32,6 +37,7 @@ func New() *Memory {
 	return &Memory{
 		games: map[uint64]play.Game{}, challenges: map[uint64]play.Challenge{},
 		players: map[[2]string]play.Player{}, stats: map[string]play.Stats{}, prefs: map[string]play.Prefs{},
+		logs: map[[2]string][]play.LogEntry{}, standings: map[string][]play.Standing{},
 	}
 }
 
@@ -43,7 +49,8 @@ func (m *Memory) Update(ctx context.Context, fn func(play.Tx) error) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	tx := &memTx{m: m, seq: m.seq, games: map[uint64]play.Game{}, challenges: map[uint64]*play.Challenge{},
-		players: map[[2]string]play.Player{}, stats: map[string]play.Stats{}, prefs: map[string]play.Prefs{}}
+		players: map[[2]string]play.Player{}, stats: map[string]play.Stats{}, prefs: map[string]play.Prefs{},
+		logs: map[[2]string]map[uint64]play.LogEntry{}}
 	if err := fn(tx); err != nil {
 		return err
 	}
@@ -56,9 +63,15 @@ func (m *Memory) Update(ctx context.Context, fn func(play.Tx) error) error {
 			m.challenges[id] = *c
 		}
 	}
-	maps.Copy(m.players, tx.players)
+	for k, p := range tx.players {
+		m.players[k] = p
+		delete(m.standings, k[0])
+	}
 	maps.Copy(m.stats, tx.stats)
 	maps.Copy(m.prefs, tx.prefs)
+	for k, es := range tx.logs {
+		m.logs[k] = mergeLog(m.logs[k], es)
+	}
 	return nil
 }
 
@@ -82,6 +95,7 @@ type memTx struct {
 	players    map[[2]string]play.Player
 	stats      map[string]play.Stats
 	prefs      map[string]play.Prefs
+	logs       map[[2]string]map[uint64]play.LogEntry // by scope and user, then game
 }
 
 func notFound(format string, args ...any) error {
@@ -225,16 +239,108 @@ func (t *memTx) Player(scope, user string) (play.Player, error) {
 }
 
 func (t *memTx) Players(scope string, fn func(play.Player) error) error {
-	all := maps.Clone(t.m.players)
-	maps.Copy(all, t.players)
-	for k, p := range all {
+	call := fn
+	var later []play.Player
+	if !t.readOnly {
+		// fn may write: read first, so that its writes do not change the
+		// maps being walked.
+		call = func(p play.Player) error { later = append(later, p); return nil }
+	}
+	// The transaction's own records first, then the stored ones it has
+	// not replaced, without copying the map: a leaderboard walks them all.
+	for k, p := range t.players {
 		if k[0] == scope {
-			if err := fn(p); err != nil {
+			if err := call(p); err != nil {
 				return err
 			}
 		}
 	}
+	for k, p := range t.m.players {
+		if _, mine := t.players[k]; !mine && k[0] == scope {
+			if err := call(p); err != nil {
+				return err
+			}
+		}
+	}
+	for _, p := range later {
+		if err := fn(p); err != nil {
+			return err
+		}
+	}
 	return nil
+}
+
+// Standings walks the rated players of scope in play.CompareStandings'
+// order. The committed standings of a scope are sorted once and kept
+// until a player of the scope changes; a transaction that changed one
+// sorts its own.
+func (t *memTx) Standings(scope string, fn func(play.Standing) error) error {
+	rows, ok := t.m.standings[scope]
+	mine := false
+	for k := range t.players {
+		if k[0] == scope {
+			mine = true
+			break
+		}
+	}
+	if mine || !ok {
+		rows = t.sortStandings(scope)
+		if !mine {
+			t.m.standings[scope] = rows
+		}
+	}
+	for _, r := range rows {
+		if err := fn(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sortStandings sorts small keys and looks a row up only for a tie,
+// much faster than sorting Standings.
+func (t *memTx) sortStandings(scope string) []play.Standing {
+	type key struct {
+		rating float64
+		games  int
+		row    int
+	}
+	var (
+		keys []key
+		rows []play.Standing
+	)
+	add := func(p *play.Player) {
+		if p.RatedGames > 0 {
+			keys = append(keys, key{p.Rating.Rating, p.RatedTally.Games(), len(rows)})
+			rows = append(rows, play.StandingOf(p))
+		}
+	}
+	for k, p := range t.players {
+		if k[0] == scope {
+			add(&p)
+		}
+	}
+	for k, p := range t.m.players {
+		if _, mine := t.players[k]; !mine && k[0] == scope {
+			add(&p)
+		}
+	}
+	slices.SortFunc(keys, func(a, b key) int {
+		switch {
+		case a.rating > b.rating:
+			return -1
+		case a.rating < b.rating:
+			return 1
+		case a.games != b.games:
+			return cmp.Compare(b.games, a.games)
+		}
+		return cmp.Compare(rows[a.row].User, rows[b.row].User)
+	})
+	sorted := make([]play.Standing, len(keys))
+	for i, k := range keys {
+		sorted[i] = rows[k.row]
+	}
+	return sorted
 }
 
 func (t *memTx) Stats(scope string) (play.Stats, error) {
@@ -253,6 +359,34 @@ func (t *memTx) Prefs(user string) (play.Prefs, error) {
 	}
 	p.Reminders = slices.Clone(p.Reminders)
 	return p, nil
+}
+
+func (t *memTx) PlayerLog(scope, user string, fn func(play.LogEntry) error) error {
+	k := [2]string{scope, user}
+	log := t.m.logs[k]
+	if pending := t.logs[k]; len(pending) > 0 {
+		log = mergeLog(slices.Clone(log), pending)
+	}
+	for _, e := range log {
+		if err := fn(e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// mergeLog puts entries into a log sorted by game, replacing those of the
+// same games, and returns it.
+func mergeLog(log []play.LogEntry, entries map[uint64]play.LogEntry) []play.LogEntry {
+	for _, id := range slices.Sorted(maps.Keys(entries)) {
+		i, found := slices.BinarySearchFunc(log, id, func(e play.LogEntry, id uint64) int { return cmp.Compare(e.Game, id) })
+		if found {
+			log[i] = entries[id]
+		} else {
+			log = slices.Insert(log, i, entries[id])
+		}
+	}
+	return log
 }
 
 func (t *memTx) Due(kind play.DueKind, now time.Time, limit int) ([]play.Due, error) {
@@ -362,6 +496,21 @@ func (t *memTx) PutPlayer(p play.Player) error {
 		return err
 	}
 	t.players[[2]string{p.Scope, p.User}] = p
+	return nil
+}
+
+func (t *memTx) PutLogEntry(e play.LogEntry) error {
+	if err := t.writable(); err != nil {
+		return err
+	}
+	if e.User == "" || e.Game == 0 {
+		return fmt.Errorf("memstore: a log entry needs a user and a game")
+	}
+	k := [2]string{e.Scope, e.User}
+	if t.logs[k] == nil {
+		t.logs[k] = map[uint64]play.LogEntry{}
+	}
+	t.logs[k][e.Game] = e
 	return nil
 }
 

@@ -331,6 +331,240 @@ func RunStorageSuite(t *testing.T, open func(t *testing.T) play.Storage) {
 		}
 	})
 
+	t.Run("standings come in leaderboard order, rated players only, and follow their records", func(t *testing.T) {
+		st := open(t)
+		player := func(scope, user string, r float64, games int, at time.Time) play.Player {
+			p := play.NewPlayer(scope, user)
+			p.Name = "Name " + user
+			p.Rating = play.Rating{Rating: r, Deviation: 60 + float64(games), Volatility: 0.059, Updated: at}
+			p.RatedGames = games
+			p.RatedTally = play.Tally{Won: games / 2, Lost: games - games/2}
+			p.AsWhite.Won = 7
+			return p
+		}
+		update(t, st, func(tx play.Tx) error {
+			return errors.Join(
+				tx.PutPlayer(player("g1", "u1", 1500, 3, T0)),
+				tx.PutPlayer(player("g1", "u2", 1812.25, 9, T0.Add(time.Hour))),
+				tx.PutPlayer(player("g1", "u3", 1500, 4, T0)),  // u1's rating, more games: before u1
+				tx.PutPlayer(player("g1", "u0", 1500, 3, T0)),  // u1's rating and games: before u1 by id
+				tx.PutPlayer(player("g1", "u4", -20.5, 1, T0)), // a negative rating sorts below the others
+				tx.PutPlayer(player("g1", "u5", 2400, 0, T0)),  // no rated game: not standing
+				tx.PutPlayer(player("g2", "u6", 3000, 5, T0)),  // another scope
+				tx.PutPlayer(player("", "u1", 1400, 3, T0)),
+				tx.PutPlayer(player("g1", "u7", 1200, 1, time.Time{})),
+			)
+		})
+		order := func(tx play.ReadTx, scope string) (string, error) {
+			var users []string
+			err := tx.Standings(scope, func(s play.Standing) error {
+				users = append(users, s.User)
+				return nil
+			})
+			return fmt.Sprint(users), err
+		}
+		err := st.View(ctx, func(tx play.ReadTx) error {
+			if got, err := order(tx, "g1"); err != nil || got != "[u2 u3 u0 u1 u7 u4]" {
+				return fmt.Errorf("the standings of g1: %s, %v; want [u2 u3 u0 u1 u7 u4]", got, err)
+			}
+			if got, err := order(tx, ""); err != nil || got != "[u1]" {
+				return fmt.Errorf("the global standings: %s, %v", got, err)
+			}
+			if got, err := order(tx, "g9"); err != nil || got != "[]" {
+				return fmt.Errorf("the standings of a scope without players: %s, %v", got, err)
+			}
+			var first play.Standing
+			stop := errors.New("stop")
+			if err := tx.Standings("g1", func(s play.Standing) error { first = s; return stop }); !errors.Is(err, stop) {
+				return fmt.Errorf("fn's error stops the walk: got %v", err)
+			}
+			p := player("g1", "u2", 1812.25, 9, T0.Add(time.Hour))
+			if want := play.StandingOf(&p); asJSON(first) != asJSON(want) {
+				return fmt.Errorf("the first standing is %+v, want %+v", first, want)
+			}
+			var u7 play.Standing
+			tx.Standings("g1", func(s play.Standing) error {
+				if s.User == "u7" {
+					u7 = s
+				}
+				return nil
+			})
+			if !u7.Rating.Updated.IsZero() || u7.Rating.Volatility != 0.059 {
+				return fmt.Errorf("a rating never dated reads back %+v", u7.Rating)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// A record rewritten moves its standing; the transaction sees it
+		// at once, and may write while it walks.
+		update(t, st, func(tx play.Tx) error {
+			if err := tx.PutPlayer(player("g1", "u4", 1900, 2, T0)); err != nil {
+				return err
+			}
+			if err := tx.PutPlayer(player("g1", "u2", 1812.25, 0, T0)); err != nil { // no rated game any more
+				return err
+			}
+			if got, err := order(tx, "g1"); err != nil || got != "[u4 u3 u0 u1 u7]" {
+				return fmt.Errorf("inside the transaction the standings are %s, %v; want [u4 u3 u0 u1 u7]", got, err)
+			}
+			return tx.Standings("g1", func(s play.Standing) error {
+				p, err := tx.Player("g1", s.User)
+				if err != nil {
+					return err
+				}
+				p.RatedGames++
+				p.RatedTally.Won++
+				return tx.PutPlayer(p)
+			})
+		})
+		boom := errors.New("boom")
+		err = st.Update(ctx, func(tx play.Tx) error {
+			if err := tx.PutPlayer(player("g1", "u1", 2500, 3, T0)); err != nil {
+				return err
+			}
+			return boom
+		})
+		if !errors.Is(err, boom) {
+			t.Fatalf("Update returned %v, want fn's error", err)
+		}
+		err = st.View(ctx, func(tx play.ReadTx) error {
+			var lines []string
+			err := tx.Standings("g1", func(s play.Standing) error {
+				lines = append(lines, fmt.Sprintf("%s %v %d", s.User, s.Rating.Rating, s.Tally.Games()))
+				return nil
+			})
+			want := "[u4 1900 3 u3 1500 5 u0 1500 4 u1 1500 4 u7 1200 2]"
+			if got := fmt.Sprint(lines); err != nil || got != want {
+				return fmt.Errorf("after the walk that wrote, the standings are %s, %v; want %s", got, err, want)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	})
+
+	t.Run("a player's log keeps one entry per game, in game order, per scope", func(t *testing.T) {
+		st := open(t)
+		entry := func(scope string, id uint64, opp string) play.LogEntry {
+			return play.LogEntry{Scope: scope, User: "u1", Game: id, Ended: T0.Add(time.Duration(id) * time.Hour),
+				Color: game.Black, Opponent: opp, Outcome: game.WinFor(game.Black, game.KingFrozen), First: "Nxf6",
+				Rated: true, Rating: 1500 + float64(id), Deviation: 80}
+		}
+		update(t, st, func(tx play.Tx) error {
+			return errors.Join(tx.PutLogEntry(entry("g1", 7, "u2")), tx.PutLogEntry(entry("g1", 3, "u3")),
+				tx.PutLogEntry(entry("", 3, "u3")), tx.PutLogEntry(entry("g1", 12, "u2")))
+		})
+		// Writing an entry again, as a retried end would, replaces it; a
+		// transaction sees its own entries among the stored ones.
+		update(t, st, func(tx play.Tx) error {
+			if err := tx.PutLogEntry(entry("g1", 7, "u4")); err != nil {
+				return err
+			}
+			if err := tx.PutLogEntry(entry("g1", 5, "u2")); err != nil {
+				return err
+			}
+			var seen []uint64
+			err := tx.PlayerLog("g1", "u1", func(e play.LogEntry) error { seen = append(seen, e.Game); return nil })
+			if err != nil || fmt.Sprint(seen) != "[3 5 7 12]" {
+				return fmt.Errorf("inside the transaction the log holds games %v (%v), want [3 5 7 12]", seen, err)
+			}
+			return nil
+		})
+		boom := errors.New("boom")
+		err := st.Update(ctx, func(tx play.Tx) error {
+			if err := tx.PutLogEntry(entry("g1", 9, "u2")); err != nil {
+				return err
+			}
+			return boom
+		})
+		if !errors.Is(err, boom) {
+			t.Fatalf("Update returned %v, want fn's error", err)
+		}
+		err = st.View(ctx, func(tx play.ReadTx) error {
+			var got []play.LogEntry
+			if err := tx.PlayerLog("g1", "u1", func(e play.LogEntry) error { got = append(got, e); return nil }); err != nil {
+				return err
+			}
+			if len(got) != 4 || got[0].Game != 3 || got[1].Game != 5 || got[2].Game != 7 || got[3].Game != 12 {
+				return fmt.Errorf("the log of u1 in g1 holds games %v, want 3, 5, 7, 12", got)
+			}
+			want := entry("g1", 7, "u4")
+			got[2].V = want.V
+			if a, b := asJSON(got[2]), asJSON(want); a != b {
+				return fmt.Errorf("entry read back %s, put %s", a, b)
+			}
+			n := 0
+			if err := tx.PlayerLog("", "u1", func(play.LogEntry) error { n++; return nil }); err != nil || n != 1 {
+				return fmt.Errorf("the global log of u1 has %d entries (%v), want 1", n, err)
+			}
+			if err := tx.PlayerLog("g1", "u9", func(play.LogEntry) error { return errors.New("an entry for u9") }); err != nil {
+				return err
+			}
+			stop := errors.New("stop")
+			if err := tx.PlayerLog("g1", "u1", func(play.LogEntry) error { return stop }); !errors.Is(err, stop) {
+				return fmt.Errorf("fn's error stops the walk: got %v", err)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	})
+
+	t.Run("a rated game through play is rated once and logged for both players", func(t *testing.T) {
+		st := open(t)
+		svc := play.New(st, play.Options{Rand: func(int) int { return 0 }})
+		r, err := svc.Start(ctx, play.NewGame{Guild: "g1", Channel: "c1", White: play.Seat{ID: "w"}, Black: play.Seat{ID: "b"}, Rated: true, At: T0})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := r.Game
+		for i, mv := range []string{"hxg3", "Nxf6"} {
+			if r, err = svc.Move(ctx, play.Act{By: g.ToMove().ID, Game: g.ID, Revision: g.Revision, At: T0.Add(time.Duration(i+1) * time.Minute)}, mv); err != nil {
+				t.Fatal(err)
+			}
+			g = r.Game
+		}
+		if r, err = svc.Resign(ctx, play.Act{By: "b", Game: g.ID, Revision: g.Revision, At: T0.Add(time.Hour)}); err != nil {
+			t.Fatal(err)
+		}
+		err = st.View(ctx, func(tx play.ReadTx) error {
+			back, err := tx.Game(g.ID)
+			if err != nil {
+				return err
+			}
+			if len(back.Ratings) != 2 || asJSON(back.Ratings) != asJSON(r.Game.Ratings) {
+				return fmt.Errorf("the game's rating changes read back %+v, want %+v", back.Ratings, r.Game.Ratings)
+			}
+			for _, scope := range []string{"", "g1"} {
+				w, err := tx.Player(scope, "w")
+				if err != nil || w.RatedGames != 1 || !(w.Rating.Rating > play.DefaultRating) || !w.Rating.Updated.Equal(T0.Add(time.Hour)) {
+					return fmt.Errorf("the winner in %q: %+v, %v", scope, w, err)
+				}
+				b, err := tx.Player(scope, "b")
+				if err != nil || b.RatedGames != 1 || !(b.Rating.Rating < play.DefaultRating) {
+					return fmt.Errorf("the loser in %q: %+v, %v", scope, b, err)
+				}
+				for _, p := range []play.Player{w, b} {
+					var log []play.LogEntry
+					if err := tx.PlayerLog(scope, p.User, func(e play.LogEntry) error { log = append(log, e); return nil }); err != nil {
+						return err
+					}
+					if len(log) != 1 || log[0].Game != g.ID || !log[0].Rated || log[0].Rating != p.Rating.Rating {
+						return fmt.Errorf("the log of %s in %q: %+v", p.User, scope, log)
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	})
+
 	t.Run("concurrent acts through play on one game: exactly one of each pair applies", func(t *testing.T) {
 		st := open(t)
 		svc := play.New(st, play.Options{Rand: func(int) int { return 0 }})
