@@ -361,20 +361,38 @@ func TestMigrateSchema3(t *testing.T) {
 	}
 }
 
-// TestMigratedLogs: the schema-2 fixture's archive is in the players'
-// logs after the migration, aborted games aside, as play would have
-// logged it.
+// TestMigratedLogs: the fixtures' archives are in the players' logs after
+// the migration, aborted games aside, as play would have logged them.
 func TestMigratedLogs(t *testing.T) {
-	s := openAt(t, copyFixture(t, fixtureV2), nil)
-	view(t, s, func(tx play.ReadTx) error {
-		type want struct {
-			scope, user string
-			games       string
+	type want = loggedGames
+	common := []want{{"", "alice", "[4 5]"}, {"G", "alice", "[4 5]"}, {"H", "alice", "[]"}, {"G", "bob", "[4]"}, {"", "carol", "[5]"}}
+	t.Run("schema 1", func(t *testing.T) {
+		checkMigratedLogs(t, openAt(t, copyFixture(t, fixtureV1), nil), common)
+	})
+	t.Run("schema 2", func(t *testing.T) {
+		s := openAt(t, copyFixture(t, fixtureV2), nil)
+		checkMigratedLogs(t, s, append(common, want{"", "dave", "[7]"}, want{"G", "erin", "[7]"}))
+		pr, err := service(s).PlayerStats(ctx, "G", "alice", "bob")
+		if err != nil || pr.Logged != 2 || pr.Versus != (play.Tally{Lost: 1}) || len(pr.History) != 0 {
+			t.Errorf("alice's statistics: %+v, %v", pr, err)
 		}
-		for _, w := range []want{
-			{"", "alice", "[4 5]"}, {"G", "alice", "[4 5]"}, {"H", "alice", "[]"}, {"G", "bob", "[4]"},
-			{"", "dave", "[7]"}, {"G", "erin", "[7]"}, {"", "carol", "[5]"},
-		} {
+		g5, _ := service(s).Game(ctx, 5)
+		if first := g5.FirstMoves(); first[game.White] == "" || pr.Openings[game.Black].Move != first[game.Black] {
+			t.Errorf("alice's favourite as Black is %+v; game 5 opened %v", pr.Openings[game.Black], first)
+		}
+	})
+}
+
+// loggedGames are the games that a user's log in scope should hold.
+type loggedGames struct {
+	scope, user string
+	games       string
+}
+
+func checkMigratedLogs(t *testing.T, s *Store, wants []loggedGames) {
+	t.Helper()
+	view(t, s, func(tx play.ReadTx) error {
+		for _, w := range wants {
 			var ids []uint64
 			err := tx.PlayerLog(w.scope, w.user, func(e play.LogEntry) error {
 				ids = append(ids, e.Game)
@@ -399,18 +417,10 @@ func TestMigratedLogs(t *testing.T) {
 		}
 		n := 0
 		if err := tx.Standings("", func(play.Standing) error { n++; return nil }); err != nil || n != 0 {
-			t.Errorf("%d standings (%v): schema 2's records have no rated game", n, err)
+			t.Errorf("%d standings (%v): the old records have no rated game", n, err)
 		}
 		return nil
 	})
-	pr, err := service(s).PlayerStats(ctx, "G", "alice", "bob")
-	if err != nil || pr.Logged != 2 || pr.Versus != (play.Tally{Lost: 1}) || len(pr.History) != 0 {
-		t.Errorf("alice's statistics: %+v, %v", pr, err)
-	}
-	g5, _ := service(s).Game(ctx, 5)
-	if first := g5.FirstMoves(); first[game.White] == "" || pr.Openings[game.Black].Move != first[game.Black] {
-		t.Errorf("alice's favourite as Black is %+v; game 5 opened %v", pr.Openings[game.Black], first)
-	}
 	var b []byte
 	s.db.View(func(tx *bolt.Tx) error {
 		b = bytes.Clone(tx.Bucket(bucketPlayers).Get(playerKey("G", "alice")))
