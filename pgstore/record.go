@@ -1,7 +1,7 @@
 package pgstore
 
 import (
-	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -9,52 +9,19 @@ import (
 	"github.com/iceagechess/iceage/play"
 )
 
-// recordVersion is the version written into every record (the "v" field
-// of play's records). The records are the JSON objects of package store,
-// with its numbering, so that cmd migrate copies them either way
-// unchanged; a reader refuses a newer version rather than drop its
-// fields when writing the record back.
-const recordVersion = 3
-
-func encode(v any) ([]byte, error) {
-	switch r := v.(type) {
-	case *play.Game:
-		r.V = recordVersion
-	case *play.Challenge:
-		r.V = recordVersion
-	case *play.Player:
-		r.V = recordVersion
-	case *play.Prefs:
-		r.V = recordVersion
-	case *play.Stats:
-		r.V = recordVersion
-	case *play.LogEntry:
-		r.V = recordVersion
-	}
-	return json.Marshal(v)
-}
+// encode and decode read and write play's records in the one JSON form
+// every storage keeps (play.EncodeRecord), so that cmd migrate copies
+// them either way unchanged; a newer record is refused (ErrNewerSchema)
+// rather than losing its new fields when written back.
+func encode(v any) ([]byte, error) { return play.EncodeRecord(v) }
 
 func decode(what string, b []byte, v any) error {
-	if err := json.Unmarshal(b, v); err != nil {
+	err := play.DecodeRecord(b, v)
+	switch {
+	case errors.Is(err, play.ErrNewerRecord):
+		return fmt.Errorf("%w: %s has %v", ErrNewerSchema, what, err)
+	case err != nil:
 		return fmt.Errorf("%w: %s: %v", ErrCorrupt, what, err)
-	}
-	var version int
-	switch r := v.(type) {
-	case *play.Game:
-		version = r.V
-	case *play.Challenge:
-		version = r.V
-	case *play.Player:
-		version = r.V
-	case *play.Prefs:
-		version = r.V
-	case *play.Stats:
-		version = r.V
-	case *play.LogEntry:
-		version = r.V
-	}
-	if version > recordVersion {
-		return fmt.Errorf("%w: %s has record version %d, this program knows up to %d", ErrNewerSchema, what, version, recordVersion)
 	}
 	return nil
 }

@@ -1,0 +1,52 @@
+package play
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// RecordVersion is the version of the JSON form of play's records, their
+// "v" field. Every storage keeps records in this one form, so that a
+// record written by one reads in another (the migrate command copies them
+// as they are). Versions 1 and 2 were package store's own records; 3 is
+// play's: a game has a revision, and its offers are objects.
+const RecordVersion = 3
+
+// ErrNewerRecord: a record was written by a newer version of the program.
+// Read without its new fields, it would lose them when written back, so
+// it is refused.
+var ErrNewerRecord = errors.New("the record was written by a newer version of iceage")
+
+// versioned is a record with a version field.
+type versioned interface{ version() *int }
+
+func (g *Game) version() *int      { return &g.V }
+func (c *Challenge) version() *int { return &c.V }
+func (p *Player) version() *int    { return &p.V }
+func (p *Prefs) version() *int     { return &p.V }
+func (s *Stats) version() *int     { return &s.V }
+func (e *LogEntry) version() *int  { return &e.V }
+
+// EncodeRecord returns the JSON form of a record (a *Game, *Challenge,
+// *Player, *Prefs, *Stats or *LogEntry), with its version set to
+// RecordVersion.
+func EncodeRecord(v any) ([]byte, error) {
+	if r, ok := v.(versioned); ok {
+		*r.version() = RecordVersion
+	}
+	return json.Marshal(v)
+}
+
+// DecodeRecord reads the JSON form of a record into v. Errors wrap
+// ErrCorrupt (it does not decode) or ErrNewerRecord (a version above
+// RecordVersion); missing fields read as zero, unknown ones are ignored.
+func DecodeRecord(b []byte, v any) error {
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("%w: %v", ErrCorrupt, err)
+	}
+	if r, ok := v.(versioned); ok && *r.version() > RecordVersion {
+		return fmt.Errorf("%w: record version %d, this program knows up to %d", ErrNewerRecord, *r.version(), RecordVersion)
+	}
+	return nil
+}
