@@ -50,10 +50,9 @@ func TestLadder(t *testing.T) {
 		t.Skip("the ladder plays about a thousand games")
 	}
 	type row struct {
-		name   string
-		m      *match
-		need   float64
-		strong string
+		name string
+		m    *match
+		need float64
 	}
 	var rows []row
 	for n := 2; n <= Levels; n++ {
