@@ -28,20 +28,15 @@ var (
 	ErrCorrupt = fmt.Errorf("pgstore: %w", play.ErrCorrupt)
 )
 
-// checkID reports whether id can be stored: non-empty, at most 256
-// bytes, and free of NUL — the rules of package store, so that a
-// database can be copied either way (cmd migrate).
-func checkID(what, id string) error {
-	if id == "" {
-		return fmt.Errorf("%w: the %s is empty", ErrInvalid, what)
-	}
-	if len(id) > 256 {
-		return fmt.Errorf("%w: the %s is %d bytes long; at most 256 are allowed", ErrInvalid, what, len(id))
-	}
-	for i := 0; i < len(id); i++ {
-		if id[i] == 0 {
-			return fmt.Errorf("%w: the %s %q contains a NUL byte", ErrInvalid, what, id)
-		}
+// checkID reports whether id can be stored (play.CheckID: the rules of
+// every storage, so that a database can be copied either way by cmd
+// migrate), as ErrInvalid.
+func checkID(what, id string) error { return invalid(play.CheckID(what, id)) }
+
+// invalid marks a refusal of play's id rules with ErrInvalid.
+func invalid(err error) error {
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
 	return nil
 }

@@ -9,29 +9,6 @@ import (
 	"github.com/iceagechess/iceage/play"
 )
 
-func checkChallenge(c *play.Challenge) error {
-	if c.ID == 0 || c.ID > 1<<63-1 {
-		return fmt.Errorf("%w: a challenge without an id (take one from NextID)", ErrInvalid)
-	}
-	if err := checkID("channel id", c.Channel); err != nil {
-		return fmt.Errorf("challenge %d: %w", c.ID, err)
-	}
-	if c.Guild != "" {
-		if err := checkID("guild id", c.Guild); err != nil {
-			return fmt.Errorf("challenge %d: %w", c.ID, err)
-		}
-	}
-	if err := checkID("challenger's id", c.From.ID); err != nil {
-		return fmt.Errorf("challenge %d: %w", c.ID, err)
-	}
-	if c.To.ID != "" {
-		if err := checkID("challenged user's id", c.To.ID); err != nil {
-			return fmt.Errorf("challenge %d: %w", c.ID, err)
-		}
-	}
-	return nil
-}
-
 // queryChallenges runs a query whose rows are (id, rec) of challenges.
 func (t *txn) queryChallenges(what, sql string, args ...any) ([]play.Challenge, error) {
 	rows, err := t.tx.Query(t.ctx, sql, args...)
@@ -82,7 +59,7 @@ func (t *txn) PutChallenge(c play.Challenge) error {
 	if err := t.willWrite(); err != nil {
 		return err
 	}
-	if err := checkChallenge(&c); err != nil {
+	if err := invalid(c.CheckIDs()); err != nil {
 		return err
 	}
 	b, err := encode(&c)

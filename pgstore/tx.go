@@ -175,28 +175,6 @@ func (t *txn) Finished(user, guild string, before uint64, limit int) ([]play.Gam
 		WHERE NOT active AND id < $1 ORDER BY id DESC LIMIT $2`, below, limit)
 }
 
-// checkGame refuses a game that cannot be stored.
-func checkGame(g *play.Game) error {
-	if g.ID == 0 || g.ID > 1<<63-1 {
-		return fmt.Errorf("%w: a game without an id (take one from NextID)", ErrInvalid)
-	}
-	if err := checkID("channel id", g.Channel); err != nil {
-		return fmt.Errorf("game %d: %w", g.ID, err)
-	}
-	if g.Guild != "" {
-		if err := checkID("guild id", g.Guild); err != nil {
-			return fmt.Errorf("game %d: %w", g.ID, err)
-		}
-	}
-	if err := checkID("White player's id", g.White.ID); err != nil {
-		return fmt.Errorf("game %d: %w", g.ID, err)
-	}
-	if err := checkID("Black player's id", g.Black.ID); err != nil {
-		return fmt.Errorf("game %d: %w", g.ID, err)
-	}
-	return nil
-}
-
 // PutGame creates or replaces a game with its index columns. An active
 // game holds its channel (play.ErrChannelBusy if another active game has
 // it); a finished one frees it, and its time columns are cleared.
@@ -204,7 +182,7 @@ func (t *txn) PutGame(g play.Game) error {
 	if err := t.willWrite(); err != nil {
 		return err
 	}
-	if err := checkGame(&g); err != nil {
+	if err := invalid(g.CheckIDs()); err != nil {
 		return err
 	}
 	active := !g.Over()

@@ -20,29 +20,6 @@ func challengeEntries(c *play.Challenge) []entry {
 	return es
 }
 
-func checkChallenge(c *play.Challenge) error {
-	if c.ID == 0 {
-		return fmt.Errorf("%w: a challenge without an id (take one from NextID)", ErrInvalid)
-	}
-	if err := checkID("channel id", c.Channel); err != nil {
-		return fmt.Errorf("challenge %d: %w", c.ID, err)
-	}
-	if c.Guild != "" {
-		if err := checkID("guild id", c.Guild); err != nil {
-			return fmt.Errorf("challenge %d: %w", c.ID, err)
-		}
-	}
-	if err := checkID("challenger's id", c.From.ID); err != nil {
-		return fmt.Errorf("challenge %d: %w", c.ID, err)
-	}
-	if c.To.ID != "" {
-		if err := checkID("challenged user's id", c.To.ID); err != nil {
-			return fmt.Errorf("challenge %d: %w", c.ID, err)
-		}
-	}
-	return nil
-}
-
 // loadChallenge reads challenge id; ok is false if there is none.
 func (t *txn) loadChallenge(id uint64) (c play.Challenge, ok bool, err error) {
 	v := t.tx.Bucket(bucketChallenges).Get(u64(id))
@@ -99,7 +76,7 @@ func (t *txn) PutChallenge(c play.Challenge) error {
 	if err := t.willWrite(); err != nil {
 		return err
 	}
-	if err := checkChallenge(&c); err != nil {
+	if err := invalid(c.CheckIDs()); err != nil {
 		return err
 	}
 	old, found, err := t.loadChallenge(c.ID)

@@ -117,29 +117,6 @@ func contains(es []entry, e entry) bool {
 	return false
 }
 
-// checkGame refuses a game that cannot be stored: no id, or an id of a
-// channel, guild or player that cannot be part of a key.
-func checkGame(g *play.Game) error {
-	if g.ID == 0 {
-		return fmt.Errorf("%w: a game without an id (take one from NextID)", ErrInvalid)
-	}
-	if err := checkID("channel id", g.Channel); err != nil {
-		return fmt.Errorf("game %d: %w", g.ID, err)
-	}
-	if g.Guild != "" {
-		if err := checkID("guild id", g.Guild); err != nil {
-			return fmt.Errorf("game %d: %w", g.ID, err)
-		}
-	}
-	if err := checkID("White player's id", g.White.ID); err != nil {
-		return fmt.Errorf("game %d: %w", g.ID, err)
-	}
-	if err := checkID("Black player's id", g.Black.ID); err != nil {
-		return fmt.Errorf("game %d: %w", g.ID, err)
-	}
-	return nil
-}
-
 // PutGame creates or replaces a game. It compares the game with the
 // stored one to move its index entries: an active game holds its channel
 // (play.ErrChannelBusy if another active game has it), a finished one
@@ -148,7 +125,7 @@ func (t *txn) PutGame(g play.Game) error {
 	if err := t.willWrite(); err != nil {
 		return err
 	}
-	if err := checkGame(&g); err != nil {
+	if err := invalid(g.CheckIDs()); err != nil {
 		return err
 	}
 	old, found, err := t.placement(g.ID)

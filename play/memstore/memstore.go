@@ -460,8 +460,8 @@ func (t *memTx) PutGame(g play.Game) error {
 	if err := t.writable(); err != nil {
 		return err
 	}
-	if g.ID == 0 || g.Channel == "" {
-		return fmt.Errorf("memstore: a game needs an id and a channel")
+	if err := g.CheckIDs(); err != nil {
+		return fmt.Errorf("memstore: %w", err)
 	}
 	if !g.Over() {
 		if other, err := t.GameIn(g.Channel); err == nil && other.ID != g.ID {
@@ -475,6 +475,9 @@ func (t *memTx) PutGame(g play.Game) error {
 func (t *memTx) PutChallenge(c play.Challenge) error {
 	if err := t.writable(); err != nil {
 		return err
+	}
+	if err := c.CheckIDs(); err != nil {
+		return fmt.Errorf("memstore: %w", err)
 	}
 	t.challenges[c.ID] = &c
 	return nil
