@@ -14,27 +14,7 @@ const challengeUserCommand = "Challenge to Ice Age Chess"
 // commands declares every command as data; names and descriptions come in
 // every language through Discord's localizations.
 func commands(allowedDays []int) []*discordgo.ApplicationCommand {
-	guildOnly := []discordgo.InteractionContextType{discordgo.InteractionContextGuild}
-	cmd := func(name string, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommand {
-		return &discordgo.ApplicationCommand{
-			Name: name, NameLocalizations: ptr(localized("cmd." + name + ".name")),
-			Description: en("cmd." + name + ".desc"), DescriptionLocalizations: ptr(localized("cmd." + name + ".desc")),
-			Options: opts, Contexts: &guildOnly,
-		}
-	}
-	opt := func(cmd, name string, typ discordgo.ApplicationCommandOptionType, required bool, choices ...string) *discordgo.ApplicationCommandOption {
-		o := &discordgo.ApplicationCommandOption{
-			Type: typ, Name: name, NameLocalizations: localized(fmt.Sprintf("cmd.%s.%s.name", cmd, name)),
-			Description:              en(fmt.Sprintf("cmd.%s.%s.desc", cmd, name)),
-			DescriptionLocalizations: localized(fmt.Sprintf("cmd.%s.%s.desc", cmd, name)),
-			Required:                 required,
-		}
-		for _, c := range choices {
-			id := fmt.Sprintf("choice.%s", c)
-			o.Choices = append(o.Choices, &discordgo.ApplicationCommandOptionChoice{Name: en(id), NameLocalizations: localized(id), Value: c})
-		}
-		return o
-	}
+	cmd, opt := command, option
 	days := opt("challenge", "days", discordgo.ApplicationCommandOptionInteger, false)
 	for _, d := range append([]int{0}, allowedDays...) {
 		c := &discordgo.ApplicationCommandOptionChoice{Value: d}
@@ -72,7 +52,36 @@ func commands(allowedDays []int) []*discordgo.ApplicationCommand {
 			Type: discordgo.UserApplicationCommand, Name: challengeUserCommand,
 			NameLocalizations: ptr(localized("cmd.challenge_user.name")), Contexts: &guildOnly,
 		},
-	}, recordCommands(cmd, opt)...)
+	}, recordCommands()...)
+}
+
+// guildOnly: every command is used in servers.
+var guildOnly = []discordgo.InteractionContextType{discordgo.InteractionContextGuild}
+
+// command declares a slash command whose texts are the messages
+// cmd.NAME.name and cmd.NAME.desc, in every language.
+func command(name string, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommand {
+	return &discordgo.ApplicationCommand{
+		Name: name, NameLocalizations: ptr(localized("cmd." + name + ".name")),
+		Description: en("cmd." + name + ".desc"), DescriptionLocalizations: ptr(localized("cmd." + name + ".desc")),
+		Options: opts, Contexts: &guildOnly,
+	}
+}
+
+// option declares an option of command cmd whose texts are the messages
+// cmd.CMD.NAME.name and .desc, with choices whose names are choice.VALUE.
+func option(cmd, name string, typ discordgo.ApplicationCommandOptionType, required bool, choices ...string) *discordgo.ApplicationCommandOption {
+	id := fmt.Sprintf("cmd.%s.%s", cmd, name)
+	o := &discordgo.ApplicationCommandOption{
+		Type: typ, Name: name, NameLocalizations: localized(id + ".name"),
+		Description: en(id + ".desc"), DescriptionLocalizations: localized(id + ".desc"),
+		Required: required,
+	}
+	for _, c := range choices {
+		cid := "choice." + c
+		o.Choices = append(o.Choices, &discordgo.ApplicationCommandOptionChoice{Name: en(cid), NameLocalizations: localized(cid), Value: c})
+	}
+	return o
 }
 
 // en returns the English text of a message id.

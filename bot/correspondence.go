@@ -36,23 +36,9 @@ var languageChoices = []string{"auto", "en", "fr", "ru", "nb", "es", "nl"}
 // /settings; vacationDays is the yearly allowance, the most /vacation
 // takes at once.
 func correspondenceCommands(vacationDays int) []*discordgo.ApplicationCommand {
-	guildOnly := []discordgo.InteractionContextType{discordgo.InteractionContextGuild}
-	cmd := func(name string, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommand {
-		return &discordgo.ApplicationCommand{
-			Name: name, NameLocalizations: ptr(localized("cmd." + name + ".name")),
-			Description: en("cmd." + name + ".desc"), DescriptionLocalizations: ptr(localized("cmd." + name + ".desc")),
-			Options: opts, Contexts: &guildOnly,
-		}
-	}
+	cmd := command
 	opt := func(cmd, name string, typ discordgo.ApplicationCommandOptionType, choices ...string) *discordgo.ApplicationCommandOption {
-		id := fmt.Sprintf("cmd.%s.%s", cmd, name)
-		o := &discordgo.ApplicationCommandOption{Type: typ, Name: name, NameLocalizations: localized(id + ".name"),
-			Description: en(id + ".desc"), DescriptionLocalizations: localized(id + ".desc")}
-		for _, c := range choices {
-			cid := "choice." + c
-			o.Choices = append(o.Choices, &discordgo.ApplicationCommandOptionChoice{Name: en(cid), NameLocalizations: localized(cid), Value: c})
-		}
-		return o
+		return option(cmd, name, typ, false, choices...)
 	}
 	days := opt("vacation", "days", discordgo.ApplicationCommandOptionInteger)
 	days.Required = true

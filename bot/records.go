@@ -24,9 +24,9 @@ const (
 	scopeGlobal = "global"
 )
 
-// recordCommands declares the commands of results with commands' helpers.
-func recordCommands(cmd func(string, ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommand,
-	opt func(string, string, discordgo.ApplicationCommandOptionType, bool, ...string) *discordgo.ApplicationCommandOption) []*discordgo.ApplicationCommand {
+// recordCommands declares the commands of results.
+func recordCommands() []*discordgo.ApplicationCommand {
+	cmd, opt := command, option
 	one := 1.0
 	page := opt("leaderboard", "page", discordgo.ApplicationCommandOptionInteger, false)
 	page.MinValue = &one
