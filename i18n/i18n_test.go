@@ -189,6 +189,8 @@ func everyKey(l Lang) map[string]any {
 		"Deadline": "…", "Allowed": "1, 3", "White": "A", "Black": "B", "A": "A", "B": "B", "Number": 3, "When": "…",
 		// Correspondence play.
 		"Game": "https://…", "Until": "…", "Line": 2, "Loser": "@a", "Winner": "@b", "Value": "…", "Lines": 12, "Plies": 20,
+		// Engine games and analysis.
+		"Level": 4, "Drop": "1.5", "Best": "Nxf3",
 	}
 }
 
