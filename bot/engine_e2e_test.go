@@ -183,3 +183,33 @@ func TestMoreEngineGamesThanWorkersAreAllAnswered(t *testing.T) {
 		t.Errorf("no player was told that the engine was busy")
 	}
 }
+
+func TestAnalyzeMarksTheMistakesOfAFinishedGame(t *testing.T) {
+	w := newEngineWorld(t, memstore.New(), "en-US", fastEngine)
+	thread, _ := w.challengeAccepted(w.chess, w.alice, w.bob)
+	got := w.command(w.alice, thread, "analyze")
+	if !got.Ephemeral() || !strings.Contains(got.Content, "still going on") {
+		t.Errorf("/analyze during the game is answered %q", got.Content)
+	}
+	// A game that ends in mate: the loser's last moves lost everything.
+	w.playAlternately(thread, w.alice, w.bob, referenceGame(t, "checkmate", 37))
+	id := w.srv.Command(w.carol.ID, thread, "analyze")
+	w.answer(id)
+	c, err := w.srv.WaitFor(w.ctx(), func(c fakediscord.Call) bool {
+		return c.Kind == fakediscord.KindResponseEdit && c.InteractionID == id
+	})
+	if err != nil {
+		t.Fatalf("the analysis never came: %v", err)
+	}
+	if len(c.Message.Embeds) != 1 || len(c.Message.Embeds[0].Fields) != 1 {
+		t.Fatalf("the analysis is %+v", c.Message)
+	}
+	// Carol reads Russian: the analysis is hers.
+	e := c.Message.Embeds[0]
+	if !strings.Contains(e.Title, "Анализ") || !strings.Contains(e.Description, "1. ") {
+		t.Errorf("the analysis shows %q / %q", e.Title, e.Description)
+	}
+	if f := e.Fields[0]; !strings.Contains(e.Description, "??") || !strings.Contains(f.Value, "лучше было") {
+		t.Errorf("no blunder is marked in a game lost by mate: %q\n%s: %s", e.Description, f.Name, f.Value)
+	}
+}
