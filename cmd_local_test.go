@@ -75,7 +75,7 @@ func TestLocalRefusesBadInput(t *testing.T) {
 
 func TestLocalHelp(t *testing.T) {
 	_, _, errOut := runLocalWith(t, "", "-h")
-	for _, want := range []string{"usage: iceage local [-fen FEN] [-white NAME] [-black NAME] [-plain]", "-plain", "-white", "png FILE"} {
+	for _, want := range []string{"usage: iceage local [-fen FEN] [-white NAME] [-black NAME] [-engine LEVEL [-engine-color white|black]] [-plain]", "-plain", "-white", "png FILE"} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("-h lacks %q:\n%s", want, errOut)
 		}
@@ -84,5 +84,30 @@ func TestLocalHelp(t *testing.T) {
 	dispatch([]string{"help"}, &out, &out)
 	if !strings.Contains(out.String(), "  local    play Ice Age Chess in the terminal against a friend at the same keyboard\n") {
 		t.Errorf("the usage does not list local:\n%s", out.String())
+	}
+}
+
+func TestLocalAgainstTheEngineInLineMode(t *testing.T) {
+	old := localEngineNodes
+	localEngineNodes = 5000
+	t.Cleanup(func() { localEngineNodes = old })
+	code, out, errOut := runLocalWith(t, "hxg3\nNxf3\ntakeback\nmoves\n", "-engine", "1", "-white", "Alice")
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	for _, want := range []string{
+		"Alice (White) against Ice Age Engine (level 1) (Black).",
+		"1. hxg3\n1... ", // the engine answers at once
+		"2. Nxf3\n2... ",
+		"Taken back: ",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out)
+		}
+	}
+	// The engine with White opens before the first line is read.
+	code, out, _ = runLocalWith(t, "", "-engine", "2", "-engine-color", "white")
+	if code != 0 || !strings.Contains(out, "1. ") || strings.Contains(out, "FEN: "+"rnbqkbnr/pppppppp/********/********/********/********/PPPPPPPP/RNBQKBNR w") {
+		t.Errorf("the engine with White did not open: exit %d\n%s", code, out)
 	}
 }

@@ -144,7 +144,9 @@ func newApp(cfg config.Config, logTo io.Writer) (*app, error) {
 	}
 	a.bot, err = bot.New(bot.Config{Token: cfg.Discord.Token, Guilds: cfg.Discord.GuildIDs, DefaultLanguage: cfg.Language,
 		DefaultDays: cfg.Play.DefaultDays, AllowedDays: cfg.Play.AllowedDays, VacationDays: vacation, Theme: theme, Logger: log,
-		ShardID: cfg.Discord.ShardID, ShardCount: cfg.Discord.ShardCount}, a.play)
+		ShardID: cfg.Discord.ShardID, ShardCount: cfg.Discord.ShardCount,
+		Engine: bot.EngineConfig{Workers: cfg.Engine.Workers, DefaultLevel: cfg.Engine.DefaultLevel, Rated: cfg.Engine.Rated,
+			MoveTime: time.Duration(cfg.Engine.MoveSeconds * float64(time.Second))}}, a.play)
 	if err != nil {
 		a.closeStore()
 		return nil, err

@@ -97,6 +97,8 @@ func (b *Bot) boardMessage(lang i18n.Lang, v view) (*message, error) {
 	}
 	if g.Over() {
 		lines = append(lines, "**"+i18n.Outcome(lang, g.Outcome)+"**")
+	} else if v.ping && g.EngineToMove() > 0 {
+		lines = append(lines, tr(lang, "engine.thinking", nil))
 	} else if v.ping {
 		to := g.ToMove()
 		lines = append(lines, tr(lang, "board.your_move", map[string]any{"Player": mention(to.ID)}))

@@ -46,6 +46,8 @@ type Config struct {
 	// sends each server's events to one shard). ShardCount 0: one
 	// session holds the whole gateway.
 	ShardID, ShardCount int
+	// Engine configures the computer opponent (engine.go).
+	Engine EngineConfig
 }
 
 // Bot is the Discord front end of a play.Service.
@@ -66,6 +68,7 @@ type Bot struct {
 	http     httpWaiters // interactions posted over HTTP, waiting for their answer
 	// guildNames are the servers' names by id, for PGN's Site.
 	guildNames sync.Map
+	thinkers   *pool // the engine's moves (engine.go)
 	// Interactions counts answered interactions by outcome, for tests
 	// and metrics.
 	Metrics Metrics
@@ -107,7 +110,8 @@ func New(cfg Config, svc *play.Service) (*Bot, error) {
 	if cfg.ShardCount > 1 {
 		s.ShardID, s.ShardCount = cfg.ShardID, cfg.ShardCount
 	}
-	b := &Bot{cfg: cfg, play: svc, s: s, log: cfg.Logger, ready: make(chan struct{})}
+	cfg.Engine = cfg.Engine.withDefaults()
+	b := &Bot{cfg: cfg, play: svc, s: s, log: cfg.Logger, ready: make(chan struct{}), thinkers: newPool(cfg.Engine.Workers)}
 	b.app.Store("")
 	b.botUser.Store("")
 	s.AddHandler(b.onReady)
@@ -133,6 +137,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	<-ctx.Done()
 	b.closing.Store(true)
 	b.inflight.Wait()
+	b.thinkers.close()
 	return b.s.Close()
 }
 
@@ -146,6 +151,7 @@ func (b *Bot) onReady(s *discordgo.Session, r *discordgo.Ready) {
 	if err := b.register(); err != nil {
 		b.log.Error("registering commands", "err", err)
 	}
+	b.resumeEngine()
 	b.readyOne.Do(func() { close(b.ready) })
 	b.log.Info("connected to Discord", "guilds", len(r.Guilds))
 }

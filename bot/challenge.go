@@ -30,7 +30,7 @@ func (b *Bot) challengeCommand(in *interaction, data discordgo.ApplicationComman
 				u = ru
 			}
 		}
-		if u.Bot {
+		if u.Bot && !b.isEngine(u.ID) {
 			return in.tell(tr(in.lang, "challenge.no_bots", nil))
 		}
 		n.To = play.Seat{ID: u.ID, Name: displayName(u)}
@@ -47,6 +47,13 @@ func (b *Bot) challengeCommand(in *interaction, data discordgo.ApplicationComman
 	if o := opts["rated"]; o != nil {
 		n.Rated = o.BoolValue()
 	}
+	if b.isEngine(n.To.ID) {
+		level := 0
+		if o := opts["level"]; o != nil {
+			level = int(o.IntValue())
+		}
+		return b.engineChallenge(in, n, level)
+	}
 	return b.challenge(in, n)
 }
 
@@ -59,6 +66,10 @@ func (b *Bot) challengeMember(in *interaction, data discordgo.ApplicationCommand
 	}
 	if u == nil {
 		return errors.New("bot: a member command without its member")
+	}
+	if b.isEngine(u.ID) {
+		return b.engineChallenge(in, play.NewChallenge{Guild: in.i.GuildID, Channel: in.i.ChannelID, From: in.seat,
+			Color: play.Random, DaysPerMove: b.cfg.DefaultDays, At: b.cfg.Now()}, 0)
 	}
 	if u.Bot {
 		return in.tell(tr(in.lang, "challenge.no_bots", nil))

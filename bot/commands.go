@@ -5,6 +5,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/iceagechess/iceage/engine"
 	"github.com/iceagechess/iceage/i18n"
 )
 
@@ -31,6 +32,10 @@ func commands(allowedDays []int) []*discordgo.ApplicationCommand {
 		}
 		days.Choices = append(days.Choices, c)
 	}
+	level := opt("challenge", "level", discordgo.ApplicationCommandOptionInteger, false)
+	level.MinValue, level.MaxValue = ptr(1.0), float64(engine.Levels)
+	analyzed := opt("analyze", "game", discordgo.ApplicationCommandOptionInteger, false)
+	analyzed.MinValue = ptr(1.0)
 	move := opt("move", "move", discordgo.ApplicationCommandOptionString, true)
 	move.Autocomplete = true
 	move.MaxLength = 32
@@ -39,7 +44,9 @@ func commands(allowedDays []int) []*discordgo.ApplicationCommand {
 			opt("challenge", "opponent", discordgo.ApplicationCommandOptionUser, false),
 			opt("challenge", "color", discordgo.ApplicationCommandOptionString, false, "white", "black", "random"),
 			days,
-			opt("challenge", "rated", discordgo.ApplicationCommandOptionBoolean, false)),
+			opt("challenge", "rated", discordgo.ApplicationCommandOptionBoolean, false),
+			level),
+		cmd("analyze", analyzed),
 		cmd("move", move),
 		cmd("board", opt("board", "flip", discordgo.ApplicationCommandOptionBoolean, false)),
 		cmd("resign"),

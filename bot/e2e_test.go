@@ -66,12 +66,20 @@ type world struct {
 	// path, when set, is a bbolt file the bot opens at each start and
 	// closes at each stop, as the program does.
 	path string
+	// engine configures the computer opponent of the bots started.
+	engine bot.EngineConfig
 }
 
 // newWorld starts a bot on st; a nil st means a bbolt file of the test's.
 func newWorld(t testing.TB, st play.Storage, guildLocale string) *world {
 	t.Helper()
-	w := &world{t: t, srv: fakediscord.New(t), st: st, clock: &clock{now: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)}}
+	return newEngineWorld(t, st, guildLocale, bot.EngineConfig{})
+}
+
+// newEngineWorld is newWorld with the engine configured as ec.
+func newEngineWorld(t testing.TB, st play.Storage, guildLocale string, ec bot.EngineConfig) *world {
+	t.Helper()
+	w := &world{t: t, srv: fakediscord.New(t), st: st, clock: &clock{now: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)}, engine: ec}
 	w.guild = w.srv.AddGuild(fakediscord.Guild{Name: "Ice Age Club", Locale: guildLocale})
 	w.chess = w.srv.AddChannel(fakediscord.Channel{GuildID: w.guild.ID, Name: "chess"})
 	w.nothreads = w.srv.AddChannel(fakediscord.Channel{GuildID: w.guild.ID, Name: "lobby", NoThreads: true})
@@ -98,7 +106,7 @@ func (w *world) start() {
 		w.st = db
 	}
 	svc := play.New(w.st, play.Options{Rand: func(int) int { return 0 }})
-	b, err := bot.New(bot.Config{Token: w.srv.Token(), Now: w.clock.Now, DefaultDays: 3,
+	b, err := bot.New(bot.Config{Token: w.srv.Token(), Now: w.clock.Now, DefaultDays: 3, Engine: w.engine,
 		Logger: slog.New(slog.NewTextHandler(testWriter{w.t}, &slog.HandlerOptions{Level: slog.LevelWarn}))}, svc)
 	if err != nil {
 		w.t.Fatal(err)

@@ -67,6 +67,7 @@ func (b *Bot) move(in *interaction, a play.Act, text string) error {
 		return err
 	}
 	b.afterMove(&r)
+	b.engineTurn(in, &r.Game)
 	return nil
 }
 
@@ -264,6 +265,21 @@ func (b *Bot) drawClick(in *interaction, a play.Act) error {
 	if r.Event == play.Ended {
 		return b.respondEnd(in, &r, tr(in.public, "game.draw_agreed", nil))
 	}
+	if er, ok, err := b.engineAnswersDraw(&r.Game); ok {
+		if err != nil {
+			return err
+		}
+		if er.Event == play.Ended {
+			return b.respondEnd(in, &er, tr(in.public, "game.draw_agreed", nil))
+		}
+		m := &message{Content: tr(in.public, "draw.declined", map[string]any{"Player": mention(opponentOf(&er.Game, in.user).ID)})}
+		m.mentionOnly()
+		if err := in.respond(m); err != nil {
+			return err
+		}
+		b.engineTurn(in, &er.Game)
+		return nil
+	}
 	g := r.Game
 	opp := g.White.ID
 	if opp == in.user {
@@ -321,6 +337,20 @@ func (b *Bot) takebackCommand(in *interaction, _ discordgo.ApplicationCommandInt
 	r, err := b.play.RequestTakeback(context.Background(), b.act(in, &g))
 	if err != nil {
 		return err
+	}
+	if er, ok, err := b.engineAnswersTakeback(&r.Game); ok {
+		if err != nil {
+			return err
+		}
+		m, err := b.boardMessage(in.public, view{g: &er.Game, headline: i18n.N(in.public, "game.took_back", er.TakenBack, nil), buttons: true, ping: true})
+		if err != nil {
+			return err
+		}
+		if err := in.respond(m); err != nil {
+			return err
+		}
+		b.engineTurn(in, &er.Game)
+		return nil
 	}
 	g = r.Game
 	opp := g.White.ID

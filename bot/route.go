@@ -33,6 +33,7 @@ func (b *Bot) route(in *interaction) error {
 			"takeback":  b.takebackCommand,
 			"rules":     b.rulesCommand,
 			"help":      b.helpCommand,
+			"analyze":   b.analyzeCommand,
 		}[data.Name]
 		if !ok {
 			h, ok = b.correspondenceHandlers()[data.Name]

@@ -30,6 +30,7 @@ type Config struct {
 	Discord  Discord  `yaml:"discord"`
 	Database Database `yaml:"database"`
 	Play     Play     `yaml:"play"`
+	Engine   Engine   `yaml:"engine"`
 	// Language is the language of public messages when Discord gives no
 	// server locale: en, fr, ru, nb, es or nl. Env ICEAGE_LANGUAGE.
 	Language string `yaml:"language"`
@@ -103,6 +104,23 @@ type Play struct {
 	OpponentChooses bool `yaml:"opponent_chooses"`
 }
 
+// Engine sets up the computer opponent that players challenge by naming
+// the bot.
+type Engine struct {
+	// MoveSeconds is the most one engine move may take, in seconds
+	// (level 8 uses all of it, level 7 half; the weaker levels stop
+	// sooner on their node budgets).
+	MoveSeconds float64 `yaml:"move_seconds"`
+	// Workers is how many engine moves are computed at once; more wait
+	// their turn in order, and their players are told so.
+	Workers int `yaml:"workers"`
+	// DefaultLevel is the level of a challenge that names none, 1 to 8.
+	DefaultLevel int `yaml:"default_level"`
+	// Rated lets engine games count for the rating when the player asks
+	// for a rated game; otherwise they are all casual.
+	Rated bool `yaml:"rated"`
+}
+
 // Log sets up structured logging.
 type Log struct {
 	Level  string `yaml:"level"`  // debug, info, warn or error; env ICEAGE_LOG_LEVEL
@@ -125,6 +143,7 @@ func Default() Config {
 		Database: Database{Path: "iceage.db"},
 		Play: Play{DefaultDays: 3, AllowedDays: []int{1, 2, 3, 5, 7, 10, 14}, ChallengeHours: 72,
 			VacationDays: 14, ReminderHours: []int{24, 1}},
+		Engine:   Engine{MoveSeconds: 2, Workers: 2, DefaultLevel: 4},
 		Language: "en",
 		Theme:    "classic",
 		Log:      Log{Level: "info", Format: "text"},
@@ -278,6 +297,15 @@ func (c *Config) check() error {
 		if h < 1 || h > 24*14 {
 			return fmt.Errorf("play.reminder_hours: %d; a reminder comes 1 to 336 hours before the deadline", h)
 		}
+	}
+	if c.Engine.MoveSeconds < 0.05 || c.Engine.MoveSeconds > 60 {
+		return fmt.Errorf("engine.move_seconds: %g; an engine move takes 0.05 to 60 seconds", c.Engine.MoveSeconds)
+	}
+	if c.Engine.Workers < 1 || c.Engine.Workers > 64 {
+		return fmt.Errorf("engine.workers: %d; compute 1 to 64 engine moves at once", c.Engine.Workers)
+	}
+	if c.Engine.DefaultLevel < 1 || c.Engine.DefaultLevel > 8 {
+		return fmt.Errorf("engine.default_level: %d; the levels are 1 to 8", c.Engine.DefaultLevel)
 	}
 	switch c.Language {
 	case "en", "fr", "ru", "nb", "es", "nl":

@@ -3,6 +3,7 @@ package play
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/iceagechess/iceage/game"
@@ -280,7 +281,10 @@ type NewGame struct {
 	StartFEN    string // "" for the start position
 	Rated       bool
 	DaysPerMove int
-	At          time.Time
+	// Engine is, per colour, the level of the engine in that seat (0 for
+	// a person): see Game.Engine.
+	Engine [2]int
+	At     time.Time
 }
 
 // Start starts a game. Refusals: SelfChallenge (one user in both seats),
@@ -308,6 +312,11 @@ func (s *Service) start(tx Tx, n NewGame) (Game, error) {
 	if n.White.ID == n.Black.ID {
 		return Game{}, &Refusal{Kind: SelfChallenge}
 	}
+	for _, lv := range n.Engine {
+		if lv < 0 || lv > 8 {
+			return Game{}, fmt.Errorf("play: engine level %d is not 0 (a person) or 1 to 8", lv)
+		}
+	}
 	if !s.validDays(n.DaysPerMove) {
 		return Game{}, s.badDays(n.DaysPerMove)
 	}
@@ -330,7 +339,7 @@ func (s *Service) start(tx Tx, n NewGame) (Game, error) {
 	at := normTime(n.At)
 	g := Game{ID: id, Revision: 1, Last: Started, Guild: n.Guild, Channel: n.Channel,
 		White: n.White, Black: n.Black, StartFEN: n.StartFEN, FEN: pos.FEN(), Moves: []Move{},
-		Created: at, Updated: at, Rated: n.Rated, DaysPerMove: n.DaysPerMove}
+		Created: at, Updated: at, Rated: n.Rated, DaysPerMove: n.DaysPerMove, Engine: n.Engine}
 	for _, c := range []game.Color{game.White, game.Black} {
 		p, err := tx.Prefs(g.Seat(c).ID)
 		if err != nil {

@@ -120,6 +120,10 @@ type Game struct {
 	// in its guild: set in the transaction that ends a rated game (see
 	// RatingChange), empty for any other game.
 	Ratings []RatingChange `json:"ratings,omitempty"`
+	// Engine is, per colour, the level (1 to 8) of the computer engine
+	// that plays that seat, 0 for a person. The front end that started
+	// the game moves for the engine, as the seat's user.
+	Engine [2]int `json:"engine,omitzero"`
 
 	// DaysPerMove is the correspondence time control (0: no limit). The
 	// side to move loses on time at Deadline; RemindAt is when its next
@@ -226,6 +230,18 @@ func (g *Game) Turn() game.Color {
 	}
 	return game.White
 }
+
+// EngineToMove returns the level of the engine whose move it is, 0 when
+// a person is to move or the game is over.
+func (g *Game) EngineToMove() int {
+	if g.Over() {
+		return 0
+	}
+	return g.Engine[g.Turn()]
+}
+
+// AgainstEngine reports whether an engine plays one of the seats.
+func (g *Game) AgainstEngine() bool { return g.Engine != [2]int{} }
 
 // ToMove returns the seat whose turn it is.
 func (g *Game) ToMove() Seat { return g.Seat(g.Turn()) }

@@ -83,6 +83,9 @@ func (s *Session) FreezeText() string {
 func RunPlain(s *Session, in io.Reader, out io.Writer) error {
 	w := &errWriter{w: out}
 	fmt.Fprintf(w, "Ice Age Chess: %s against %s. Type a move (Nxf3, hxg3, g1f3) or help.\n\n", s.Name(game.White), s.Name(game.Black))
+	for _, n := range s.Pending() {
+		fmt.Fprintln(w, n.Text)
+	}
 	shown := plainState(w, s)
 	sc := bufio.NewScanner(in)
 	for sc.Scan() && w.err == nil {

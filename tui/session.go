@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/iceagechess/iceage/engine"
 	"github.com/iceagechess/iceage/game"
 	"github.com/iceagechess/iceage/play"
 	"github.com/iceagechess/iceage/render"
@@ -31,6 +32,15 @@ type Options struct {
 	White, Black string
 	// Now is the clock the acts are dated with; nil for time.Now.
 	Now func() time.Time
+	// Engine, from 1 to 8, has the computer play EngineColor at that
+	// level; 0 is a game between two people. The engine moves as soon as
+	// it is its turn, answers a draw offer (yes only in a dead equal
+	// position) and grants takebacks.
+	Engine      int
+	EngineColor game.Color
+	// EngineNodes, when above 0, bounds each engine move by this many
+	// nodes instead of the level's time: the same moves on every run.
+	EngineNodes int64
 }
 
 // NoteKind says what a Note tells, so that a front end can style it.
@@ -83,6 +93,7 @@ type Session struct {
 	g       play.Game
 	m       *game.Match
 	flipped bool
+	pending []Note // see Pending
 }
 
 // NewSession starts a game on svc from opt.FEN. An unreadable FEN is a
@@ -108,6 +119,15 @@ func NewSession(ctx context.Context, svc *play.Service, opt Options) (*Session, 
 	if o := p.Outcome(); o.Over() {
 		return nil, fmt.Errorf("the position is already decided (%s): start from one where the game goes on", o.Reason)
 	}
+	if opt.Engine != 0 {
+		opt.Engine = min(max(opt.Engine, 1), engine.Levels)
+		name := fmt.Sprintf("Ice Age Engine (level %d)", opt.Engine)
+		if opt.EngineColor == game.White {
+			opt.White = name
+		} else {
+			opt.Black = name
+		}
+	}
 	s := &Session{ctx: ctx, svc: svc, opt: opt}
 	if err := s.start(); err != nil {
 		return nil, err
@@ -121,6 +141,7 @@ func (s *Session) start() error {
 		White:    play.Seat{ID: WhiteID, Name: s.opt.White},
 		Black:    play.Seat{ID: BlackID, Name: s.opt.Black},
 		StartFEN: s.opt.FEN,
+		Engine:   s.engineLevels(),
 		At:       s.opt.Now(),
 	})
 	if err != nil {
@@ -130,7 +151,51 @@ func (s *Session) start() error {
 		}
 		return err
 	}
-	return s.set(r.Game)
+	if err := s.set(r.Game); err != nil {
+		return err
+	}
+	if s.g.EngineToMove() > 0 {
+		s.pending = s.engineMove().Notes
+	}
+	return nil
+}
+
+// engineLevels are the engine's levels per colour for play.NewGame.
+func (s *Session) engineLevels() [2]int {
+	var lv [2]int
+	if s.opt.Engine > 0 {
+		lv[s.opt.EngineColor] = s.opt.Engine
+	}
+	return lv
+}
+
+// Pending returns, once, what happened before the first line was typed:
+// the engine's first move when it has White.
+func (s *Session) Pending() []Note {
+	n := s.pending
+	s.pending = nil
+	return n
+}
+
+// engineMove plays the engine's move, if it is its turn.
+func (s *Session) engineMove() Reply {
+	level := s.g.EngineToMove()
+	if level == 0 {
+		return Reply{}
+	}
+	lim := engine.Level(level)
+	lim.Seed = s.g.ID<<16 ^ uint64(s.g.Ply())
+	if n := s.opt.EngineNodes; n > 0 {
+		lim.Time = 0
+		if lim.Nodes == 0 || lim.Nodes > n {
+			lim.Nodes = n
+		}
+	}
+	res := engine.New(engine.Options{TableBytes: 4 << 20}).Search(s.ctx, s.Position(), lim)
+	if res.Best == game.NullMove {
+		return Reply{}
+	}
+	return s.move(res.Best.UCI())
 }
 
 // set takes g as the current game and replays its record.
@@ -409,7 +474,12 @@ func (s *Session) move(text string) Reply {
 	if mp.IceAge != nil {
 		notes = append(notes, Note{IceAgeCame, IceAgeText(mp.IceAge)})
 	}
-	return s.done(r, notes...)
+	reply := s.done(r, notes...)
+	if !s.Over() && s.g.EngineToMove() > 0 {
+		e := s.engineMove()
+		reply.Notes = append(reply.Notes, e.Notes...)
+	}
+	return reply
 }
 
 // refusal explains a refused act; for a move, in the words of the rules
@@ -459,7 +529,35 @@ func (s *Session) offerDraw() Reply {
 	if err != nil {
 		return s.refusal(err, &p, "draw")
 	}
-	return s.done(r, Note{Asked, s.Name(me) + " offers a draw."})
+	reply := s.done(r, Note{Asked, s.Name(me) + " offers a draw."})
+	return s.engineAnswers(reply)
+}
+
+// engineAnswers has the engine answer the offer the human just made: a
+// draw only in a position it finds dead equal (a tenth of a pawn), a
+// takeback always (play refuses them in rated games before).
+func (s *Session) engineAnswers(reply Reply) Reply {
+	o := s.g.DrawOffer
+	isDraw := o != nil
+	if o == nil {
+		o = s.g.Takeback
+	}
+	if o == nil || s.g.Engine[s.answerer(o)] == 0 {
+		return reply
+	}
+	word := "yes"
+	if isDraw {
+		res := engine.New(engine.Options{TableBytes: 4 << 20}).Search(s.ctx, s.Position(), engine.Limits{Nodes: 100_000})
+		if res.Score > 10 || res.Score < -10 {
+			word = "no"
+		}
+	}
+	a := s.answer(word)
+	reply.Notes = append(reply.Notes, a.Notes...)
+	if !s.Over() && s.g.EngineToMove() > 0 {
+		reply.Notes = append(reply.Notes, s.engineMove().Notes...)
+	}
+	return reply
 }
 
 func (s *Session) requestTakeback() Reply {
@@ -469,11 +567,14 @@ func (s *Session) requestTakeback() Reply {
 		return refused("There is no move to take back.")
 	}
 	me := p.Turn().Other() // the side that moved last
+	if s.opt.Engine > 0 {
+		me = s.opt.EngineColor.Other() // the person, whoever moved last
+	}
 	r, err := s.svc.RequestTakeback(s.ctx, s.act(me))
 	if err != nil {
 		return s.refusal(err, &p, "takeback")
 	}
-	return s.done(r, Note{Asked, s.Name(me) + " asks to take back " + h[len(h)-1].Label() + "."})
+	return s.engineAnswers(s.done(r, Note{Asked, s.Name(me) + " asks to take back " + h[len(h)-1].Label() + "."}))
 }
 
 // answer takes the answer to the waiting draw offer or takeback request;

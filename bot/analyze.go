@@ -1,0 +1,162 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/iceagechess/iceage/engine"
+	"github.com/iceagechess/iceage/game"
+	"github.com/iceagechess/iceage/play"
+)
+
+// Mistake marks: a drop of at least blunderDrop centipawns is "??", of
+// at least engine.MistakeDrop "?".
+const blunderDrop = 200
+
+// mistakesShown is how many of the worst moves /analyze lists.
+const mistakesShown = 5
+
+// analyzeCommand scores a finished game (the game named, or the last one
+// finished in this channel) and shows its move list with the biggest
+// mistakes marked. The analysis may take seconds: the answer is
+// deferred, then edited.
+func (b *Bot) analyzeCommand(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
+	ctx := context.Background()
+	var g play.Game
+	if o := options(data)["game"]; o != nil {
+		var err error
+		if g, err = b.play.Game(ctx, uint64(o.IntValue())); err != nil {
+			return err
+		}
+	} else {
+		if _, err := b.play.GameIn(ctx, in.i.ChannelID); err == nil {
+			return in.tell(tr(in.lang, "analyze.not_over", nil))
+		}
+		var found bool
+		err := b.play.Storage().View(ctx, func(tx play.ReadTx) error {
+			gs, err := tx.Finished("", in.i.GuildID, 0, 100)
+			for _, x := range gs {
+				if x.Channel == in.i.ChannelID || x.Channel != "" && b.parentOf(x.Channel) == in.i.ChannelID {
+					g, found = x, true
+					break
+				}
+			}
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		if !found {
+			return in.tell(tr(in.lang, "analyze.none", nil))
+		}
+	}
+	if !g.Over() {
+		return in.tell(tr(in.lang, "analyze.not_over", nil))
+	}
+	start, err := game.ParseFEN(g.StartFEN)
+	if err != nil {
+		return fmt.Errorf("bot: game %d: %w", g.ID, err)
+	}
+	moves := make([]game.Move, len(g.Moves))
+	for i, m := range g.Moves {
+		if moves[i], err = game.ParseUCI(m.UCI); err != nil {
+			return fmt.Errorf("bot: game %d: %w", g.ID, err)
+		}
+	}
+	in.answered = true
+	if err := b.respondPlain(in.i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}); err != nil {
+		return err
+	}
+	// The whole analysis gets a few move budgets, whatever the game's
+	// length; each position gets an even share of nodes within it.
+	actx, cancel := context.WithTimeout(ctx, 5*b.cfg.Engine.MoveTime)
+	defer cancel()
+	lim := engine.Limits{}
+	if b.cfg.Engine.Nodes > 0 {
+		lim.Nodes = b.cfg.Engine.Nodes
+	}
+	a, err := engine.Analyze(actx, start, moves, lim)
+	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return in.edit(analysisMessage(in, &g, start, moves, &a))
+}
+
+// parentOf returns the channel a thread belongs to, "" if unknown.
+func (b *Bot) parentOf(channel string) string {
+	ch, err := b.s.Channel(channel)
+	if err != nil || ch == nil {
+		return ""
+	}
+	return ch.ParentID
+}
+
+// analysisMessage shows a game's moves with the mistakes marked, and the
+// worst of them with what the engine preferred.
+func analysisMessage(in *interaction, g *play.Game, start game.Position, moves []game.Move, a *engine.Analysis) *message {
+	lang := in.lang
+	marks := map[int]string{}
+	for _, m := range a.Mistakes {
+		marks[m.Ply] = "?"
+		if m.Drop >= blunderDrop {
+			marks[m.Ply] = "??"
+		}
+	}
+	pos := start
+	sans, bests := make([]string, len(moves)), map[int]string{}
+	var parts []string
+	num, black := start.FullMoveNumber(), start.Turn() == game.Black
+	for i, mv := range moves {
+		sans[i] = pos.SAN(mv)
+		if i < len(a.Best) && a.Best[i] != game.NullMove {
+			bests[i] = pos.SAN(a.Best[i])
+		}
+		text := sans[i] + marks[i]
+		if marks[i] != "" {
+			text = "**" + text + "**"
+		}
+		switch {
+		case !black:
+			parts = append(parts, strconv.Itoa(num)+". "+text)
+		case i == 0:
+			parts = append(parts, strconv.Itoa(num)+"… "+text)
+		default:
+			parts = append(parts, text)
+		}
+		if black {
+			num++
+		}
+		black = !black
+		pos, _ = pos.ApplyWithEvent(mv)
+	}
+	list := truncate(strings.Join(parts, " "), 4000)
+	e := &discordgo.MessageEmbed{
+		Title:       tr(lang, "analyze.title", map[string]any{"White": g.White.Name, "Black": g.Black.Name}),
+		Description: list,
+		Color:       colorOver,
+		Footer:      &discordgo.MessageEmbedFooter{Text: tr(lang, "analyze.legend", nil) + fmt.Sprintf(" · #%d", g.ID)},
+	}
+	var lines []string
+	for _, m := range a.Mistakes[:min(len(a.Mistakes), mistakesShown)] {
+		by := g.White
+		if (m.Ply%2 == 0) == (start.Turn() == game.Black) {
+			by = g.Black
+		}
+		lines = append(lines, tr(lang, "analyze.mistake", map[string]any{
+			"Move": "**" + sans[m.Ply] + marks[m.Ply] + "**", "Player": mention(by.ID),
+			"Drop": fmt.Sprintf("%.1f", float64(m.Drop)/100), "Best": "**" + bests[m.Ply] + "**"}))
+	}
+	value := tr(lang, "analyze.clean", nil)
+	if len(lines) > 0 {
+		value = strings.Join(lines, "\n")
+	}
+	e.Fields = []*discordgo.MessageEmbedField{{Name: tr(lang, "analyze.mistakes", nil), Value: truncate(value, 1024)}}
+	m := &message{Embeds: []*discordgo.MessageEmbed{e}, Components: []discordgo.MessageComponent{}}
+	m.mentionOnly()
+	return m
+}

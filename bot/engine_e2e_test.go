@@ -1,0 +1,215 @@
+package bot_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/iceagechess/iceage/bot"
+	"github.com/iceagechess/iceage/game"
+	"github.com/iceagechess/iceage/internal/fakediscord"
+	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/play/memstore"
+)
+
+// fastEngine searches a few thousand nodes a move: the same moves on
+// every run, in milliseconds.
+var fastEngine = bot.EngineConfig{Nodes: 3000, Workers: 2}
+
+// engineGame challenges the bot from user with the given options and
+// returns the game's thread and the answer.
+func (w *world) engineGame(user fakediscord.User, opts ...*fakediscord.Option) (string, fakediscord.Message) {
+	w.t.Helper()
+	opts = append([]*fakediscord.Option{fakediscord.UserOption("opponent", w.srv.Bot().ID)}, opts...)
+	got := w.command(user, w.chess.ID, "challenge", opts...)
+	if got.Ephemeral() || !strings.Contains(got.Content, "Ice Age Engine") {
+		w.t.Fatalf("challenging the bot is answered %q", got.Content)
+	}
+	_, rest, ok := strings.Cut(got.Content, "<#")
+	thread, _, ok2 := strings.Cut(rest, ">")
+	if !ok || !ok2 {
+		w.t.Fatalf("the answer names no thread: %q", got.Content)
+	}
+	if c, ok := w.srv.Channel(thread); !ok || c.ParentID != w.chess.ID {
+		w.t.Fatalf("the game is played in %q, not a thread of #chess", thread)
+	}
+	return thread, got
+}
+
+// gameOf reads the active game of channel.
+func (w *world) gameOf(channel string) play.Game {
+	w.t.Helper()
+	var g play.Game
+	err := w.st.View(context.Background(), func(tx play.ReadTx) (err error) {
+		g, err = tx.GameIn(channel)
+		return err
+	})
+	if err != nil {
+		w.t.Fatalf("no game in %s: %v", channel, err)
+	}
+	return g
+}
+
+// engineReply waits for the engine's board after ply plies in thread.
+func (w *world) engineReply(thread string) fakediscord.Message {
+	w.t.Helper()
+	bot := "<@" + w.srv.Bot().ID + "> played"
+	return w.waitMessage(thread, func(m fakediscord.Message) bool {
+		return strings.Contains(m.Content, bot) && len(m.Files) > 0
+	})
+}
+
+func TestChallengingTheBotStartsAGameTheEngineAnswers(t *testing.T) {
+	w := newEngineWorld(t, memstore.New(), "en-US", fastEngine)
+	thread, got := w.engineGame(w.alice, fakediscord.StringOption("color", "white"), fakediscord.IntOption("level", 3))
+	if !strings.Contains(got.Content, "level 3") {
+		t.Errorf("the answer does not name the level: %q", got.Content)
+	}
+	first := w.waitMessage(thread, func(m fakediscord.Message) bool { return len(m.Files) > 0 })
+	if !strings.Contains(first.Content, "<@"+w.alice.ID+">, your move") {
+		t.Errorf("the first board does not call Alice to move: %q", first.Content)
+	}
+	g := w.gameOf(thread)
+	if g.Engine != [2]int{0, 3} || g.Black.ID != w.srv.Bot().ID || g.Rated {
+		t.Fatalf("the game is %+v", g)
+	}
+	got = w.command(w.alice, thread, "move", fakediscord.StringOption("move", "Nxf3"))
+	if got.Ephemeral() || !strings.Contains(got.Content, "The engine is thinking") {
+		t.Errorf("the board after Alice's move says %q", got.Content)
+	}
+	reply := w.engineReply(thread)
+	isPNG(t, reply.Files[0])
+	if !strings.Contains(reply.Content, "<@"+w.alice.ID+">, your move") {
+		t.Errorf("the engine's board does not call Alice: %q", reply.Content)
+	}
+	g = w.gameOf(thread)
+	if g.Ply() != 2 || g.Turn() != game.White {
+		t.Fatalf("after the engine's answer the game has %d plies", g.Ply())
+	}
+	if _, err := game.ReplayUCI(g.StartFEN, []string{g.Moves[0].UCI, g.Moves[1].UCI}); err != nil {
+		t.Errorf("the engine's move is not legal: %v", err)
+	}
+	// A takeback in a casual game is granted, and the engine moves again.
+	got = w.command(w.alice, thread, "takeback")
+	if !strings.Contains(got.Content, "2 moves were taken back") {
+		t.Errorf("a takeback asked of the engine is answered %q", got.Content)
+	}
+	if g := w.gameOf(thread); g.Ply() != 0 {
+		t.Errorf("after the takeback the game has %d plies", g.Ply())
+	}
+	// A draw offer is answered at once: in the start position, which the
+	// engine finds dead equal, it agrees.
+	got = w.command(w.alice, thread, "draw")
+	if !strings.Contains(got.Content, "agreed to a draw") || len(got.Buttons()) != 0 {
+		t.Errorf("a draw offer to the engine is answered %q", got.Content)
+	}
+}
+
+func TestTheEngineMovesFirstWithWhiteAndAfterARestart(t *testing.T) {
+	w := newEngineWorld(t, memstore.New(), "en-US", fastEngine)
+	thread, _ := w.engineGame(w.bob, fakediscord.StringOption("color", "black"), fakediscord.IntOption("level", 8))
+	w.engineReply(thread)
+	if g := w.gameOf(thread); g.Ply() != 1 || g.White.ID != w.srv.Bot().ID {
+		t.Fatalf("the engine with White did not open: %d plies", g.Ply())
+	}
+	// The bot stops before it can answer; the next start answers.
+	w.stop()
+	w.stop = nil
+	g := w.gameOf(thread)
+	err := w.st.Update(context.Background(), func(tx play.Tx) error {
+		g.Moves = append(g.Moves, play.Move{UCI: "g8f6", At: g.Updated})
+		m, err := g.Match()
+		if err != nil {
+			return err
+		}
+		g.FEN, g.Revision = m.FEN(), g.Revision+1
+		return tx.PutGame(g)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.start()
+	// The third ply is stored, then its board posted: wait for both.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		boards := 0
+		for _, m := range w.srv.Messages(thread) {
+			if strings.Contains(m.Content, "<@"+w.srv.Bot().ID+"> played") {
+				boards++
+			}
+		}
+		g := w.gameOf(thread)
+		if g.Ply() == 3 && boards == 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after the restart: %d plies and %d boards of engine moves, want 3 and 2", g.Ply(), boards)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func TestMoreEngineGamesThanWorkersAreAllAnswered(t *testing.T) {
+	w := newEngineWorld(t, memstore.New(), "en-US", bot.EngineConfig{Nodes: 300_000, Workers: 1})
+	users := []fakediscord.User{w.alice, w.bob, w.carol, w.dan}
+	threads := make([]string, len(users))
+	for i, u := range users {
+		threads[i], _ = w.engineGame(u, fakediscord.StringOption("color", "white"), fakediscord.IntOption("level", 7))
+		// Each new thread is the newest: wait until it has its board.
+		w.waitMessage(threads[i], func(m fakediscord.Message) bool { return len(m.Files) > 0 })
+	}
+	ids := make([]string, len(users))
+	for i, u := range users {
+		ids[i] = w.srv.Command(u.ID, threads[i], "move", fakediscord.StringOption("move", "Nxf3"))
+	}
+	queued := 0
+	for _, id := range ids {
+		w.answer(id)
+	}
+	for _, th := range threads {
+		w.engineReply(th)
+		if g := w.gameOf(th); g.Ply() != 2 {
+			t.Errorf("game in %s has %d plies", th, g.Ply())
+		}
+	}
+	for _, c := range w.srv.Calls() {
+		if strings.Contains(c.Message.Content, "ahead of yours") && c.Message.Ephemeral() {
+			queued++
+		}
+	}
+	// One worker: the moves sent together cannot all start at once.
+	if queued == 0 {
+		t.Errorf("no player was told that the engine was busy")
+	}
+}
+
+func TestAnalyzeMarksTheMistakesOfAFinishedGame(t *testing.T) {
+	w := newEngineWorld(t, memstore.New(), "en-US", fastEngine)
+	thread, _ := w.challengeAccepted(w.chess, w.alice, w.bob)
+	got := w.command(w.alice, thread, "analyze")
+	if !got.Ephemeral() || !strings.Contains(got.Content, "still going on") {
+		t.Errorf("/analyze during the game is answered %q", got.Content)
+	}
+	// A game that ends in mate: the loser's last moves lost everything.
+	w.playAlternately(thread, w.alice, w.bob, referenceGame(t, "checkmate", 37))
+	id := w.srv.Command(w.carol.ID, thread, "analyze")
+	w.answer(id)
+	c, err := w.srv.WaitFor(w.ctx(), func(c fakediscord.Call) bool {
+		return c.Kind == fakediscord.KindResponseEdit && c.InteractionID == id
+	})
+	if err != nil {
+		t.Fatalf("the analysis never came: %v", err)
+	}
+	if len(c.Message.Embeds) != 1 || len(c.Message.Embeds[0].Fields) != 1 {
+		t.Fatalf("the analysis is %+v", c.Message)
+	}
+	// Carol reads Russian: the analysis is hers.
+	e := c.Message.Embeds[0]
+	if !strings.Contains(e.Title, "Анализ") || !strings.Contains(e.Description, "1. ") {
+		t.Errorf("the analysis shows %q / %q", e.Title, e.Description)
+	}
+	if f := e.Fields[0]; !strings.Contains(e.Description, "??") || !strings.Contains(f.Value, "лучше было") {
+		t.Errorf("no blunder is marked in a game lost by mate: %q\n%s: %s", e.Description, f.Name, f.Value)
+	}
+}

@@ -1,0 +1,84 @@
+package bot
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+func TestThePoolRunsAtMostItsWorkersInOrder(t *testing.T) {
+	p := newPool(2)
+	release := make(chan struct{})
+	var running, most atomic.Int32
+	var mu sync.Mutex
+	var order []uint64
+	var done sync.WaitGroup
+	var aheads []int
+	for k := uint64(1); k <= 6; k++ {
+		done.Add(1)
+		ahead, ok := p.submit(k, func(context.Context) {
+			defer done.Done()
+			n := running.Add(1)
+			for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+			}
+			mu.Lock()
+			order = append(order, k)
+			mu.Unlock()
+			<-release
+			running.Add(-1)
+		})
+		if !ok {
+			t.Fatalf("job %d was not taken", k)
+		}
+		aheads = append(aheads, ahead)
+	}
+	if _, ok := p.submit(5, func(context.Context) {}); ok {
+		t.Errorf("a second job for a key that waits was taken")
+	}
+	close(release)
+	done.Wait()
+	p.close()
+	if most.Load() > 2 {
+		t.Errorf("%d jobs ran at once on 2 workers", most.Load())
+	}
+	if !slices.Equal(aheads, []int{0, 0, 2, 3, 4, 5}) {
+		t.Errorf("jobs were told %v ahead of them", aheads)
+	}
+	// Jobs 1 and 2 started at once, in either order; the others waited.
+	waited := slices.DeleteFunc(slices.Clone(order), func(k uint64) bool { return k <= 2 })
+	if !slices.Equal(waited, []uint64{3, 4, 5, 6}) {
+		t.Errorf("the waiting jobs ran in the order %v, want first come first served", order)
+	}
+}
+
+func TestClosingThePoolCancelsRunningJobsAndDropsWaitingOnes(t *testing.T) {
+	p := newPool(1)
+	started := make(chan struct{})
+	var cancelled, ranLate atomic.Bool
+	p.submit(1, func(ctx context.Context) {
+		close(started)
+		select {
+		case <-ctx.Done():
+			cancelled.Store(true)
+		case <-time.After(10 * time.Second):
+		}
+	})
+	p.submit(2, func(context.Context) { ranLate.Store(true) })
+	<-started
+	p.close() // returns only once job 1 has returned
+	if !cancelled.Load() {
+		t.Errorf("the running job was not cancelled, or close did not wait for it")
+	}
+	if ranLate.Load() {
+		t.Errorf("a waiting job ran after close")
+	}
+	if _, ok := p.submit(3, func(context.Context) {}); ok {
+		t.Errorf("a closed pool took a job")
+	}
+	if r, w := p.load(); r != 0 || w != 0 {
+		t.Errorf("after close %d jobs run and %d wait", r, w)
+	}
+}
