@@ -32,6 +32,16 @@
 // menus of its games ("rec:pgn", "rec:gif") and a button for older ones.
 // PGN's Site is the server's name, from the gateway's guild events.
 //
+// Correspondence runs through schedule: the bot is its Notifier (turn
+// notifications by mention or direct message, reminders, timeouts,
+// expired challenges). A challenge to the bot itself starts a game
+// against package engine at once; the engine's moves are computed by a
+// small pool of workers (engine.go, pool.go), off the interactions'
+// goroutines, and a player whose move waits is told how many games are
+// ahead. /analyze marks a finished game's mistakes with the engine's
+// scores. Results — /leaderboard, /stats, /variantstats, /pgn, /gif,
+// /history — read play's ratings and statistics.
+//
 // # Caveats
 //
 // Discord wants an answer within three seconds. Moves, boards and
