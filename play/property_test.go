@@ -172,8 +172,12 @@ func (r *randomRun) pick(n int) int { return r.rng.IntN(n) }
 
 func (r *randomRun) user() play.Seat { return randomUsers[r.pick(len(randomUsers))] }
 
+// run takes steps random acts, and goes on (up to four times as many)
+// until the run has played a move, been refused a stale act and seen a
+// game end, so that no seed checks less than that.
 func (r *randomRun) run(steps int) {
-	for r.step = 1; r.step <= steps; r.step++ {
+	triedEnough := func() bool { return r.applied[play.Moved] > 0 && r.refused[play.Stale] > 0 && len(r.ended) > 0 }
+	for r.step = 1; r.step <= steps || !triedEnough() && r.step <= 4*steps; r.step++ {
 		r.advanceClock()
 		before := r.world()
 		active := activeGames(before)
@@ -195,8 +199,8 @@ func (r *randomRun) run(steps int) {
 		ends[r.world().games[id].Outcome.Reason]++
 	}
 	r.t.Logf("%d games, %d ended %v; applied %v; refused %v", len(r.games), len(r.ended), ends, r.applied, r.refused)
-	if r.applied[play.Moved] == 0 || r.refused[play.Stale] == 0 || len(r.ended) == 0 {
-		r.t.Errorf("the run tried too little: no move, no stale act or no end")
+	if !triedEnough() {
+		r.t.Errorf("the run tried too little in %d steps: no move, no stale act or no end", r.step-1)
 	}
 }
 
