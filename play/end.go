@@ -168,10 +168,10 @@ func (s *Service) finish(tx Tx, g *Game, at time.Time) error {
 		}
 		for _, c := range []game.Color{game.White, game.Black} {
 			seat := g.Seat(c)
-			p, err := tx.Player(scope, seat.ID)
+			p, err := tx.Player(scope, g.RecordID(c))
 			switch {
 			case errors.Is(err, ErrNotFound):
-				p = NewPlayer(scope, seat.ID)
+				p = NewPlayer(scope, g.RecordID(c))
 			case err != nil:
 				// An unreadable record must not be replaced by a fresh
 				// one: that would silently reset a rating.

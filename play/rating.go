@@ -2,6 +2,7 @@ package play
 
 import (
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/iceagechess/iceage/game"
@@ -142,7 +143,7 @@ func (s *Service) rateAndLog(tx Tx, g *Game) error {
 	for _, scope := range g.Scopes() {
 		var ps [2]Player
 		for c := range ps {
-			p, err := tx.Player(scope, g.Seat(game.Color(c)).ID)
+			p, err := tx.Player(scope, g.RecordID(game.Color(c)))
 			switch {
 			case errors.Is(err, ErrNotFound):
 				// finish writes both players' records first; a storage
@@ -182,7 +183,7 @@ func (s *Service) rateAndLog(tx Tx, g *Game) error {
 		for c := range ps {
 			col := game.Color(c)
 			e := LogEntry{Scope: scope, User: ps[c].User, Game: g.ID, Ended: g.Ended, Color: col,
-				Opponent: g.Seat(col.Other()).ID, Outcome: g.Outcome, First: first[c], Rated: rated}
+				Opponent: g.RecordID(col.Other()), Outcome: g.Outcome, First: first[c], Rated: rated}
 			if rated {
 				e.Rating, e.Deviation = ps[c].Rating.Rating, ps[c].Rating.Deviation
 			}
@@ -192,6 +193,16 @@ func (s *Service) rateAndLog(tx Tx, g *Game) error {
 		}
 	}
 	return nil
+}
+
+// RecordID returns the id under which the seat of colour c is counted,
+// rated and logged: the player's id, or for the computer engine its id
+// and level ("ID/engine5"), so that each level has a rating of its own.
+func (g *Game) RecordID(c game.Color) string {
+	if l := g.Engine[c]; l > 0 {
+		return fmt.Sprintf("%s/engine%d", g.Seat(c).ID, l)
+	}
+	return g.Seat(c).ID
 }
 
 // FirstMoves returns White's and Black's first moves in SAN, as the
