@@ -55,14 +55,20 @@ func benchmarkMoves(b *testing.B, st play.Storage, think time.Duration) {
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	b.ResetTimer()
-	for _, s := range seats {
+	for k, s := range seats {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			if think > 0 {
+				// Games start spread over one think time, each at its own
+				// offset, so that their moves do not arrive together.
+				time.Sleep(think * time.Duration(k) / games)
+			}
 			for i := range per {
 				if think > 0 {
-					// Spread the games over the think time, then keep it.
-					time.Sleep(think/2 + time.Duration(i*7919+len(s.thread)*104729)%think)
+					// Between a half and one and a half think times, a
+					// different spread for every game and move.
+					time.Sleep(think/2 + time.Duration((i*7919+k*104729)%1000)*think/1000)
 				}
 				by := s.white
 				if i%2 == 1 {
