@@ -53,22 +53,9 @@ func (s *Service) TimeOut(ctx context.Context, id uint64, now time.Time) (Result
 	var r Result
 	err := s.st.Update(ctx, func(tx Tx) error {
 		r = Result{Event: Ended}
-		g, err := tx.Game(id)
-		if errors.Is(err, ErrNotFound) {
-			return &Refusal{Kind: NoGame, Game: id}
-		}
+		g, err := dueGame(tx, id, at, func(g *Game) time.Time { return g.Deadline })
 		if err != nil {
 			return err
-		}
-		if g.Over() {
-			x := refuse(GameOver, &g)
-			x.Outcome = g.Outcome
-			return x
-		}
-		if g.Deadline.IsZero() || g.Deadline.After(at) {
-			x := refuse(NotYetDue, &g)
-			x.Deadline = g.Deadline
-			return x
 		}
 		due := g.Deadline
 		switch {
@@ -260,4 +247,30 @@ func iceAges(g *Game) int {
 		black = !black
 	}
 	return n
+}
+
+// dueGame reads the game with that id for the scheduler's acts, which
+// need no player and no revision: the game must go on and the time that
+// when reads from it (its deadline, its next reminder) must have come by
+// now. Refusals: NoGame, GameOver, NotYetDue (with Deadline set to that
+// time).
+func dueGame(tx ReadTx, id uint64, now time.Time, when func(*Game) time.Time) (Game, error) {
+	g, err := tx.Game(id)
+	if errors.Is(err, ErrNotFound) {
+		return g, &Refusal{Kind: NoGame, Game: id}
+	}
+	if err != nil {
+		return g, err
+	}
+	if g.Over() {
+		x := refuse(GameOver, &g)
+		x.Outcome = g.Outcome
+		return g, x
+	}
+	if t := when(&g); t.IsZero() || t.After(now) {
+		x := refuse(NotYetDue, &g)
+		x.Deadline = t
+		return g, x
+	}
+	return g, nil
 }

@@ -2,7 +2,6 @@ package play
 
 import (
 	"context"
-	"errors"
 	"slices"
 	"time"
 )
@@ -39,22 +38,9 @@ func (s *Service) Remind(ctx context.Context, id uint64, now time.Time) (Reminde
 	now = normTime(now)
 	var r Reminder
 	err := s.st.Update(ctx, func(tx Tx) error {
-		g, err := tx.Game(id)
-		if errors.Is(err, ErrNotFound) {
-			return &Refusal{Kind: NoGame, Game: id}
-		}
+		g, err := dueGame(tx, id, now, func(g *Game) time.Time { return g.RemindAt })
 		if err != nil {
 			return err
-		}
-		if g.Over() {
-			x := refuse(GameOver, &g)
-			x.Outcome = g.Outcome
-			return x
-		}
-		if g.RemindAt.IsZero() || g.RemindAt.After(now) {
-			x := refuse(NotYetDue, &g)
-			x.Deadline = g.RemindAt
-			return x
 		}
 		hours, err := s.reminderHours(tx, &g)
 		if err != nil {
