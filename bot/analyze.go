@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
@@ -109,31 +108,19 @@ func analysisMessage(in *interaction, g *play.Game, start game.Position, moves [
 	}
 	pos := start
 	sans, bests := make([]string, len(moves)), map[int]string{}
-	var parts []string
-	num, black := start.FullMoveNumber(), start.Turn() == game.Black
+	texts := make([]string, len(moves))
 	for i, mv := range moves {
 		sans[i] = pos.SAN(mv)
 		if i < len(a.Best) && a.Best[i] != game.NullMove {
 			bests[i] = pos.SAN(a.Best[i])
 		}
-		text := sans[i] + marks[i]
+		texts[i] = sans[i] + marks[i]
 		if marks[i] != "" {
-			text = "**" + text + "**"
+			texts[i] = "**" + texts[i] + "**"
 		}
-		switch {
-		case !black:
-			parts = append(parts, strconv.Itoa(num)+". "+text)
-		case i == 0:
-			parts = append(parts, strconv.Itoa(num)+"… "+text)
-		default:
-			parts = append(parts, text)
-		}
-		if black {
-			num++
-		}
-		black = !black
 		pos, _ = pos.ApplyWithEvent(mv)
 	}
+	parts := numbered(&start, texts)
 	list := truncate(strings.Join(parts, " "), 4000)
 	e := &discordgo.MessageEmbed{
 		Title:       tr(lang, "analyze.title", map[string]any{"White": g.White.Name, "Black": g.Black.Name}),

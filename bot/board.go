@@ -196,24 +196,8 @@ func moveList(g *play.Game) string {
 	if err != nil {
 		return ""
 	}
-	sans := m.SANs()
 	start := m.Start()
-	num, black := start.FullMoveNumber(), start.Turn() == game.Black
-	var parts []string
-	for i, san := range sans {
-		switch {
-		case !black:
-			parts = append(parts, strconv.Itoa(num)+". "+san)
-		case i == 0:
-			parts = append(parts, strconv.Itoa(num)+"… "+san)
-		default:
-			parts = append(parts, san)
-		}
-		if black {
-			num++
-		}
-		black = !black
-	}
+	parts := numbered(&start, m.SANs())
 	if len(parts) > movesShown {
 		parts = append([]string{"…"}, parts[len(parts)-movesShown:]...)
 	}
@@ -230,6 +214,28 @@ func footer(lang i18n.Lang, g *play.Game) string {
 		clock = i18n.DaysPerMove(lang, g.DaysPerMove)
 	}
 	return fmt.Sprintf("%s · %s · #%d", kind, clock, g.ID)
+}
+
+// numbered puts move numbers before the moves of a game from start:
+// "12. Nxf6", "12… Nxf6" for a first move of Black's, then the rest.
+func numbered(start *game.Position, moves []string) []string {
+	num, black := start.FullMoveNumber(), start.Turn() == game.Black
+	parts := make([]string, len(moves))
+	for i, mv := range moves {
+		switch {
+		case !black:
+			parts[i] = strconv.Itoa(num) + ". " + mv
+		case i == 0:
+			parts[i] = strconv.Itoa(num) + "… " + mv
+		default:
+			parts[i] = mv
+		}
+		if black {
+			num++
+		}
+		black = !black
+	}
+	return parts
 }
 
 // timestamp is a Discord timestamp, shown in each reader's time zone.
