@@ -225,15 +225,9 @@ func (b *Bot) gamesSelect(in *interaction) error {
 	if err != nil {
 		return fmt.Errorf("bot: /games menu value %q: %w", values[0], err)
 	}
-	g, err := b.play.Game(context.Background(), id)
+	g, err := b.play.PlayersGame(context.Background(), id, in.user)
 	if err != nil {
 		return err
-	}
-	if _, ok := g.ColorOf(in.user); !ok {
-		return &play.Refusal{Kind: play.NotAPlayer, Game: g.ID}
-	}
-	if g.Over() {
-		return &play.Refusal{Kind: play.GameOver, Game: g.ID, Outcome: g.Outcome}
 	}
 	m, err := b.boardMessage(b.guildLang(g.Guild), view{g: &g, buttons: !g.Over() && g.Flag == nil})
 	if err != nil {

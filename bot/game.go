@@ -174,15 +174,8 @@ func (b *Bot) resignCommand(in *interaction, _ discordgo.ApplicationCommandInter
 
 // resignClick asks the player to confirm, privately.
 func (b *Bot) resignClick(in *interaction, a play.Act) error {
-	g, err := b.play.Game(context.Background(), a.Game)
-	if err != nil {
+	if _, err := b.play.PlayersGame(context.Background(), a.Game, in.user); err != nil {
 		return err
-	}
-	if _, ok := g.ColorOf(in.user); !ok {
-		return &play.Refusal{Kind: play.NotAPlayer, Game: g.ID}
-	}
-	if g.Over() {
-		return &play.Refusal{Kind: play.GameOver, Game: g.ID, Outcome: g.Outcome}
 	}
 	m := &message{Content: tr(in.lang, "resign.confirm", nil), Flags: discordgo.MessageFlagsEphemeral,
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{

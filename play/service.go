@@ -209,6 +209,26 @@ func (s *Service) Game(ctx context.Context, id uint64) (Game, error) {
 	return g, err
 }
 
+// PlayersGame returns the game with that id for one of its players to act
+// on: a *Refusal of Kind NoGame, NotAPlayer (user does not play in it) or
+// GameOver (it has ended) otherwise. Front ends ask it before they offer
+// an act, say a confirmation, that play will decide later.
+func (s *Service) PlayersGame(ctx context.Context, id uint64, user string) (Game, error) {
+	g, err := s.Game(ctx, id)
+	if err != nil {
+		return g, err
+	}
+	if _, ok := g.ColorOf(user); !ok {
+		return g, refuse(NotAPlayer, &g)
+	}
+	if g.Over() {
+		x := refuse(GameOver, &g)
+		x.Outcome = g.Outcome
+		return g, x
+	}
+	return g, nil
+}
+
 // GameIn returns the active game of a channel; a *Refusal of Kind NoGame
 // if there is none.
 func (s *Service) GameIn(ctx context.Context, channel string) (Game, error) {
