@@ -3,6 +3,7 @@ package bot
 import (
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
@@ -116,5 +117,21 @@ func checkName(t *testing.T, name string, locs *map[discordgo.Locale]string) {
 		if !ok(s) {
 			t.Errorf("name %q in %s is not a valid command name", s, loc)
 		}
+	}
+}
+
+// TestInteractionsRunUnderADeadline: what an interaction does is bounded
+// by its token's lifetime, and released when its handler returns.
+func TestInteractionsRunUnderADeadline(t *testing.T) {
+	b, _, _ := offlineBot(t, play.Options{})
+	in := b.newInteraction(&discordgo.Interaction{ID: "1", Type: discordgo.InteractionApplicationCommand,
+		Data: discordgo.ApplicationCommandInteractionData{Name: "help"}})
+	dl, ok := in.ctx.Deadline()
+	if !ok || time.Until(dl) > interactionDeadline || time.Until(dl) < interactionDeadline-time.Minute {
+		t.Fatalf("deadline %v (ok %v)", dl, ok)
+	}
+	in.cancel()
+	if in.ctx.Err() == nil {
+		t.Fatal("the context outlives its handler")
 	}
 }
