@@ -20,6 +20,15 @@ const blunderDrop = 200
 // mistakesShown is how many of the worst moves /analyze lists.
 const mistakesShown = 5
 
+func init() {
+	addCommand(appCommand{name: "analyze", run: (*Bot).analyzeCommand, help: helpResults + 7,
+		declare: func(*Config) *discordgo.ApplicationCommand {
+			g := option("analyze", "game", discordgo.ApplicationCommandOptionInteger, false)
+			g.MinValue = ptr(1.0)
+			return command("analyze", g)
+		}})
+}
+
 // analyzeCommand scores a finished game (the game named, or the last one
 // finished in this channel) and shows its move list with the biggest
 // mistakes marked. The analysis may take seconds: the answer is

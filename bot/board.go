@@ -246,19 +246,13 @@ func timestamp(t time.Time, style string) string {
 // gameButtons are the buttons under a board: they carry the game's id and
 // revision, so a click on an older board is refused as stale.
 func gameButtons(lang i18n.Lang, g *play.Game) []discordgo.MessageComponent {
-	id := func(verb string) string { return gameCustomID(verb, g) }
 	row := discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.Button{Label: tr(lang, "button.resign", nil), Style: discordgo.DangerButton, CustomID: id("resign"), Emoji: &discordgo.ComponentEmoji{Name: "🏳️"}},
-		discordgo.Button{Label: tr(lang, "button.offer_draw", nil), Style: discordgo.SecondaryButton, CustomID: id("draw"), Emoji: &discordgo.ComponentEmoji{Name: "🤝"}},
-		discordgo.Button{Label: tr(lang, "button.flip", nil), Style: discordgo.SecondaryButton, CustomID: id("flip"), Emoji: &discordgo.ComponentEmoji{Name: "🔄"}},
+		discordgo.Button{Label: tr(lang, "button.resign", nil), Style: discordgo.DangerButton, CustomID: idResign.forGame(g), Emoji: &discordgo.ComponentEmoji{Name: "🏳️"}},
+		discordgo.Button{Label: tr(lang, "button.offer_draw", nil), Style: discordgo.SecondaryButton, CustomID: idDraw.forGame(g), Emoji: &discordgo.ComponentEmoji{Name: "🤝"}},
+		discordgo.Button{Label: tr(lang, "button.flip", nil), Style: discordgo.SecondaryButton, CustomID: idFlip.forGame(g), Emoji: &discordgo.ComponentEmoji{Name: "🔄"}},
 	}}
 	if g.Abortable() {
-		row.Components = append(row.Components, discordgo.Button{Label: tr(lang, "button.abort", nil), Style: discordgo.SecondaryButton, CustomID: id("abort")})
+		row.Components = append(row.Components, discordgo.Button{Label: tr(lang, "button.abort", nil), Style: discordgo.SecondaryButton, CustomID: idAbort.forGame(g)})
 	}
 	return []discordgo.MessageComponent{row}
-}
-
-// gameCustomID is "g:verb:game:revision".
-func gameCustomID(verb string, g *play.Game) string {
-	return fmt.Sprintf("g:%s:%d:%d", verb, g.ID, g.Revision)
 }

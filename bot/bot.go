@@ -159,7 +159,7 @@ func (b *Bot) onReady(s *discordgo.Session, r *discordgo.Ready) {
 // register overwrites the commands, in each development guild or
 // globally.
 func (b *Bot) register() error {
-	cmds := append(commands(b.cfg.AllowedDays), correspondenceCommands(b.cfg.VacationDays)...)
+	cmds := declarations(&b.cfg)
 	app := b.app.Load().(string)
 	if len(b.cfg.Guilds) == 0 {
 		_, err := b.s.ApplicationCommandBulkOverwrite(app, "", cmds)

@@ -32,40 +32,47 @@ const premoveMaxLength = 300
 // languageChoices are the values /settings language takes.
 var languageChoices = []string{"auto", "en", "fr", "ru", "nb", "es", "nl"}
 
-// correspondenceCommands declares /games, /vacation, /premove and
-// /settings; vacationDays is the yearly allowance, the most /vacation
-// takes at once.
-func correspondenceCommands(vacationDays int) []*discordgo.ApplicationCommand {
-	cmd := command
-	opt := func(cmd, name string, typ discordgo.ApplicationCommandOptionType, choices ...string) *discordgo.ApplicationCommandOption {
-		return option(cmd, name, typ, false, choices...)
-	}
-	days := opt("vacation", "days", discordgo.ApplicationCommandOptionInteger)
-	days.Required = true
+func init() {
+	addCommand(appCommand{name: "games", run: (*Bot).gamesCommand, help: helpCorrespondence + 1, declare: plain("games")})
+	addCommand(appCommand{name: "premove", run: (*Bot).premoveCommand, help: helpCorrespondence + 2,
+		declare: func(*Config) *discordgo.ApplicationCommand {
+			line := option("premove", "line", discordgo.ApplicationCommandOptionString, false)
+			line.MaxLength = premoveMaxLength
+			return command("premove", line, option("premove", "clear", discordgo.ApplicationCommandOptionBoolean, false))
+		}})
+	addCommand(appCommand{name: "vacation", run: (*Bot).vacationCommand, help: helpCorrespondence + 3, declare: declareVacation})
+	addCommand(appCommand{name: "settings", run: (*Bot).settingsCommand, help: helpCorrespondence + 4,
+		declare: func(*Config) *discordgo.ApplicationCommand {
+			reminders := option("settings", "reminders", discordgo.ApplicationCommandOptionString, false)
+			reminders.MaxLength = 40
+			return command("settings",
+				option("settings", "notifications", discordgo.ApplicationCommandOptionString, false, play.NotifyMention, play.NotifyDM, play.NotifyNone),
+				reminders,
+				option("settings", "language", discordgo.ApplicationCommandOptionString, false, languageChoices...))
+		}})
+	clicks.handle(idGamesOpen, func(b *Bot, in *interaction, _ idFields) error { return b.gamesSelect(in) })
+	clicks.handle(idClaimWin, gameAct((*Bot).claimWinClick))
+	clicks.handle(idClaimDraw, gameAct((*Bot).claimDrawClick))
+}
+
+var (
+	// idGamesOpen is /games' menu; its value is the game's id.
+	idGamesOpen = pattern("gs:open")
+	// idClaimWin and idClaimDraw are the choice after the opponent's
+	// time ran out.
+	idClaimWin  = gamePattern("cwin")
+	idClaimDraw = gamePattern("cdraw")
+)
+
+// declareVacation declares /vacation; the yearly allowance is the most
+// it takes at once.
+func declareVacation(cfg *Config) *discordgo.ApplicationCommand {
+	days := option("vacation", "days", discordgo.ApplicationCommandOptionInteger, true)
 	days.MinValue = ptr(0.0)
 	// A MaxValue of 0 would go unsent (omitempty): with no allowance,
 	// play refuses every vacation and says why.
-	days.MaxValue = float64(max(vacationDays, 0))
-	line := opt("premove", "line", discordgo.ApplicationCommandOptionString)
-	line.MaxLength = premoveMaxLength
-	reminders := opt("settings", "reminders", discordgo.ApplicationCommandOptionString)
-	reminders.MaxLength = 40
-	return []*discordgo.ApplicationCommand{
-		cmd("games"),
-		cmd("vacation", days),
-		cmd("premove", line, opt("premove", "clear", discordgo.ApplicationCommandOptionBoolean)),
-		cmd("settings",
-			opt("settings", "notifications", discordgo.ApplicationCommandOptionString, play.NotifyMention, play.NotifyDM, play.NotifyNone),
-			reminders,
-			opt("settings", "language", discordgo.ApplicationCommandOptionString, languageChoices...)),
-	}
-}
-
-// correspondenceHandlers are the handlers of those commands, by name.
-func (b *Bot) correspondenceHandlers() map[string]func(*interaction, discordgo.ApplicationCommandInteractionData) error {
-	return map[string]func(*interaction, discordgo.ApplicationCommandInteractionData) error{
-		"games": b.gamesCommand, "vacation": b.vacationCommand, "premove": b.premoveCommand, "settings": b.settingsCommand,
-	}
+	days.MaxValue = float64(max(cfg.VacationDays, 0))
+	return command("vacation", days)
 }
 
 // prepare notes an interaction's languages for later news, and answers
@@ -158,7 +165,7 @@ func gamesMessage(lang i18n.Lang, user string, gs []play.Game, p play.Prefs, now
 		lines = append(lines, i18n.N(lang, "games.more", n, nil))
 	}
 	e.Description = truncate(strings.Join(head, "\n")+"\n\n"+strings.Join(lines, "\n\n"), 4096)
-	menu := discordgo.SelectMenu{CustomID: "gs:open", Placeholder: tr(lang, "games.select", nil)}
+	menu := discordgo.SelectMenu{CustomID: idGamesOpen.id(), Placeholder: tr(lang, "games.select", nil)}
 	for i := range gs[:min(len(gs), gamesOptions)] {
 		g := &gs[i]
 		opp := opponentOf(g, user)
@@ -217,13 +224,9 @@ func gameLine(lang i18n.Lang, user string, g *play.Game, now time.Time) string {
 // gamesSelect opens a game chosen in /games' menu: its board is posted
 // in its thread, where the buttons work.
 func (b *Bot) gamesSelect(in *interaction) error {
-	values := in.i.MessageComponentData().Values
-	if len(values) != 1 {
-		return fmt.Errorf("bot: /games menu with %d values", len(values))
-	}
-	id, err := strconv.ParseUint(values[0], 10, 64)
+	id, err := menuNumber(in)
 	if err != nil {
-		return fmt.Errorf("bot: /games menu value %q: %w", values[0], err)
+		return err
 	}
 	g, err := b.play.PlayersGame(context.Background(), id, in.user)
 	if err != nil {

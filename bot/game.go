@@ -17,6 +17,45 @@ import (
 // maxChoices is Discord's limit on autocomplete choices.
 const maxChoices = 25
 
+func init() {
+	addCommand(appCommand{name: "move", run: (*Bot).moveCommand, complete: (*Bot).autocomplete, help: helpPlay + 2,
+		declare: func(*Config) *discordgo.ApplicationCommand {
+			move := option("move", "move", discordgo.ApplicationCommandOptionString, true)
+			move.Autocomplete = true
+			move.MaxLength = 32
+			return command("move", move)
+		}})
+	addCommand(appCommand{name: "board", run: (*Bot).boardCommand, help: helpPlay + 3,
+		declare: plain("board", option("board", "flip", discordgo.ApplicationCommandOptionBoolean, false))})
+	addCommand(appCommand{name: "draw", run: (*Bot).drawCommand, help: helpPlay + 4,
+		declare: plain("draw", option("draw", "action", discordgo.ApplicationCommandOptionString, false, "offer", "accept", "decline"))})
+	addCommand(appCommand{name: "takeback", run: (*Bot).takebackCommand, help: helpPlay + 5, declare: plain("takeback")})
+	addCommand(appCommand{name: "abort", run: (*Bot).abortCommand, help: helpPlay + 6, declare: plain("abort")})
+	addCommand(appCommand{name: "resign", run: (*Bot).resignCommand, help: helpPlay + 7, declare: plain("resign")})
+	clicks.handle(idResign, gameAct((*Bot).resignClick))
+	clicks.handle(idResignOK, gameAct((*Bot).resignConfirmed))
+	clicks.handle(idFlip, gameAct((*Bot).flipClick))
+	clicks.handle(idAbort, gameAct((*Bot).abortClick))
+	clicks.handle(idDraw, gameAct((*Bot).drawClick))
+	clicks.handle(idDrawYes, gameAct((*Bot).drawAcceptClick))
+	clicks.handle(idDrawNo, gameAct((*Bot).drawDeclineClick))
+	clicks.handle(idTakebackYes, gameAct((*Bot).takebackAcceptClick))
+	clicks.handle(idTakebackNo, gameAct((*Bot).takebackDeclineClick))
+}
+
+// The buttons of a game.
+var (
+	idResign      = gamePattern("resign")
+	idResignOK    = gamePattern("resignok")
+	idDraw        = gamePattern("draw")
+	idDrawYes     = gamePattern("dyes")
+	idDrawNo      = gamePattern("dno")
+	idFlip        = gamePattern("flip")
+	idAbort       = gamePattern("abort")
+	idTakebackYes = gamePattern("tyes")
+	idTakebackNo  = gamePattern("tno")
+)
+
 // gameHere returns the game of the interaction's channel; when there is
 // none it tells the user and returns errNotHere.
 func (b *Bot) gameHere(in *interaction) (play.Game, error) {
@@ -91,11 +130,21 @@ func (b *Bot) autocomplete(in *interaction) error {
 			choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: m, Value: m})
 		}
 	}
+	return b.choices(in, choices)
+}
+
+// choices answers an autocomplete.
+func (b *Bot) choices(in *interaction, choices []*discordgo.ApplicationCommandOptionChoice) error {
 	in.answered = true
 	return b.respondPlain(in.i, &discordgo.InteractionResponse{
 		Type: discordgo.InteractionApplicationCommandAutocompleteResult,
 		Data: &discordgo.InteractionResponseData{Choices: choices},
 	})
+}
+
+// noChoices answers the autocomplete of an option that offers none.
+func (b *Bot) noChoices(in *interaction) error {
+	return b.choices(in, []*discordgo.ApplicationCommandOptionChoice{})
 }
 
 // MoveChoices returns up to limit legal moves in SAN that match typed
@@ -179,13 +228,9 @@ func (b *Bot) resignClick(in *interaction, a play.Act) error {
 	}
 	m := &message{Content: tr(in.lang, "resign.confirm", nil), Flags: discordgo.MessageFlagsEphemeral,
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: tr(in.lang, "button.resign_confirm", nil), Style: discordgo.DangerButton, CustomID: gameCustomIDAt("resignok", a)},
+			discordgo.Button{Label: tr(in.lang, "button.resign_confirm", nil), Style: discordgo.DangerButton, CustomID: idResignOK.forAct(a)},
 		}}}}
 	return in.respond(m)
-}
-
-func gameCustomIDAt(verb string, a play.Act) string {
-	return gameCustomID(verb, &play.Game{ID: a.Game, Revision: a.Revision})
 }
 
 func (b *Bot) resignConfirmed(in *interaction, a play.Act) error {
@@ -280,8 +325,8 @@ func (b *Bot) drawClick(in *interaction, a play.Act) error {
 	}
 	m := &message{Content: tr(in.public, "draw.offered", map[string]any{"Player": mention(in.user), "Opponent": mention(opp)}),
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: tr(in.public, "button.accept_draw", nil), Style: discordgo.SuccessButton, CustomID: gameCustomID("dyes", &g)},
-			discordgo.Button{Label: tr(in.public, "button.decline_draw", nil), Style: discordgo.SecondaryButton, CustomID: gameCustomID("dno", &g)},
+			discordgo.Button{Label: tr(in.public, "button.accept_draw", nil), Style: discordgo.SuccessButton, CustomID: idDrawYes.forGame(&g)},
+			discordgo.Button{Label: tr(in.public, "button.decline_draw", nil), Style: discordgo.SecondaryButton, CustomID: idDrawNo.forGame(&g)},
 		}}}}
 	m.mentionOnly(opp)
 	return in.respond(m)
@@ -352,8 +397,8 @@ func (b *Bot) takebackCommand(in *interaction, _ discordgo.ApplicationCommandInt
 	}
 	m := &message{Content: tr(in.public, "takeback.requested", map[string]any{"Player": mention(in.user), "Opponent": mention(opp)}),
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: tr(in.public, "button.accept_takeback", nil), Style: discordgo.SuccessButton, CustomID: gameCustomID("tyes", &g)},
-			discordgo.Button{Label: tr(in.public, "button.decline_takeback", nil), Style: discordgo.SecondaryButton, CustomID: gameCustomID("tno", &g)},
+			discordgo.Button{Label: tr(in.public, "button.accept_takeback", nil), Style: discordgo.SuccessButton, CustomID: idTakebackYes.forGame(&g)},
+			discordgo.Button{Label: tr(in.public, "button.decline_takeback", nil), Style: discordgo.SecondaryButton, CustomID: idTakebackNo.forGame(&g)},
 		}}}}
 	m.mentionOnly(opp)
 	return in.respond(m)

@@ -49,11 +49,7 @@ func (b *Bot) newInteraction(i *discordgo.Interaction) *interaction {
 	case discordgo.InteractionApplicationCommand, discordgo.InteractionApplicationCommandAutocomplete:
 		in.name = i.ApplicationCommandData().Name
 	case discordgo.InteractionMessageComponent:
-		id := i.MessageComponentData().CustomID
-		in.name, _, _ = strings.Cut(id, ":")
-		if verb := strings.Split(id, ":"); len(verb) > 1 {
-			in.name += ":" + verb[1]
-		}
+		in.name = "component" // until the router names it (customid.go)
 	}
 	return in
 }

@@ -307,7 +307,7 @@ func (b *Bot) noteChallengeMessage(in *interaction, c *play.Challenge) {
 // claimButtons let the opponent of a player out of time choose.
 func claimButtons(lang i18n.Lang, g *play.Game) []discordgo.MessageComponent {
 	return []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.Button{Label: tr(lang, "button.claim_win", nil), Style: discordgo.SuccessButton, CustomID: gameCustomID("cwin", g), Emoji: &discordgo.ComponentEmoji{Name: "🏆"}},
-		discordgo.Button{Label: tr(lang, "button.claim_draw", nil), Style: discordgo.SecondaryButton, CustomID: gameCustomID("cdraw", g), Emoji: &discordgo.ComponentEmoji{Name: "🤝"}},
+		discordgo.Button{Label: tr(lang, "button.claim_win", nil), Style: discordgo.SuccessButton, CustomID: idClaimWin.forGame(g), Emoji: &discordgo.ComponentEmoji{Name: "🏆"}},
+		discordgo.Button{Label: tr(lang, "button.claim_draw", nil), Style: discordgo.SecondaryButton, CustomID: idClaimDraw.forGame(g), Emoji: &discordgo.ComponentEmoji{Name: "🤝"}},
 	}}}
 }

@@ -55,7 +55,7 @@ func (b *Bot) leaderboardMessage(lang i18n.Lang, guild, scope string, page int) 
 	m := &message{Embeds: []*discordgo.MessageEmbed{e}}
 	m.mentionOnly()
 	if st.Pages > 1 {
-		id := func(p int) string { return fmt.Sprintf("lb:%s:%d", scope, p) }
+		id := func(p int) string { return idLeaderboard.id(scope, p) }
 		m.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.Button{Label: tr(lang, "button.previous", nil), Style: discordgo.SecondaryButton, CustomID: id(st.Page - 1),
 				Disabled: st.Page <= 1, Emoji: &discordgo.ComponentEmoji{Name: "◀️"}},
@@ -282,14 +282,14 @@ func (b *Bot) historyMessage(lang i18n.Lang, guild string, target play.Seat, bef
 	e.Description = strings.Join(lines, "\n")
 	m.Components = []discordgo.MessageComponent{
 		discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{MenuType: discordgo.StringSelectMenu,
-			CustomID: "rec:pgn", Placeholder: tr(lang, "history.pick_pgn", nil), Options: pgns}}},
+			CustomID: idHistoryPGN.id(), Placeholder: tr(lang, "history.pick_pgn", nil), Options: pgns}}},
 		discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{MenuType: discordgo.StringSelectMenu,
-			CustomID: "rec:gif", Placeholder: tr(lang, "history.pick_gif", nil), Options: gifs}}},
+			CustomID: idHistoryGIF.id(), Placeholder: tr(lang, "history.pick_gif", nil), Options: gifs}}},
 	}
 	if len(gs) == historyShown {
 		m.Components = append(m.Components, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.Button{Label: tr(lang, "button.older", nil), Style: discordgo.SecondaryButton,
-				CustomID: fmt.Sprintf("rec:older:%s:%d", target.ID, gs[len(gs)-1].ID)},
+				CustomID: idHistoryOlder.id(target.ID, gs[len(gs)-1].ID)},
 		}})
 	}
 	return m, nil

@@ -75,7 +75,7 @@ func TestEveryRefusalReadsInEveryLanguage(t *testing.T) {
 }
 
 func TestCommandsAreValidForDiscord(t *testing.T) {
-	for _, c := range commands(play.AllowedDays) {
+	for _, c := range declarations(&Config{AllowedDays: play.AllowedDays, VacationDays: 14}) {
 		if c.Type == discordgo.UserApplicationCommand {
 			// A context menu's name may have capitals and spaces, but no
 			// more than 32 characters in any language.

@@ -40,6 +40,7 @@ func (readOnly) PutPlayer(play.Player) error       { panic("a write in View") }
 func (readOnly) PutLogEntry(play.LogEntry) error   { panic("a write in View") }
 func (readOnly) PutStats(play.Stats) error         { panic("a write in View") }
 func (readOnly) PutPrefs(string, play.Prefs) error { panic("a write in View") }
+func (readOnly) PutOutbox(...play.OutboxItem) error { panic("a write in View") }
 
 type faultyTx struct {
 	play.Tx
