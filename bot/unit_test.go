@@ -77,6 +77,13 @@ func TestEveryRefusalReadsInEveryLanguage(t *testing.T) {
 func TestCommandsAreValidForDiscord(t *testing.T) {
 	for _, c := range declarations(&Config{AllowedDays: play.AllowedDays, VacationDays: 14}) {
 		if c.Type == discordgo.UserApplicationCommand {
+			// A context menu's name may have capitals and spaces, but no
+			// more than 32 characters in any language.
+			for loc, s := range *c.NameLocalizations {
+				if n := utf8.RuneCountInString(s); n < 1 || n > 32 {
+					t.Errorf("menu command %q in %s: %d characters", s, loc, n)
+				}
+			}
 			continue
 		}
 		checkName(t, c.Name, c.NameLocalizations)
