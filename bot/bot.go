@@ -70,6 +70,7 @@ type Bot struct {
 	closing  atomic.Bool
 	locales  locales     // the languages interactions told, for news (notify.go)
 	http     httpWaiters // interactions posted over HTTP, waiting for their answer
+	seen     seenIDs     // the ids of interactions posted over HTTP (replay.go)
 	// guildNames are the servers' names by id, for PGN's Site.
 	guildNames sync.Map
 	thinkers   *pool // the engine's moves (engine.go)

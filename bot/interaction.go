@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -33,7 +32,7 @@ type interaction struct {
 
 // interactionDeadline bounds the work of one interaction: its token, the
 // only way to show what it did, lives fifteen minutes.
-const interactionDeadline = 15 * time.Minute
+const interactionDeadline = interactionLife
 
 func (b *Bot) newInteraction(i *discordgo.Interaction) *interaction {
 	in := &interaction{b: b, i: i, lang: b.language(string(i.Locale))}

@@ -367,7 +367,7 @@ func TestVariantStatsInPercentages(t *testing.T) {
 	fields := embed(t, msg)["fields"].([]any)
 	server := fields[0].(map[string]any)["value"].(string)
 	global := fields[1].(map[string]any)["value"].(string)
-	if want := "2 parties\u00a0: victoires des Blancs 50,0\u00a0%, des Noirs 50,0\u00a0%, nulles 0,0\u00a0%\nFins de partie\u00a0: abandon 100,0\u00a0%\nÈres glaciaires par partie\u00a0: 0,0"; server != want {
+	if want := "2 parties\u00a0: victoires des Blancs 50,0\u00a0%, des Noirs 50,0\u00a0%, nulles 0,0\u00a0%\nFins de partie\u00a0: abandon 100,0\u00a0%\nÂges de Glace par partie\u00a0: 0,0"; server != want {
 		t.Errorf("this server:\n%q\nwant\n%q", server, want)
 	}
 	if !strings.HasPrefix(global, "3 parties\u00a0: victoires des Blancs 33,3\u00a0%, des Noirs 66,7\u00a0%") {
