@@ -209,7 +209,7 @@ func gameLine(lang i18n.Lang, user string, g *play.Game, now time.Time) string {
 	} else {
 		second = append(second, "⏳ "+tr(lang, "choice.no_limit", nil))
 	}
-	second = append(second, "❄️ "+countdown(lang, &pos))
+	second = append(second, "❄️ "+i18n.IceAgeCountdown(lang, &pos))
 	for _, c := range []game.Color{game.White, game.Black} {
 		if g.Away(c, now) {
 			second = append(second, "🏖️ "+tr(lang, "games.away", map[string]any{"Player": mention(g.Seat(c).ID), "When": timestamp(g.AwayUntil[c], "d")}))
