@@ -20,12 +20,21 @@ const blunderDrop = 200
 // mistakesShown is how many of the worst moves /analyze lists.
 const mistakesShown = 5
 
+func init() {
+	addCommand(appCommand{name: "analyze", run: (*Bot).analyzeCommand, help: helpResults + 7,
+		declare: func(*Config) *discordgo.ApplicationCommand {
+			g := option("analyze", "game", discordgo.ApplicationCommandOptionInteger, false)
+			g.MinValue = ptr(1.0)
+			return command("analyze", g)
+		}})
+}
+
 // analyzeCommand scores a finished game (the game named, or the last one
 // finished in this channel) and shows its move list with the biggest
 // mistakes marked. The analysis may take seconds: the answer is
 // deferred, then edited.
 func (b *Bot) analyzeCommand(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
-	ctx := context.Background()
+	ctx := in.ctx
 	var g play.Game
 	if o := options(data)["game"]; o != nil {
 		var err error
@@ -40,7 +49,7 @@ func (b *Bot) analyzeCommand(in *interaction, data discordgo.ApplicationCommandI
 		err := b.play.Storage().View(ctx, func(tx play.ReadTx) error {
 			gs, err := tx.Finished("", in.i.GuildID, 0, 100)
 			for _, x := range gs {
-				if x.Channel == in.i.ChannelID || x.Channel != "" && b.parentOf(x.Channel) == in.i.ChannelID {
+				if x.Channel == in.i.ChannelID || x.Channel != "" && b.parentOf(ctx, x.Channel) == in.i.ChannelID {
 					g, found = x, true
 					break
 				}
@@ -68,7 +77,7 @@ func (b *Bot) analyzeCommand(in *interaction, data discordgo.ApplicationCommandI
 		}
 	}
 	in.answered = true
-	if err := b.respondPlain(in.i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}); err != nil {
+	if err := b.respondPlain(ctx, in.i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}); err != nil {
 		return err
 	}
 	// The whole analysis gets a few move budgets, whatever the game's
@@ -87,8 +96,8 @@ func (b *Bot) analyzeCommand(in *interaction, data discordgo.ApplicationCommandI
 }
 
 // parentOf returns the channel a thread belongs to, "" if unknown.
-func (b *Bot) parentOf(channel string) string {
-	ch, err := b.s.Channel(channel)
+func (b *Bot) parentOf(ctx context.Context, channel string) string {
+	ch, err := b.s.Channel(channel, discordgo.WithContext(ctx))
 	if err != nil || ch == nil {
 		return ""
 	}
