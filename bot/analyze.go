@@ -34,7 +34,7 @@ func init() {
 // mistakes marked. The analysis may take seconds: the answer is
 // deferred, then edited.
 func (b *Bot) analyzeCommand(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
-	ctx := context.Background()
+	ctx := in.ctx
 	var g play.Game
 	if o := options(data)["game"]; o != nil {
 		// Scoped like /pgn: a game of another server is for its players.
@@ -54,7 +54,7 @@ func (b *Bot) analyzeCommand(in *interaction, data discordgo.ApplicationCommandI
 		err := b.play.Storage().View(ctx, func(tx play.ReadTx) error {
 			gs, err := tx.Finished("", in.i.GuildID, 0, 100)
 			for _, x := range gs {
-				if x.Channel == in.i.ChannelID || x.Channel != "" && b.parentOf(x.Channel) == in.i.ChannelID {
+				if x.Channel == in.i.ChannelID || x.Channel != "" && b.parentOf(ctx, x.Channel) == in.i.ChannelID {
 					g, found = x, true
 					break
 				}
@@ -102,10 +102,15 @@ func (b *Bot) analyzeCommand(in *interaction, data discordgo.ApplicationCommandI
 		return in.explain(tr(in.lang, "analyze.busy", nil))
 	}
 	in.answered = true
-	if err := b.respondPlain(in.i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}); err != nil {
+	if err := b.respondPlain(ctx, in.i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}); err != nil {
 		return err
 	}
-	r := <-done
+	var r analysisDone
+	select {
+	case r = <-done:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 	if r.err != nil && !errors.Is(r.err, context.DeadlineExceeded) && !errors.Is(r.err, context.Canceled) {
 		return r.err
 	}
@@ -126,8 +131,8 @@ type analysisDone struct {
 }
 
 // parentOf returns the channel a thread belongs to, "" if unknown.
-func (b *Bot) parentOf(channel string) string {
-	ch, err := b.s.Channel(channel)
+func (b *Bot) parentOf(ctx context.Context, channel string) string {
+	ch, err := b.s.Channel(channel, discordgo.WithContext(ctx))
 	if err != nil || ch == nil {
 		return ""
 	}

@@ -33,8 +33,8 @@ type poolJob struct {
 }
 
 // newPool returns a pool of at most workers goroutines (at least 1).
-func newPool(workers int) *pool {
-	ctx, cancel := context.WithCancel(context.Background())
+func newPool(life context.Context, workers int) *pool {
+	ctx, cancel := context.WithCancel(life)
 	return &pool{ctx: ctx, cancel: cancel, workers: max(workers, 1),
 		waiting: map[uint64]bool{}, running: map[uint64]bool{}}
 }

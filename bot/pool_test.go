@@ -10,7 +10,7 @@ import (
 )
 
 func TestThePoolRunsAtMostItsWorkersInOrder(t *testing.T) {
-	p := newPool(2)
+	p := newPool(context.Background(), 2)
 	release := make(chan struct{})
 	var running, most atomic.Int32
 	var mu sync.Mutex
@@ -55,7 +55,7 @@ func TestThePoolRunsAtMostItsWorkersInOrder(t *testing.T) {
 }
 
 func TestClosingThePoolCancelsRunningJobsAndDropsWaitingOnes(t *testing.T) {
-	p := newPool(1)
+	p := newPool(context.Background(), 1)
 	started := make(chan struct{})
 	var cancelled, ranLate atomic.Bool
 	p.submit(1, func(ctx context.Context) {
@@ -84,7 +84,7 @@ func TestClosingThePoolCancelsRunningJobsAndDropsWaitingOnes(t *testing.T) {
 }
 
 func TestAnOfferIsRefusedWhenTooManyWait(t *testing.T) {
-	p := newPool(1)
+	p := newPool(context.Background(), 1)
 	release := make(chan struct{})
 	var done sync.WaitGroup
 	job := func(context.Context) { defer done.Done(); <-release }

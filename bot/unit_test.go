@@ -127,6 +127,22 @@ func checkName(t *testing.T, name string, locs *map[discordgo.Locale]string) {
 	}
 }
 
+// TestInteractionsRunUnderADeadline: what an interaction does is bounded
+// by its token's lifetime, and released when its handler returns.
+func TestInteractionsRunUnderADeadline(t *testing.T) {
+	b, _, _ := offlineBot(t, play.Options{})
+	in := b.newInteraction(&discordgo.Interaction{ID: "1", Type: discordgo.InteractionApplicationCommand,
+		Data: discordgo.ApplicationCommandInteractionData{Name: "help"}})
+	dl, ok := in.ctx.Deadline()
+	if !ok || time.Until(dl) > interactionDeadline || time.Until(dl) < interactionDeadline-time.Minute {
+		t.Fatalf("deadline %v (ok %v)", dl, ok)
+	}
+	in.cancel()
+	if in.ctx.Err() == nil {
+		t.Fatal("the context outlives its handler")
+	}
+}
+
 func TestAnInteractionIDIsTakenOnceInItsLife(t *testing.T) {
 	var s seenIDs
 	t0 := time.Unix(1_800_000_000, 0)
