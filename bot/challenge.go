@@ -236,7 +236,10 @@ func (b *Bot) acceptClick(in *interaction, id uint64) error {
 		return err
 	}
 	g := r.Game
-	done := &message{Content: tr(in.public, "challenge.accepted", map[string]any{"From": mention(c.From.ID), "By": mention(in.user), "Channel": "<#" + channel + ">"}), Components: []discordgo.MessageComponent{}, Embeds: in.i.Message.Embeds}
+	done := &message{Content: tr(in.public, "challenge.accepted", map[string]any{"From": mention(c.From.ID), "By": mention(in.user), "Channel": "<#" + channel + ">"}), Components: []discordgo.MessageComponent{}}
+	if in.i.Message != nil { // a click posted over HTTP may come without it
+		done.Embeds = in.i.Message.Embeds
+	}
 	if note != "" {
 		done.Content += "\n" + note
 	}

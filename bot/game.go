@@ -200,7 +200,9 @@ func (b *Bot) boardCommand(in *interaction, data discordgo.ApplicationCommandInt
 }
 
 func (b *Bot) flipClick(in *interaction, a play.Act) error {
-	g, err := b.play.Game(in.ctx, a.Game)
+	// The button's game id is the clicker's to forge: show only a game
+	// they may see anyway.
+	g, err := b.visibleGame(in, a.Game)
 	if err != nil {
 		return err
 	}
