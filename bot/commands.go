@@ -60,10 +60,10 @@ func (r reach) contexts() []discordgo.InteractionContextType {
 }
 
 func (r reach) installs() []discordgo.ApplicationIntegrationType {
-	if r == anywhere {
-		return []discordgo.ApplicationIntegrationType{discordgo.ApplicationIntegrationGuildInstall, discordgo.ApplicationIntegrationUserInstall}
+	if r == inServers {
+		return []discordgo.ApplicationIntegrationType{discordgo.ApplicationIntegrationGuildInstall}
 	}
-	return []discordgo.ApplicationIntegrationType{discordgo.ApplicationIntegrationGuildInstall}
+	return []discordgo.ApplicationIntegrationType{discordgo.ApplicationIntegrationGuildInstall, discordgo.ApplicationIntegrationUserInstall}
 }
 
 // commandTable holds every command by name.
