@@ -2,6 +2,7 @@ package bot
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -37,7 +38,7 @@ type view struct {
 }
 
 // boardMessage builds the message of a game's board in lang.
-func (b *Bot) boardMessage(lang i18n.Lang, v view) (*message, error) {
+func (b *Bot) boardMessage(ctx context.Context, lang i18n.Lang, v view) (*message, error) {
 	g := v.g
 	pos, err := g.Position()
 	if err != nil {
@@ -62,7 +63,7 @@ func (b *Bot) boardMessage(lang i18n.Lang, v view) (*message, error) {
 	m.attach(image{name: "board.png", data: png.Bytes(), alt: render.AltText(&pos)})
 	e := &discordgo.MessageEmbed{
 		Title:       tr(lang, "board.title", map[string]any{"White": g.White.Name, "Black": g.Black.Name}),
-		Description: b.status(lang, g, &pos),
+		Description: b.status(ctx, lang, g, &pos),
 		Color:       colorOngoing,
 		Image:       &discordgo.MessageEmbedImage{URL: "attachment://board.png"},
 		Fields: []*discordgo.MessageEmbedField{
@@ -102,7 +103,7 @@ func (b *Bot) boardMessage(lang i18n.Lang, v view) (*message, error) {
 	} else if v.ping {
 		to := g.ToMove()
 		lines = append(lines, tr(lang, "board.your_move", map[string]any{"Player": mention(to.ID)}))
-		if b.wantsMention(to.ID) {
+		if b.wantsMention(ctx, to.ID) {
 			m.mentionOnly(to.ID)
 		}
 	}
@@ -134,7 +135,7 @@ func seatText(s play.Seat) string {
 
 // status is the embed's description: whose move, the Ice Age countdown,
 // the deadline, a pending offer.
-func (b *Bot) status(lang i18n.Lang, g *play.Game, pos *game.Position) string {
+func (b *Bot) status(ctx context.Context, lang i18n.Lang, g *play.Game, pos *game.Position) string {
 	if g.Over() {
 		return i18n.Outcome(lang, g.Outcome)
 	}
@@ -151,7 +152,7 @@ func (b *Bot) status(lang i18n.Lang, g *play.Game, pos *game.Position) string {
 	if !g.Deadline.IsZero() && g.Flag == nil {
 		lines = append(lines, "⏳ "+tr(lang, "board.deadline", map[string]any{"When": timestamp(g.Deadline, "R")}))
 	}
-	lines = append(lines, b.correspondenceStatus(lang, g)...)
+	lines = append(lines, b.correspondenceStatus(ctx, lang, g)...)
 	if o := g.DrawOffer; o != nil {
 		lines = append(lines, "🤝 "+tr(lang, "board.draw_offered", map[string]any{"Player": mention(o.By)}))
 	}
@@ -246,19 +247,13 @@ func timestamp(t time.Time, style string) string {
 // gameButtons are the buttons under a board: they carry the game's id and
 // revision, so a click on an older board is refused as stale.
 func gameButtons(lang i18n.Lang, g *play.Game) []discordgo.MessageComponent {
-	id := func(verb string) string { return gameCustomID(verb, g) }
 	row := discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.Button{Label: tr(lang, "button.resign", nil), Style: discordgo.DangerButton, CustomID: id("resign"), Emoji: &discordgo.ComponentEmoji{Name: "🏳️"}},
-		discordgo.Button{Label: tr(lang, "button.offer_draw", nil), Style: discordgo.SecondaryButton, CustomID: id("draw"), Emoji: &discordgo.ComponentEmoji{Name: "🤝"}},
-		discordgo.Button{Label: tr(lang, "button.flip", nil), Style: discordgo.SecondaryButton, CustomID: id("flip"), Emoji: &discordgo.ComponentEmoji{Name: "🔄"}},
+		discordgo.Button{Label: tr(lang, "button.resign", nil), Style: discordgo.DangerButton, CustomID: idResign.forGame(g), Emoji: &discordgo.ComponentEmoji{Name: "🏳️"}},
+		discordgo.Button{Label: tr(lang, "button.offer_draw", nil), Style: discordgo.SecondaryButton, CustomID: idDraw.forGame(g), Emoji: &discordgo.ComponentEmoji{Name: "🤝"}},
+		discordgo.Button{Label: tr(lang, "button.flip", nil), Style: discordgo.SecondaryButton, CustomID: idFlip.forGame(g), Emoji: &discordgo.ComponentEmoji{Name: "🔄"}},
 	}}
 	if g.Abortable() {
-		row.Components = append(row.Components, discordgo.Button{Label: tr(lang, "button.abort", nil), Style: discordgo.SecondaryButton, CustomID: id("abort")})
+		row.Components = append(row.Components, discordgo.Button{Label: tr(lang, "button.abort", nil), Style: discordgo.SecondaryButton, CustomID: idAbort.forGame(g)})
 	}
 	return []discordgo.MessageComponent{row}
-}
-
-// gameCustomID is "g:verb:game:revision".
-func gameCustomID(verb string, g *play.Game) string {
-	return fmt.Sprintf("g:%s:%d:%d", verb, g.ID, g.Revision)
 }

@@ -1,69 +1,88 @@
 package bot
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/iceagechess/iceage/engine"
 	"github.com/iceagechess/iceage/i18n"
 )
 
 // challengeUserCommand is the name of the context-menu command on a member.
 const challengeUserCommand = "Challenge to Ice Age Chess"
 
-// commands declares every command as data; names and descriptions come in
-// every language through Discord's localizations.
-func commands(allowedDays []int) []*discordgo.ApplicationCommand {
-	cmd, opt := command, option
-	days := opt("challenge", "days", discordgo.ApplicationCommandOptionInteger, false)
-	for _, d := range append([]int{0}, allowedDays...) {
-		c := &discordgo.ApplicationCommandOptionChoice{Value: d}
-		if d == 0 {
-			c.Name, c.NameLocalizations = en("choice.no_limit"), localized("choice.no_limit")
-		} else {
-			c.Name = i18n.Days(i18n.English, d)
-			c.NameLocalizations = map[discordgo.Locale]string{}
-			for _, l := range i18n.Languages()[1:] {
-				for _, loc := range i18n.DiscordLocalesOf(l) {
-					c.NameLocalizations[discordgo.Locale(loc)] = i18n.Days(l, d)
-				}
-			}
-		}
-		days.Choices = append(days.Choices, c)
-	}
-	level := opt("challenge", "level", discordgo.ApplicationCommandOptionInteger, false)
-	level.MinValue, level.MaxValue = ptr(1.0), float64(engine.Levels)
-	analyzed := opt("analyze", "game", discordgo.ApplicationCommandOptionInteger, false)
-	analyzed.MinValue = ptr(1.0)
-	move := opt("move", "move", discordgo.ApplicationCommandOptionString, true)
-	move.Autocomplete = true
-	move.MaxLength = 32
-	return append([]*discordgo.ApplicationCommand{
-		cmd("challenge",
-			opt("challenge", "opponent", discordgo.ApplicationCommandOptionUser, false),
-			opt("challenge", "color", discordgo.ApplicationCommandOptionString, false, "white", "black", "random"),
-			days,
-			opt("challenge", "rated", discordgo.ApplicationCommandOptionBoolean, false),
-			level),
-		cmd("analyze", analyzed),
-		cmd("move", move),
-		cmd("board", opt("board", "flip", discordgo.ApplicationCommandOptionBoolean, false)),
-		cmd("resign"),
-		cmd("draw", opt("draw", "action", discordgo.ApplicationCommandOptionString, false, "offer", "accept", "decline")),
-		cmd("abort"),
-		cmd("takeback"),
-		cmd("rules"),
-		cmd("help"),
-		{
-			Type: discordgo.UserApplicationCommand, Name: challengeUserCommand,
-			NameLocalizations: ptr(localized("cmd.challenge_user.name")), Contexts: &guildOnly,
-		},
-	}, recordCommands()...)
+// appCommand is one application command: how Discord is told of it and
+// what answers it, declared once, in the file of its handler, by an init
+// that adds it to the table (addCommand).
+type appCommand struct {
+	// name is what Discord routes by: a slash command's name, a user
+	// command's English name.
+	name string
+	// declare returns the command as Discord registers it; cfg gives
+	// what depends on the configuration (time controls, vacation days).
+	declare func(cfg *Config) *discordgo.ApplicationCommand
+	// run answers the command.
+	run func(b *Bot, in *interaction, data discordgo.ApplicationCommandInteractionData) error
+	// complete, when set, answers the autocomplete of its options.
+	complete func(b *Bot, in *interaction) error
+	// help is the command's place in /help, smallest first; 0 leaves it
+	// out.
+	help int
 }
+
+// commandTable holds every command by name.
+var commandTable = map[string]*appCommand{}
+
+// addCommand adds a command to the table; a name declared twice is a
+// programming error, found when the package loads.
+func addCommand(c appCommand) {
+	if _, dup := commandTable[c.name]; dup || c.name == "" || c.declare == nil || c.run == nil {
+		panic(fmt.Sprintf("bot: command %q declared twice or incompletely", c.name))
+	}
+	commandTable[c.name] = &c
+}
+
+// declarations returns every command as Discord registers it, by name.
+func declarations(cfg *Config) []*discordgo.ApplicationCommand {
+	names := slices.Sorted(maps.Keys(commandTable))
+	out := make([]*discordgo.ApplicationCommand, 0, len(names))
+	for _, n := range names {
+		out = append(out, commandTable[n].declare(cfg))
+	}
+	return out
+}
+
+// helpOrder returns the commands /help lists, in its order.
+func helpOrder() []*appCommand {
+	var out []*appCommand
+	for _, c := range commandTable {
+		if c.help > 0 {
+			out = append(out, c)
+		}
+	}
+	slices.SortFunc(out, func(a, b *appCommand) int { return cmp.Compare(a.help, b.help) })
+	return out
+}
+
+// Places in /help: playing first, then correspondence, results and the
+// rest.
+const (
+	helpPlay = 100 * (iota + 1)
+	helpCorrespondence
+	helpResults
+	helpOther
+)
 
 // guildOnly: every command is used in servers.
 var guildOnly = []discordgo.InteractionContextType{discordgo.InteractionContextGuild}
+
+// plain declares a command without options that configuration changes.
+func plain(name string, opts ...*discordgo.ApplicationCommandOption) func(*Config) *discordgo.ApplicationCommand {
+	return func(*Config) *discordgo.ApplicationCommand { return command(name, opts...) }
+}
 
 // command declares a slash command whose texts are the messages
 // cmd.NAME.name and cmd.NAME.desc, in every language.

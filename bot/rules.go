@@ -47,6 +47,11 @@ var rulesImages = sync.OnceValues(func() ([2]image, error) {
 	return out, nil
 })
 
+func init() {
+	addCommand(appCommand{name: "rules", run: (*Bot).rulesCommand, help: helpOther + 1, declare: plain("rules")})
+	addCommand(appCommand{name: "help", run: (*Bot).helpCommand, help: helpOther + 2, declare: plain("help")})
+}
+
 func (b *Bot) rulesCommand(in *interaction, _ discordgo.ApplicationCommandInteractionData) error {
 	imgs, err := rulesImages()
 	if err != nil {
@@ -66,9 +71,8 @@ func (b *Bot) rulesCommand(in *interaction, _ discordgo.ApplicationCommandIntera
 
 func (b *Bot) helpCommand(in *interaction, _ discordgo.ApplicationCommandInteractionData) error {
 	var lines []string
-	for _, c := range []string{"challenge", "move", "board", "draw", "takeback", "abort", "resign", "games", "premove", "vacation", "settings",
-		"leaderboard", "stats", "history", "pgn", "gif", "variantstats", "rules", "help"} {
-		lines = append(lines, fmt.Sprintf("`/%s` — %s", c, tr(in.lang, "cmd."+c+".desc", nil)))
+	for _, c := range helpOrder() {
+		lines = append(lines, fmt.Sprintf("`/%s` — %s", c.name, tr(in.lang, "cmd."+c.name+".desc", nil)))
 	}
 	m := &message{Flags: discordgo.MessageFlagsEphemeral, Embeds: []*discordgo.MessageEmbed{{
 		Title: tr(in.lang, "help.title", nil), Color: colorOngoing,
