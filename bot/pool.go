@@ -46,6 +46,25 @@ func newPool(life context.Context, workers int) *pool {
 func (p *pool) submit(key uint64, run func(context.Context)) (ahead int, ok bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	return p.submitLocked(key, run)
+}
+
+// offer queues run for key as submit does, unless it would have to wait
+// behind limit or more waiting jobs: then it queues nothing and full is
+// true. Work that a user may ask for again and again (an analysis) goes
+// through offer, so that no one fills the queue the engine's games wait
+// in.
+func (p *pool) offer(key uint64, limit int, run func(context.Context)) (ahead int, ok, full bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.busy >= p.workers && len(p.queue) >= limit {
+		return p.busy + len(p.queue), false, true
+	}
+	ahead, ok = p.submitLocked(key, run)
+	return ahead, ok, false
+}
+
+func (p *pool) submitLocked(key uint64, run func(context.Context)) (ahead int, ok bool) {
 	if p.closed {
 		return 0, false
 	}

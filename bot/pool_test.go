@@ -82,3 +82,28 @@ func TestClosingThePoolCancelsRunningJobsAndDropsWaitingOnes(t *testing.T) {
 		t.Errorf("after close %d jobs run and %d wait", r, w)
 	}
 }
+
+func TestAnOfferIsRefusedWhenTooManyWait(t *testing.T) {
+	p := newPool(context.Background(), 1)
+	release := make(chan struct{})
+	var done sync.WaitGroup
+	job := func(context.Context) { defer done.Done(); <-release }
+	for k, want := range []struct{ ok, full bool }{{true, false}, {true, false}, {true, false}, {false, true}, {false, true}} {
+		done.Add(1)
+		_, ok, full := p.offer(uint64(k+1), 2, job)
+		if ok != want.ok || full != want.full {
+			t.Errorf("offer %d: ok %v full %v, want %v %v", k+1, ok, full, want.ok, want.full)
+		}
+		if !ok {
+			done.Done()
+		}
+	}
+	// Engine moves are not bounded by offers' limit.
+	done.Add(1)
+	if _, ok := p.submit(99, job); !ok {
+		t.Error("a submit was refused behind a full queue of offers")
+	}
+	close(release)
+	done.Wait()
+	p.close()
+}
