@@ -48,8 +48,8 @@ var rulesImages = sync.OnceValues(func() ([2]image, error) {
 })
 
 func init() {
-	addCommand(appCommand{name: "rules", run: (*Bot).rulesCommand, help: helpOther + 1, declare: plain("rules")})
-	addCommand(appCommand{name: "help", run: (*Bot).helpCommand, help: helpOther + 2, declare: plain("help")})
+	addCommand(appCommand{name: "rules", reach: anywhere, run: (*Bot).rulesCommand, help: helpOther + 1, declare: plain("rules")})
+	addCommand(appCommand{name: "help", reach: anywhere, run: (*Bot).helpCommand, help: helpOther + 2, declare: plain("help")})
 }
 
 func (b *Bot) rulesCommand(in *interaction, _ discordgo.ApplicationCommandInteractionData) error {
