@@ -252,7 +252,7 @@ func (b *Bot) acceptClick(in *interaction, id uint64) error {
 	if _, err = b.post(channel, board); err != nil {
 		return err
 	}
-	b.notifyTurn(&g, "")
+	b.notifyTurn(&g, "", "")
 	return nil
 }
 
