@@ -2,6 +2,7 @@ package bot
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -37,7 +38,7 @@ type view struct {
 }
 
 // boardMessage builds the message of a game's board in lang.
-func (b *Bot) boardMessage(lang i18n.Lang, v view) (*message, error) {
+func (b *Bot) boardMessage(ctx context.Context, lang i18n.Lang, v view) (*message, error) {
 	g := v.g
 	pos, err := g.Position()
 	if err != nil {
@@ -62,7 +63,7 @@ func (b *Bot) boardMessage(lang i18n.Lang, v view) (*message, error) {
 	m.attach(image{name: "board.png", data: png.Bytes(), alt: render.AltText(&pos)})
 	e := &discordgo.MessageEmbed{
 		Title:       tr(lang, "board.title", map[string]any{"White": g.White.Name, "Black": g.Black.Name}),
-		Description: b.status(lang, g, &pos),
+		Description: b.status(ctx, lang, g, &pos),
 		Color:       colorOngoing,
 		Image:       &discordgo.MessageEmbedImage{URL: "attachment://board.png"},
 		Fields: []*discordgo.MessageEmbedField{
@@ -102,7 +103,7 @@ func (b *Bot) boardMessage(lang i18n.Lang, v view) (*message, error) {
 	} else if v.ping {
 		to := g.ToMove()
 		lines = append(lines, tr(lang, "board.your_move", map[string]any{"Player": mention(to.ID)}))
-		if b.wantsMention(to.ID) {
+		if b.wantsMention(ctx, to.ID) {
 			m.mentionOnly(to.ID)
 		}
 	}
@@ -134,7 +135,7 @@ func seatText(s play.Seat) string {
 
 // status is the embed's description: whose move, the Ice Age countdown,
 // the deadline, a pending offer.
-func (b *Bot) status(lang i18n.Lang, g *play.Game, pos *game.Position) string {
+func (b *Bot) status(ctx context.Context, lang i18n.Lang, g *play.Game, pos *game.Position) string {
 	if g.Over() {
 		return i18n.Outcome(lang, g.Outcome)
 	}
@@ -151,7 +152,7 @@ func (b *Bot) status(lang i18n.Lang, g *play.Game, pos *game.Position) string {
 	if !g.Deadline.IsZero() && g.Flag == nil {
 		lines = append(lines, "⏳ "+tr(lang, "board.deadline", map[string]any{"When": timestamp(g.Deadline, "R")}))
 	}
-	lines = append(lines, b.correspondenceStatus(lang, g)...)
+	lines = append(lines, b.correspondenceStatus(ctx, lang, g)...)
 	if o := g.DrawOffer; o != nil {
 		lines = append(lines, "🤝 "+tr(lang, "board.draw_offered", map[string]any{"Player": mention(o.By)}))
 	}

@@ -63,10 +63,15 @@ type Bot struct {
 	ready    chan struct{}
 	readyOne sync.Once
 
+	// life is the bot's own context, the root of every interaction's:
+	// it ends when Run has finished those in flight.
+	life     context.Context
+	stop     context.CancelFunc
 	inflight sync.WaitGroup
 	closing  atomic.Bool
 	locales  locales     // the languages interactions told, for news (notify.go)
 	http     httpWaiters // interactions posted over HTTP, waiting for their answer
+	seen     seenIDs     // the ids of interactions posted over HTTP (replay.go)
 	// guildNames are the servers' names by id, for PGN's Site.
 	guildNames sync.Map
 	thinkers   *pool // the engine's moves (engine.go)
@@ -122,8 +127,10 @@ func New(cfg Config, svc *play.Service) (*Bot, error) {
 		s.ShardID, s.ShardCount = cfg.ShardID, cfg.ShardCount
 	}
 	cfg.Engine = cfg.Engine.withDefaults()
-	b := &Bot{cfg: cfg, play: svc, s: s, log: cfg.Logger, ready: make(chan struct{}), thinkers: newPool(cfg.Engine.Workers),
-		owner: outboxOwner(), wake: make(chan struct{}, 1)}
+	b := &Bot{cfg: cfg, play: svc, s: s, log: cfg.Logger, ready: make(chan struct{})}
+	b.life, b.stop = context.WithCancel(context.Background())
+	b.thinkers = newPool(b.life, cfg.Engine.Workers)
+	b.owner, b.wake = outboxOwner(), make(chan struct{}, 1)
 	if svc != nil {
 		r, err := round.New(svc, round.Options{Engine: round.EngineOptions{MoveTime: cfg.Engine.MoveTime, Nodes: cfg.Engine.Nodes},
 			Now: cfg.Now, Think: b.think})
@@ -154,18 +161,18 @@ func (b *Bot) Run(ctx context.Context) error {
 	if err := b.s.Open(); err != nil {
 		return fmt.Errorf("bot: connecting to Discord: %w", err)
 	}
-	loopCtx, stopLoop := context.WithCancel(context.WithoutCancel(ctx))
+	// The outbox is delivered under the bot's life: what the interactions
+	// in flight leave to do is delivered while they finish, and what is
+	// left when the bot stops waits in the outbox for the next start.
 	var loop sync.WaitGroup
 	if b.outbox != nil {
 		loop.Add(1)
-		go func() { defer loop.Done(); b.deliverLoop(loopCtx) }()
+		go func() { defer loop.Done(); b.deliverLoop(b.life) }()
 	}
 	<-ctx.Done()
 	b.closing.Store(true)
 	b.inflight.Wait()
-	// What the interactions left to deliver is delivered now, or by the
-	// next start: it is in the outbox either way.
-	stopLoop()
+	b.stop()
 	loop.Wait()
 	b.thinkers.close()
 	return b.s.Close()
@@ -212,6 +219,7 @@ func (b *Bot) onInteraction(s *discordgo.Session, ic *discordgo.InteractionCreat
 	defer b.inflight.Done()
 	start := time.Now()
 	in := b.newInteraction(ic.Interaction)
+	defer in.cancel()
 	outcome := "ok"
 	defer func() {
 		if p := recover(); p != nil {

@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"context"
 	"errors"
 	"fmt"
 
@@ -142,7 +141,7 @@ func (b *Bot) challenge(in *interaction, n play.NewChallenge) error {
 	if in.i.GuildID == "" {
 		return in.tell(tr(in.lang, "error.guild_only", nil))
 	}
-	c, err := b.play.Challenge(context.Background(), n)
+	c, err := b.play.Challenge(in.ctx, n)
 	if err != nil {
 		return err
 	}
@@ -195,7 +194,7 @@ func challengeTerms(lang i18n.Lang, c *play.Challenge) string {
 // acceptClick turns a challenge into a game in a new public thread, or
 // in the channel when threads are not allowed there.
 func (b *Bot) acceptClick(in *interaction, id uint64) error {
-	ctx := context.Background()
+	ctx := in.ctx
 	c, err := b.play.GetChallenge(ctx, id)
 	if err != nil {
 		return err
@@ -217,7 +216,7 @@ func (b *Bot) acceptClick(in *interaction, id uint64) error {
 		name = truncate(tr(in.public, "thread.name_random", map[string]any{"A": c.From.Name, "B": in.seat.Name}), 100)
 	}
 	if in.i.Message != nil {
-		ch, err := b.s.MessageThreadStartComplex(in.i.ChannelID, in.i.Message.ID, &discordgo.ThreadStart{Name: name, AutoArchiveDuration: threadArchiveMinutes})
+		ch, err := b.s.MessageThreadStartComplex(in.i.ChannelID, in.i.Message.ID, &discordgo.ThreadStart{Name: name, AutoArchiveDuration: threadArchiveMinutes}, discordgo.WithContext(in.ctx))
 		switch {
 		case err == nil:
 			channel, thread = ch.ID, ch.ID
@@ -230,14 +229,17 @@ func (b *Bot) acceptClick(in *interaction, id uint64) error {
 	r, err := b.play.Accept(ctx, id, in.seat, channel, now)
 	if err != nil {
 		if thread != "" {
-			if _, derr := b.s.ChannelDelete(thread); derr != nil {
+			if _, derr := b.s.ChannelDelete(thread, discordgo.WithContext(in.ctx)); derr != nil {
 				b.log.Warn("could not delete the thread of a lost accept", "thread", thread, "err", derr)
 			}
 		}
 		return err
 	}
 	g := r.Game
-	done := &message{Content: tr(in.public, "challenge.accepted", map[string]any{"From": mention(c.From.ID), "By": mention(in.user), "Channel": "<#" + channel + ">"}), Components: []discordgo.MessageComponent{}, Embeds: in.i.Message.Embeds}
+	done := &message{Content: tr(in.public, "challenge.accepted", map[string]any{"From": mention(c.From.ID), "By": mention(in.user), "Channel": "<#" + channel + ">"}), Components: []discordgo.MessageComponent{}}
+	if in.i.Message != nil { // a click posted over HTTP may come without it
+		done.Embeds = in.i.Message.Embeds
+	}
 	if note != "" {
 		done.Content += "\n" + note
 	}
@@ -245,21 +247,21 @@ func (b *Bot) acceptClick(in *interaction, id uint64) error {
 	if err := in.edit(done); err != nil {
 		b.log.Warn("could not update the challenge message", "challenge", id, "err", err)
 	}
-	board, err := b.boardMessage(in.public, view{g: &g, headline: tr(in.public, "game.started", nil), buttons: true, ping: true})
+	board, err := b.boardMessage(ctx, in.public, view{g: &g, headline: tr(in.public, "game.started", nil), buttons: true, ping: true})
 	if err != nil {
 		return err
 	}
-	if _, err = b.post(channel, board); err != nil {
+	if _, err = b.post(ctx, channel, board); err != nil {
 		return err
 	}
-	b.notifyTurn(&g, "", "")
+	b.notifyTurn(ctx, &g, "", "")
 	return nil
 }
 
 // declineClick declines a challenge, or withdraws it when its author
 // clicks.
 func (b *Bot) declineClick(in *interaction, id uint64) error {
-	ctx := context.Background()
+	ctx := in.ctx
 	c, err := b.play.GetChallenge(ctx, id)
 	if err != nil {
 		return err

@@ -82,7 +82,7 @@ func (b *Bot) prepare(in *interaction) {
 	if in.i.Type == discordgo.InteractionApplicationCommandAutocomplete || in.user == "" {
 		return
 	}
-	if p := b.prefs(in.user); p.Language != "" {
+	if p := b.prefs(in.ctx, in.user); p.Language != "" {
 		in.lang = i18n.Lang(p.Language)
 	}
 }
@@ -99,7 +99,7 @@ func myMove(g *play.Game, user string) bool {
 // gamesCommand is /games: the user's active games in this server, those
 // where they are to act first, then by deadline.
 func (b *Bot) gamesCommand(in *interaction, _ discordgo.ApplicationCommandInteractionData) error {
-	all, err := b.play.ActiveGames(context.Background(), in.user)
+	all, err := b.play.ActiveGames(in.ctx, in.user)
 	if err != nil {
 		return err
 	}
@@ -110,7 +110,7 @@ func (b *Bot) gamesCommand(in *interaction, _ discordgo.ApplicationCommandIntera
 		}
 	}
 	sortGames(gs, in.user)
-	m := gamesMessage(in.lang, in.user, gs, b.prefs(in.user), b.cfg.Now)
+	m := gamesMessage(in.lang, in.user, gs, b.prefs(in.ctx, in.user), b.cfg.Now)
 	m.Flags = discordgo.MessageFlagsEphemeral
 	return in.respond(m)
 }
@@ -228,18 +228,18 @@ func (b *Bot) gamesSelect(in *interaction) error {
 	if err != nil {
 		return err
 	}
-	g, err := b.play.PlayersGame(context.Background(), id, in.user)
+	g, err := b.play.PlayersGame(in.ctx, id, in.user)
 	if err != nil {
 		return err
 	}
-	m, err := b.boardMessage(b.guildLang(g.Guild), view{g: &g, buttons: !g.Over() && g.Flag == nil})
+	m, err := b.boardMessage(in.ctx, b.guildLang(in.ctx, g.Guild), view{g: &g, buttons: !g.Over() && g.Flag == nil})
 	if err != nil {
 		return err
 	}
 	if g.Flag != nil {
-		m.Components = claimButtons(b.guildLang(g.Guild), &g)
+		m.Components = claimButtons(b.guildLang(in.ctx, g.Guild), &g)
 	}
-	if _, err := b.post(g.Channel, m); err != nil {
+	if _, err := b.post(in.ctx, g.Channel, m); err != nil {
 		return err
 	}
 	return in.tell(tr(in.lang, "games.posted", map[string]any{"Channel": "<#" + g.Channel + ">"}))
@@ -247,7 +247,7 @@ func (b *Bot) gamesSelect(in *interaction) error {
 
 // correspondenceStatus adds to a board's status what correspondence
 // brings: a timeout's choice, and the players on vacation.
-func (b *Bot) correspondenceStatus(lang i18n.Lang, g *play.Game) []string {
+func (b *Bot) correspondenceStatus(ctx context.Context, lang i18n.Lang, g *play.Game) []string {
 	var lines []string
 	if f := g.Flag; f != nil {
 		lines = append(lines, "⌛ "+tr(lang, "board.flag", map[string]any{"Loser": mention(opponentOf(g, f.By).ID), "Player": mention(f.By),
@@ -265,7 +265,7 @@ func (b *Bot) correspondenceStatus(lang i18n.Lang, g *play.Game) []string {
 // claimWinClick and claimDrawClick are the choice of a player whose
 // opponent ran out of time.
 func (b *Bot) claimWinClick(in *interaction, a play.Act) error {
-	r, err := b.play.ClaimWin(context.Background(), a)
+	r, err := b.play.ClaimWin(in.ctx, a)
 	if err != nil {
 		return err
 	}
@@ -273,7 +273,7 @@ func (b *Bot) claimWinClick(in *interaction, a play.Act) error {
 }
 
 func (b *Bot) claimDrawClick(in *interaction, a play.Act) error {
-	r, err := b.play.ClaimDraw(context.Background(), a)
+	r, err := b.play.ClaimDraw(in.ctx, a)
 	if err != nil {
 		return err
 	}
@@ -289,7 +289,7 @@ func (b *Bot) vacationCommand(in *interaction, data discordgo.ApplicationCommand
 	if days < 0 {
 		days = 0
 	}
-	away, err := b.play.Vacation(context.Background(), in.user, days, b.cfg.Now())
+	away, err := b.play.Vacation(in.ctx, in.user, days, b.cfg.Now())
 	if err != nil {
 		return err
 	}
@@ -306,27 +306,27 @@ func (b *Bot) vacationCommand(in *interaction, data discordgo.ApplicationCommand
 	if err := in.tell(strings.Join(lines, "\n")); err != nil {
 		return err
 	}
-	b.announceAway(in.user, away)
+	b.announceAway(in.ctx, in.user, away)
 	return nil
 }
 
 // announceAway tells the opponents, in each game's thread and without a
 // ping, that a player's clock stands still, or runs again.
-func (b *Bot) announceAway(user string, away play.Away) {
-	gs, err := b.play.ActiveGames(context.Background(), user)
+func (b *Bot) announceAway(ctx context.Context, user string, away play.Away) {
+	gs, err := b.play.ActiveGames(ctx, user)
 	if err != nil {
 		b.log.Warn("listing games to announce a vacation", "user", user, "err", err)
 		return
 	}
 	for _, g := range gs {
-		lang := b.guildLang(g.Guild)
+		lang := b.guildLang(ctx, g.Guild)
 		text := "🏖️ " + tr(lang, "vacation.note", map[string]any{"Player": mention(user), "Until": timestamp(away.Until, "f")})
 		if away.Back {
 			text = "👋 " + tr(lang, "vacation.note_back", map[string]any{"Player": mention(user)})
 		}
 		m := &message{Content: text}
 		m.mentionOnly()
-		if _, err := b.post(g.Channel, m); err != nil {
+		if _, err := b.post(ctx, g.Channel, m); err != nil {
 			b.log.Warn("announcing a vacation", "game", g.ID, "err", err)
 		}
 	}
@@ -356,7 +356,7 @@ func (b *Bot) premoveCommand(in *interaction, data discordgo.ApplicationCommandI
 	default:
 		return in.tell(premoveText(in.lang, &g, in.user))
 	}
-	r, err := b.play.Premove(context.Background(), b.act(in, &g), lines)
+	r, err := b.play.Premove(in.ctx, b.act(in, &g), lines)
 	if err != nil {
 		return err
 	}
@@ -422,7 +422,7 @@ func premoveText(lang i18n.Lang, g *play.Game, user string) string {
 // settingsCommand is /settings: with options it changes them, without it
 // shows them.
 func (b *Bot) settingsCommand(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
-	p := b.prefs(in.user)
+	p := b.prefs(in.ctx, in.user)
 	opts := options(data)
 	if len(opts) == 0 {
 		return in.tell(settingsText(in.lang, &p, b.cfg.Now))
@@ -443,7 +443,7 @@ func (b *Bot) settingsCommand(in *interaction, data discordgo.ApplicationCommand
 		}
 		p.Reminders = hours
 	}
-	saved, err := b.play.SetPrefs(context.Background(), in.user, p, b.cfg.Now())
+	saved, err := b.play.SetPrefs(in.ctx, in.user, p, b.cfg.Now())
 	if err != nil {
 		return err
 	}

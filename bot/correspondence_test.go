@@ -193,7 +193,7 @@ func TestBoardsSayWhoIsAwayAndWhoChooses(t *testing.T) {
 	}
 	g, _ := svc.Game(ctx, r.Game.ID)
 	pos, _ := g.Position()
-	status := b.status(i18n.English, &g, &pos)
+	status := b.status(context.Background(), i18n.English, &g, &pos)
 	if !strings.Contains(status, "<@k> is on vacation until <t:") || !strings.Contains(status, "Move due") {
 		t.Fatalf("status %q", status)
 	}
@@ -203,7 +203,7 @@ func TestBoardsSayWhoIsAwayAndWhoChooses(t *testing.T) {
 		t.Fatal(err)
 	}
 	g = tr.Game
-	status = b.status(i18n.English, &g, &pos)
+	status = b.status(context.Background(), i18n.English, &g, &pos)
 	if strings.Contains(status, "Move due") || !strings.Contains(status, "<@w> ran out of time: <@k> chooses") {
 		t.Fatalf("status after the flag %q", status)
 	}
@@ -250,18 +250,18 @@ func TestNotificationsFollowTheSettings(t *testing.T) {
 	}
 	set("dm", play.Prefs{Notifications: play.NotifyDM})
 	set("quiet", play.Prefs{Notifications: play.NotifyNone})
-	if !b.wantsMention("default") || b.wantsMention("dm") || b.wantsMention("quiet") {
+	if !b.wantsMention(context.Background(), "default") || b.wantsMention(context.Background(), "dm") || b.wantsMention(context.Background(), "quiet") {
 		t.Fatal("mentions do not follow the settings")
 	}
 	// Discord refused a DM: the bot mentions instead, for a week.
 	if err := svc.NoteDMRefused(ctx, "dm", *now); err != nil {
 		t.Fatal(err)
 	}
-	if !b.wantsMention("dm") {
+	if !b.wantsMention(context.Background(), "dm") {
 		t.Fatal("closed DMs do not fall back to a mention")
 	}
 	*now = now.Add(dmRetry)
-	if b.wantsMention("dm") {
+	if b.wantsMention(context.Background(), "dm") {
 		t.Fatal("a DM is not tried again after a week")
 	}
 	// Saving the settings tries DMs again at once.
@@ -270,7 +270,7 @@ func TestNotificationsFollowTheSettings(t *testing.T) {
 		t.Fatal(err)
 	}
 	set("dm", play.Prefs{Notifications: play.NotifyDM})
-	if b.wantsMention("dm") {
+	if b.wantsMention(context.Background(), "dm") {
 		t.Fatal("saving the settings does not try DMs again")
 	}
 }

@@ -36,6 +36,9 @@ const (
 	// deliveryWorkers deliver the items of different games at once; the
 	// items of one game go in order.
 	deliveryWorkers = 4
+	// deliveryDeadline bounds one delivery, its retries on Discord's
+	// rate limits included.
+	deliveryDeadline = 30 * time.Second
 	// deliveryTries is how often an item that Discord refuses for good
 	// (a thread deleted, a permission lost) is tried before it is
 	// dropped, with a line in the log.
@@ -110,6 +113,8 @@ func (b *Bot) deliverAll(ctx context.Context, items []play.OutboxItem) {
 // deliverOne delivers an item and marks it done, or schedules its retry.
 func (b *Bot) deliverOne(ctx context.Context, it play.OutboxItem) {
 	var err error
+	ictx, cancel := context.WithTimeout(ctx, deliveryDeadline)
+	defer cancel()
 	switch it.Kind {
 	case round.KindEngine:
 		// The pool marks it done once the engine has played; while the
@@ -117,9 +122,9 @@ func (b *Bot) deliverOne(ctx context.Context, it play.OutboxItem) {
 		b.think(it.Game, it.Key)
 		return
 	case round.KindBoard:
-		err = b.deliverBoard(it)
+		err = b.deliverBoard(ictx, it)
 	case round.KindTell:
-		err = b.deliverTells(it)
+		err = b.deliverTells(ictx, it)
 	default:
 		err = fmt.Errorf("bot: an outbox item of kind %q", it.Kind)
 	}
@@ -166,23 +171,23 @@ func permanent(err error) bool {
 // answer could not show it, or nobody answered (the engine's move, a
 // resignation's announcement). The post carries the item's nonce, so that
 // a retry after a lost response posts nothing more.
-func (b *Bot) deliverBoard(it play.OutboxItem) error {
+func (b *Bot) deliverBoard(ctx context.Context, it play.OutboxItem) error {
 	d, err := round.DecodeDelivery(it)
 	if err != nil {
 		return err
 	}
-	m, err := b.deliveryMessage(b.guildLang(d.Game.Guild), &d)
+	m, err := b.deliveryMessage(ctx, b.guildLang(ctx, d.Game.Guild), &d)
 	if err != nil {
 		return err
 	}
 	m.setNonce(nonce(it.Key))
-	_, err = b.post(d.Game.Channel, m)
+	_, err = b.post(ctx, d.Game.Channel, m)
 	return err
 }
 
 // deliverTells tells the players of an act what they asked to be told
 // apart from the board: by direct message.
-func (b *Bot) deliverTells(it play.OutboxItem) error {
+func (b *Bot) deliverTells(ctx context.Context, it play.OutboxItem) error {
 	d, err := round.DecodeDelivery(it)
 	if err != nil {
 		return err
@@ -202,7 +207,7 @@ func (b *Bot) deliverTells(it play.OutboxItem) error {
 		n := nonce(it.Key + "." + strconv.Itoa(i))
 		switch t.Why {
 		case round.YourMove:
-			b.notifyTurn(g, played, n)
+			b.notifyTurn(ctx, g, played, n)
 		case round.QueueDropped:
 			first := ""
 			for _, e := range d.Events {
@@ -210,7 +215,7 @@ func (b *Bot) deliverTells(it play.OutboxItem) error {
 					first = m.SAN
 				}
 			}
-			b.notifyDropped(g, &play.Conditional{By: t.User}, first, n)
+			b.notifyDropped(ctx, g, &play.Conditional{By: t.User}, first, n)
 		}
 	}
 	return nil
@@ -247,7 +252,7 @@ func (b *Bot) think(game uint64, key string) (ahead int, ok bool) {
 
 // deliveryMessage is the message of an act's board, from its events: the
 // interaction's answer, or the outbox's post when that failed.
-func (b *Bot) deliveryMessage(lang i18n.Lang, d *round.Delivery) (*message, error) {
+func (b *Bot) deliveryMessage(ctx context.Context, lang i18n.Lang, d *round.Delivery) (*message, error) {
 	g := &d.Game
 	var moves []round.Moved
 	var ended *round.Ended
@@ -283,7 +288,7 @@ func (b *Bot) deliveryMessage(lang i18n.Lang, d *round.Delivery) (*message, erro
 		m.mentionOnly()
 		return m, nil
 	case took != nil:
-		return b.boardMessage(lang, view{g: g, headline: i18n.N(lang, "game.took_back", took.Plies, nil), buttons: true, ping: true})
+		return b.boardMessage(ctx, lang, view{g: g, headline: i18n.N(lang, "game.took_back", took.Plies, nil), buttons: true, ping: true})
 	case len(moves) > 0:
 		first := moves[0]
 		played, err := round.Played(g, first.Ply)
@@ -299,9 +304,9 @@ func (b *Bot) deliveryMessage(lang i18n.Lang, d *round.Delivery) (*message, erro
 				v.played = rp
 			}
 		}
-		return b.boardMessage(lang, v)
+		return b.boardMessage(ctx, lang, v)
 	case started:
-		return b.boardMessage(lang, view{g: g, headline: tr(lang, "game.started", nil), buttons: true, ping: true})
+		return b.boardMessage(ctx, lang, view{g: g, headline: tr(lang, "game.started", nil), buttons: true, ping: true})
 	case ended != nil:
 		headline := ""
 		switch d.Act {
@@ -312,9 +317,9 @@ func (b *Bot) deliveryMessage(lang i18n.Lang, d *round.Delivery) (*message, erro
 		case round.OfferDraw, round.AcceptDraw:
 			headline = tr(lang, "game.draw_agreed", nil)
 		}
-		return b.boardMessage(lang, view{g: g, headline: headline})
+		return b.boardMessage(ctx, lang, view{g: g, headline: headline})
 	}
-	return b.boardMessage(lang, view{g: g, buttons: true})
+	return b.boardMessage(ctx, lang, view{g: g, buttons: true})
 }
 
 // offerMessage shows a draw offer or a takeback request with the buttons

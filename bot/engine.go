@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"context"
 	"fmt"
 	"math/rand/v2"
 	"time"
@@ -90,7 +89,7 @@ func (b *Bot) engineChallenge(in *interaction, n play.NewChallenge, level int) e
 	channel, thread := in.i.ChannelID, ""
 	name := truncate(tr(in.public, "thread.name", map[string]any{"White": white.Name, "Black": black.Name}), 100)
 	ch, err := b.s.ThreadStartComplex(in.i.ChannelID, &discordgo.ThreadStart{Name: name,
-		AutoArchiveDuration: threadArchiveMinutes, Type: discordgo.ChannelTypeGuildPublicThread})
+		AutoArchiveDuration: threadArchiveMinutes, Type: discordgo.ChannelTypeGuildPublicThread}, discordgo.WithContext(in.ctx))
 	switch {
 	case err == nil:
 		channel, thread = ch.ID, ch.ID
@@ -99,11 +98,11 @@ func (b *Bot) engineChallenge(in *interaction, n play.NewChallenge, level int) e
 	default:
 		return fmt.Errorf("bot: opening a thread for an engine game: %w", err)
 	}
-	_, err = b.round.Start(context.Background(), play.NewGame{Guild: n.Guild, Channel: channel, White: white, Black: black,
+	_, err = b.round.Start(in.ctx, play.NewGame{Guild: n.Guild, Channel: channel, White: white, Black: black,
 		Rated: rated, DaysPerMove: n.DaysPerMove, Engine: levels, At: b.cfg.Now()})
 	if err != nil {
 		if thread != "" {
-			if _, derr := b.s.ChannelDelete(thread); derr != nil {
+			if _, derr := b.s.ChannelDelete(thread, discordgo.WithContext(in.ctx)); derr != nil {
 				b.log.Warn("could not delete the thread of an engine game not started", "thread", thread, "err", derr)
 			}
 		}

@@ -2,7 +2,6 @@ package bot
 
 import (
 	"cmp"
-	"context"
 	"errors"
 	"slices"
 	"strings"
@@ -60,7 +59,7 @@ var (
 // gameHere returns the game of the interaction's channel; when there is
 // none it tells the user and returns errNotHere.
 func (b *Bot) gameHere(in *interaction) (play.Game, error) {
-	g, err := b.play.GameIn(context.Background(), in.i.ChannelID)
+	g, err := b.play.GameIn(in.ctx, in.i.ChannelID)
 	var x *play.Refusal
 	if errors.As(err, &x) && x.Kind == play.NoGame {
 		if terr := in.tell(tr(in.lang, "error.no_game_here", nil)); terr != nil {
@@ -112,9 +111,8 @@ const (
 // else the act leaves to do — direct messages, the engine's move — the
 // outbox delivers too.
 func (b *Bot) playRound(in *interaction, a round.Act, by answerBy) (round.Outcome, error) {
-	ctx := context.Background()
 	a.Answers = by != answerElsewhere
-	out, err := b.round.Do(ctx, a)
+	out, err := b.round.Do(in.ctx, a)
 	if err != nil {
 		return out, err
 	}
@@ -124,8 +122,11 @@ func (b *Bot) playRound(in *interaction, a round.Act, by answerBy) (round.Outcom
 			b.Metrics.Moves.Add(1)
 		}
 	}
+	// The act is committed: what is left is done even when the
+	// interaction's time is up.
+	after := b.life
 	if a.Answers {
-		m, err := b.deliveryMessage(in.public, &out.Boards[len(out.Boards)-1])
+		m, err := b.deliveryMessage(in.ctx, in.public, &out.Boards[len(out.Boards)-1])
 		if err == nil {
 			if by == answerClicked {
 				if m.Components == nil {
@@ -138,12 +139,12 @@ func (b *Bot) playRound(in *interaction, a round.Act, by answerBy) (round.Outcom
 		}
 		if err != nil {
 			b.log.Warn("an act's answer failed; the outbox posts its board", "interaction", in.i.ID, "game", a.Game, "err", err)
-			if rerr := b.round.NotShown(ctx, &out); rerr != nil {
+			if rerr := b.round.NotShown(after, &out); rerr != nil {
 				b.log.Error("handing a board to the outbox; it is posted when its hold ends", "game", a.Game, "err", rerr)
 			}
 			return out, nil
 		}
-		if err := b.round.Shown(ctx, &out); err != nil {
+		if err := b.round.Shown(after, &out); err != nil {
 			b.log.Error("marking a board shown; it may be posted again", "game", a.Game, "err", err)
 		}
 	}
@@ -176,7 +177,7 @@ func (b *Bot) autocomplete(in *interaction) error {
 		}
 	}
 	choices := []*discordgo.ApplicationCommandOptionChoice{}
-	g, err := b.play.GameIn(context.Background(), in.i.ChannelID)
+	g, err := b.play.GameIn(in.ctx, in.i.ChannelID)
 	if err == nil && g.ToMove().ID == in.user {
 		pos, perr := g.Position()
 		if perr != nil {
@@ -192,7 +193,7 @@ func (b *Bot) autocomplete(in *interaction) error {
 // choices answers an autocomplete.
 func (b *Bot) choices(in *interaction, choices []*discordgo.ApplicationCommandOptionChoice) error {
 	in.answered = true
-	return b.respondPlain(in.i, &discordgo.InteractionResponse{
+	return b.respondPlain(in.ctx, in.i, &discordgo.InteractionResponse{
 		Type: discordgo.InteractionApplicationCommandAutocompleteResult,
 		Data: &discordgo.InteractionResponseData{Choices: choices},
 	})
@@ -249,7 +250,7 @@ func (b *Bot) boardCommand(in *interaction, data discordgo.ApplicationCommandInt
 	if o := options(data)["flip"]; o != nil {
 		flip = o.BoolValue()
 	}
-	m, err := b.boardMessage(in.public, view{g: &g, flip: flip, buttons: true})
+	m, err := b.boardMessage(in.ctx, in.public, view{g: &g, flip: flip, buttons: true})
 	if err != nil {
 		return err
 	}
@@ -257,11 +258,13 @@ func (b *Bot) boardCommand(in *interaction, data discordgo.ApplicationCommandInt
 }
 
 func (b *Bot) flipClick(in *interaction, a play.Act) error {
-	g, err := b.play.Game(context.Background(), a.Game)
+	// The button's game id is the clicker's to forge: show only a game
+	// they may see anyway.
+	g, err := b.visibleGame(in, a.Game)
 	if err != nil {
 		return err
 	}
-	m, err := b.boardMessage(in.lang, view{g: &g, flip: true})
+	m, err := b.boardMessage(in.ctx, in.lang, view{g: &g, flip: true})
 	if err != nil {
 		return err
 	}
@@ -279,7 +282,7 @@ func (b *Bot) resignCommand(in *interaction, _ discordgo.ApplicationCommandInter
 
 // resignClick asks the player to confirm, privately.
 func (b *Bot) resignClick(in *interaction, a play.Act) error {
-	if _, err := b.play.PlayersGame(context.Background(), a.Game, in.user); err != nil {
+	if _, err := b.play.PlayersGame(in.ctx, a.Game, in.user); err != nil {
 		return err
 	}
 	m := &message{Content: tr(in.lang, "resign.confirm", nil), Flags: discordgo.MessageFlagsEphemeral,
@@ -352,7 +355,7 @@ func (b *Bot) drawDeclineClick(in *interaction, a play.Act) error {
 // respondEnd shows the final board as the answer to an act that ended
 // the game outside the round (a claim after a timeout).
 func (b *Bot) respondEnd(in *interaction, r *play.Result, headline string) error {
-	m, err := b.boardMessage(in.public, view{g: &r.Game, headline: headline})
+	m, err := b.boardMessage(in.ctx, in.public, view{g: &r.Game, headline: headline})
 	if err != nil {
 		return err
 	}

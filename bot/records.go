@@ -71,7 +71,7 @@ func (b *Bot) leaderboardCommand(in *interaction, data discordgo.ApplicationComm
 	if o := opts["page"]; o != nil {
 		page = int(o.IntValue())
 	}
-	m, err := b.leaderboardMessage(in.public, in.i.GuildID, scope, page)
+	m, err := b.leaderboardMessage(in.ctx, in.public, in.i.GuildID, scope, page)
 	if err != nil {
 		return err
 	}
@@ -83,7 +83,7 @@ func (b *Bot) statsCommand(in *interaction, data discordgo.ApplicationCommandInt
 	if u, name := userOption(data, "user"); u != "" {
 		target = play.Seat{ID: u, Name: name}
 	}
-	m, err := b.statsMessage(in.public, in.i.GuildID, target, in.user)
+	m, err := b.statsMessage(in.ctx, in.public, in.i.GuildID, target, in.user)
 	if err != nil {
 		return err
 	}
@@ -91,7 +91,7 @@ func (b *Bot) statsCommand(in *interaction, data discordgo.ApplicationCommandInt
 }
 
 func (b *Bot) variantStatsCommand(in *interaction, _ discordgo.ApplicationCommandInteractionData) error {
-	m, err := b.variantStatsMessage(in.public, in.i.GuildID)
+	m, err := b.variantStatsMessage(in.ctx, in.public, in.i.GuildID)
 	if err != nil {
 		return err
 	}
@@ -103,7 +103,7 @@ func (b *Bot) pgnCommand(in *interaction, data discordgo.ApplicationCommandInter
 	if err != nil {
 		return err
 	}
-	m, err := b.pgnMessage(in.public, &g)
+	m, err := b.pgnMessage(in.ctx, in.public, &g)
 	if err != nil {
 		return err
 	}
@@ -119,7 +119,7 @@ func (b *Bot) gifCommand(in *interaction, data discordgo.ApplicationCommandInter
 	if err := in.deferReply(false); err != nil {
 		return err
 	}
-	m, err := b.gifMessage(in.public, &g)
+	m, err := b.gifMessage(in.ctx, in.public, &g)
 	if err != nil {
 		return err
 	}
@@ -131,7 +131,7 @@ func (b *Bot) historyCommand(in *interaction, data discordgo.ApplicationCommandI
 	if u, name := userOption(data, "user"); u != "" {
 		target = play.Seat{ID: u, Name: name}
 	}
-	m, err := b.historyMessage(in.lang, in.i.GuildID, target, 0)
+	m, err := b.historyMessage(in.ctx, in.lang, in.i.GuildID, target, 0)
 	if err != nil {
 		return err
 	}
@@ -146,7 +146,7 @@ func (b *Bot) leaderboardClick(in *interaction, f idFields) error {
 	if err != nil || scope != scopeServer && scope != scopeGlobal || page > math.MaxInt32 {
 		return fmt.Errorf("%w: leaderboard %q page %q", errBadCustomID, scope, f.str("page"))
 	}
-	m, err := b.leaderboardMessage(in.public, in.i.GuildID, scope, int(page))
+	m, err := b.leaderboardMessage(in.ctx, in.public, in.i.GuildID, scope, int(page))
 	if err != nil {
 		return err
 	}
@@ -165,7 +165,7 @@ func (b *Bot) historyPick(in *interaction, gif bool) error {
 		return err
 	}
 	if !gif {
-		m, err := b.pgnMessage(in.lang, &g)
+		m, err := b.pgnMessage(in.ctx, in.lang, &g)
 		if err != nil {
 			return err
 		}
@@ -175,7 +175,7 @@ func (b *Bot) historyPick(in *interaction, gif bool) error {
 	if err := in.deferReply(true); err != nil {
 		return err
 	}
-	m, err := b.gifMessage(in.lang, &g)
+	m, err := b.gifMessage(in.ctx, in.lang, &g)
 	if err != nil {
 		return err
 	}
@@ -188,7 +188,7 @@ func (b *Bot) historyOlderClick(in *interaction, f idFields) error {
 	if err != nil {
 		return err
 	}
-	m, err := b.historyMessage(in.lang, in.i.GuildID, play.Seat{ID: f.str("user")}, before)
+	m, err := b.historyMessage(in.ctx, in.lang, in.i.GuildID, play.Seat{ID: f.str("user")}, before)
 	if err != nil {
 		return err
 	}
@@ -200,7 +200,7 @@ func (b *Bot) historyOlderClick(in *interaction, f idFields) error {
 // last finished here: a game's thread keeps its game). When there is none
 // it tells the user and returns errNotHere.
 func (b *Bot) pickGame(in *interaction, data discordgo.ApplicationCommandInteractionData) (play.Game, error) {
-	ctx := context.Background()
+	ctx := in.ctx
 	opts := options(data)
 	if o := opts["game"]; o != nil {
 		id := o.IntValue()
@@ -227,7 +227,7 @@ func (b *Bot) pickGame(in *interaction, data discordgo.ApplicationCommandInterac
 // server, or one they played. Any other is answered as unknown, so that
 // no one learns of games on servers they are not in.
 func (b *Bot) visibleGame(in *interaction, id uint64) (play.Game, error) {
-	g, err := b.play.Game(context.Background(), id)
+	g, err := b.play.Game(in.ctx, id)
 	if err == nil && g.Guild != in.i.GuildID {
 		if _, played := g.ColorOf(in.user); !played {
 			err = &play.Refusal{Kind: play.NoGame, Game: id}
@@ -260,7 +260,7 @@ func (in *interaction) deferReply(ephemeral bool) error {
 	if ephemeral {
 		r.Data = &discordgo.InteractionResponseData{Flags: discordgo.MessageFlagsEphemeral}
 	}
-	return in.b.s.InteractionRespond(in.i, r)
+	return in.b.s.InteractionRespond(in.i, r, discordgo.WithContext(in.ctx))
 }
 
 // userOption returns the id and display name of a user option, or "".
@@ -301,14 +301,14 @@ func (b *Bot) onGuildUpdate(_ *discordgo.Session, g *discordgo.GuildUpdate) {
 
 // siteName is a game's PGN Site: the server's name, from the gateway's
 // events or, for a server not seen yet, asked of Discord once.
-func (b *Bot) siteName(guild string) string {
+func (b *Bot) siteName(ctx context.Context, guild string) string {
 	if guild == "" {
 		return "Discord"
 	}
 	if name, ok := b.guildNames.Load(guild); ok {
 		return name.(string) + ", Discord"
 	}
-	g, err := b.s.Guild(guild)
+	g, err := b.s.Guild(guild, discordgo.WithContext(ctx))
 	if err != nil || g.Name == "" {
 		b.log.Warn("no name for a guild", "guild", guild, "err", err)
 		return "Discord"

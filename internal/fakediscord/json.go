@@ -214,6 +214,9 @@ func (s *Server) messageJSON(m *Message) map[string]any {
 	if m.GuildID != "" {
 		o["guild_id"] = m.GuildID
 	}
+	if m.Nonce != "" {
+		o["nonce"] = m.Nonce
+	}
 	if it := s.interactions[m.InteractionID]; it != nil {
 		o["webhook_id"] = s.appID
 		o["application_id"] = s.appID

@@ -34,6 +34,12 @@ type Server struct {
 	changed  chan struct{} // closed and replaced whenever calls grows
 	calls    []Call
 	deadline time.Duration // for the first interaction callback; 0 for none
+	latency  time.Duration // before each REST request is served
+
+	knownRoutes map[string]bool // the routes the fake serves, as Refuse names them
+	refusals    []*refusal
+	limits      map[string]RateLimit // by route
+	buckets     map[string]*bucket   // by route and top-level resource
 
 	guilds       map[string]*Guild
 	guildOrder   []string
@@ -43,6 +49,7 @@ type Server struct {
 	dms          map[string]string // user id to DM channel id
 	messages     map[string]*Message
 	messageOrder []string
+	nonces       map[string]sentNonce    // by channel id and nonce
 	interactions map[string]*interaction // by id
 	byToken      map[string]*interaction
 	commands     map[string][]*discordgo.ApplicationCommand // by guild id, "" for global
@@ -128,11 +135,15 @@ func New(tb testing.TB) *Server {
 		users:        map[string]*User{},
 		dms:          map[string]string{},
 		messages:     map[string]*Message{},
+		nonces:       map[string]sentNonce{},
 		interactions: map[string]*interaction{},
 		byToken:      map[string]*interaction{},
 		commands:     map[string][]*discordgo.ApplicationCommand{},
 		sessions:     map[string]*session{},
 		conns:        map[*conn]struct{}{},
+		knownRoutes:  map[string]bool{},
+		limits:       map[string]RateLimit{},
+		buckets:      map[string]*bucket{},
 	}
 	s.bot = User{ID: newID(), Username: "Fake Bot"}
 	s.mux = s.routes()

@@ -119,8 +119,10 @@ func (r *Round) engine(ctx context.Context, id uint64, answers bool) (out Outcom
 		}
 		a.Answers = answers
 		res, board, keys, err := r.apply(ctx, a)
+		// A game changed meanwhile (another process's engine answered, a
+		// player acted) refuses the act: read it again.
 		var x *play.Refusal
-		if errors.As(err, &x) && x.Kind == play.Stale {
+		if errors.As(err, &x) {
 			continue
 		}
 		if err != nil {

@@ -288,8 +288,16 @@ func (r *Round) record(tx play.Tx, a Act, res *play.Result) (Delivery, []string,
 			break
 		}
 	}
-	if _, answers := engineOffer(g); answers || g.EngineToMove() > 0 {
-		items = append(items, play.OutboxItem{Key: EngineKey(g.ID, g.Revision), Game: g.ID, Kind: KindEngine, Due: at, Created: at})
+	// The engine's turn: Do answers an offer at once, and Think takes a
+	// move at once, so then the item is only the turn's keeper should the
+	// process die, and is due when the hold ends.
+	_, answers := engineOffer(g)
+	if answers || g.EngineToMove() > 0 {
+		due := at
+		if answers || r.opts.Think != nil {
+			due = at.Add(r.opts.Hold)
+		}
+		items = append(items, play.OutboxItem{Key: EngineKey(g.ID, g.Revision), Game: g.ID, Kind: KindEngine, Due: due, Created: at})
 	}
 	keys := make([]string, len(items))
 	for i, it := range items {
