@@ -18,20 +18,20 @@ import (
 const maxChoices = 25
 
 func init() {
-	addCommand(appCommand{name: "move", run: (*Bot).moveCommand, complete: (*Bot).autocomplete, help: helpPlay + 2,
+	addCommand(appCommand{name: "move", reach: anywhere, run: (*Bot).moveCommand, complete: (*Bot).autocomplete, help: helpPlay + 2,
 		declare: func(*Config) *discordgo.ApplicationCommand {
 			move := option("move", "move", discordgo.ApplicationCommandOptionString, true)
 			move.Autocomplete = true
 			move.MaxLength = 32
 			return command("move", move)
 		}})
-	addCommand(appCommand{name: "board", run: (*Bot).boardCommand, help: helpPlay + 3,
+	addCommand(appCommand{name: "board", reach: anywhere, run: (*Bot).boardCommand, help: helpPlay + 3,
 		declare: plain("board", option("board", "flip", discordgo.ApplicationCommandOptionBoolean, false))})
-	addCommand(appCommand{name: "draw", run: (*Bot).drawCommand, help: helpPlay + 4,
+	addCommand(appCommand{name: "draw", reach: anywhere, run: (*Bot).drawCommand, help: helpPlay + 4,
 		declare: plain("draw", option("draw", "action", discordgo.ApplicationCommandOptionString, false, "offer", "accept", "decline"))})
-	addCommand(appCommand{name: "takeback", run: (*Bot).takebackCommand, help: helpPlay + 5, declare: plain("takeback")})
-	addCommand(appCommand{name: "abort", run: (*Bot).abortCommand, help: helpPlay + 6, declare: plain("abort")})
-	addCommand(appCommand{name: "resign", run: (*Bot).resignCommand, help: helpPlay + 7, declare: plain("resign")})
+	addCommand(appCommand{name: "takeback", reach: anywhere, run: (*Bot).takebackCommand, help: helpPlay + 5, declare: plain("takeback")})
+	addCommand(appCommand{name: "abort", reach: anywhere, run: (*Bot).abortCommand, help: helpPlay + 6, declare: plain("abort")})
+	addCommand(appCommand{name: "resign", reach: anywhere, run: (*Bot).resignCommand, help: helpPlay + 7, declare: plain("resign")})
 	clicks.handle(idResign, gameAct((*Bot).resignClick))
 	clicks.handle(idResignOK, gameAct((*Bot).resignConfirmed))
 	clicks.handle(idFlip, gameAct((*Bot).flipClick))
