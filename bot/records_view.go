@@ -203,7 +203,7 @@ func (b *Bot) gifMessage(ctx context.Context, lang i18n.Lang, g *play.Game) (*me
 	var buf bytes.Buffer
 	// A long game is sampled to render.DefaultMaxFrames frames: its
 	// memory and time are bounded whatever its length.
-	info, err := render.WriteGIF(&buf, mt.Start(), moves, render.Options{Theme: b.cfg.Theme, Size: gifSize})
+	info, err := render.WriteGIF(&buf, mt.Start(), moves, render.Options{Theme: b.cfg.Theme, Size: gifSize, Words: i18n.BoardWords{Lang: lang}})
 	if err != nil {
 		return nil, fmt.Errorf("bot: drawing the replay of game %d: %w", g.ID, err)
 	}
