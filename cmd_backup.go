@@ -40,8 +40,8 @@ func runBackup(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "backup: -o %s is a folder: name the backup file, e.g. -o %s\n", *out, filepath.Join(*out, "iceage-backup.db"))
 		return 2
 	}
-	listen := *listener
-	if *db == "" || listen == "" {
+	listen, token := *listener, os.Getenv("ICEAGE_HTTP_TOKEN")
+	if *db == "" || listen == "" || token == "" {
 		c, err := config.Load(*configPath, os.Getenv)
 		if err != nil {
 			fmt.Fprintln(stderr, "backup:", err)
@@ -53,6 +53,7 @@ func runBackup(args []string, stdout, stderr io.Writer) int {
 		if listen == "" {
 			listen = c.HTTP.Listen
 		}
+		token = c.HTTP.Token
 	}
 	// A shared lock, no migration, nothing written to the source. A
 	// running bot holds the exclusive lock, so this waits for the timeout;
@@ -62,7 +63,7 @@ func runBackup(args []string, stdout, stderr io.Writer) int {
 	from := *db
 	if errors.Is(err, store.ErrLocked) && listen != "" {
 		from = "the running bot at " + listen
-		n, err = backupFromBot(listen, *db, *out, *timeout)
+		n, err = backupFromBot(listen, token, *db, *out, *timeout)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "backup:", err)
@@ -76,9 +77,10 @@ func runBackup(args []string, stdout, stderr io.Writer) int {
 // /backup of the bot listening at listen, and writes it to out as
 // store.CopyFile writes a backup: checked for damage, then renamed over
 // out. The download goes to a file beside out first, removed afterwards.
+// token is the listener's (http.token), "" if it has none.
 // As for any backup, out may not be the live database by any name: the
 // bot would go on writing to a file no longer there.
-func backupFromBot(listen, db, out string, timeout time.Duration) (int64, error) {
+func backupFromBot(listen, token, db, out string, timeout time.Duration) (int64, error) {
 	if o, err := os.Stat(out); err == nil {
 		if d, err := os.Stat(db); err == nil && os.SameFile(o, d) {
 			return 0, fmt.Errorf("%w: the backup %s is the database file itself; write the backup to another file", store.ErrInvalid, out)
@@ -98,7 +100,14 @@ func backupFromBot(listen, db, out string, timeout time.Duration) (int64, error)
 	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
 		host = "127.0.0.1" // a listener on every address answers here too
 	}
-	resp, err := client.Get("http://" + net.JoinHostPort(host, port) + "/backup")
+	req, err := http.NewRequest(http.MethodGet, "http://"+net.JoinHostPort(host, port)+"/backup", nil)
+	if err != nil {
+		return 0, err
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := client.Do(req)
 	if err != nil {
 		return 0, fmt.Errorf("the database is in use and the bot's listener did not answer: %w", err)
 	}

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -89,8 +90,9 @@ type app struct {
 	play       *play.Service
 	bot        *bot.Bot
 	sched      *schedule.Scheduler
-	ln         net.Listener
-	http       *http.Server
+	// servers are the operators' listener and, with HTTP interactions,
+	// Discord's: never one listener for both.
+	servers []*http.Server
 }
 
 func newLogger(cfg config.Log, w io.Writer) *slog.Logger {
@@ -151,25 +153,84 @@ func newApp(cfg config.Config, logTo io.Writer) (*app, error) {
 		a.closeStore()
 		return nil, err
 	}
-	if cfg.HTTP.Listen != "" {
-		if err := a.listen(); err != nil {
-			a.closeStore()
-			return nil, err
-		}
+	if err := a.listen(); err != nil {
+		a.closeListeners()
+		a.closeStore()
+		return nil, err
 	}
 	return a, nil
 }
 
-// listen starts the operators' HTTP listener.
+// The listeners' limits, so that no client holds a connection, a
+// goroutine and a file descriptor for long: Discord sends an interaction
+// (at most a few kilobytes) at once and drops it after three seconds.
+const (
+	headerWait  = 5 * time.Second
+	readWait    = 10 * time.Second
+	writeWait   = 15 * time.Second // a backup extends its own (ops)
+	idleWait    = 60 * time.Second
+	headerBytes = 16 << 10
+)
+
+// newServer returns a server with the limits above.
+func newServer(h http.Handler, log *slog.Logger) *http.Server {
+	return &http.Server{Handler: h, ReadHeaderTimeout: headerWait, ReadTimeout: readWait, WriteTimeout: writeWait,
+		IdleTimeout: idleWait, MaxHeaderBytes: headerBytes, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelDebug)}
+}
+
+// listen starts the operators' listener (http.listen) and the
+// interactions listener (http.interactions), those that are configured.
 func (a *app) listen() error {
+	if a.cfg.HTTP.Listen != "" {
+		if err := a.serve("operators' listener", a.cfg.HTTP.Listen, "http.listen", a.opsHandler()); err != nil {
+			return err
+		}
+	}
+	if k := a.cfg.Discord.PublicKey; k != "" {
+		key, err := hex.DecodeString(k) // checked by config
+		if err != nil {
+			return fmt.Errorf("discord.public_key: %w", err)
+		}
+		mux := http.NewServeMux()
+		mux.Handle("/interactions", a.bot.InteractionsHandler(ed25519.PublicKey(key)))
+		if err := a.serve("interactions listener", a.cfg.HTTP.Interactions, "http.interactions", mux); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// serve starts a server on addr; key names the setting in errors.
+func (a *app) serve(what, addr, key string, h http.Handler) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", key, addr, err)
+	}
+	srv := newServer(h, a.log)
+	a.servers = append(a.servers, srv)
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			a.log.Error("HTTP listener stopped", "listener", what, "err", err)
+		}
+	}()
+	a.log.Info("HTTP listener", "listener", what, "addr", ln.Addr().String())
+	return nil
+}
+
+// opsHandler serves /healthz, /metrics and /backup, and feeds the
+// metrics.
+func (a *app) opsHandler() http.Handler {
 	src := ops.Sources{
 		Connected: func() bool { return a.bot.Session().DataReady },
-		StoreOK:   func() error { return a.store.View(context.Background(), func(play.ReadTx) error { return nil }) },
+		StoreOK:   func(ctx context.Context) error { return a.store.View(ctx, func(play.ReadTx) error { return nil }) },
+		Token:     a.cfg.HTTP.Token,
 		Log:       a.log,
 	}
 	if a.bolt != nil {
 		// PostgreSQL is backed up with its own tools (pg_dump).
-		src.Backup = a.bolt.Backup
+		src.Backup = a.bolt.BackupFile
+		src.BackupDir = filepath.Dir(a.bolt.Path())
+		src.Damage = a.bolt.Damage
 		src.StoreSize = func() float64 {
 			fi, err := os.Stat(a.bolt.Path())
 			if err != nil {
@@ -185,30 +246,7 @@ func (a *app) listen() error {
 			m.Moves.Inc()
 		}
 	}
-	ln, err := net.Listen("tcp", a.cfg.HTTP.Listen)
-	if err != nil {
-		return fmt.Errorf("http.listen %s: %w", a.cfg.HTTP.Listen, err)
-	}
-	a.ln = ln
-	handler := ops.Handler(src, m)
-	if k := a.cfg.Discord.PublicKey; k != "" {
-		key, err := hex.DecodeString(k) // checked by config
-		if err != nil {
-			return fmt.Errorf("discord.public_key: %w", err)
-		}
-		mux := http.NewServeMux()
-		mux.Handle("/interactions", a.bot.InteractionsHandler(ed25519.PublicKey(key)))
-		mux.Handle("/", handler)
-		handler = mux
-	}
-	a.http = &http.Server{Handler: handler, ReadHeaderTimeout: 5 * time.Second}
-	go func() {
-		if err := a.http.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			a.log.Error("HTTP listener stopped", "err", err)
-		}
-	}()
-	a.log.Info("HTTP listener", "addr", ln.Addr().String())
-	return nil
+	return ops.Handler(src, m)
 }
 
 // Run serves until ctx ends: no new interactions then, those in flight
@@ -240,15 +278,19 @@ func (a *app) Run(ctx context.Context) error {
 	return err
 }
 
-// Close stops the listener and closes the database; Run has stopped the
+// Close stops the listeners and closes the database; Run has stopped the
 // scheduler before.
 func (a *app) Close() error {
-	if a.http != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = a.http.Shutdown(ctx)
-	}
+	a.closeListeners()
 	return a.closeStore()
+}
+
+func (a *app) closeListeners() {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	for _, srv := range a.servers {
+		_ = srv.Shutdown(ctx)
+	}
 }
 
 // claimOwner names this process in the scheduler's claims: host and pid,

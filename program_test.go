@@ -152,23 +152,47 @@ type botProcess struct {
 	cmd    *exec.Cmd
 	dir    string
 	http   string
-	stderr *bytes.Buffer
+	stderr *lockedBuffer
 	done   chan error
 }
 
-func startBot(t *testing.T, srv *fakediscord.Server, dir string) *botProcess {
+// lockedBuffer is the bot's log, read by a test while the bot writes it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// freeAddr returns an address on 127.0.0.1 that nothing listens on.
+func freeAddr(t *testing.T) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := ln.Addr().String()
-	ln.Close()
-	p := &botProcess{dir: dir, http: addr, stderr: &bytes.Buffer{}, done: make(chan error, 1)}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+func startBot(t *testing.T, srv *fakediscord.Server, dir string, env ...string) *botProcess {
+	t.Helper()
+	addr := freeAddr(t)
+	p := &botProcess{dir: dir, http: addr, stderr: &lockedBuffer{}, done: make(chan error, 1)}
 	p.cmd = exec.Command(binary(t))
 	p.cmd.Dir = dir
-	p.cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "DISCORD_TOKEN=" + srv.Token(),
-		"ICEAGE_DISCORD_URL=" + srv.URL(), "ICEAGE_HTTP_LISTEN=" + addr}
+	p.cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "DISCORD_TOKEN=" + srv.Token(),
+		"ICEAGE_DISCORD_URL=" + srv.URL(), "ICEAGE_HTTP_LISTEN=" + addr}, env...)
 	p.cmd.Stderr = p.stderr
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)

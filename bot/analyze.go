@@ -10,6 +10,7 @@ import (
 
 	"github.com/iceagechess/iceage/engine"
 	"github.com/iceagechess/iceage/game"
+	"github.com/iceagechess/iceage/i18n"
 	"github.com/iceagechess/iceage/play"
 )
 
@@ -20,16 +21,30 @@ const blunderDrop = 200
 // mistakesShown is how many of the worst moves /analyze lists.
 const mistakesShown = 5
 
+func init() {
+	addCommand(appCommand{name: "analyze", run: (*Bot).analyzeCommand, help: helpResults + 7,
+		declare: func(*Config) *discordgo.ApplicationCommand {
+			g := option("analyze", "game", discordgo.ApplicationCommandOptionInteger, false)
+			g.MinValue = ptr(1.0)
+			return command("analyze", g)
+		}})
+}
+
 // analyzeCommand scores a finished game (the game named, or the last one
 // finished in this channel) and shows its move list with the biggest
 // mistakes marked. The analysis may take seconds: the answer is
 // deferred, then edited.
 func (b *Bot) analyzeCommand(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
-	ctx := context.Background()
+	ctx := in.ctx
 	var g play.Game
 	if o := options(data)["game"]; o != nil {
+		// Scoped like /pgn: a game of another server is for its players.
+		id := o.IntValue()
+		if id <= 0 {
+			return in.explain(tr(in.lang, "export.no_such_game", map[string]any{"ID": id}))
+		}
 		var err error
-		if g, err = b.play.Game(ctx, uint64(o.IntValue())); err != nil {
+		if g, err = b.visibleGame(in, uint64(id)); err != nil {
 			return err
 		}
 	} else {
@@ -40,7 +55,7 @@ func (b *Bot) analyzeCommand(in *interaction, data discordgo.ApplicationCommandI
 		err := b.play.Storage().View(ctx, func(tx play.ReadTx) error {
 			gs, err := tx.Finished("", in.i.GuildID, 0, 100)
 			for _, x := range gs {
-				if x.Channel == in.i.ChannelID || x.Channel != "" && b.parentOf(x.Channel) == in.i.ChannelID {
+				if x.Channel == in.i.ChannelID || x.Channel != "" && b.parentOf(ctx, x.Channel) == in.i.ChannelID {
 					g, found = x, true
 					break
 				}
@@ -67,28 +82,58 @@ func (b *Bot) analyzeCommand(in *interaction, data discordgo.ApplicationCommandI
 			return fmt.Errorf("bot: game %d: %w", g.ID, err)
 		}
 	}
+	// The analysis takes a worker of the engine's pool, as a move of an
+	// engine game does, and only when few wait: it never runs beside
+	// the pool, nor fills its queue.
+	done := make(chan analysisDone, 1)
+	_, ok, _ := b.thinkers.offer(analysisKey(g.ID), analysisQueue, func(ctx context.Context) {
+		// The whole analysis gets a few move budgets, whatever the
+		// game's length; each position gets an even share of nodes
+		// within it.
+		actx, cancel := context.WithTimeout(ctx, 5*b.cfg.Engine.MoveTime)
+		defer cancel()
+		lim := engine.Limits{}
+		if b.cfg.Engine.Nodes > 0 {
+			lim.Nodes = b.cfg.Engine.Nodes
+		}
+		a, err := engine.Analyze(actx, start, moves, lim)
+		done <- analysisDone{a, err}
+	})
+	if !ok { // too many wait, or this game's analysis waits already
+		return in.explain(tr(in.lang, "analyze.busy", nil))
+	}
 	in.answered = true
-	if err := b.respondPlain(in.i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}); err != nil {
+	if err := b.respondPlain(ctx, in.i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}); err != nil {
 		return err
 	}
-	// The whole analysis gets a few move budgets, whatever the game's
-	// length; each position gets an even share of nodes within it.
-	actx, cancel := context.WithTimeout(ctx, 5*b.cfg.Engine.MoveTime)
-	defer cancel()
-	lim := engine.Limits{}
-	if b.cfg.Engine.Nodes > 0 {
-		lim.Nodes = b.cfg.Engine.Nodes
+	var r analysisDone
+	select {
+	case r = <-done:
+	case <-ctx.Done():
+		return ctx.Err()
 	}
-	a, err := engine.Analyze(actx, start, moves, lim)
-	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
-		return err
+	if r.err != nil && !errors.Is(r.err, context.DeadlineExceeded) && !errors.Is(r.err, context.Canceled) {
+		return r.err
 	}
-	return in.edit(analysisMessage(in, &g, start, moves, &a))
+	return in.edit(analysisMessage(in, &g, start, moves, &r.a))
+}
+
+// analysisQueue is how many jobs may wait in the engine's pool for an
+// analysis still to be taken.
+const analysisQueue = 4
+
+// analysisKey is an analysis's key in the engine's pool, apart from the
+// keys of the engine's moves (game ids).
+func analysisKey(game uint64) uint64 { return game | 1<<63 }
+
+type analysisDone struct {
+	a   engine.Analysis
+	err error
 }
 
 // parentOf returns the channel a thread belongs to, "" if unknown.
-func (b *Bot) parentOf(channel string) string {
-	ch, err := b.s.Channel(channel)
+func (b *Bot) parentOf(ctx context.Context, channel string) string {
+	ch, err := b.s.Channel(channel, discordgo.WithContext(ctx))
 	if err != nil || ch == nil {
 		return ""
 	}
@@ -120,7 +165,7 @@ func analysisMessage(in *interaction, g *play.Game, start game.Position, moves [
 		}
 		pos, _ = pos.ApplyWithEvent(mv)
 	}
-	parts := numbered(&start, texts)
+	parts := i18n.NumberedMoves(&start, texts)
 	list := truncate(strings.Join(parts, " "), 4000)
 	e := &discordgo.MessageEmbed{
 		Title:       tr(lang, "analyze.title", map[string]any{"White": g.White.Name, "Black": g.Black.Name}),
@@ -138,9 +183,20 @@ func analysisMessage(in *interaction, g *play.Game, start game.Position, moves [
 			"Move": "**" + sans[m.Ply] + marks[m.Ply] + "**", "Player": mention(by.ID),
 			"Drop": fmt.Sprintf("%.1f", float64(m.Drop)/100), "Best": "**" + bests[m.Ply] + "**"}))
 	}
+	// Analyze scores each position in turn: a move was checked when the
+	// position after it was scored too.
+	checked := max(len(a.Scores)-1, 0)
+	cut := checked < len(moves)
 	value := tr(lang, "analyze.clean", nil)
-	if len(lines) > 0 {
+	switch {
+	case len(lines) > 0:
 		value = strings.Join(lines, "\n")
+	case cut:
+		value = tr(lang, "analyze.none_so_far", nil)
+	}
+	if cut {
+		num := start.FullMoveNumber() + (checked+int(start.Turn()))/2
+		value += "\n" + tr(lang, "analyze.cut_short", map[string]any{"Move": num})
 	}
 	e.Fields = []*discordgo.MessageEmbedField{{Name: tr(lang, "analyze.mistakes", nil), Value: truncate(value, 1024)}}
 	m := &message{Embeds: []*discordgo.MessageEmbed{e}, Components: []discordgo.MessageComponent{}}

@@ -2,8 +2,8 @@ package bot
 
 import (
 	"bytes"
+	"context"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -37,7 +37,7 @@ type view struct {
 }
 
 // boardMessage builds the message of a game's board in lang.
-func (b *Bot) boardMessage(lang i18n.Lang, v view) (*message, error) {
+func (b *Bot) boardMessage(ctx context.Context, lang i18n.Lang, v view) (*message, error) {
 	g := v.g
 	pos, err := g.Position()
 	if err != nil {
@@ -59,10 +59,10 @@ func (b *Bot) boardMessage(lang i18n.Lang, v view) (*message, error) {
 		return nil, fmt.Errorf("bot: drawing game %d: %w", g.ID, err)
 	}
 	m := &message{}
-	m.attach(image{name: "board.png", data: png.Bytes(), alt: render.AltText(&pos)})
+	m.attach(image{name: "board.png", data: png.Bytes(), alt: i18n.BoardDescription(lang, &pos)})
 	e := &discordgo.MessageEmbed{
 		Title:       tr(lang, "board.title", map[string]any{"White": g.White.Name, "Black": g.Black.Name}),
-		Description: b.status(lang, g, &pos),
+		Description: b.status(ctx, lang, g, &pos),
 		Color:       colorOngoing,
 		Image:       &discordgo.MessageEmbedImage{URL: "attachment://board.png"},
 		Fields: []*discordgo.MessageEmbedField{
@@ -83,10 +83,10 @@ func (b *Bot) boardMessage(lang i18n.Lang, v view) (*message, error) {
 		if err := render.IceAge(&pic, ice, &v.played.After, render.Options{Theme: b.cfg.Theme, NoHeader: true, Size: 384, FastPNG: true}); err != nil {
 			return nil, fmt.Errorf("bot: drawing the Ice Age of game %d: %w", g.ID, err)
 		}
-		m.attach(image{name: "iceage.png", data: pic.Bytes(), alt: render.IceAgeAltText(ice, &v.played.After)})
+		m.attach(image{name: "iceage.png", data: pic.Bytes(), alt: i18n.IceAgeDescription(lang, ice, &v.played.After)})
 		m.Embeds = append(m.Embeds, &discordgo.MessageEmbed{
 			Title:       tr(lang, "iceage.title", nil),
-			Description: iceAgeText(lang, ice),
+			Description: i18n.IceAgeNews(lang, ice),
 			Color:       colorOngoing,
 			Image:       &discordgo.MessageEmbedImage{URL: "attachment://iceage.png"},
 		})
@@ -102,7 +102,7 @@ func (b *Bot) boardMessage(lang i18n.Lang, v view) (*message, error) {
 	} else if v.ping {
 		to := g.ToMove()
 		lines = append(lines, tr(lang, "board.your_move", map[string]any{"Player": mention(to.ID)}))
-		if b.wantsMention(to.ID) {
+		if b.wantsMention(ctx, to.ID) {
 			m.mentionOnly(to.ID)
 		}
 	}
@@ -134,7 +134,7 @@ func seatText(s play.Seat) string {
 
 // status is the embed's description: whose move, the Ice Age countdown,
 // the deadline, a pending offer.
-func (b *Bot) status(lang i18n.Lang, g *play.Game, pos *game.Position) string {
+func (b *Bot) status(ctx context.Context, lang i18n.Lang, g *play.Game, pos *game.Position) string {
 	if g.Over() {
 		return i18n.Outcome(lang, g.Outcome)
 	}
@@ -147,11 +147,11 @@ func (b *Bot) status(lang i18n.Lang, g *play.Game, pos *game.Position) string {
 	if pos.InCheck() {
 		lines = append(lines, tr(lang, "board.check", nil))
 	}
-	lines = append(lines, "❄️ "+countdown(lang, pos))
+	lines = append(lines, "❄️ "+i18n.IceAgeCountdown(lang, pos))
 	if !g.Deadline.IsZero() && g.Flag == nil {
 		lines = append(lines, "⏳ "+tr(lang, "board.deadline", map[string]any{"When": timestamp(g.Deadline, "R")}))
 	}
-	lines = append(lines, b.correspondenceStatus(lang, g)...)
+	lines = append(lines, b.correspondenceStatus(ctx, lang, g)...)
 	if o := g.DrawOffer; o != nil {
 		lines = append(lines, "🤝 "+tr(lang, "board.draw_offered", map[string]any{"Player": mention(o.By)}))
 	}
@@ -161,35 +161,6 @@ func (b *Bot) status(lang i18n.Lang, g *play.Game, pos *game.Position) string {
 	return strings.Join(lines, "\n")
 }
 
-// countdown says when the next Ice Age comes.
-func countdown(lang i18n.Lang, pos *game.Position) string {
-	n := pos.BlackMovesToIceAge()
-	switch {
-	case n > 1:
-		return i18n.Countdown(lang, n)
-	case pos.Turn() == game.Black:
-		return tr(lang, "iceage.this_move", nil)
-	default:
-		return tr(lang, "iceage.next_move", nil)
-	}
-}
-
-// iceAgeText names what an Ice Age froze.
-func iceAgeText(lang i18n.Lang, ice *game.IceAge) string {
-	if len(ice.Frozen) == 0 {
-		return tr(lang, "iceage.none_frozen", nil)
-	}
-	kingFrozen := false
-	for _, f := range ice.Frozen {
-		kingFrozen = kingFrozen || f.Piece.Kind() == game.King
-	}
-	text := i18n.Sentence(i18n.FrozenMen(lang, ice.Frozen)) + "."
-	if kingFrozen {
-		text += "\n" + tr(lang, "iceage.king_frozen", nil)
-	}
-	return text
-}
-
 // moveList returns the tail of the move list, numbered.
 func moveList(g *play.Game) string {
 	m, err := g.Match()
@@ -197,7 +168,7 @@ func moveList(g *play.Game) string {
 		return ""
 	}
 	start := m.Start()
-	parts := numbered(&start, m.SANs())
+	parts := i18n.NumberedMoves(&start, m.SANs())
 	if len(parts) > movesShown {
 		parts = append([]string{"…"}, parts[len(parts)-movesShown:]...)
 	}
@@ -216,28 +187,6 @@ func footer(lang i18n.Lang, g *play.Game) string {
 	return fmt.Sprintf("%s · %s · #%d", kind, clock, g.ID)
 }
 
-// numbered puts move numbers before the moves of a game from start:
-// "12. Nxf6", "12… Nxf6" for a first move of Black's, then the rest.
-func numbered(start *game.Position, moves []string) []string {
-	num, black := start.FullMoveNumber(), start.Turn() == game.Black
-	parts := make([]string, len(moves))
-	for i, mv := range moves {
-		switch {
-		case !black:
-			parts[i] = strconv.Itoa(num) + ". " + mv
-		case i == 0:
-			parts[i] = strconv.Itoa(num) + "… " + mv
-		default:
-			parts[i] = mv
-		}
-		if black {
-			num++
-		}
-		black = !black
-	}
-	return parts
-}
-
 // timestamp is a Discord timestamp, shown in each reader's time zone.
 func timestamp(t time.Time, style string) string {
 	return fmt.Sprintf("<t:%d:%s>", t.Unix(), style)
@@ -246,19 +195,13 @@ func timestamp(t time.Time, style string) string {
 // gameButtons are the buttons under a board: they carry the game's id and
 // revision, so a click on an older board is refused as stale.
 func gameButtons(lang i18n.Lang, g *play.Game) []discordgo.MessageComponent {
-	id := func(verb string) string { return gameCustomID(verb, g) }
 	row := discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.Button{Label: tr(lang, "button.resign", nil), Style: discordgo.DangerButton, CustomID: id("resign"), Emoji: &discordgo.ComponentEmoji{Name: "🏳️"}},
-		discordgo.Button{Label: tr(lang, "button.offer_draw", nil), Style: discordgo.SecondaryButton, CustomID: id("draw"), Emoji: &discordgo.ComponentEmoji{Name: "🤝"}},
-		discordgo.Button{Label: tr(lang, "button.flip", nil), Style: discordgo.SecondaryButton, CustomID: id("flip"), Emoji: &discordgo.ComponentEmoji{Name: "🔄"}},
+		discordgo.Button{Label: tr(lang, "button.resign", nil), Style: discordgo.DangerButton, CustomID: idResign.forGame(g), Emoji: &discordgo.ComponentEmoji{Name: "🏳️"}},
+		discordgo.Button{Label: tr(lang, "button.offer_draw", nil), Style: discordgo.SecondaryButton, CustomID: idDraw.forGame(g), Emoji: &discordgo.ComponentEmoji{Name: "🤝"}},
+		discordgo.Button{Label: tr(lang, "button.flip", nil), Style: discordgo.SecondaryButton, CustomID: idFlip.forGame(g), Emoji: &discordgo.ComponentEmoji{Name: "🔄"}},
 	}}
 	if g.Abortable() {
-		row.Components = append(row.Components, discordgo.Button{Label: tr(lang, "button.abort", nil), Style: discordgo.SecondaryButton, CustomID: id("abort")})
+		row.Components = append(row.Components, discordgo.Button{Label: tr(lang, "button.abort", nil), Style: discordgo.SecondaryButton, CustomID: idAbort.forGame(g)})
 	}
 	return []discordgo.MessageComponent{row}
-}
-
-// gameCustomID is "g:verb:game:revision".
-func gameCustomID(verb string, g *play.Game) string {
-	return fmt.Sprintf("g:%s:%d:%d", verb, g.ID, g.Revision)
 }

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -36,7 +37,7 @@ func BenchmarkBoardMessage(b *testing.B) {
 		bot := &Bot{cfg: Config{Now: time.Now}, play: play.New(memstore.New(), play.Options{})}
 		b.Run("plies="+itoa(len(moves)), func(b *testing.B) {
 			for b.Loop() {
-				if _, err := bot.boardMessage(i18n.English, view{g: &g, buttons: true, ping: true}); err != nil {
+				if _, err := bot.boardMessage(context.Background(), i18n.English, view{g: &g, buttons: true, ping: true}); err != nil {
 					b.Fatal(err)
 				}
 			}

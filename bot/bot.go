@@ -62,10 +62,15 @@ type Bot struct {
 	ready    chan struct{}
 	readyOne sync.Once
 
+	// life is the bot's own context, the root of every interaction's:
+	// it ends when Run has finished those in flight.
+	life     context.Context
+	stop     context.CancelFunc
 	inflight sync.WaitGroup
 	closing  atomic.Bool
 	locales  locales     // the languages interactions told, for news (notify.go)
 	http     httpWaiters // interactions posted over HTTP, waiting for their answer
+	seen     seenIDs     // the ids of interactions posted over HTTP (replay.go)
 	// guildNames are the servers' names by id, for PGN's Site.
 	guildNames sync.Map
 	thinkers   *pool // the engine's moves (engine.go)
@@ -111,7 +116,9 @@ func New(cfg Config, svc *play.Service) (*Bot, error) {
 		s.ShardID, s.ShardCount = cfg.ShardID, cfg.ShardCount
 	}
 	cfg.Engine = cfg.Engine.withDefaults()
-	b := &Bot{cfg: cfg, play: svc, s: s, log: cfg.Logger, ready: make(chan struct{}), thinkers: newPool(cfg.Engine.Workers)}
+	b := &Bot{cfg: cfg, play: svc, s: s, log: cfg.Logger, ready: make(chan struct{})}
+	b.life, b.stop = context.WithCancel(context.Background())
+	b.thinkers = newPool(b.life, cfg.Engine.Workers)
 	b.app.Store("")
 	b.botUser.Store("")
 	s.AddHandler(b.onReady)
@@ -137,6 +144,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	<-ctx.Done()
 	b.closing.Store(true)
 	b.inflight.Wait()
+	b.stop()
 	b.thinkers.close()
 	return b.s.Close()
 }
@@ -159,7 +167,7 @@ func (b *Bot) onReady(s *discordgo.Session, r *discordgo.Ready) {
 // register overwrites the commands, in each development guild or
 // globally.
 func (b *Bot) register() error {
-	cmds := append(commands(b.cfg.AllowedDays), correspondenceCommands(b.cfg.VacationDays)...)
+	cmds := declarations(&b.cfg)
 	app := b.app.Load().(string)
 	if len(b.cfg.Guilds) == 0 {
 		_, err := b.s.ApplicationCommandBulkOverwrite(app, "", cmds)
@@ -183,6 +191,7 @@ func (b *Bot) onInteraction(s *discordgo.Session, ic *discordgo.InteractionCreat
 	defer b.inflight.Done()
 	start := time.Now()
 	in := b.newInteraction(ic.Interaction)
+	defer in.cancel()
 	outcome := "ok"
 	defer func() {
 		if p := recover(); p != nil {

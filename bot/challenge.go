@@ -1,12 +1,12 @@
 package bot
 
 import (
-	"context"
 	"errors"
 	"fmt"
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/iceagechess/iceage/engine"
 	"github.com/iceagechess/iceage/i18n"
 	"github.com/iceagechess/iceage/play"
 )
@@ -15,6 +15,61 @@ import (
 // messages, the longest a correspondence move may take but for 10 and 14
 // days (Discord archives, and a new message unarchives).
 const threadArchiveMinutes = 10080
+
+func init() {
+	addCommand(appCommand{name: "challenge", declare: declareChallenge, run: (*Bot).challengeCommand, help: helpPlay + 1, reach: anywhere})
+	addCommand(appCommand{name: challengeUserCommand, run: (*Bot).challengeMember, reach: anywhere, declare: func(*Config) *discordgo.ApplicationCommand {
+		return &discordgo.ApplicationCommand{Type: discordgo.UserApplicationCommand, Name: challengeUserCommand,
+			NameLocalizations: ptr(localized("cmd.challenge_user.name"))}
+	}})
+	clicks.handle(idAccept, challengeClick((*Bot).acceptClick))
+	clicks.handle(idDecline, challengeClick((*Bot).declineClick))
+}
+
+// The buttons of a challenge.
+var (
+	idAccept  = pattern("ch:accept:{challenge}")
+	idDecline = pattern("ch:decline:{challenge}")
+)
+
+func challengeClick(h func(*Bot, *interaction, uint64) error) clickHandler {
+	return func(b *Bot, in *interaction, f idFields) error {
+		id, err := f.num("challenge")
+		if err != nil {
+			return err
+		}
+		return h(b, in, id)
+	}
+}
+
+// declareChallenge declares /challenge, whose time controls are the
+// configured ones.
+func declareChallenge(cfg *Config) *discordgo.ApplicationCommand {
+	days := option("challenge", "days", discordgo.ApplicationCommandOptionInteger, false)
+	for _, d := range append([]int{0}, cfg.AllowedDays...) {
+		c := &discordgo.ApplicationCommandOptionChoice{Value: d}
+		if d == 0 {
+			c.Name, c.NameLocalizations = en("choice.no_limit"), localized("choice.no_limit")
+		} else {
+			c.Name = i18n.Days(i18n.English, d)
+			c.NameLocalizations = map[discordgo.Locale]string{}
+			for _, l := range i18n.Languages()[1:] {
+				for _, loc := range i18n.DiscordLocalesOf(l) {
+					c.NameLocalizations[discordgo.Locale(loc)] = i18n.Days(l, d)
+				}
+			}
+		}
+		days.Choices = append(days.Choices, c)
+	}
+	level := option("challenge", "level", discordgo.ApplicationCommandOptionInteger, false)
+	level.MinValue, level.MaxValue = ptr(1.0), float64(engine.Levels)
+	return command("challenge",
+		option("challenge", "opponent", discordgo.ApplicationCommandOptionUser, false),
+		option("challenge", "color", discordgo.ApplicationCommandOptionString, false, "white", "black", "random"),
+		days,
+		option("challenge", "rated", discordgo.ApplicationCommandOptionBoolean, false),
+		level)
+}
 
 func (b *Bot) challengeCommand(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
 	opts := options(data)
@@ -86,7 +141,7 @@ func (b *Bot) challenge(in *interaction, n play.NewChallenge) error {
 	if in.i.GuildID == "" {
 		return in.tell(tr(in.lang, "error.guild_only", nil))
 	}
-	c, err := b.play.Challenge(context.Background(), n)
+	c, err := b.play.Challenge(in.ctx, n)
 	if err != nil {
 		return err
 	}
@@ -115,10 +170,9 @@ func challengeMessage(lang i18n.Lang, c *play.Challenge) *message {
 		Footer:      &discordgo.MessageEmbedFooter{Text: tr(lang, "challenge.expires", nil)},
 		Timestamp:   c.Expires.Format("2006-01-02T15:04:05Z07:00"),
 	}}
-	id := fmt.Sprint(c.ID)
 	m.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.Button{Label: tr(lang, "button.accept", nil), Style: discordgo.SuccessButton, CustomID: "ch:accept:" + id},
-		discordgo.Button{Label: tr(lang, "button.decline", nil), Style: discordgo.DangerButton, CustomID: "ch:decline:" + id},
+		discordgo.Button{Label: tr(lang, "button.accept", nil), Style: discordgo.SuccessButton, CustomID: idAccept.id(c.ID)},
+		discordgo.Button{Label: tr(lang, "button.decline", nil), Style: discordgo.DangerButton, CustomID: idDecline.id(c.ID)},
 	}}}
 	return m
 }
@@ -140,7 +194,7 @@ func challengeTerms(lang i18n.Lang, c *play.Challenge) string {
 // acceptClick turns a challenge into a game in a new public thread, or
 // in the channel when threads are not allowed there.
 func (b *Bot) acceptClick(in *interaction, id uint64) error {
-	ctx := context.Background()
+	ctx := in.ctx
 	c, err := b.play.GetChallenge(ctx, id)
 	if err != nil {
 		return err
@@ -162,7 +216,7 @@ func (b *Bot) acceptClick(in *interaction, id uint64) error {
 		name = truncate(tr(in.public, "thread.name_random", map[string]any{"A": c.From.Name, "B": in.seat.Name}), 100)
 	}
 	if in.i.Message != nil {
-		ch, err := b.s.MessageThreadStartComplex(in.i.ChannelID, in.i.Message.ID, &discordgo.ThreadStart{Name: name, AutoArchiveDuration: threadArchiveMinutes})
+		ch, err := b.s.MessageThreadStartComplex(in.i.ChannelID, in.i.Message.ID, &discordgo.ThreadStart{Name: name, AutoArchiveDuration: threadArchiveMinutes}, discordgo.WithContext(in.ctx))
 		switch {
 		case err == nil:
 			channel, thread = ch.ID, ch.ID
@@ -175,14 +229,17 @@ func (b *Bot) acceptClick(in *interaction, id uint64) error {
 	r, err := b.play.Accept(ctx, id, in.seat, channel, now)
 	if err != nil {
 		if thread != "" {
-			if _, derr := b.s.ChannelDelete(thread); derr != nil {
+			if _, derr := b.s.ChannelDelete(thread, discordgo.WithContext(in.ctx)); derr != nil {
 				b.log.Warn("could not delete the thread of a lost accept", "thread", thread, "err", derr)
 			}
 		}
 		return err
 	}
 	g := r.Game
-	done := &message{Content: tr(in.public, "challenge.accepted", map[string]any{"From": mention(c.From.ID), "By": mention(in.user), "Channel": "<#" + channel + ">"}), Components: []discordgo.MessageComponent{}, Embeds: in.i.Message.Embeds}
+	done := &message{Content: tr(in.public, "challenge.accepted", map[string]any{"From": mention(c.From.ID), "By": mention(in.user), "Channel": "<#" + channel + ">"}), Components: []discordgo.MessageComponent{}}
+	if in.i.Message != nil { // a click posted over HTTP may come without it
+		done.Embeds = in.i.Message.Embeds
+	}
 	if note != "" {
 		done.Content += "\n" + note
 	}
@@ -190,21 +247,21 @@ func (b *Bot) acceptClick(in *interaction, id uint64) error {
 	if err := in.edit(done); err != nil {
 		b.log.Warn("could not update the challenge message", "challenge", id, "err", err)
 	}
-	board, err := b.boardMessage(in.public, view{g: &g, headline: tr(in.public, "game.started", nil), buttons: true, ping: true})
+	board, err := b.boardMessage(ctx, in.public, view{g: &g, headline: tr(in.public, "game.started", nil), buttons: true, ping: true})
 	if err != nil {
 		return err
 	}
-	if _, err = b.post(channel, board); err != nil {
+	if _, err = b.post(ctx, channel, board); err != nil {
 		return err
 	}
-	b.notifyTurn(&g, "")
+	b.notifyTurn(ctx, &g, "")
 	return nil
 }
 
 // declineClick declines a challenge, or withdraws it when its author
 // clicks.
 func (b *Bot) declineClick(in *interaction, id uint64) error {
-	ctx := context.Background()
+	ctx := in.ctx
 	c, err := b.play.GetChallenge(ctx, id)
 	if err != nil {
 		return err

@@ -1,69 +1,121 @@
 package bot
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/iceagechess/iceage/engine"
 	"github.com/iceagechess/iceage/i18n"
 )
 
 // challengeUserCommand is the name of the context-menu command on a member.
 const challengeUserCommand = "Challenge to Ice Age Chess"
 
-// commands declares every command as data; names and descriptions come in
-// every language through Discord's localizations.
-func commands(allowedDays []int) []*discordgo.ApplicationCommand {
-	cmd, opt := command, option
-	days := opt("challenge", "days", discordgo.ApplicationCommandOptionInteger, false)
-	for _, d := range append([]int{0}, allowedDays...) {
-		c := &discordgo.ApplicationCommandOptionChoice{Value: d}
-		if d == 0 {
-			c.Name, c.NameLocalizations = en("choice.no_limit"), localized("choice.no_limit")
-		} else {
-			c.Name = i18n.Days(i18n.English, d)
-			c.NameLocalizations = map[discordgo.Locale]string{}
-			for _, l := range i18n.Languages()[1:] {
-				for _, loc := range i18n.DiscordLocalesOf(l) {
-					c.NameLocalizations[discordgo.Locale(loc)] = i18n.Days(l, d)
-				}
-			}
-		}
-		days.Choices = append(days.Choices, c)
-	}
-	level := opt("challenge", "level", discordgo.ApplicationCommandOptionInteger, false)
-	level.MinValue, level.MaxValue = ptr(1.0), float64(engine.Levels)
-	analyzed := opt("analyze", "game", discordgo.ApplicationCommandOptionInteger, false)
-	analyzed.MinValue = ptr(1.0)
-	move := opt("move", "move", discordgo.ApplicationCommandOptionString, true)
-	move.Autocomplete = true
-	move.MaxLength = 32
-	return append([]*discordgo.ApplicationCommand{
-		cmd("challenge",
-			opt("challenge", "opponent", discordgo.ApplicationCommandOptionUser, false),
-			opt("challenge", "color", discordgo.ApplicationCommandOptionString, false, "white", "black", "random"),
-			days,
-			opt("challenge", "rated", discordgo.ApplicationCommandOptionBoolean, false),
-			level),
-		cmd("analyze", analyzed),
-		cmd("move", move),
-		cmd("board", opt("board", "flip", discordgo.ApplicationCommandOptionBoolean, false)),
-		cmd("resign"),
-		cmd("draw", opt("draw", "action", discordgo.ApplicationCommandOptionString, false, "offer", "accept", "decline")),
-		cmd("abort"),
-		cmd("takeback"),
-		cmd("rules"),
-		cmd("help"),
-		{
-			Type: discordgo.UserApplicationCommand, Name: challengeUserCommand,
-			NameLocalizations: ptr(localized("cmd.challenge_user.name")), Contexts: &guildOnly,
-		},
-	}, recordCommands()...)
+// appCommand is one application command: how Discord is told of it and
+// what answers it, declared once, in the file of its handler, by an init
+// that adds it to the table (addCommand).
+type appCommand struct {
+	// name is what Discord routes by: a slash command's name, a user
+	// command's English name.
+	name string
+	// declare returns the command as Discord registers it; cfg gives
+	// what depends on the configuration (time controls, vacation days).
+	declare func(cfg *Config) *discordgo.ApplicationCommand
+	// run answers the command.
+	run func(b *Bot, in *interaction, data discordgo.ApplicationCommandInteractionData) error
+	// complete, when set, answers the autocomplete of its options.
+	complete func(b *Bot, in *interaction) error
+	// help is the command's place in /help, smallest first; 0 leaves it
+	// out.
+	help int
+	// reach is where the command may be used: in servers that added the
+	// bot (the default), or anywhere a user who installed it is.
+	reach reach
 }
 
-// guildOnly: every command is used in servers.
-var guildOnly = []discordgo.InteractionContextType{discordgo.InteractionContextGuild}
+// reach is where a command may be used, as Discord's contexts and
+// integration types say it.
+type reach int
+
+const (
+	// inServers: only in servers that added the bot (contexts [0],
+	// integration_types [0]) — the server's leaderboard, its settings,
+	// its tournaments.
+	inServers reach = iota
+	// anywhere: also installed by a user to their account (integration
+	// type 1), and used in DMs with the bot (context 1) and in other DMs
+	// and group DMs (context 2) — the commands that play a game.
+	anywhere
+)
+
+// contexts and installs are Discord's words for a reach.
+func (r reach) contexts() []discordgo.InteractionContextType {
+	if r == anywhere {
+		return []discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM, discordgo.InteractionContextPrivateChannel}
+	}
+	return []discordgo.InteractionContextType{discordgo.InteractionContextGuild}
+}
+
+func (r reach) installs() []discordgo.ApplicationIntegrationType {
+	if r == inServers {
+		return []discordgo.ApplicationIntegrationType{discordgo.ApplicationIntegrationGuildInstall}
+	}
+	return []discordgo.ApplicationIntegrationType{discordgo.ApplicationIntegrationGuildInstall, discordgo.ApplicationIntegrationUserInstall}
+}
+
+// commandTable holds every command by name.
+var commandTable = map[string]*appCommand{}
+
+// addCommand adds a command to the table; a name declared twice is a
+// programming error, found when the package loads.
+func addCommand(c appCommand) {
+	if _, dup := commandTable[c.name]; dup || c.name == "" || c.declare == nil || c.run == nil {
+		panic(fmt.Sprintf("bot: command %q declared twice or incompletely", c.name))
+	}
+	commandTable[c.name] = &c
+}
+
+// declarations returns every command as Discord registers it, by name.
+func declarations(cfg *Config) []*discordgo.ApplicationCommand {
+	names := slices.Sorted(maps.Keys(commandTable))
+	out := make([]*discordgo.ApplicationCommand, 0, len(names))
+	for _, n := range names {
+		c := commandTable[n]
+		d := c.declare(cfg)
+		d.Contexts, d.IntegrationTypes = ptr(c.reach.contexts()), ptr(c.reach.installs())
+		out = append(out, d)
+	}
+	return out
+}
+
+// helpOrder returns the commands /help lists, in its order.
+func helpOrder() []*appCommand {
+	var out []*appCommand
+	for _, c := range commandTable {
+		if c.help > 0 {
+			out = append(out, c)
+		}
+	}
+	slices.SortFunc(out, func(a, b *appCommand) int { return cmp.Compare(a.help, b.help) })
+	return out
+}
+
+// Places in /help: playing first, then correspondence, results and the
+// rest.
+const (
+	helpPlay = 100 * (iota + 1)
+	helpCorrespondence
+	helpResults
+	helpOther
+)
+
+// plain declares a command without options that configuration changes.
+func plain(name string, opts ...*discordgo.ApplicationCommandOption) func(*Config) *discordgo.ApplicationCommand {
+	return func(*Config) *discordgo.ApplicationCommand { return command(name, opts...) }
+}
 
 // command declares a slash command whose texts are the messages
 // cmd.NAME.name and cmd.NAME.desc, in every language.
@@ -71,7 +123,7 @@ func command(name string, opts ...*discordgo.ApplicationCommandOption) *discordg
 	return &discordgo.ApplicationCommand{
 		Name: name, NameLocalizations: ptr(localized("cmd." + name + ".name")),
 		Description: en("cmd." + name + ".desc"), DescriptionLocalizations: ptr(localized("cmd." + name + ".desc")),
-		Options: opts, Contexts: &guildOnly,
+		Options: opts,
 	}
 }
 

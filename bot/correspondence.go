@@ -32,40 +32,47 @@ const premoveMaxLength = 300
 // languageChoices are the values /settings language takes.
 var languageChoices = []string{"auto", "en", "fr", "ru", "nb", "es", "nl"}
 
-// correspondenceCommands declares /games, /vacation, /premove and
-// /settings; vacationDays is the yearly allowance, the most /vacation
-// takes at once.
-func correspondenceCommands(vacationDays int) []*discordgo.ApplicationCommand {
-	cmd := command
-	opt := func(cmd, name string, typ discordgo.ApplicationCommandOptionType, choices ...string) *discordgo.ApplicationCommandOption {
-		return option(cmd, name, typ, false, choices...)
-	}
-	days := opt("vacation", "days", discordgo.ApplicationCommandOptionInteger)
-	days.Required = true
+func init() {
+	addCommand(appCommand{name: "games", reach: anywhere, run: (*Bot).gamesCommand, help: helpCorrespondence + 1, declare: plain("games")})
+	addCommand(appCommand{name: "premove", reach: anywhere, run: (*Bot).premoveCommand, help: helpCorrespondence + 2,
+		declare: func(*Config) *discordgo.ApplicationCommand {
+			line := option("premove", "line", discordgo.ApplicationCommandOptionString, false)
+			line.MaxLength = premoveMaxLength
+			return command("premove", line, option("premove", "clear", discordgo.ApplicationCommandOptionBoolean, false))
+		}})
+	addCommand(appCommand{name: "vacation", run: (*Bot).vacationCommand, help: helpCorrespondence + 3, declare: declareVacation})
+	addCommand(appCommand{name: "settings", reach: anywhere, run: (*Bot).settingsCommand, help: helpCorrespondence + 4,
+		declare: func(*Config) *discordgo.ApplicationCommand {
+			reminders := option("settings", "reminders", discordgo.ApplicationCommandOptionString, false)
+			reminders.MaxLength = 40
+			return command("settings",
+				option("settings", "notifications", discordgo.ApplicationCommandOptionString, false, play.NotifyMention, play.NotifyDM, play.NotifyNone),
+				reminders,
+				option("settings", "language", discordgo.ApplicationCommandOptionString, false, languageChoices...))
+		}})
+	clicks.handle(idGamesOpen, func(b *Bot, in *interaction, _ idFields) error { return b.gamesSelect(in) })
+	clicks.handle(idClaimWin, gameAct((*Bot).claimWinClick))
+	clicks.handle(idClaimDraw, gameAct((*Bot).claimDrawClick))
+}
+
+var (
+	// idGamesOpen is /games' menu; its value is the game's id.
+	idGamesOpen = pattern("gs:open")
+	// idClaimWin and idClaimDraw are the choice after the opponent's
+	// time ran out.
+	idClaimWin  = gamePattern("cwin")
+	idClaimDraw = gamePattern("cdraw")
+)
+
+// declareVacation declares /vacation; the yearly allowance is the most
+// it takes at once.
+func declareVacation(cfg *Config) *discordgo.ApplicationCommand {
+	days := option("vacation", "days", discordgo.ApplicationCommandOptionInteger, true)
 	days.MinValue = ptr(0.0)
 	// A MaxValue of 0 would go unsent (omitempty): with no allowance,
 	// play refuses every vacation and says why.
-	days.MaxValue = float64(max(vacationDays, 0))
-	line := opt("premove", "line", discordgo.ApplicationCommandOptionString)
-	line.MaxLength = premoveMaxLength
-	reminders := opt("settings", "reminders", discordgo.ApplicationCommandOptionString)
-	reminders.MaxLength = 40
-	return []*discordgo.ApplicationCommand{
-		cmd("games"),
-		cmd("vacation", days),
-		cmd("premove", line, opt("premove", "clear", discordgo.ApplicationCommandOptionBoolean)),
-		cmd("settings",
-			opt("settings", "notifications", discordgo.ApplicationCommandOptionString, play.NotifyMention, play.NotifyDM, play.NotifyNone),
-			reminders,
-			opt("settings", "language", discordgo.ApplicationCommandOptionString, languageChoices...)),
-	}
-}
-
-// correspondenceHandlers are the handlers of those commands, by name.
-func (b *Bot) correspondenceHandlers() map[string]func(*interaction, discordgo.ApplicationCommandInteractionData) error {
-	return map[string]func(*interaction, discordgo.ApplicationCommandInteractionData) error{
-		"games": b.gamesCommand, "vacation": b.vacationCommand, "premove": b.premoveCommand, "settings": b.settingsCommand,
-	}
+	days.MaxValue = float64(max(cfg.VacationDays, 0))
+	return command("vacation", days)
 }
 
 // prepare notes an interaction's languages for later news, and answers
@@ -75,7 +82,7 @@ func (b *Bot) prepare(in *interaction) {
 	if in.i.Type == discordgo.InteractionApplicationCommandAutocomplete || in.user == "" {
 		return
 	}
-	if p := b.prefs(in.user); p.Language != "" {
+	if p := b.prefs(in.ctx, in.user); p.Language != "" {
 		in.lang = i18n.Lang(p.Language)
 	}
 }
@@ -92,7 +99,7 @@ func myMove(g *play.Game, user string) bool {
 // gamesCommand is /games: the user's active games in this server, those
 // where they are to act first, then by deadline.
 func (b *Bot) gamesCommand(in *interaction, _ discordgo.ApplicationCommandInteractionData) error {
-	all, err := b.play.ActiveGames(context.Background(), in.user)
+	all, err := b.play.ActiveGames(in.ctx, in.user)
 	if err != nil {
 		return err
 	}
@@ -103,7 +110,7 @@ func (b *Bot) gamesCommand(in *interaction, _ discordgo.ApplicationCommandIntera
 		}
 	}
 	sortGames(gs, in.user)
-	m := gamesMessage(in.lang, in.user, gs, b.prefs(in.user), b.cfg.Now)
+	m := gamesMessage(in.lang, in.user, gs, b.prefs(in.ctx, in.user), b.cfg.Now)
 	m.Flags = discordgo.MessageFlagsEphemeral
 	return in.respond(m)
 }
@@ -158,7 +165,7 @@ func gamesMessage(lang i18n.Lang, user string, gs []play.Game, p play.Prefs, now
 		lines = append(lines, i18n.N(lang, "games.more", n, nil))
 	}
 	e.Description = truncate(strings.Join(head, "\n")+"\n\n"+strings.Join(lines, "\n\n"), 4096)
-	menu := discordgo.SelectMenu{CustomID: "gs:open", Placeholder: tr(lang, "games.select", nil)}
+	menu := discordgo.SelectMenu{CustomID: idGamesOpen.id(), Placeholder: tr(lang, "games.select", nil)}
 	for i := range gs[:min(len(gs), gamesOptions)] {
 		g := &gs[i]
 		opp := opponentOf(g, user)
@@ -202,7 +209,7 @@ func gameLine(lang i18n.Lang, user string, g *play.Game, now time.Time) string {
 	} else {
 		second = append(second, "⏳ "+tr(lang, "choice.no_limit", nil))
 	}
-	second = append(second, "❄️ "+countdown(lang, &pos))
+	second = append(second, "❄️ "+i18n.IceAgeCountdown(lang, &pos))
 	for _, c := range []game.Color{game.White, game.Black} {
 		if g.Away(c, now) {
 			second = append(second, "🏖️ "+tr(lang, "games.away", map[string]any{"Player": mention(g.Seat(c).ID), "When": timestamp(g.AwayUntil[c], "d")}))
@@ -217,26 +224,22 @@ func gameLine(lang i18n.Lang, user string, g *play.Game, now time.Time) string {
 // gamesSelect opens a game chosen in /games' menu: its board is posted
 // in its thread, where the buttons work.
 func (b *Bot) gamesSelect(in *interaction) error {
-	values := in.i.MessageComponentData().Values
-	if len(values) != 1 {
-		return fmt.Errorf("bot: /games menu with %d values", len(values))
-	}
-	id, err := strconv.ParseUint(values[0], 10, 64)
-	if err != nil {
-		return fmt.Errorf("bot: /games menu value %q: %w", values[0], err)
-	}
-	g, err := b.play.PlayersGame(context.Background(), id, in.user)
+	id, err := menuNumber(in)
 	if err != nil {
 		return err
 	}
-	m, err := b.boardMessage(b.guildLang(g.Guild), view{g: &g, buttons: !g.Over() && g.Flag == nil})
+	g, err := b.play.PlayersGame(in.ctx, id, in.user)
+	if err != nil {
+		return err
+	}
+	m, err := b.boardMessage(in.ctx, b.guildLang(in.ctx, g.Guild), view{g: &g, buttons: !g.Over() && g.Flag == nil})
 	if err != nil {
 		return err
 	}
 	if g.Flag != nil {
-		m.Components = claimButtons(b.guildLang(g.Guild), &g)
+		m.Components = claimButtons(b.guildLang(in.ctx, g.Guild), &g)
 	}
-	if _, err := b.post(g.Channel, m); err != nil {
+	if _, err := b.post(in.ctx, g.Channel, m); err != nil {
 		return err
 	}
 	return in.tell(tr(in.lang, "games.posted", map[string]any{"Channel": "<#" + g.Channel + ">"}))
@@ -244,7 +247,7 @@ func (b *Bot) gamesSelect(in *interaction) error {
 
 // correspondenceStatus adds to a board's status what correspondence
 // brings: a timeout's choice, and the players on vacation.
-func (b *Bot) correspondenceStatus(lang i18n.Lang, g *play.Game) []string {
+func (b *Bot) correspondenceStatus(ctx context.Context, lang i18n.Lang, g *play.Game) []string {
 	var lines []string
 	if f := g.Flag; f != nil {
 		lines = append(lines, "⌛ "+tr(lang, "board.flag", map[string]any{"Loser": mention(opponentOf(g, f.By).ID), "Player": mention(f.By),
@@ -276,7 +279,7 @@ func withConditional(lang i18n.Lang, r *play.Result, v *view) {
 // afterMove tells, after a move's board is posted, those who asked for
 // direct messages that it is their move, and the author of a dropped
 // queue of conditional moves that it was dropped.
-func (b *Bot) afterMove(r *play.Result) {
+func (b *Bot) afterMove(ctx context.Context, r *play.Result) {
 	played := ""
 	if r.Move != nil {
 		played = r.Move.SAN
@@ -284,16 +287,16 @@ func (b *Bot) afterMove(r *play.Result) {
 	if c := r.Conditional; c != nil && c.Reply != nil {
 		played = c.Reply.SAN
 	}
-	b.notifyTurn(&r.Game, played)
+	b.notifyTurn(ctx, &r.Game, played)
 	if c := r.Conditional; c != nil && c.Dropped() && r.Move != nil {
-		b.notifyDropped(&r.Game, c, r.Move.SAN)
+		b.notifyDropped(ctx, &r.Game, c, r.Move.SAN)
 	}
 }
 
 // claimWinClick and claimDrawClick are the choice of a player whose
 // opponent ran out of time.
 func (b *Bot) claimWinClick(in *interaction, a play.Act) error {
-	r, err := b.play.ClaimWin(context.Background(), a)
+	r, err := b.play.ClaimWin(in.ctx, a)
 	if err != nil {
 		return err
 	}
@@ -301,7 +304,7 @@ func (b *Bot) claimWinClick(in *interaction, a play.Act) error {
 }
 
 func (b *Bot) claimDrawClick(in *interaction, a play.Act) error {
-	r, err := b.play.ClaimDraw(context.Background(), a)
+	r, err := b.play.ClaimDraw(in.ctx, a)
 	if err != nil {
 		return err
 	}
@@ -317,7 +320,7 @@ func (b *Bot) vacationCommand(in *interaction, data discordgo.ApplicationCommand
 	if days < 0 {
 		days = 0
 	}
-	away, err := b.play.Vacation(context.Background(), in.user, days, b.cfg.Now())
+	away, err := b.play.Vacation(in.ctx, in.user, days, b.cfg.Now())
 	if err != nil {
 		return err
 	}
@@ -334,27 +337,27 @@ func (b *Bot) vacationCommand(in *interaction, data discordgo.ApplicationCommand
 	if err := in.tell(strings.Join(lines, "\n")); err != nil {
 		return err
 	}
-	b.announceAway(in.user, away)
+	b.announceAway(in.ctx, in.user, away)
 	return nil
 }
 
 // announceAway tells the opponents, in each game's thread and without a
 // ping, that a player's clock stands still, or runs again.
-func (b *Bot) announceAway(user string, away play.Away) {
-	gs, err := b.play.ActiveGames(context.Background(), user)
+func (b *Bot) announceAway(ctx context.Context, user string, away play.Away) {
+	gs, err := b.play.ActiveGames(ctx, user)
 	if err != nil {
 		b.log.Warn("listing games to announce a vacation", "user", user, "err", err)
 		return
 	}
 	for _, g := range gs {
-		lang := b.guildLang(g.Guild)
+		lang := b.guildLang(ctx, g.Guild)
 		text := "🏖️ " + tr(lang, "vacation.note", map[string]any{"Player": mention(user), "Until": timestamp(away.Until, "f")})
 		if away.Back {
 			text = "👋 " + tr(lang, "vacation.note_back", map[string]any{"Player": mention(user)})
 		}
 		m := &message{Content: text}
 		m.mentionOnly()
-		if _, err := b.post(g.Channel, m); err != nil {
+		if _, err := b.post(ctx, g.Channel, m); err != nil {
 			b.log.Warn("announcing a vacation", "game", g.ID, "err", err)
 		}
 	}
@@ -384,7 +387,7 @@ func (b *Bot) premoveCommand(in *interaction, data discordgo.ApplicationCommandI
 	default:
 		return in.tell(premoveText(in.lang, &g, in.user))
 	}
-	r, err := b.play.Premove(context.Background(), b.act(in, &g), lines)
+	r, err := b.play.Premove(in.ctx, b.act(in, &g), lines)
 	if err != nil {
 		return err
 	}
@@ -450,7 +453,7 @@ func premoveText(lang i18n.Lang, g *play.Game, user string) string {
 // settingsCommand is /settings: with options it changes them, without it
 // shows them.
 func (b *Bot) settingsCommand(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
-	p := b.prefs(in.user)
+	p := b.prefs(in.ctx, in.user)
 	opts := options(data)
 	if len(opts) == 0 {
 		return in.tell(settingsText(in.lang, &p, b.cfg.Now))
@@ -471,7 +474,7 @@ func (b *Bot) settingsCommand(in *interaction, data discordgo.ApplicationCommand
 		}
 		p.Reminders = hours
 	}
-	saved, err := b.play.SetPrefs(context.Background(), in.user, p, b.cfg.Now())
+	saved, err := b.play.SetPrefs(in.ctx, in.user, p, b.cfg.Now())
 	if err != nil {
 		return err
 	}

@@ -39,10 +39,12 @@ func offlineBot(t *testing.T, opts play.Options) (*Bot, *play.Service, *time.Tim
 }
 
 func TestCorrespondenceCommandsAreValidForDiscord(t *testing.T) {
-	cmds := correspondenceCommands(14)
-	var names []string
+	cfg := Config{VacationDays: 14}
+	var cmds []*discordgo.ApplicationCommand
+	for _, name := range []string{"games", "vacation", "premove", "settings"} {
+		cmds = append(cmds, commandTable[name].declare(&cfg))
+	}
 	for _, c := range cmds {
-		names = append(names, c.Name)
 		checkName(t, c.Name, c.NameLocalizations)
 		for loc, d := range *c.DescriptionLocalizations {
 			if n := utf8.RuneCountInString(d); n < 1 || n > 100 {
@@ -65,14 +67,6 @@ func TestCorrespondenceCommandsAreValidForDiscord(t *testing.T) {
 					t.Errorf("/%s %s: choice %q (%d localizations)", c.Name, o.Name, ch.Name, len(ch.NameLocalizations))
 				}
 			}
-		}
-	}
-	if !slices.Equal(names, []string{"games", "vacation", "premove", "settings"}) {
-		t.Fatalf("commands %v", names)
-	}
-	for _, c := range commands(play.AllowedDays) {
-		if slices.Contains(names, c.Name) {
-			t.Errorf("/%s is declared twice", c.Name)
 		}
 	}
 	if days := cmds[1].Options[0]; !days.Required || *days.MinValue != 0 || days.MaxValue != 14 {
@@ -199,7 +193,7 @@ func TestBoardsSayWhoIsAwayAndWhoChooses(t *testing.T) {
 	}
 	g, _ := svc.Game(ctx, r.Game.ID)
 	pos, _ := g.Position()
-	status := b.status(i18n.English, &g, &pos)
+	status := b.status(context.Background(), i18n.English, &g, &pos)
 	if !strings.Contains(status, "<@k> is on vacation until <t:") || !strings.Contains(status, "Move due") {
 		t.Fatalf("status %q", status)
 	}
@@ -209,7 +203,7 @@ func TestBoardsSayWhoIsAwayAndWhoChooses(t *testing.T) {
 		t.Fatal(err)
 	}
 	g = tr.Game
-	status = b.status(i18n.English, &g, &pos)
+	status = b.status(context.Background(), i18n.English, &g, &pos)
 	if strings.Contains(status, "Move due") || !strings.Contains(status, "<@w> ran out of time: <@k> chooses") {
 		t.Fatalf("status after the flag %q", status)
 	}
@@ -217,7 +211,7 @@ func TestBoardsSayWhoIsAwayAndWhoChooses(t *testing.T) {
 	if id := buttons[0].(discordgo.Button).CustomID; id != fmt.Sprintf("g:cwin:%d:%d", g.ID, g.Revision) {
 		t.Fatalf("claim button %q", id)
 	}
-	if _, ok := gameClicks["cwin"]; !ok {
+	if _, f, ok := clicks.match(buttons[0].(discordgo.Button).CustomID); !ok || f.p.name != "g:cwin" {
 		t.Fatal("the claim buttons are not routed")
 	}
 }
@@ -256,18 +250,18 @@ func TestNotificationsFollowTheSettings(t *testing.T) {
 	}
 	set("dm", play.Prefs{Notifications: play.NotifyDM})
 	set("quiet", play.Prefs{Notifications: play.NotifyNone})
-	if !b.wantsMention("default") || b.wantsMention("dm") || b.wantsMention("quiet") {
+	if !b.wantsMention(context.Background(), "default") || b.wantsMention(context.Background(), "dm") || b.wantsMention(context.Background(), "quiet") {
 		t.Fatal("mentions do not follow the settings")
 	}
 	// Discord refused a DM: the bot mentions instead, for a week.
 	if err := svc.NoteDMRefused(ctx, "dm", *now); err != nil {
 		t.Fatal(err)
 	}
-	if !b.wantsMention("dm") {
+	if !b.wantsMention(context.Background(), "dm") {
 		t.Fatal("closed DMs do not fall back to a mention")
 	}
 	*now = now.Add(dmRetry)
-	if b.wantsMention("dm") {
+	if b.wantsMention(context.Background(), "dm") {
 		t.Fatal("a DM is not tried again after a week")
 	}
 	// Saving the settings tries DMs again at once.
@@ -276,7 +270,7 @@ func TestNotificationsFollowTheSettings(t *testing.T) {
 		t.Fatal(err)
 	}
 	set("dm", play.Prefs{Notifications: play.NotifyDM})
-	if b.wantsMention("dm") {
+	if b.wantsMention(context.Background(), "dm") {
 		t.Fatal("saving the settings does not try DMs again")
 	}
 }

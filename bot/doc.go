@@ -19,9 +19,17 @@
 // language; anything unexpected is logged with the interaction id and
 // answered with a short apology, never with internal error text.
 //
-// Custom ids of buttons carry what a click needs — the game's id and the
+// Each command is declared once, as data beside its handler, in an init
+// of the file that answers it (addCommand, commands.go): its declaration
+// for Discord, its handler, its autocomplete and its place in /help. One
+// table routes commands by name; a new command is one file.
+//
+// Custom ids of buttons and menus have one grammar (customid.go): each is
+// a pattern such as "g:resign:{game}:{rev}" that both builds the id and
+// routes the click. They carry what a click needs — the game's id and the
 // revision the message showed — so play refuses a click from an older
 // message, or from a finished game, and never applies it to another game.
+// A posted pattern never changes, so buttons on old boards keep working.
 //
 // The commands of results (records.go) read play's queries: /leaderboard
 // pages with buttons that update its message ("lb:scope:page"); /stats

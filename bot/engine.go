@@ -102,7 +102,7 @@ func (b *Bot) engineChallenge(in *interaction, n play.NewChallenge, level int) e
 	channel, thread := in.i.ChannelID, ""
 	name := truncate(tr(in.public, "thread.name", map[string]any{"White": white.Name, "Black": black.Name}), 100)
 	ch, err := b.s.ThreadStartComplex(in.i.ChannelID, &discordgo.ThreadStart{Name: name,
-		AutoArchiveDuration: threadArchiveMinutes, Type: discordgo.ChannelTypeGuildPublicThread})
+		AutoArchiveDuration: threadArchiveMinutes, Type: discordgo.ChannelTypeGuildPublicThread}, discordgo.WithContext(in.ctx))
 	switch {
 	case err == nil:
 		channel, thread = ch.ID, ch.ID
@@ -111,11 +111,11 @@ func (b *Bot) engineChallenge(in *interaction, n play.NewChallenge, level int) e
 	default:
 		return fmt.Errorf("bot: opening a thread for an engine game: %w", err)
 	}
-	r, err := b.play.Start(context.Background(), play.NewGame{Guild: n.Guild, Channel: channel, White: white, Black: black,
+	r, err := b.play.Start(in.ctx, play.NewGame{Guild: n.Guild, Channel: channel, White: white, Black: black,
 		Rated: rated, DaysPerMove: n.DaysPerMove, Engine: levels, At: b.cfg.Now()})
 	if err != nil {
 		if thread != "" {
-			if _, derr := b.s.ChannelDelete(thread); derr != nil {
+			if _, derr := b.s.ChannelDelete(thread, discordgo.WithContext(in.ctx)); derr != nil {
 				b.log.Warn("could not delete the thread of an engine game not started", "thread", thread, "err", derr)
 			}
 		}
@@ -130,11 +130,11 @@ func (b *Bot) engineChallenge(in *interaction, n play.NewChallenge, level int) e
 	if err := in.respond(m); err != nil {
 		return err
 	}
-	board, err := b.boardMessage(in.public, view{g: &g, headline: tr(in.public, "game.started", nil), buttons: true, ping: true})
+	board, err := b.boardMessage(in.ctx, in.public, view{g: &g, headline: tr(in.public, "game.started", nil), buttons: true, ping: true})
 	if err != nil {
 		return err
 	}
-	if _, err = b.post(channel, board); err != nil {
+	if _, err = b.post(in.ctx, channel, board); err != nil {
 		return err
 	}
 	b.engineTurn(in, &g)
@@ -158,6 +158,9 @@ func (b *Bot) engineTurn(in *interaction, g *play.Game) {
 	}
 }
 
+// resumeDeadline bounds the search for the games waiting for the engine.
+const resumeDeadline = time.Minute
+
 // resumeEngine queues the engine's move in every game where it is due:
 // after a restart, or a reconnection, nothing is lost.
 func (b *Bot) resumeEngine() {
@@ -165,7 +168,9 @@ func (b *Bot) resumeEngine() {
 	if id == "" || b.play == nil {
 		return
 	}
-	gs, err := b.play.ActiveGames(context.Background(), id)
+	ctx, cancel := context.WithTimeout(b.life, resumeDeadline)
+	defer cancel()
+	gs, err := b.play.ActiveGames(ctx, id)
 	if err != nil {
 		b.log.Error("finding the engine's games", "err", err)
 		return
@@ -247,17 +252,17 @@ func (b *Bot) engineMove(ctx context.Context, id uint64) {
 			return
 		}
 		b.Metrics.Moves.Add(1)
-		lang := b.guildLang(r.Game.Guild)
+		lang := b.guildLang(ctx, r.Game.Guild)
 		v := view{g: &r.Game, played: r.Move, buttons: true, ping: true,
 			headline: tr(lang, "game.moved", map[string]any{"Player": mention(a.By), "Move": "**" + r.Move.SAN + "**"})}
-		m, err := b.boardMessage(lang, v)
+		m, err := b.boardMessage(ctx, lang, v)
 		if err == nil {
-			_, err = b.post(r.Game.Channel, m)
+			_, err = b.post(ctx, r.Game.Channel, m)
 		}
 		if err != nil {
 			b.log.Error("posting the engine's move", "game", id, "err", err)
 		}
-		b.afterMove(&r)
+		b.afterMove(ctx, &r)
 		return
 	}
 }
@@ -266,7 +271,7 @@ func (b *Bot) engineMove(ctx context.Context, id uint64) {
 // it accepts only when its evaluation finds the position dead equal. It
 // returns the result of its answer, or ok false when g's offer is not
 // the engine's to answer.
-func (b *Bot) engineAnswersDraw(g *play.Game) (r play.Result, ok bool, err error) {
+func (b *Bot) engineAnswersDraw(ctx context.Context, g *play.Game) (r play.Result, ok bool, err error) {
 	o := g.DrawOffer
 	if o == nil || g.Over() {
 		return play.Result{}, false, nil
@@ -279,12 +284,12 @@ func (b *Bot) engineAnswersDraw(g *play.Game) (r play.Result, ok bool, err error
 	if err != nil {
 		return play.Result{}, true, err
 	}
-	res := search(context.Background(), pos, engine.Limits{Nodes: drawNodes})
+	res := search(ctx, pos, engine.Limits{Nodes: drawNodes})
 	a := play.Act{By: g.Seat(offerer.Other()).ID, Game: g.ID, Revision: g.Revision, At: b.cfg.Now()}
 	if abs(res.Score) <= drawMargin {
-		r, err = b.play.AcceptDraw(context.Background(), a)
+		r, err = b.play.AcceptDraw(ctx, a)
 	} else {
-		r, err = b.play.DeclineDraw(context.Background(), a)
+		r, err = b.play.DeclineDraw(ctx, a)
 	}
 	return r, true, err
 }
@@ -292,7 +297,7 @@ func (b *Bot) engineAnswersDraw(g *play.Game) (r play.Result, ok bool, err error
 // engineAnswersTakeback has the engine grant a takeback asked of it (play
 // refuses them in rated games before they are asked). ok is false when
 // the request is not the engine's to answer.
-func (b *Bot) engineAnswersTakeback(g *play.Game) (r play.Result, ok bool, err error) {
+func (b *Bot) engineAnswersTakeback(ctx context.Context, g *play.Game) (r play.Result, ok bool, err error) {
 	o := g.Takeback
 	if o == nil || g.Over() {
 		return play.Result{}, false, nil
@@ -302,7 +307,7 @@ func (b *Bot) engineAnswersTakeback(g *play.Game) (r play.Result, ok bool, err e
 		return play.Result{}, false, nil
 	}
 	a := play.Act{By: g.Seat(asker.Other()).ID, Game: g.ID, Revision: g.Revision, At: b.cfg.Now()}
-	r, err = b.play.AcceptTakeback(context.Background(), a)
+	r, err = b.play.AcceptTakeback(ctx, a)
 	return r, true, err
 }
 

@@ -2,7 +2,6 @@ package bot
 
 import (
 	"cmp"
-	"context"
 	"errors"
 	"slices"
 	"strings"
@@ -17,10 +16,49 @@ import (
 // maxChoices is Discord's limit on autocomplete choices.
 const maxChoices = 25
 
+func init() {
+	addCommand(appCommand{name: "move", reach: anywhere, run: (*Bot).moveCommand, complete: (*Bot).autocomplete, help: helpPlay + 2,
+		declare: func(*Config) *discordgo.ApplicationCommand {
+			move := option("move", "move", discordgo.ApplicationCommandOptionString, true)
+			move.Autocomplete = true
+			move.MaxLength = 32
+			return command("move", move)
+		}})
+	addCommand(appCommand{name: "board", reach: anywhere, run: (*Bot).boardCommand, help: helpPlay + 3,
+		declare: plain("board", option("board", "flip", discordgo.ApplicationCommandOptionBoolean, false))})
+	addCommand(appCommand{name: "draw", reach: anywhere, run: (*Bot).drawCommand, help: helpPlay + 4,
+		declare: plain("draw", option("draw", "action", discordgo.ApplicationCommandOptionString, false, "offer", "accept", "decline"))})
+	addCommand(appCommand{name: "takeback", reach: anywhere, run: (*Bot).takebackCommand, help: helpPlay + 5, declare: plain("takeback")})
+	addCommand(appCommand{name: "abort", reach: anywhere, run: (*Bot).abortCommand, help: helpPlay + 6, declare: plain("abort")})
+	addCommand(appCommand{name: "resign", reach: anywhere, run: (*Bot).resignCommand, help: helpPlay + 7, declare: plain("resign")})
+	clicks.handle(idResign, gameAct((*Bot).resignClick))
+	clicks.handle(idResignOK, gameAct((*Bot).resignConfirmed))
+	clicks.handle(idFlip, gameAct((*Bot).flipClick))
+	clicks.handle(idAbort, gameAct((*Bot).abortClick))
+	clicks.handle(idDraw, gameAct((*Bot).drawClick))
+	clicks.handle(idDrawYes, gameAct((*Bot).drawAcceptClick))
+	clicks.handle(idDrawNo, gameAct((*Bot).drawDeclineClick))
+	clicks.handle(idTakebackYes, gameAct((*Bot).takebackAcceptClick))
+	clicks.handle(idTakebackNo, gameAct((*Bot).takebackDeclineClick))
+}
+
+// The buttons of a game.
+var (
+	idResign      = gamePattern("resign")
+	idResignOK    = gamePattern("resignok")
+	idDraw        = gamePattern("draw")
+	idDrawYes     = gamePattern("dyes")
+	idDrawNo      = gamePattern("dno")
+	idFlip        = gamePattern("flip")
+	idAbort       = gamePattern("abort")
+	idTakebackYes = gamePattern("tyes")
+	idTakebackNo  = gamePattern("tno")
+)
+
 // gameHere returns the game of the interaction's channel; when there is
 // none it tells the user and returns errNotHere.
 func (b *Bot) gameHere(in *interaction) (play.Game, error) {
-	g, err := b.play.GameIn(context.Background(), in.i.ChannelID)
+	g, err := b.play.GameIn(in.ctx, in.i.ChannelID)
 	var x *play.Refusal
 	if errors.As(err, &x) && x.Kind == play.NoGame {
 		if terr := in.tell(tr(in.lang, "error.no_game_here", nil)); terr != nil {
@@ -51,7 +89,7 @@ func (b *Bot) moveCommand(in *interaction, data discordgo.ApplicationCommandInte
 
 // move plays a move and posts the board after it.
 func (b *Bot) move(in *interaction, a play.Act, text string) error {
-	r, err := b.play.Move(context.Background(), a, text)
+	r, err := b.play.Move(in.ctx, a, text)
 	if err != nil {
 		return err
 	}
@@ -59,14 +97,14 @@ func (b *Bot) move(in *interaction, a play.Act, text string) error {
 	headline := tr(in.public, "game.moved", map[string]any{"Player": mention(in.user), "Move": "**" + r.Move.SAN + "**"})
 	v := view{g: &r.Game, played: r.Move, headline: headline, buttons: true, ping: true}
 	withConditional(in.public, &r, &v)
-	m, err := b.boardMessage(in.public, v)
+	m, err := b.boardMessage(in.ctx, in.public, v)
 	if err != nil {
 		return err
 	}
 	if err := in.respond(m); err != nil {
 		return err
 	}
-	b.afterMove(&r)
+	b.afterMove(in.ctx, &r)
 	b.engineTurn(in, &r.Game)
 	return nil
 }
@@ -81,7 +119,7 @@ func (b *Bot) autocomplete(in *interaction) error {
 		}
 	}
 	choices := []*discordgo.ApplicationCommandOptionChoice{}
-	g, err := b.play.GameIn(context.Background(), in.i.ChannelID)
+	g, err := b.play.GameIn(in.ctx, in.i.ChannelID)
 	if err == nil && g.ToMove().ID == in.user {
 		pos, perr := g.Position()
 		if perr != nil {
@@ -91,11 +129,21 @@ func (b *Bot) autocomplete(in *interaction) error {
 			choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: m, Value: m})
 		}
 	}
+	return b.choices(in, choices)
+}
+
+// choices answers an autocomplete.
+func (b *Bot) choices(in *interaction, choices []*discordgo.ApplicationCommandOptionChoice) error {
 	in.answered = true
-	return b.respondPlain(in.i, &discordgo.InteractionResponse{
+	return b.respondPlain(in.ctx, in.i, &discordgo.InteractionResponse{
 		Type: discordgo.InteractionApplicationCommandAutocompleteResult,
 		Data: &discordgo.InteractionResponseData{Choices: choices},
 	})
+}
+
+// noChoices answers the autocomplete of an option that offers none.
+func (b *Bot) noChoices(in *interaction) error {
+	return b.choices(in, []*discordgo.ApplicationCommandOptionChoice{})
 }
 
 // MoveChoices returns up to limit legal moves in SAN that match typed
@@ -144,7 +192,7 @@ func (b *Bot) boardCommand(in *interaction, data discordgo.ApplicationCommandInt
 	if o := options(data)["flip"]; o != nil {
 		flip = o.BoolValue()
 	}
-	m, err := b.boardMessage(in.public, view{g: &g, flip: flip, buttons: true})
+	m, err := b.boardMessage(in.ctx, in.public, view{g: &g, flip: flip, buttons: true})
 	if err != nil {
 		return err
 	}
@@ -152,11 +200,13 @@ func (b *Bot) boardCommand(in *interaction, data discordgo.ApplicationCommandInt
 }
 
 func (b *Bot) flipClick(in *interaction, a play.Act) error {
-	g, err := b.play.Game(context.Background(), a.Game)
+	// The button's game id is the clicker's to forge: show only a game
+	// they may see anyway.
+	g, err := b.visibleGame(in, a.Game)
 	if err != nil {
 		return err
 	}
-	m, err := b.boardMessage(in.lang, view{g: &g, flip: true})
+	m, err := b.boardMessage(in.ctx, in.lang, view{g: &g, flip: true})
 	if err != nil {
 		return err
 	}
@@ -174,22 +224,18 @@ func (b *Bot) resignCommand(in *interaction, _ discordgo.ApplicationCommandInter
 
 // resignClick asks the player to confirm, privately.
 func (b *Bot) resignClick(in *interaction, a play.Act) error {
-	if _, err := b.play.PlayersGame(context.Background(), a.Game, in.user); err != nil {
+	if _, err := b.play.PlayersGame(in.ctx, a.Game, in.user); err != nil {
 		return err
 	}
 	m := &message{Content: tr(in.lang, "resign.confirm", nil), Flags: discordgo.MessageFlagsEphemeral,
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: tr(in.lang, "button.resign_confirm", nil), Style: discordgo.DangerButton, CustomID: gameCustomIDAt("resignok", a)},
+			discordgo.Button{Label: tr(in.lang, "button.resign_confirm", nil), Style: discordgo.DangerButton, CustomID: idResignOK.forAct(a)},
 		}}}}
 	return in.respond(m)
 }
 
-func gameCustomIDAt(verb string, a play.Act) string {
-	return gameCustomID(verb, &play.Game{ID: a.Game, Revision: a.Revision})
-}
-
 func (b *Bot) resignConfirmed(in *interaction, a play.Act) error {
-	r, err := b.play.Resign(context.Background(), a)
+	r, err := b.play.Resign(in.ctx, a)
 	if err != nil {
 		return err
 	}
@@ -202,11 +248,11 @@ func (b *Bot) resignConfirmed(in *interaction, a play.Act) error {
 // announce posts the board after an act that others must see, in the
 // game's channel.
 func (b *Bot) announce(in *interaction, r *play.Result, headline string) error {
-	m, err := b.boardMessage(in.public, view{g: &r.Game, headline: headline, buttons: true, ping: r.Event == play.TookBack})
+	m, err := b.boardMessage(in.ctx, in.public, view{g: &r.Game, headline: headline, buttons: true, ping: r.Event == play.TookBack})
 	if err != nil {
 		return err
 	}
-	_, err = b.post(r.Game.Channel, m)
+	_, err = b.post(in.ctx, r.Game.Channel, m)
 	return err
 }
 
@@ -219,11 +265,11 @@ func (b *Bot) abortCommand(in *interaction, _ discordgo.ApplicationCommandIntera
 }
 
 func (b *Bot) abortClick(in *interaction, a play.Act) error {
-	r, err := b.play.Abort(context.Background(), a)
+	r, err := b.play.Abort(in.ctx, a)
 	if err != nil {
 		return err
 	}
-	m, err := b.boardMessage(in.public, view{g: &r.Game, headline: tr(in.public, "game.aborted", map[string]any{"Player": mention(in.user)})})
+	m, err := b.boardMessage(in.ctx, in.public, view{g: &r.Game, headline: tr(in.public, "game.aborted", map[string]any{"Player": mention(in.user)})})
 	if err != nil {
 		return err
 	}
@@ -251,14 +297,14 @@ func (b *Bot) drawCommand(in *interaction, data discordgo.ApplicationCommandInte
 
 // drawClick offers a draw (or, when the opponent offered one, agrees).
 func (b *Bot) drawClick(in *interaction, a play.Act) error {
-	r, err := b.play.OfferDraw(context.Background(), a)
+	r, err := b.play.OfferDraw(in.ctx, a)
 	if err != nil {
 		return err
 	}
 	if r.Event == play.Ended {
 		return b.respondEnd(in, &r, tr(in.public, "game.draw_agreed", nil))
 	}
-	if er, ok, err := b.engineAnswersDraw(&r.Game); ok {
+	if er, ok, err := b.engineAnswersDraw(in.ctx, &r.Game); ok {
 		if err != nil {
 			return err
 		}
@@ -280,15 +326,15 @@ func (b *Bot) drawClick(in *interaction, a play.Act) error {
 	}
 	m := &message{Content: tr(in.public, "draw.offered", map[string]any{"Player": mention(in.user), "Opponent": mention(opp)}),
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: tr(in.public, "button.accept_draw", nil), Style: discordgo.SuccessButton, CustomID: gameCustomID("dyes", &g)},
-			discordgo.Button{Label: tr(in.public, "button.decline_draw", nil), Style: discordgo.SecondaryButton, CustomID: gameCustomID("dno", &g)},
+			discordgo.Button{Label: tr(in.public, "button.accept_draw", nil), Style: discordgo.SuccessButton, CustomID: idDrawYes.forGame(&g)},
+			discordgo.Button{Label: tr(in.public, "button.decline_draw", nil), Style: discordgo.SecondaryButton, CustomID: idDrawNo.forGame(&g)},
 		}}}}
 	m.mentionOnly(opp)
 	return in.respond(m)
 }
 
 func (b *Bot) drawAcceptClick(in *interaction, a play.Act) error {
-	r, err := b.play.AcceptDraw(context.Background(), a)
+	r, err := b.play.AcceptDraw(in.ctx, a)
 	if err != nil {
 		return err
 	}
@@ -296,7 +342,7 @@ func (b *Bot) drawAcceptClick(in *interaction, a play.Act) error {
 }
 
 func (b *Bot) drawDeclineClick(in *interaction, a play.Act) error {
-	if _, err := b.play.DeclineDraw(context.Background(), a); err != nil {
+	if _, err := b.play.DeclineDraw(in.ctx, a); err != nil {
 		return err
 	}
 	m := &message{Content: tr(in.public, "draw.declined", map[string]any{"Player": mention(in.user)})}
@@ -311,7 +357,7 @@ func (b *Bot) drawDeclineClick(in *interaction, a play.Act) error {
 // respondEnd shows the final board as the answer to the act that ended
 // the game.
 func (b *Bot) respondEnd(in *interaction, r *play.Result, headline string) error {
-	m, err := b.boardMessage(in.public, view{g: &r.Game, headline: headline})
+	m, err := b.boardMessage(in.ctx, in.public, view{g: &r.Game, headline: headline})
 	if err != nil {
 		return err
 	}
@@ -327,15 +373,15 @@ func (b *Bot) takebackCommand(in *interaction, _ discordgo.ApplicationCommandInt
 	if err != nil {
 		return err
 	}
-	r, err := b.play.RequestTakeback(context.Background(), b.act(in, &g))
+	r, err := b.play.RequestTakeback(in.ctx, b.act(in, &g))
 	if err != nil {
 		return err
 	}
-	if er, ok, err := b.engineAnswersTakeback(&r.Game); ok {
+	if er, ok, err := b.engineAnswersTakeback(in.ctx, &r.Game); ok {
 		if err != nil {
 			return err
 		}
-		m, err := b.boardMessage(in.public, view{g: &er.Game, headline: i18n.N(in.public, "game.took_back", er.TakenBack, nil), buttons: true, ping: true})
+		m, err := b.boardMessage(in.ctx, in.public, view{g: &er.Game, headline: i18n.N(in.public, "game.took_back", er.TakenBack, nil), buttons: true, ping: true})
 		if err != nil {
 			return err
 		}
@@ -352,31 +398,31 @@ func (b *Bot) takebackCommand(in *interaction, _ discordgo.ApplicationCommandInt
 	}
 	m := &message{Content: tr(in.public, "takeback.requested", map[string]any{"Player": mention(in.user), "Opponent": mention(opp)}),
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: tr(in.public, "button.accept_takeback", nil), Style: discordgo.SuccessButton, CustomID: gameCustomID("tyes", &g)},
-			discordgo.Button{Label: tr(in.public, "button.decline_takeback", nil), Style: discordgo.SecondaryButton, CustomID: gameCustomID("tno", &g)},
+			discordgo.Button{Label: tr(in.public, "button.accept_takeback", nil), Style: discordgo.SuccessButton, CustomID: idTakebackYes.forGame(&g)},
+			discordgo.Button{Label: tr(in.public, "button.decline_takeback", nil), Style: discordgo.SecondaryButton, CustomID: idTakebackNo.forGame(&g)},
 		}}}}
 	m.mentionOnly(opp)
 	return in.respond(m)
 }
 
 func (b *Bot) takebackAcceptClick(in *interaction, a play.Act) error {
-	r, err := b.play.AcceptTakeback(context.Background(), a)
+	r, err := b.play.AcceptTakeback(in.ctx, a)
 	if err != nil {
 		return err
 	}
-	m, err := b.boardMessage(in.public, view{g: &r.Game, headline: i18n.N(in.public, "game.took_back", r.TakenBack, nil), buttons: true, ping: true})
+	m, err := b.boardMessage(in.ctx, in.public, view{g: &r.Game, headline: i18n.N(in.public, "game.took_back", r.TakenBack, nil), buttons: true, ping: true})
 	if err != nil {
 		return err
 	}
 	if err := in.update(m); err != nil {
 		return err
 	}
-	b.notifyTurn(&r.Game, "")
+	b.notifyTurn(in.ctx, &r.Game, "")
 	return nil
 }
 
 func (b *Bot) takebackDeclineClick(in *interaction, a play.Act) error {
-	if _, err := b.play.DeclineTakeback(context.Background(), a); err != nil {
+	if _, err := b.play.DeclineTakeback(in.ctx, a); err != nil {
 		return err
 	}
 	m := &message{Content: tr(in.public, "takeback.declined", map[string]any{"Player": mention(in.user)}), Components: []discordgo.MessageComponent{}}

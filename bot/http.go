@@ -61,7 +61,9 @@ func (b *Bot) answerOverHTTP(i *discordgo.Interaction, payload any, m *message) 
 // application's public key (discordgo.VerifyInteraction), answers a
 // PING, and runs any other interaction as one from the gateway would
 // run, sending its first answer back in the HTTP response. A request
-// without a valid signature gets 401 and changes nothing. Any number of
+// without a valid signature, or signed more than a few minutes off now,
+// gets 401 and changes nothing; an interaction id that came before gets
+// 409 and is not acted on again (replay.go). Any number of
 // identical processes may serve the endpoint behind a load balancer.
 func (b *Bot) InteractionsHandler(key ed25519.PublicKey) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -73,6 +75,11 @@ func (b *Bot) InteractionsHandler(key ed25519.PublicKey) http.Handler {
 		r.Body = http.MaxBytesReader(w, r.Body, 1<<20)
 		if !discordgo.VerifyInteraction(r, key) {
 			http.Error(w, "invalid request signature", http.StatusUnauthorized)
+			return
+		}
+		// The timestamp is signed: an old one is a replay (replay.go).
+		if !freshTimestamp(r, time.Now()) {
+			http.Error(w, "request signed too long ago", http.StatusUnauthorized)
 			return
 		}
 		body, err := io.ReadAll(r.Body)
@@ -88,6 +95,11 @@ func (b *Bot) InteractionsHandler(key ed25519.PublicKey) http.Handler {
 		if i.Type == discordgo.InteractionPing {
 			w.Header().Set("Content-Type", "application/json")
 			w.Write([]byte(`{"type":1}`))
+			return
+		}
+		if !b.seen.first(i.ID, time.Now()) {
+			b.log.Warn("an interaction over HTTP came again; not acted on twice", "id", i.ID)
+			http.Error(w, "interaction already received", http.StatusConflict)
 			return
 		}
 		ch := make(chan httpAnswer, 1)

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -15,8 +16,12 @@ import (
 // interaction is one interaction being handled, with who asked and in
 // which languages to answer them (lang) and the channel (public).
 type interaction struct {
-	b        *Bot
-	i        *discordgo.Interaction
+	b *Bot
+	i *discordgo.Interaction
+	// ctx bounds everything the interaction does (interactionDeadline);
+	// cancel releases it once the handler returns.
+	ctx      context.Context
+	cancel   context.CancelFunc
 	name     string // command or component family, for logs
 	user     string
 	seat     play.Seat
@@ -25,8 +30,13 @@ type interaction struct {
 	answered bool
 }
 
+// interactionDeadline bounds the work of one interaction: its token, the
+// only way to show what it did, lives fifteen minutes.
+const interactionDeadline = interactionLife
+
 func (b *Bot) newInteraction(i *discordgo.Interaction) *interaction {
 	in := &interaction{b: b, i: i, lang: b.language(string(i.Locale))}
+	in.ctx, in.cancel = context.WithTimeout(b.life, interactionDeadline)
 	in.public = in.lang
 	if i.GuildLocale != nil {
 		in.public = b.language(string(*i.GuildLocale))
@@ -49,11 +59,7 @@ func (b *Bot) newInteraction(i *discordgo.Interaction) *interaction {
 	case discordgo.InteractionApplicationCommand, discordgo.InteractionApplicationCommandAutocomplete:
 		in.name = i.ApplicationCommandData().Name
 	case discordgo.InteractionMessageComponent:
-		id := i.MessageComponentData().CustomID
-		in.name, _, _ = strings.Cut(id, ":")
-		if verb := strings.Split(id, ":"); len(verb) > 1 {
-			in.name += ":" + verb[1]
-		}
+		in.name = "component" // until the router names it (customid.go)
 	}
 	return in
 }
@@ -86,26 +92,26 @@ func (in *interaction) respond(m *message) error {
 		m.Embeds = []*discordgo.MessageEmbed{}
 	}
 	if in.answered {
-		return in.b.followUp(in.i, m)
+		return in.b.followUp(in.ctx, in.i, m)
 	}
 	in.answered = true
-	return in.b.respond(in.i, discordgo.InteractionResponseChannelMessageWithSource, m)
+	return in.b.respond(in.ctx, in.i, discordgo.InteractionResponseChannelMessageWithSource, m)
 }
 
 // update replaces the message a component is on.
 func (in *interaction) update(m *message) error {
 	in.answered = true
-	return in.b.respond(in.i, discordgo.InteractionResponseUpdateMessage, m)
+	return in.b.respond(in.ctx, in.i, discordgo.InteractionResponseUpdateMessage, m)
 }
 
 // deferUpdate acknowledges a click whose work may take a while; the
 // message is edited afterwards with edit.
 func (in *interaction) deferUpdate() error {
 	in.answered = true
-	return in.b.respondPlain(in.i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate})
+	return in.b.respondPlain(in.ctx, in.i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate})
 }
 
-func (in *interaction) edit(m *message) error { return in.b.editResponse(in.i, m) }
+func (in *interaction) edit(m *message) error { return in.b.editResponse(in.ctx, in.i, m) }
 
 // sorry answers an unexpected failure politely.
 func (in *interaction) sorry() {

@@ -50,13 +50,13 @@ func (b *Bot) remember(in *interaction) {
 // guildLang is the language of public posts in a guild: the one its
 // interactions told, or its preferred locale asked of Discord once, or
 // the default.
-func (b *Bot) guildLang(guild string) i18n.Lang {
+func (b *Bot) guildLang(ctx context.Context, guild string) i18n.Lang {
 	if l, ok := b.locales.guilds.Load(guild); ok {
 		return l.(i18n.Lang)
 	}
 	lang := b.language("")
 	if guild != "" {
-		if g, err := b.s.Guild(guild); err == nil && g.PreferredLocale != "" {
+		if g, err := b.s.Guild(guild, discordgo.WithContext(ctx)); err == nil && g.PreferredLocale != "" {
 			lang = b.language(g.PreferredLocale)
 		}
 		b.locales.guilds.Store(guild, lang)
@@ -66,18 +66,18 @@ func (b *Bot) guildLang(guild string) i18n.Lang {
 
 // userLang is the language of what the bot tells a user alone: the one
 // they chose in /settings, or their Discord's, or their guild's.
-func (b *Bot) userLang(p *play.Prefs, user, guild string) i18n.Lang {
+func (b *Bot) userLang(ctx context.Context, p *play.Prefs, user, guild string) i18n.Lang {
 	if p != nil && p.Language != "" {
 		return i18n.Lang(p.Language)
 	}
 	if l, ok := b.locales.users.Load(user); ok {
 		return l.(i18n.Lang)
 	}
-	return b.guildLang(guild)
+	return b.guildLang(ctx, guild)
 }
 
-func (b *Bot) prefs(user string) play.Prefs {
-	p, err := b.play.Prefs(context.Background(), user)
+func (b *Bot) prefs(ctx context.Context, user string) play.Prefs {
+	p, err := b.play.Prefs(ctx, user)
 	if err != nil {
 		b.log.Warn("reading settings", "user", user, "err", err)
 	}
@@ -86,27 +86,27 @@ func (b *Bot) prefs(user string) play.Prefs {
 
 // dmFirst reports whether the user is to be told by direct message: they
 // asked for it, and Discord has not refused one lately.
-func (b *Bot) dmFirst(p *play.Prefs) bool {
+func (b *Bot) dmFirst(ctx context.Context, p *play.Prefs) bool {
 	return p.Notifications == play.NotifyDM && (p.DMRefused.IsZero() || b.cfg.Now().Sub(p.DMRefused) >= dmRetry)
 }
 
 // wantsMention reports whether a board pings the player to move: unless
 // they asked for nothing, or for direct messages that Discord takes.
-func (b *Bot) wantsMention(user string) bool {
-	p := b.prefs(user)
-	return p.Notifications != play.NotifyNone && !b.dmFirst(&p)
+func (b *Bot) wantsMention(ctx context.Context, user string) bool {
+	p := b.prefs(ctx, user)
+	return p.Notifications != play.NotifyNone && !b.dmFirst(ctx, &p)
 }
 
 // dm sends m to the user privately. A refusal for closed DMs is
 // remembered (play.Service.NoteDMRefused) and returned as errDMClosed.
-func (b *Bot) dm(user string, m *message) error {
-	ch, err := b.s.UserChannelCreate(user)
+func (b *Bot) dm(ctx context.Context, user string, m *message) error {
+	ch, err := b.s.UserChannelCreate(user, discordgo.WithContext(ctx))
 	if err == nil {
-		_, err = b.post(ch.ID, m)
+		_, err = b.post(ctx, ch.ID, m)
 	}
 	var re *discordgo.RESTError
 	if errors.As(err, &re) && re.Message != nil && re.Message.Code == discordgo.ErrCodeCannotSendMessagesToThisUser {
-		if nerr := b.play.NoteDMRefused(context.Background(), user, b.cfg.Now()); nerr != nil {
+		if nerr := b.play.NoteDMRefused(ctx, user, b.cfg.Now()); nerr != nil {
 			b.log.Warn("noting closed DMs", "user", user, "err", nerr)
 		}
 		return errDMClosed
@@ -120,13 +120,13 @@ var errDMClosed = errors.New("bot: the user's direct messages are closed")
 // it (dm, in their language), else, or when the DM fails, by a mention
 // in the game's channel (public, in the guild's language). Nothing for
 // a user who asked for nothing.
-func (b *Bot) tell(user string, g *play.Game, dm func(i18n.Lang) *message, public func(i18n.Lang) *message) error {
-	p := b.prefs(user)
+func (b *Bot) tell(ctx context.Context, user string, g *play.Game, dm func(i18n.Lang) *message, public func(i18n.Lang) *message) error {
+	p := b.prefs(ctx, user)
 	if p.Notifications == play.NotifyNone {
 		return nil
 	}
-	if b.dmFirst(&p) {
-		err := b.dm(user, dm(b.userLang(&p, user, g.Guild)))
+	if b.dmFirst(ctx, &p) {
+		err := b.dm(ctx, user, dm(b.userLang(ctx, &p, user, g.Guild)))
 		if err == nil {
 			return nil
 		}
@@ -134,9 +134,9 @@ func (b *Bot) tell(user string, g *play.Game, dm func(i18n.Lang) *message, publi
 			b.log.Warn("direct message failed; mentioning instead", "user", user, "game", g.ID, "err", err)
 		}
 	}
-	m := public(b.guildLang(g.Guild))
+	m := public(b.guildLang(ctx, g.Guild))
 	m.mentionOnly(user)
-	_, err := b.post(g.Channel, m)
+	_, err := b.post(ctx, g.Channel, m)
 	return err
 }
 
@@ -161,17 +161,17 @@ func opponentOf(g *play.Game, user string) play.Seat {
 // asked for one: the board in the thread does not ping them then. When
 // the DM fails, they are mentioned in the thread after all. played is
 // the move just made ("" at the start of a game).
-func (b *Bot) notifyTurn(g *play.Game, played string) {
+func (b *Bot) notifyTurn(ctx context.Context, g *play.Game, played string) {
 	if g.Over() {
 		return
 	}
 	to := g.ToMove()
-	p := b.prefs(to.ID)
-	if !b.dmFirst(&p) {
+	p := b.prefs(ctx, to.ID)
+	if !b.dmFirst(ctx, &p) {
 		return // the board mentions them, or they asked for nothing
 	}
 	opp := opponentOf(g, to.ID)
-	err := b.tell(to.ID, g, func(lang i18n.Lang) *message {
+	err := b.tell(ctx, to.ID, g, func(lang i18n.Lang) *message {
 		text := tr(lang, "notify.your_move", map[string]any{"Opponent": mention(opp.ID), "Game": gameLink(g)})
 		if played != "" {
 			text = tr(lang, "notify.they_played", map[string]any{"Opponent": mention(opp.ID), "Move": "**" + played + "**"}) + "\n" + text
@@ -188,16 +188,16 @@ func (b *Bot) notifyTurn(g *play.Game, played string) {
 // notifyDropped tells the author of a queue of conditional moves, alone,
 // that the opponent played something else: by DM, or not at all, since a
 // mention in the thread would tell everyone there was a queue.
-func (b *Bot) notifyDropped(g *play.Game, c *play.Conditional, played string) {
-	p := b.prefs(c.By)
+func (b *Bot) notifyDropped(ctx context.Context, g *play.Game, c *play.Conditional, played string) {
+	p := b.prefs(ctx, c.By)
 	if p.Notifications == play.NotifyNone || !p.DMRefused.IsZero() && b.cfg.Now().Sub(p.DMRefused) < dmRetry {
 		return
 	}
 	opp := opponentOf(g, c.By)
-	lang := b.userLang(&p, c.By, g.Guild)
+	lang := b.userLang(ctx, &p, c.By, g.Guild)
 	m := &message{Content: tr(lang, "premove.dropped", map[string]any{"Opponent": mention(opp.ID), "Move": "**" + played + "**", "Game": gameLink(g)})}
 	m.mentionOnly()
-	if err := b.dm(c.By, m); err != nil && !errors.Is(err, errDMClosed) {
+	if err := b.dm(ctx, c.By, m); err != nil && !errors.Is(err, errDMClosed) {
 		b.log.Warn("telling a player their conditional moves were dropped", "game", g.ID, "user", c.By, "err", err)
 	}
 }
@@ -212,7 +212,7 @@ func (b *Bot) Remind(ctx context.Context, r play.Reminder) error {
 		return map[string]any{"Player": mention(r.To.ID), "Opponent": mention(opp.ID), "When": timestamp(r.Deadline, "R"),
 			"Deadline": timestamp(r.Deadline, "f"), "Game": gameLink(g)}
 	}
-	return b.tell(r.To.ID, g, func(lang i18n.Lang) *message {
+	return b.tell(ctx, r.To.ID, g, func(lang i18n.Lang) *message {
 		return &message{Content: "⏳ " + tr(lang, "remind.dm", data())}
 	}, func(lang i18n.Lang) *message {
 		return &message{Content: "⏳ " + tr(lang, "remind.thread", data())}
@@ -225,7 +225,7 @@ func (b *Bot) Remind(ctx context.Context, r play.Reminder) error {
 // implements schedule.Notifier.
 func (b *Bot) TimedOut(ctx context.Context, t schedule.Timeout) error {
 	g := &t.Game
-	lang := b.guildLang(g.Guild)
+	lang := b.guildLang(ctx, g.Guild)
 	var headline string
 	var ping []string
 	switch {
@@ -249,7 +249,7 @@ func (b *Bot) TimedOut(ctx context.Context, t schedule.Timeout) error {
 	if t.Late > lateAfter {
 		headline += "\n" + tr(lang, "timeout.late", map[string]any{"When": timestamp(t.Due, "f")})
 	}
-	m, err := b.boardMessage(lang, view{g: g, headline: headline})
+	m, err := b.boardMessage(ctx, lang, view{g: g, headline: headline})
 	if err != nil {
 		return err
 	}
@@ -257,7 +257,7 @@ func (b *Bot) TimedOut(ctx context.Context, t schedule.Timeout) error {
 	if g.Flag != nil && !g.Over() {
 		m.Components = claimButtons(lang, g)
 	}
-	_, err = b.post(g.Channel, m)
+	_, err = b.post(ctx, g.Channel, m)
 	return err
 }
 
@@ -267,7 +267,7 @@ func (b *Bot) Expired(ctx context.Context, c play.Challenge) error {
 	if c.Message == "" {
 		return nil
 	}
-	lang := b.guildLang(c.Guild)
+	lang := b.guildLang(ctx, c.Guild)
 	payload := struct {
 		Content         string                            `json:"content"`
 		Components      []discordgo.MessageComponent      `json:"components"`
@@ -280,7 +280,7 @@ func (b *Bot) Expired(ctx context.Context, c play.Challenge) error {
 	if c.Open() {
 		payload.Content = "⌛ " + tr(lang, "challenge.expired_open", map[string]any{"From": mention(c.From.ID)})
 	}
-	_, err := b.request(http.MethodPatch, discordgo.EndpointChannelMessage(c.Channel, c.Message), payload, nil)
+	_, err := b.request(ctx, http.MethodPatch, discordgo.EndpointChannelMessage(c.Channel, c.Message), payload, nil)
 	return err
 }
 
@@ -291,9 +291,9 @@ func (b *Bot) noteChallengeMessage(in *interaction, c *play.Challenge) {
 	if c.Message != "" {
 		return
 	}
-	msg, err := b.s.InteractionResponse(in.i)
+	msg, err := b.s.InteractionResponse(in.i, discordgo.WithContext(in.ctx))
 	if err == nil {
-		err = b.play.SetChallengeMessage(context.Background(), c.ID, msg.ID)
+		err = b.play.SetChallengeMessage(in.ctx, c.ID, msg.ID)
 	}
 	var x *play.Refusal
 	switch {
@@ -307,7 +307,7 @@ func (b *Bot) noteChallengeMessage(in *interaction, c *play.Challenge) {
 // claimButtons let the opponent of a player out of time choose.
 func claimButtons(lang i18n.Lang, g *play.Game) []discordgo.MessageComponent {
 	return []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.Button{Label: tr(lang, "button.claim_win", nil), Style: discordgo.SuccessButton, CustomID: gameCustomID("cwin", g), Emoji: &discordgo.ComponentEmoji{Name: "🏆"}},
-		discordgo.Button{Label: tr(lang, "button.claim_draw", nil), Style: discordgo.SecondaryButton, CustomID: gameCustomID("cdraw", g), Emoji: &discordgo.ComponentEmoji{Name: "🤝"}},
+		discordgo.Button{Label: tr(lang, "button.claim_win", nil), Style: discordgo.SuccessButton, CustomID: idClaimWin.forGame(g), Emoji: &discordgo.ComponentEmoji{Name: "🏆"}},
+		discordgo.Button{Label: tr(lang, "button.claim_draw", nil), Style: discordgo.SecondaryButton, CustomID: idClaimDraw.forGame(g), Emoji: &discordgo.ComponentEmoji{Name: "🤝"}},
 	}}}
 }

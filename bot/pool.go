@@ -33,8 +33,8 @@ type poolJob struct {
 }
 
 // newPool returns a pool of at most workers goroutines (at least 1).
-func newPool(workers int) *pool {
-	ctx, cancel := context.WithCancel(context.Background())
+func newPool(life context.Context, workers int) *pool {
+	ctx, cancel := context.WithCancel(life)
 	return &pool{ctx: ctx, cancel: cancel, workers: max(workers, 1),
 		waiting: map[uint64]bool{}, running: map[uint64]bool{}}
 }
@@ -46,6 +46,25 @@ func newPool(workers int) *pool {
 func (p *pool) submit(key uint64, run func(context.Context)) (ahead int, ok bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	return p.submitLocked(key, run)
+}
+
+// offer queues run for key as submit does, unless it would have to wait
+// behind limit or more waiting jobs: then it queues nothing and full is
+// true. Work that a user may ask for again and again (an analysis) goes
+// through offer, so that no one fills the queue the engine's games wait
+// in.
+func (p *pool) offer(key uint64, limit int, run func(context.Context)) (ahead int, ok, full bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.busy >= p.workers && len(p.queue) >= limit {
+		return p.busy + len(p.queue), false, true
+	}
+	ahead, ok = p.submitLocked(key, run)
+	return ahead, ok, false
+}
+
+func (p *pool) submitLocked(key uint64, run func(context.Context)) (ahead int, ok bool) {
 	if p.closed {
 		return 0, false
 	}

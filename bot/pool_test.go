@@ -10,7 +10,7 @@ import (
 )
 
 func TestThePoolRunsAtMostItsWorkersInOrder(t *testing.T) {
-	p := newPool(2)
+	p := newPool(context.Background(), 2)
 	release := make(chan struct{})
 	var running, most atomic.Int32
 	var mu sync.Mutex
@@ -55,7 +55,7 @@ func TestThePoolRunsAtMostItsWorkersInOrder(t *testing.T) {
 }
 
 func TestClosingThePoolCancelsRunningJobsAndDropsWaitingOnes(t *testing.T) {
-	p := newPool(1)
+	p := newPool(context.Background(), 1)
 	started := make(chan struct{})
 	var cancelled, ranLate atomic.Bool
 	p.submit(1, func(ctx context.Context) {
@@ -81,4 +81,29 @@ func TestClosingThePoolCancelsRunningJobsAndDropsWaitingOnes(t *testing.T) {
 	if r, w := p.load(); r != 0 || w != 0 {
 		t.Errorf("after close %d jobs run and %d wait", r, w)
 	}
+}
+
+func TestAnOfferIsRefusedWhenTooManyWait(t *testing.T) {
+	p := newPool(context.Background(), 1)
+	release := make(chan struct{})
+	var done sync.WaitGroup
+	job := func(context.Context) { defer done.Done(); <-release }
+	for k, want := range []struct{ ok, full bool }{{true, false}, {true, false}, {true, false}, {false, true}, {false, true}} {
+		done.Add(1)
+		_, ok, full := p.offer(uint64(k+1), 2, job)
+		if ok != want.ok || full != want.full {
+			t.Errorf("offer %d: ok %v full %v, want %v %v", k+1, ok, full, want.ok, want.full)
+		}
+		if !ok {
+			done.Done()
+		}
+	}
+	// Engine moves are not bounded by offers' limit.
+	done.Add(1)
+	if _, ok := p.submit(99, job); !ok {
+		t.Error("a submit was refused behind a full queue of offers")
+	}
+	close(release)
+	done.Wait()
+	p.close()
 }

@@ -4,8 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
+	"math"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -24,36 +23,42 @@ const (
 	scopeGlobal = "global"
 )
 
-// recordCommands declares the commands of results.
-func recordCommands() []*discordgo.ApplicationCommand {
-	cmd, opt := command, option
-	one := 1.0
-	page := opt("leaderboard", "page", discordgo.ApplicationCommandOptionInteger, false)
-	page.MinValue = &one
-	pick := func(name string) *discordgo.ApplicationCommand {
-		id := opt(name, "game", discordgo.ApplicationCommandOptionInteger, false)
-		id.MinValue = &one
-		return cmd(name, id, opt(name, "opponent", discordgo.ApplicationCommandOptionUser, false))
-	}
-	return []*discordgo.ApplicationCommand{
-		cmd("leaderboard", opt("leaderboard", "scope", discordgo.ApplicationCommandOptionString, false, scopeServer, scopeGlobal), page),
-		cmd("stats", opt("stats", "user", discordgo.ApplicationCommandOptionUser, false)),
-		cmd("variantstats"),
-		pick("pgn"),
-		pick("gif"),
-		cmd("history", opt("history", "user", discordgo.ApplicationCommandOptionUser, false)),
-	}
+func init() {
+	addCommand(appCommand{name: "leaderboard", run: (*Bot).leaderboardCommand, help: helpResults + 1,
+		declare: func(*Config) *discordgo.ApplicationCommand {
+			page := option("leaderboard", "page", discordgo.ApplicationCommandOptionInteger, false)
+			page.MinValue = ptr(1.0)
+			return command("leaderboard", option("leaderboard", "scope", discordgo.ApplicationCommandOptionString, false, scopeServer, scopeGlobal), page)
+		}})
+	addCommand(appCommand{name: "stats", run: (*Bot).statsCommand, help: helpResults + 2,
+		declare: plain("stats", option("stats", "user", discordgo.ApplicationCommandOptionUser, false))})
+	addCommand(appCommand{name: "history", run: (*Bot).historyCommand, help: helpResults + 3,
+		declare: plain("history", option("history", "user", discordgo.ApplicationCommandOptionUser, false))})
+	addCommand(appCommand{name: "pgn", reach: anywhere, run: (*Bot).pgnCommand, help: helpResults + 4, declare: declarePick("pgn")})
+	addCommand(appCommand{name: "gif", run: (*Bot).gifCommand, help: helpResults + 5, declare: declarePick("gif")})
+	addCommand(appCommand{name: "variantstats", run: (*Bot).variantStatsCommand, help: helpResults + 6, declare: plain("variantstats")})
+	clicks.handle(idLeaderboard, (*Bot).leaderboardClick)
+	clicks.handle(idHistoryPGN, func(b *Bot, in *interaction, _ idFields) error { return b.historyPick(in, false) })
+	clicks.handle(idHistoryGIF, func(b *Bot, in *interaction, _ idFields) error { return b.historyPick(in, true) })
+	clicks.handle(idHistoryOlder, (*Bot).historyOlderClick)
 }
 
-// recordHandlers are the commands of results, by name.
-func (b *Bot) recordHandlers() map[string]func(*interaction, discordgo.ApplicationCommandInteractionData) error {
-	return map[string]func(*interaction, discordgo.ApplicationCommandInteractionData) error{
-		"leaderboard":  b.leaderboardCommand,
-		"stats":        b.statsCommand,
-		"variantstats": b.variantStatsCommand,
-		"pgn":          b.pgnCommand,
-		"gif":          b.gifCommand,
-		"history":      b.historyCommand,
+var (
+	// idLeaderboard is a page of a leaderboard.
+	idLeaderboard = pattern("lb:{scope}:{page}")
+	// idHistoryPGN and idHistoryGIF are /history's menus, the game's id
+	// as their value; idHistoryOlder its button to older games.
+	idHistoryPGN   = pattern("rec:pgn")
+	idHistoryGIF   = pattern("rec:gif")
+	idHistoryOlder = pattern("rec:older:{user}:{before}")
+)
+
+// declarePick declares /pgn or /gif: a game by number or opponent.
+func declarePick(name string) func(*Config) *discordgo.ApplicationCommand {
+	return func(*Config) *discordgo.ApplicationCommand {
+		id := option(name, "game", discordgo.ApplicationCommandOptionInteger, false)
+		id.MinValue = ptr(1.0)
+		return command(name, id, option(name, "opponent", discordgo.ApplicationCommandOptionUser, false))
 	}
 }
 
@@ -66,7 +71,7 @@ func (b *Bot) leaderboardCommand(in *interaction, data discordgo.ApplicationComm
 	if o := opts["page"]; o != nil {
 		page = int(o.IntValue())
 	}
-	m, err := b.leaderboardMessage(in.public, in.i.GuildID, scope, page)
+	m, err := b.leaderboardMessage(in.ctx, in.public, in.i.GuildID, scope, page)
 	if err != nil {
 		return err
 	}
@@ -78,7 +83,7 @@ func (b *Bot) statsCommand(in *interaction, data discordgo.ApplicationCommandInt
 	if u, name := userOption(data, "user"); u != "" {
 		target = play.Seat{ID: u, Name: name}
 	}
-	m, err := b.statsMessage(in.public, in.i.GuildID, target, in.user)
+	m, err := b.statsMessage(in.ctx, in.public, in.i.GuildID, target, in.user)
 	if err != nil {
 		return err
 	}
@@ -86,7 +91,7 @@ func (b *Bot) statsCommand(in *interaction, data discordgo.ApplicationCommandInt
 }
 
 func (b *Bot) variantStatsCommand(in *interaction, _ discordgo.ApplicationCommandInteractionData) error {
-	m, err := b.variantStatsMessage(in.public, in.i.GuildID)
+	m, err := b.variantStatsMessage(in.ctx, in.public, in.i.GuildID)
 	if err != nil {
 		return err
 	}
@@ -98,7 +103,7 @@ func (b *Bot) pgnCommand(in *interaction, data discordgo.ApplicationCommandInter
 	if err != nil {
 		return err
 	}
-	m, err := b.pgnMessage(in.public, &g)
+	m, err := b.pgnMessage(in.ctx, in.public, &g)
 	if err != nil {
 		return err
 	}
@@ -114,7 +119,7 @@ func (b *Bot) gifCommand(in *interaction, data discordgo.ApplicationCommandInter
 	if err := in.deferReply(false); err != nil {
 		return err
 	}
-	m, err := b.gifMessage(in.public, &g)
+	m, err := b.gifMessage(in.ctx, in.public, &g)
 	if err != nil {
 		return err
 	}
@@ -126,7 +131,7 @@ func (b *Bot) historyCommand(in *interaction, data discordgo.ApplicationCommandI
 	if u, name := userOption(data, "user"); u != "" {
 		target = play.Seat{ID: u, Name: name}
 	}
-	m, err := b.historyMessage(in.lang, in.i.GuildID, target, 0)
+	m, err := b.historyMessage(in.ctx, in.lang, in.i.GuildID, target, 0)
 	if err != nil {
 		return err
 	}
@@ -134,61 +139,60 @@ func (b *Bot) historyCommand(in *interaction, data discordgo.ApplicationCommandI
 	return in.respond(m)
 }
 
-// recordClick answers the buttons and menus of the commands of results.
-func (b *Bot) recordClick(in *interaction, parts []string) error {
-	bad := fmt.Errorf("bot: unknown button %q", strings.Join(parts, ":"))
-	switch {
-	case parts[0] == "lb" && len(parts) == 3:
-		page, err := strconv.Atoi(parts[2])
-		if err != nil || parts[1] != scopeServer && parts[1] != scopeGlobal {
-			return bad
-		}
-		m, err := b.leaderboardMessage(in.public, in.i.GuildID, parts[1], page)
-		if err != nil {
-			return err
-		}
-		return in.update(m)
-	case parts[0] == "rec" && len(parts) == 2 && (parts[1] == "pgn" || parts[1] == "gif"):
-		values := in.i.MessageComponentData().Values
-		if len(values) != 1 {
-			return bad
-		}
-		id, err := strconv.ParseUint(values[0], 10, 64)
-		if err != nil {
-			return bad
-		}
-		g, err := b.visibleGame(in, id)
-		if err != nil {
-			return err
-		}
-		if parts[1] == "pgn" {
-			m, err := b.pgnMessage(in.lang, &g)
-			if err != nil {
-				return err
-			}
-			m.Flags = discordgo.MessageFlagsEphemeral
-			return in.respond(m)
-		}
-		if err := in.deferReply(true); err != nil {
-			return err
-		}
-		m, err := b.gifMessage(in.lang, &g)
-		if err != nil {
-			return err
-		}
-		return in.edit(m)
-	case parts[0] == "rec" && len(parts) == 4 && parts[1] == "older":
-		before, err := strconv.ParseUint(parts[3], 10, 64)
-		if err != nil {
-			return bad
-		}
-		m, err := b.historyMessage(in.lang, in.i.GuildID, play.Seat{ID: parts[2]}, before)
-		if err != nil {
-			return err
-		}
-		return in.update(m)
+// leaderboardClick turns a leaderboard's page.
+func (b *Bot) leaderboardClick(in *interaction, f idFields) error {
+	scope := f.str("scope")
+	page, err := f.num("page")
+	if err != nil || scope != scopeServer && scope != scopeGlobal || page > math.MaxInt32 {
+		return fmt.Errorf("%w: leaderboard %q page %q", errBadCustomID, scope, f.str("page"))
 	}
-	return bad
+	m, err := b.leaderboardMessage(in.ctx, in.public, in.i.GuildID, scope, int(page))
+	if err != nil {
+		return err
+	}
+	return in.update(m)
+}
+
+// historyPick answers a game chosen in /history's menus: its PGN, or
+// its replay.
+func (b *Bot) historyPick(in *interaction, gif bool) error {
+	id, err := menuNumber(in)
+	if err != nil {
+		return err
+	}
+	g, err := b.visibleGame(in, id)
+	if err != nil {
+		return err
+	}
+	if !gif {
+		m, err := b.pgnMessage(in.ctx, in.lang, &g)
+		if err != nil {
+			return err
+		}
+		m.Flags = discordgo.MessageFlagsEphemeral
+		return in.respond(m)
+	}
+	if err := in.deferReply(true); err != nil {
+		return err
+	}
+	m, err := b.gifMessage(in.ctx, in.lang, &g)
+	if err != nil {
+		return err
+	}
+	return in.edit(m)
+}
+
+// historyOlderClick shows a /history's older games.
+func (b *Bot) historyOlderClick(in *interaction, f idFields) error {
+	before, err := f.num("before")
+	if err != nil {
+		return err
+	}
+	m, err := b.historyMessage(in.ctx, in.lang, in.i.GuildID, play.Seat{ID: f.str("user")}, before)
+	if err != nil {
+		return err
+	}
+	return in.update(m)
 }
 
 // pickGame finds the game /pgn or /gif asks for: by its number, the last
@@ -196,7 +200,7 @@ func (b *Bot) recordClick(in *interaction, parts []string) error {
 // last finished here: a game's thread keeps its game). When there is none
 // it tells the user and returns errNotHere.
 func (b *Bot) pickGame(in *interaction, data discordgo.ApplicationCommandInteractionData) (play.Game, error) {
-	ctx := context.Background()
+	ctx := in.ctx
 	opts := options(data)
 	if o := opts["game"]; o != nil {
 		id := o.IntValue()
@@ -223,7 +227,7 @@ func (b *Bot) pickGame(in *interaction, data discordgo.ApplicationCommandInterac
 // server, or one they played. Any other is answered as unknown, so that
 // no one learns of games on servers they are not in.
 func (b *Bot) visibleGame(in *interaction, id uint64) (play.Game, error) {
-	g, err := b.play.Game(context.Background(), id)
+	g, err := b.play.Game(in.ctx, id)
 	if err == nil && g.Guild != in.i.GuildID {
 		if _, played := g.ColorOf(in.user); !played {
 			err = &play.Refusal{Kind: play.NoGame, Game: id}
@@ -256,7 +260,7 @@ func (in *interaction) deferReply(ephemeral bool) error {
 	if ephemeral {
 		r.Data = &discordgo.InteractionResponseData{Flags: discordgo.MessageFlagsEphemeral}
 	}
-	return in.b.s.InteractionRespond(in.i, r)
+	return in.b.s.InteractionRespond(in.i, r, discordgo.WithContext(in.ctx))
 }
 
 // userOption returns the id and display name of a user option, or "".
@@ -297,14 +301,14 @@ func (b *Bot) onGuildUpdate(_ *discordgo.Session, g *discordgo.GuildUpdate) {
 
 // siteName is a game's PGN Site: the server's name, from the gateway's
 // events or, for a server not seen yet, asked of Discord once.
-func (b *Bot) siteName(guild string) string {
+func (b *Bot) siteName(ctx context.Context, guild string) string {
 	if guild == "" {
 		return "Discord"
 	}
 	if name, ok := b.guildNames.Load(guild); ok {
 		return name.(string) + ", Discord"
 	}
-	g, err := b.s.Guild(guild)
+	g, err := b.s.Guild(guild, discordgo.WithContext(ctx))
 	if err != nil || g.Name == "" {
 		b.log.Warn("no name for a guild", "guild", guild, "err", err)
 		return "Discord"

@@ -367,7 +367,7 @@ func TestVariantStatsInPercentages(t *testing.T) {
 	fields := embed(t, msg)["fields"].([]any)
 	server := fields[0].(map[string]any)["value"].(string)
 	global := fields[1].(map[string]any)["value"].(string)
-	if want := "2 parties\u00a0: victoires des Blancs 50,0\u00a0%, des Noirs 50,0\u00a0%, nulles 0,0\u00a0%\nFins de partie\u00a0: abandon 100,0\u00a0%\nÈres glaciaires par partie\u00a0: 0,0"; server != want {
+	if want := "2 parties\u00a0: victoires des Blancs 50,0\u00a0%, des Noirs 50,0\u00a0%, nulles 0,0\u00a0%\nFins de partie\u00a0: abandon 100,0\u00a0%\nÂges de Glace par partie\u00a0: 0,0"; server != want {
 		t.Errorf("this server:\n%q\nwant\n%q", server, want)
 	}
 	if !strings.HasPrefix(global, "3 parties\u00a0: victoires des Blancs 33,3\u00a0%, des Noirs 66,7\u00a0%") {
@@ -534,20 +534,20 @@ func TestRecordsReadInEveryLanguage(t *testing.T) {
 func TestSiteIsTheServersNameFromTheGateway(t *testing.T) {
 	f := newRecordsFixture(t)
 	f.b.onGuildCreate(f.b.s, &discordgo.GuildCreate{Guild: &discordgo.Guild{ID: "g1", Name: "Glacier"}})
-	if got := f.b.siteName("g1"); got != "Glacier, Discord" {
+	if got := f.b.siteName(context.Background(), "g1"); got != "Glacier, Discord" {
 		t.Errorf("after GUILD_CREATE: %q", got)
 	}
 	f.b.onGuildUpdate(f.b.s, &discordgo.GuildUpdate{Guild: &discordgo.Guild{ID: "g1", Name: "Permafrost"}})
-	if got := f.b.siteName("g1"); got != "Permafrost, Discord" {
+	if got := f.b.siteName(context.Background(), "g1"); got != "Permafrost, Discord" {
 		t.Errorf("after GUILD_UPDATE: %q", got)
 	}
 	if reqs := f.api.take(); len(reqs) != 0 {
 		t.Errorf("asked Discord: %+v", reqs)
 	}
-	if got := f.b.siteName("g2"); got != "Ice Club, Discord" {
+	if got := f.b.siteName(context.Background(), "g2"); got != "Ice Club, Discord" {
 		t.Errorf("a server not seen: %q", got)
 	}
-	if got := f.b.siteName(""); got != "Discord" {
+	if got := f.b.siteName(context.Background(), ""); got != "Discord" {
 		t.Errorf("no server: %q", got)
 	}
 }

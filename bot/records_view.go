@@ -32,8 +32,8 @@ const (
 
 // leaderboardMessage is one page of a leaderboard, with buttons to the
 // pages beside it.
-func (b *Bot) leaderboardMessage(lang i18n.Lang, guild, scope string, page int) (*message, error) {
-	st, err := b.play.Leaderboard(context.Background(), scopeOf(scope, guild), page, leaderboardPageSize, b.cfg.Now())
+func (b *Bot) leaderboardMessage(ctx context.Context, lang i18n.Lang, guild, scope string, page int) (*message, error) {
+	st, err := b.play.Leaderboard(ctx, scopeOf(scope, guild), page, leaderboardPageSize, b.cfg.Now())
 	if err != nil {
 		return nil, err
 	}
@@ -55,7 +55,7 @@ func (b *Bot) leaderboardMessage(lang i18n.Lang, guild, scope string, page int) 
 	m := &message{Embeds: []*discordgo.MessageEmbed{e}}
 	m.mentionOnly()
 	if st.Pages > 1 {
-		id := func(p int) string { return fmt.Sprintf("lb:%s:%d", scope, p) }
+		id := func(p int) string { return idLeaderboard.id(scope, p) }
 		m.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.Button{Label: tr(lang, "button.previous", nil), Style: discordgo.SecondaryButton, CustomID: id(st.Page - 1),
 				Disabled: st.Page <= 1, Emoji: &discordgo.ComponentEmoji{Name: "◀️"}},
@@ -68,8 +68,7 @@ func (b *Bot) leaderboardMessage(lang i18n.Lang, guild, scope string, page int) 
 
 // statsMessage shows a player's statistics on the server, their rating
 // everywhere, their record against the viewer and their rating chart.
-func (b *Bot) statsMessage(lang i18n.Lang, guild string, target play.Seat, viewer string) (*message, error) {
-	ctx := context.Background()
+func (b *Bot) statsMessage(ctx context.Context, lang i18n.Lang, guild string, target play.Seat, viewer string) (*message, error) {
 	now := b.cfg.Now()
 	pr, err := b.play.PlayerStats(ctx, guild, target.ID, viewer)
 	if err != nil {
@@ -154,10 +153,10 @@ func chartAltText(lang i18n.Lang, name string, h []play.RatingPoint, now play.Ra
 func score(t play.Tally) string { return fmt.Sprintf("+%d =%d −%d", t.Won, t.Drawn, t.Lost) }
 
 // variantStatsMessage shows how games end, on the server and everywhere.
-func (b *Bot) variantStatsMessage(lang i18n.Lang, guild string) (*message, error) {
+func (b *Bot) variantStatsMessage(ctx context.Context, lang i18n.Lang, guild string) (*message, error) {
 	e := &discordgo.MessageEmbed{Title: tr(lang, "variantstats.title", nil), Color: colorOngoing}
 	for _, sc := range []struct{ scope, title string }{{guild, "variantstats.server"}, {"", "variantstats.global"}} {
-		st, err := b.play.VariantStats(context.Background(), sc.scope)
+		st, err := b.play.VariantStats(ctx, sc.scope)
 		if err != nil {
 			return nil, err
 		}
@@ -183,8 +182,8 @@ func (b *Bot) variantStatsMessage(lang i18n.Lang, guild string) (*message, error
 }
 
 // pgnMessage attaches a game as a .pgn file.
-func (b *Bot) pgnMessage(lang i18n.Lang, g *play.Game) (*message, error) {
-	text, err := g.PGN(b.siteName(g.Guild))
+func (b *Bot) pgnMessage(ctx context.Context, lang i18n.Lang, g *play.Game) (*message, error) {
+	text, err := g.PGN(b.siteName(ctx, g.Guild))
 	if err != nil {
 		return nil, err
 	}
@@ -195,7 +194,7 @@ func (b *Bot) pgnMessage(lang i18n.Lang, g *play.Game) (*message, error) {
 }
 
 // gifMessage attaches a game's animated replay.
-func (b *Bot) gifMessage(lang i18n.Lang, g *play.Game) (*message, error) {
+func (b *Bot) gifMessage(ctx context.Context, lang i18n.Lang, g *play.Game) (*message, error) {
 	mt, err := g.Match()
 	if err != nil {
 		return nil, err
@@ -204,7 +203,7 @@ func (b *Bot) gifMessage(lang i18n.Lang, g *play.Game) (*message, error) {
 	var buf bytes.Buffer
 	// render.GIF draws every ply; shown stays len(moves) until render caps
 	// the frames of long games and says how many plies it drew.
-	if err := render.GIF(&buf, mt.Start(), moves, render.Options{Theme: b.cfg.Theme, Size: gifSize}); err != nil {
+	if err := render.GIF(&buf, mt.Start(), moves, render.Options{Theme: b.cfg.Theme, Size: gifSize, Words: i18n.BoardWords{Lang: lang}}); err != nil {
 		return nil, fmt.Errorf("bot: drawing the replay of game %d: %w", g.ID, err)
 	}
 	shown := len(moves)
@@ -227,8 +226,7 @@ func gameData(lang i18n.Lang, g *play.Game) map[string]any {
 
 // historyMessage lists a player's finished games on the server, newest
 // first from before (0: the newest), with menus for their PGN and replay.
-func (b *Bot) historyMessage(lang i18n.Lang, guild string, target play.Seat, before uint64) (*message, error) {
-	ctx := context.Background()
+func (b *Bot) historyMessage(ctx context.Context, lang i18n.Lang, guild string, target play.Seat, before uint64) (*message, error) {
 	gs, err := b.play.History(ctx, target.ID, guild, before, historyShown)
 	if err != nil {
 		return nil, err
@@ -282,14 +280,14 @@ func (b *Bot) historyMessage(lang i18n.Lang, guild string, target play.Seat, bef
 	e.Description = strings.Join(lines, "\n")
 	m.Components = []discordgo.MessageComponent{
 		discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{MenuType: discordgo.StringSelectMenu,
-			CustomID: "rec:pgn", Placeholder: tr(lang, "history.pick_pgn", nil), Options: pgns}}},
+			CustomID: idHistoryPGN.id(), Placeholder: tr(lang, "history.pick_pgn", nil), Options: pgns}}},
 		discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{MenuType: discordgo.StringSelectMenu,
-			CustomID: "rec:gif", Placeholder: tr(lang, "history.pick_gif", nil), Options: gifs}}},
+			CustomID: idHistoryGIF.id(), Placeholder: tr(lang, "history.pick_gif", nil), Options: gifs}}},
 	}
 	if len(gs) == historyShown {
 		m.Components = append(m.Components, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.Button{Label: tr(lang, "button.older", nil), Style: discordgo.SecondaryButton,
-				CustomID: fmt.Sprintf("rec:older:%s:%d", target.ID, gs[len(gs)-1].ID)},
+				CustomID: idHistoryOlder.id(target.ID, gs[len(gs)-1].ID)},
 		}})
 	}
 	return m, nil

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -51,9 +52,9 @@ func (m *message) mentionOnly(users ...string) {
 
 // request sends payload (with m's images, if any) with discordgo's
 // request machinery: its rate limiter, retries and error type.
-func (b *Bot) request(method, url string, payload any, m *message) ([]byte, error) {
+func (b *Bot) request(ctx context.Context, method, url string, payload any, m *message) ([]byte, error) {
 	if m == nil || len(m.images) == 0 {
-		return b.s.RequestWithBucketID(method, url, payload, url)
+		return b.s.RequestWithBucketID(method, url, payload, url, discordgo.WithContext(ctx))
 	}
 	files := make([]*discordgo.File, len(m.images))
 	for i, img := range m.images {
@@ -67,12 +68,12 @@ func (b *Bot) request(method, url string, payload any, m *message) ([]byte, erro
 	if err != nil {
 		return nil, fmt.Errorf("bot: encoding a message with %d images: %w", len(files), err)
 	}
-	return b.s.RequestRaw(method, url, ct, body, url, 0)
+	return b.s.RequestRaw(method, url, ct, body, url, 0, discordgo.WithContext(ctx))
 }
 
 // respond answers an interaction with a message (typ 4, or 7 to update
 // the message a component is on).
-func (b *Bot) respond(i *discordgo.Interaction, typ discordgo.InteractionResponseType, m *message) error {
+func (b *Bot) respond(ctx context.Context, i *discordgo.Interaction, typ discordgo.InteractionResponseType, m *message) error {
 	payload := struct {
 		Type discordgo.InteractionResponseType `json:"type"`
 		Data *message                          `json:"data,omitempty"`
@@ -80,36 +81,36 @@ func (b *Bot) respond(i *discordgo.Interaction, typ discordgo.InteractionRespons
 	if ok, err := b.answerOverHTTP(i, payload, m); ok {
 		return err
 	}
-	_, err := b.request(http.MethodPost, discordgo.EndpointInteractionResponse(i.ID, i.Token), payload, m)
+	_, err := b.request(ctx, http.MethodPost, discordgo.EndpointInteractionResponse(i.ID, i.Token), payload, m)
 	return err
 }
 
 // respondPlain answers an interaction with a response that carries no
 // files (an autocomplete's choices, a deferral).
-func (b *Bot) respondPlain(i *discordgo.Interaction, r *discordgo.InteractionResponse) error {
+func (b *Bot) respondPlain(ctx context.Context, i *discordgo.Interaction, r *discordgo.InteractionResponse) error {
 	if ok, err := b.answerOverHTTP(i, r, nil); ok {
 		return err
 	}
-	return b.s.InteractionRespond(i, r)
+	return b.s.InteractionRespond(i, r, discordgo.WithContext(ctx))
 }
 
 func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }
 
 // editResponse replaces the deferred or sent response of an interaction.
-func (b *Bot) editResponse(i *discordgo.Interaction, m *message) error {
-	_, err := b.request(http.MethodPatch, discordgo.EndpointInteractionResponseActions(b.appID(i), i.Token), m, m)
+func (b *Bot) editResponse(ctx context.Context, i *discordgo.Interaction, m *message) error {
+	_, err := b.request(ctx, http.MethodPatch, discordgo.EndpointInteractionResponseActions(b.appID(i), i.Token), m, m)
 	return err
 }
 
 // followUp posts one more message for an interaction.
-func (b *Bot) followUp(i *discordgo.Interaction, m *message) error {
-	_, err := b.request(http.MethodPost, discordgo.EndpointFollowupMessage(b.appID(i), i.Token), m, m)
+func (b *Bot) followUp(ctx context.Context, i *discordgo.Interaction, m *message) error {
+	_, err := b.request(ctx, http.MethodPost, discordgo.EndpointFollowupMessage(b.appID(i), i.Token), m, m)
 	return err
 }
 
 // post sends a message to a channel and returns its id.
-func (b *Bot) post(channel string, m *message) (string, error) {
-	body, err := b.request(http.MethodPost, discordgo.EndpointChannelMessages(channel), m, m)
+func (b *Bot) post(ctx context.Context, channel string, m *message) (string, error) {
+	body, err := b.request(ctx, http.MethodPost, discordgo.EndpointChannelMessages(channel), m, m)
 	if err != nil {
 		return "", err
 	}

@@ -3,6 +3,7 @@ package bot
 import (
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
@@ -75,8 +76,15 @@ func TestEveryRefusalReadsInEveryLanguage(t *testing.T) {
 }
 
 func TestCommandsAreValidForDiscord(t *testing.T) {
-	for _, c := range commands(play.AllowedDays) {
+	for _, c := range declarations(&Config{AllowedDays: play.AllowedDays, VacationDays: 14}) {
 		if c.Type == discordgo.UserApplicationCommand {
+			// A context menu's name may have capitals and spaces, but no
+			// more than 32 characters in any language.
+			for loc, s := range *c.NameLocalizations {
+				if n := utf8.RuneCountInString(s); n < 1 || n > 32 {
+					t.Errorf("menu command %q in %s: %d characters", s, loc, n)
+				}
+			}
 			continue
 		}
 		checkName(t, c.Name, c.NameLocalizations)
@@ -115,6 +123,43 @@ func checkName(t *testing.T, name string, locs *map[discordgo.Locale]string) {
 	for loc, s := range *locs {
 		if !ok(s) {
 			t.Errorf("name %q in %s is not a valid command name", s, loc)
+		}
+	}
+}
+
+// TestInteractionsRunUnderADeadline: what an interaction does is bounded
+// by its token's lifetime, and released when its handler returns.
+func TestInteractionsRunUnderADeadline(t *testing.T) {
+	b, _, _ := offlineBot(t, play.Options{})
+	in := b.newInteraction(&discordgo.Interaction{ID: "1", Type: discordgo.InteractionApplicationCommand,
+		Data: discordgo.ApplicationCommandInteractionData{Name: "help"}})
+	dl, ok := in.ctx.Deadline()
+	if !ok || time.Until(dl) > interactionDeadline || time.Until(dl) < interactionDeadline-time.Minute {
+		t.Fatalf("deadline %v (ok %v)", dl, ok)
+	}
+	in.cancel()
+	if in.ctx.Err() == nil {
+		t.Fatal("the context outlives its handler")
+	}
+}
+
+func TestAnInteractionIDIsTakenOnceInItsLife(t *testing.T) {
+	var s seenIDs
+	t0 := time.Unix(1_800_000_000, 0)
+	for _, c := range []struct {
+		id   string
+		at   time.Duration
+		want bool
+	}{
+		{"1", 0, true},
+		{"1", time.Second, false},
+		{"2", time.Second, true},
+		{"1", interactionLife - time.Second, false},
+		{"1", interactionLife + 2*time.Minute, true}, // long dead, and swept: its request is refused for its age anyway
+		{"2", interactionLife + 2*time.Minute, true},
+	} {
+		if got := s.first(c.id, t0.Add(c.at)); got != c.want {
+			t.Errorf("id %s at +%v: first %v, want %v", c.id, c.at, got, c.want)
 		}
 	}
 }

@@ -58,9 +58,9 @@ type Discord struct {
 	ShardID    int `yaml:"shard_id"`
 	ShardCount int `yaml:"shard_count"`
 	// PublicKey is the application's Ed25519 public key (hex, from the
-	// developer portal), with which the HTTP listener verifies the
-	// interactions Discord posts to /interactions. Empty: no such
-	// endpoint. Env ICEAGE_DISCORD_PUBLIC_KEY.
+	// developer portal), with which the interactions listener
+	// (http.interactions) verifies what Discord posts to /interactions.
+	// Empty: no such endpoint. Env ICEAGE_DISCORD_PUBLIC_KEY.
 	PublicKey string `yaml:"public_key"`
 }
 
@@ -127,12 +127,24 @@ type Log struct {
 	Format string `yaml:"format"` // text or json; env ICEAGE_LOG_FORMAT
 }
 
-// HTTP is the optional listener for /healthz, /metrics and online
-// backups. Listen "" turns it off; a host other than 127.0.0.1 or
-// localhost exposes it to the network, so put it behind your own access
-// control. Env ICEAGE_HTTP_LISTEN.
+// HTTP holds the two optional listeners. The operators' one (Listen)
+// serves /healthz, /metrics and online backups, which hold every
+// server's games: it belongs on loopback, and on any other address it
+// needs Token. The interactions listener (Interactions) is the one
+// Discord must reach from the internet; it serves /interactions alone.
 type HTTP struct {
+	// Listen is the operators' listener, e.g. 127.0.0.1:8080; "" turns
+	// it off. Env ICEAGE_HTTP_LISTEN.
 	Listen string `yaml:"listen"`
+	// Token, when set, must come with every request for /metrics,
+	// /backup and the details of /healthz, as "Authorization: Bearer
+	// TOKEN". Required when Listen is not on loopback. Env
+	// ICEAGE_HTTP_TOKEN, which keeps it out of the file.
+	Token string `yaml:"token"`
+	// Interactions is where Discord posts interactions when
+	// discord.public_key is set, e.g. :8443 behind a TLS proxy. Env
+	// ICEAGE_INTERACTIONS_LISTEN.
+	Interactions string `yaml:"interactions"`
 }
 
 // Default returns the configuration used when the file sets nothing: the
@@ -185,16 +197,18 @@ func Load(path string, getenv func(string) string) (Config, error) {
 		}
 	}
 	for env, field := range map[string]*string{
-		"DISCORD_TOKEN":             &c.Discord.Token,
-		"ICEAGE_DATABASE_PATH":      &c.Database.Path,
-		"ICEAGE_DATABASE_URL":       &c.Database.URL,
-		"ICEAGE_DATABASE_DRIVER":    &c.Database.Driver,
-		"ICEAGE_DISCORD_PUBLIC_KEY": &c.Discord.PublicKey,
-		"ICEAGE_LANGUAGE":           &c.Language,
-		"ICEAGE_LOG_LEVEL":          &c.Log.Level,
-		"ICEAGE_LOG_FORMAT":         &c.Log.Format,
-		"ICEAGE_HTTP_LISTEN":        &c.HTTP.Listen,
-		"ICEAGE_DISCORD_URL":        &c.Discord.APIURL,
+		"DISCORD_TOKEN":              &c.Discord.Token,
+		"ICEAGE_DATABASE_PATH":       &c.Database.Path,
+		"ICEAGE_DATABASE_URL":        &c.Database.URL,
+		"ICEAGE_DATABASE_DRIVER":     &c.Database.Driver,
+		"ICEAGE_DISCORD_PUBLIC_KEY":  &c.Discord.PublicKey,
+		"ICEAGE_LANGUAGE":            &c.Language,
+		"ICEAGE_LOG_LEVEL":           &c.Log.Level,
+		"ICEAGE_LOG_FORMAT":          &c.Log.Format,
+		"ICEAGE_HTTP_LISTEN":         &c.HTTP.Listen,
+		"ICEAGE_HTTP_TOKEN":          &c.HTTP.Token,
+		"ICEAGE_INTERACTIONS_LISTEN": &c.HTTP.Interactions,
+		"ICEAGE_DISCORD_URL":         &c.Discord.APIURL,
 	} {
 		if v := strings.TrimSpace(getenv(env)); v != "" {
 			*field = v
@@ -256,6 +270,11 @@ func (c *Config) check() error {
 		if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
 			return fmt.Errorf("discord.api_url %q: want an http or https address, e.g. http://127.0.0.1:8081/", u)
 		}
+		// The bot's token goes with every request: in the clear only to
+		// this machine.
+		if p.Scheme == "http" && !IsLoopback(p.Hostname()) {
+			return fmt.Errorf("discord.api_url %q: http:// would send the bot's token in the clear; use https://, or http:// to 127.0.0.1 or localhost only", u)
+		}
 		if !strings.HasSuffix(u, "/") {
 			c.Discord.APIURL += "/"
 		}
@@ -273,8 +292,11 @@ func (c *Config) check() error {
 			return fmt.Errorf("discord.public_key: want the application's public key, 64 hex digits, from the developer portal")
 		}
 	}
-	if c.Discord.PublicKey != "" && c.HTTP.Listen == "" {
-		return errors.New("discord.public_key is set but http.listen is not: interactions are taken at http.listen's /interactions")
+	if c.Discord.PublicKey != "" && c.HTTP.Interactions == "" {
+		return errors.New("discord.public_key is set but http.interactions is not: name the address Discord posts interactions to, e.g. :8443 (env ICEAGE_INTERACTIONS_LISTEN)")
+	}
+	if c.HTTP.Interactions != "" && c.Discord.PublicKey == "" {
+		return errors.New("http.interactions is set but discord.public_key is not: interactions are verified with the application's public key")
 	}
 	if len(c.Play.AllowedDays) == 0 {
 		return errors.New("play.allowed_days is empty: allow at least one of 1, 2, 3, 5, 7, 10, 14")
@@ -328,11 +350,39 @@ func (c *Config) check() error {
 		return fmt.Errorf("log.format %q: want text or json", c.Log.Format)
 	}
 	if c.HTTP.Listen != "" {
-		if _, _, err := net.SplitHostPort(c.HTTP.Listen); err != nil {
+		host, _, err := net.SplitHostPort(c.HTTP.Listen)
+		if err != nil {
 			return fmt.Errorf("http.listen %q: want host:port, e.g. 127.0.0.1:8080", c.HTTP.Listen)
+		}
+		// Backups hold every server's games: off this machine, only with
+		// the token.
+		if !IsLoopback(host) && c.HTTP.Token == "" {
+			return fmt.Errorf("http.listen %q is reachable from other machines but http.token is empty: set ICEAGE_HTTP_TOKEN, or listen on 127.0.0.1", c.HTTP.Listen)
+		}
+	}
+	if t := c.HTTP.Token; t != "" && len(t) < 16 {
+		return errors.New("http.token is shorter than 16 characters: choose a long random one, e.g. from openssl rand -hex 32")
+	}
+	if c.HTTP.Interactions != "" {
+		if _, _, err := net.SplitHostPort(c.HTTP.Interactions); err != nil {
+			return fmt.Errorf("http.interactions %q: want host:port, e.g. :8443", c.HTTP.Interactions)
+		}
+		if c.HTTP.Interactions == c.HTTP.Listen {
+			return fmt.Errorf("http.interactions and http.listen are both %q: the operators' listener must not be the one Discord reaches; give them different addresses", c.HTTP.Listen)
 		}
 	}
 	return nil
+}
+
+// IsLoopback reports whether host (a name or an address, without a port)
+// is this machine only: localhost or a loopback address. An empty host,
+// as in ":8080", listens on every address and is not.
+func IsLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // keysOf names the keys of the lines a YAML type error points at, since

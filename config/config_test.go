@@ -130,3 +130,41 @@ func TestDatabaseAndShards(t *testing.T) {
 		t.Error("ICEAGE_SHARD_COUNT=two loaded")
 	}
 }
+
+// An attacker on the network reaches whatever is not on loopback: the
+// configurations that would expose the operators' listener, or the
+// token, are refused at start with the key that must change.
+func TestUnsafeCombinationsAreRefused(t *testing.T) {
+	const key = "0000000000000000000000000000000000000000000000000000000000000000"
+	for _, c := range []struct {
+		name, file string
+		env        map[string]string
+		wantKey    string // "" means it loads
+	}{
+		{"operations on loopback need no token", "http:\n  listen: 127.0.0.1:8080\n", nil, ""},
+		{"operations on localhost need no token", "http:\n  listen: localhost:8080\n", nil, ""},
+		{"operations on IPv6 loopback need no token", "http:\n  listen: \"[::1]:8080\"\n", nil, ""},
+		{"operations on every address without a token", "http:\n  listen: \":8080\"\n", nil, "http.token"},
+		{"operations on a public address without a token", "http:\n  listen: 203.0.113.5:8080\n", nil, "http.token"},
+		{"operations on 0.0.0.0 without a token", "", map[string]string{"ICEAGE_HTTP_LISTEN": "0.0.0.0:8080"}, "http.token"},
+		{"operations off loopback with a token", "http:\n  listen: \":8080\"\n", map[string]string{"ICEAGE_HTTP_TOKEN": "a-long-random-secret-0123456789"}, ""},
+		{"a short token", "http:\n  listen: \":8080\"\n  token: abc\n", nil, "http.token"},
+		{"a public key without the interactions listener", "discord:\n  public_key: " + key + "\nhttp:\n  listen: 127.0.0.1:8080\n", nil, "http.interactions"},
+		{"the interactions listener without a public key", "http:\n  interactions: \":8443\"\n", nil, "discord.public_key"},
+		{"interactions on the operators' listener", "discord:\n  public_key: " + key + "\nhttp:\n  listen: 127.0.0.1:8080\n  interactions: 127.0.0.1:8080\n", nil, "http.interactions"},
+		{"interactions apart from operations", "discord:\n  public_key: " + key + "\nhttp:\n  listen: 127.0.0.1:8080\n  interactions: \":8443\"\n", nil, ""},
+		{"an api_url over http to another machine", "discord:\n  api_url: http://relay.example:8080/\n", nil, "discord.api_url"},
+		{"an api_url over http to loopback", "discord:\n  api_url: http://127.0.0.1:8081/\n", nil, ""},
+		{"an api_url over https", "discord:\n  api_url: https://relay.example/\n", nil, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Load(write(t, c.file), env(c.env))
+			switch {
+			case c.wantKey == "" && err != nil:
+				t.Fatalf("refused: %v", err)
+			case c.wantKey != "" && (err == nil || !strings.Contains(err.Error(), c.wantKey)):
+				t.Fatalf("got %v; want a refusal naming %s", err, c.wantKey)
+			}
+		})
+	}
+}

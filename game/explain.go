@@ -211,14 +211,14 @@ func (p *Position) judgeCastling(to Square) MoveError {
 		return e
 	}
 	if a := p.whoAttacks(home, them); a != 0 {
-		return attacked(DetailCastlingInCheck, home, a, "you cannot castle out of check: "+p.menList(a)+" attacks your king")
+		return attacked(DetailCastlingInCheck, home, a, "you cannot castle out of check: "+p.menList(a)+" "+attack(a)+" your king")
 	}
 	cross := (home + to) / 2
 	if a := p.whoAttacks(cross, them); a != 0 {
-		return attacked(DetailCastlingThroughAttack, cross, a, "you cannot castle "+side+": the king would cross "+cross.String()+", which "+p.menList(a)+" attacks")
+		return attacked(DetailCastlingThroughAttack, cross, a, "you cannot castle "+side+": the king would cross "+cross.String()+", which "+p.menList(a)+" "+attack(a))
 	}
 	if a := p.whoAttacks(to, them); a != 0 {
-		return attacked(DetailCastlingIntoAttack, to, a, "you cannot castle "+side+": the king would land on "+to.String()+", which "+p.menList(a)+" attacks")
+		return attacked(DetailCastlingIntoAttack, to, a, "you cannot castle "+side+": the king would land on "+to.String()+", which "+p.menList(a)+" "+attack(a))
 	}
 	return p.judgeSafety(home, to, NoKind)
 }
@@ -253,9 +253,9 @@ func (p *Position) judgeSafety(from, to Square, promo Kind) MoveError {
 	}
 	if x.Kind() == King {
 		if p.ice.Has(to) {
-			return attacked(KingCannotTakeAttackedIce, DetailIceAttacked, to, a, &after, "the king cannot take the ice on "+to.String()+": "+by+" attacks that square")
+			return attacked(KingCannotTakeAttackedIce, DetailIceAttacked, to, a, &after, "the king cannot take the ice on "+to.String()+": "+by+" "+attack(a)+" that square")
 		}
-		return attacked(LeavesKingInCheck, DetailKingAttacked, to, a, &after, "the king cannot go to "+to.String()+": "+by+" attacks that square")
+		return attacked(LeavesKingInCheck, DetailKingAttacked, to, a, &after, "the king cannot go to "+to.String()+": "+by+" "+attack(a)+" that square")
 	}
 	if ks, ok := p.KingSquare(us); ok {
 		// The check is left unanswered only when a checker still attacks
@@ -377,6 +377,14 @@ func (p *Position) menList(b Bitboard) string {
 		parts = append(parts, manOn(p.board[s], s))
 	}
 	return strings.Join(parts, " and ")
+}
+
+// attack is the verb after menList(b): one man attacks, two attack.
+func attack(b Bitboard) string {
+	if b.Count() > 1 {
+		return "attack"
+	}
+	return "attacks"
 }
 
 // placements returns the men on the squares of b, by square.

@@ -19,6 +19,11 @@ const maxQuoted = 40
 // most that prefix, so a front end may show any of them.
 func QuoteInput(text string) string { return strconv.Quote(clipInput(text)) }
 
+// ClipInput returns text cut to its first 40 characters, with "…" after
+// them when it is longer: what QuoteInput quotes, for a front end that
+// writes its own quotation marks.
+func ClipInput(text string) string { return clipInput(text) }
+
 // clipInput returns text cut to its first maxQuoted characters, with "…"
 // appended when it was cut. A text already clipped comes back unchanged.
 func clipInput(text string) string {

@@ -9,13 +9,14 @@
 // # Use
 //
 //	lang := i18n.FromDiscord(interaction.Locale) // "fr", "es-419", "no", … → French, Spanish, Norwegian
-//	i18n.T(lang, "iceage.name", nil)             // "ère glaciaire"
+//	i18n.T(lang, "iceage.name", nil)             // "Âge de Glace"
 //	i18n.N(lang, "count.days", 3, nil)           // "3 jours"
 //	i18n.MoveError(lang, moveErr)                // from a *game.MoveError's Detail and data
 //	i18n.SyntaxError(lang, syntaxErr)
-//	i18n.Outcome(lang, o)                        // "Les Noirs gagnent : le roi blanc a gelé pendant l'ère glaciaire"
+//	i18n.Outcome(lang, o)                        // "Les Noirs gagnent : le roi blanc a gelé pendant l'Âge de Glace"
 //	i18n.Countdown(lang, p.BlackMovesToIceAge())
 //	i18n.FrozenMen(lang, ev.Frozen)
+//	i18n.Quote(lang, typed)                      // « Nf9 » in French, “Nf9” in English
 //	i18n.DiscordLocales("cmd.move.description")  // for a command's description_localizations
 //
 // The explanations of MoveError and SyntaxError start in lower case, as
@@ -64,7 +65,11 @@
 //
 // House style: the player is "tu" in French, "вы" in Russian, "du" in
 // Norwegian, "tú" in Spanish and "je" in Dutch; French puts a no-break
-// space (\u00a0) before ":", ";", "?" and "!"; moves are written in
+// space (\u00a0) before ":", ";", "?" and "!" and inside « », and
+// Spanish opens "¡" and "¿" (tests check both); what a player typed is
+// quoted by Quote, in each language's marks; the variant has its author's
+// names (Échecs de l'Âge de Glace, masculine: un Âge de Glace; Ajedrez
+// Edad de Hielo; Istid-sjakk; IJstijdschaken); moves are written in
 // English SAN (Nf3, a8=Q), which is what the bot reads, and a text that
 // asks for a move names the English letters.
 //

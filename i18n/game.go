@@ -1,8 +1,10 @@
 package i18n
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/iceagechess/iceage/game"
 )
@@ -68,7 +70,7 @@ func colorForms(lang Lang, c game.Color) map[string]any {
 
 // menForms returns, for each form of the men's names, the list of the men
 // on their squares in that form, e.g. "the bishop on b4 and the rook on
-// e8".
+// e8"; and, under "many", whether there is more than one (for the verb).
 func menForms(lang Lang, men []game.Placement) map[string]any {
 	if len(men) == 0 {
 		return map[string]any{}
@@ -85,6 +87,7 @@ func menForms(lang Lang, men []game.Placement) map[string]any {
 		}
 		out[form] = And(lang, items)
 	}
+	out["many"] = len(men) > 1 // for the verb's agreement: "the rook and the queen attack"
 	return out
 }
 
@@ -114,8 +117,40 @@ func square(s game.Square) string {
 	return s.String()
 }
 
-// quote writes what a player typed as SyntaxError.Error does.
-func quote(s string) string { return strconv.Quote(s) }
+// Quote writes what a player typed between the quotation marks of lang:
+// « » with no-break spaces in French, « » in Russian, Norwegian and
+// Spanish, “ ” in English and Dutch. Like game.QuoteInput, it keeps the
+// first 40 characters and shows a byte that is not UTF-8, or a character
+// that does not print, as a Go escape (\xff, \t, \u200b), so that what
+// is shown is what was typed.
+func Quote(lang Lang, text string) string {
+	open, close := "“", "”"
+	switch lang {
+	case French:
+		open, close = "«\u00a0", "\u00a0»"
+	case Russian, Norwegian, Spanish:
+		open, close = "«", "»"
+	}
+	text = game.ClipInput(text)
+	var b strings.Builder
+	b.Grow(len(text) + len(open) + len(close))
+	b.WriteString(open)
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, "\\x%02x", text[i])
+		case !strconv.IsPrint(r):
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteString(text[i : i+size])
+		}
+		i += size
+	}
+	b.WriteString(close)
+	return b.String()
+}
 
 // moveErrorIDs are the message ids of the details that have one message
 // (the others choose among several in moveErrorID).
@@ -302,7 +337,7 @@ func SyntaxError(lang Lang, e *game.SyntaxError) string {
 	if e.Text == "" {
 		return T(lang, "syntax_error.nothing", map[string]any{"Why": why})
 	}
-	return T(lang, "syntax_error.not_a_move", map[string]any{"Text": quote(e.Text), "Why": why})
+	return T(lang, "syntax_error.not_a_move", map[string]any{"Text": Quote(lang, e.Text), "Why": why})
 }
 
 var reasonKeys = map[game.Reason]string{

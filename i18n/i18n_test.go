@@ -194,6 +194,8 @@ func everyKey(l Lang) map[string]any {
 		"WinRate": "50%", "Page": 1, "Pages": 2, "Deviation": 80, "High": 1600, "Low": 1400, "Shown": 9, "Draws": "5%",
 		// Engine games and analysis.
 		"Level": 4, "Drop": "1.5", "Best": "Nxf3",
+		// Positions described.
+		"Squares": "a2 b2", "List": "a3, c3–e3", "Iced": "…", "Frozen": "…", "Countdown": "…", "Board": "…", "Symbol": "♘",
 	}
 }
 
@@ -406,6 +408,13 @@ func TestMoveErrorSentencesAsPlayersSayThem(t *testing.T) {
 		{"4r2k/8/8/8/1b6/8/8/N3K3 w - - 0 1", "Nb3", Russian, "вашему королю шах от слона на b4 и ладьи на e8, и ход конём с a1 на b3 от него не защищает"},
 		{"4k3/3r4/8/8/1b6/8/3N4/3K4 w - - 0 1", "Nf3", French, "déplacer le cavalier en d2 exposerait ton roi à la tour en d7\u00a0: la pièce est clouée"},
 		{"4k3/8/8/8/1b6/8/3N4/4K3 w - - 0 1", "Nf3", Spanish, "el caballo en d2 no puede moverse: hay una clavada y tu rey quedaría expuesto al alfil en b4"},
+		{"4k3/8/8/8/8/1q5P/5r2/K7 w - - 0 1", "Ka2", English, "the king cannot go to a2: the rook on f2 and the queen on b3 attack that square"},
+		{"4k3/8/8/8/8/8/5r2/K7 w - - 0 1", "Ka2", English, "the king cannot go to a2: the rook on f2 attacks that square"},
+		{"r3k2r/8/8/8/8/7b/5r2/R3K2R w KQkq - 0 1", "O-O", English, "you cannot castle kingside: the king would cross f1, which the rook on f2 and the bishop on h3 attack"},
+		{"r3k2r/8/8/8/8/8/5r2/R3K2R w KQkq - 0 1", "O-O", French, "tu ne peux pas faire le petit roque\u00a0: le roi passerait par f1, case attaquée par la tour en f2"},
+		{"r3k2r/8/8/8/8/8/8/R3K2R w Qkq - 0 1", "O-O", French, "tu ne peux plus faire le petit roque\u00a0: le roi ou la tour en h1 a déjà bougé, a été prise ou a gelé"},
+		{"r3k2r/8/8/8/8/8/8/R3K2R w Qkq - 0 1", "O-O", Spanish, "ya no puedes enrocar corto: el rey o la torre de h1 ya se ha movido, ha sido capturada o se ha congelado"},
+		{"r3k2r/8/8/8/8/8/8/R3K2R w Qkq - 0 1", "O-O", Dutch, "je kunt niet meer kort rokeren: de koning of de toren op h1 heeft al bewogen, is geslagen of is bevroren"},
 		{"4k3/8/8/8/8/1q5P/5r2/K7 w - - 0 1", "Ka2", Dutch, "de koning kan niet naar a2: dat veld wordt aangevallen door de toren op f2 en de dame op b3"},
 		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "Nd4", Norwegian, "ingen av springerne dine kan gå til d4"},
 		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "e7e5", Russian, "пешка на e7 принадлежит чёрным, а сейчас ход белых"},
@@ -465,8 +474,10 @@ func TestSyntaxErrorsInEveryLanguage(t *testing.T) {
 		for _, l := range Languages() {
 			got := SyntaxError(l, e)
 			checkText(t, fmt.Sprintf("%s %v", l, e.Kind), got)
-			if l == English && got != e.Error() {
-				t.Errorf("English:\n got %s\nwant %s", got, e.Error())
+			// English says what game says, in curly quotation marks.
+			want := strings.Replace(e.Error(), game.QuoteInput(e.Text), Quote(English, e.Text), 1)
+			if l == English && got != want {
+				t.Errorf("English:\n got %s\nwant %s", got, want)
 			}
 		}
 	}
@@ -476,7 +487,7 @@ func TestSyntaxErrorsInEveryLanguage(t *testing.T) {
 		}
 	}
 	if got, want := SyntaxError(Russian, &game.SyntaxError{Text: "hello", Kind: game.SyntaxNoTarget}),
-		`"hello" — это не ход: ход заканчивается полем, на которое идёт фигура, например e4 или Nf3 (вертикали a–h, горизонтали 1–8)`; got != want {
+		`«hello» — это не ход: ход заканчивается полем, на которое идёт фигура, например e4 или Nf3 (вертикали a–h, горизонтали 1–8)`; got != want {
 		t.Errorf("got %s\nwant %s", got, want)
 	}
 	if got := SyntaxError(Spanish, &game.SyntaxError{Text: "x"}); !strings.Contains(got, "escribe una jugada") {
@@ -571,14 +582,14 @@ func TestPluralsChooseTheRightForm(t *testing.T) {
 		{French, Moves, 1, "1 coup"},
 		{French, Moves, 2, "2 coups"},
 		{French, Days, 1000000, "1000000 de jours"},
-		{French, Countdown, 20, "Ère glaciaire dans 20 coups des Noirs"},
+		{French, Countdown, 20, "Âge de Glace dans 20 coups des Noirs"},
 		{Norwegian, Days, 1, "1 dag"},
 		{Norwegian, Days, 7, "7 dager"},
 		{Norwegian, Countdown, 2, "Istid om 2 trekk av svart"},
 		{Spanish, Days, 1, "1 día"},
 		{Spanish, Days, 10, "10 días"},
-		{Spanish, Countdown, 1, "Falta 1 jugada de las negras para la glaciación"},
-		{Spanish, Countdown, 4, "Faltan 4 jugadas de las negras para la glaciación"},
+		{Spanish, Countdown, 1, "Falta 1 jugada de las negras para la Edad de Hielo"},
+		{Spanish, Countdown, 4, "Faltan 4 jugadas de las negras para la Edad de Hielo"},
 		{Dutch, Moves, 1, "1 zet"},
 		{Dutch, Moves, 5, "5 zetten"},
 		{Dutch, Countdown, 5, "IJstijd over 5 zetten van zwart"},
@@ -641,8 +652,8 @@ func TestNamesOfMenAndSides(t *testing.T) {
 			t.Errorf("%s names NoKind", l)
 		}
 	}
-	for l, want := range map[Lang]string{English: "Ice Age", French: "ère glaciaire", Russian: "ледниковый период",
-		Norwegian: "istid", Spanish: "glaciación", Dutch: "ijstijd"} {
+	for l, want := range map[Lang]string{English: "Ice Age", French: "Âge de Glace", Russian: "ледниковый период",
+		Norwegian: "istid", Spanish: "Edad de Hielo", Dutch: "IJstijd"} {
 		if got := T(l, "iceage.name", nil); got != want {
 			t.Errorf("%s: the Ice Age is %q, want %q", l, got, want)
 		}
@@ -651,7 +662,7 @@ func TestNamesOfMenAndSides(t *testing.T) {
 
 func TestSentence(t *testing.T) {
 	for in, want := range map[string]string{
-		"": "", "the rook": "The rook", "ère glaciaire": "Ère glaciaire", "ладья": "Ладья",
+		"": "", "the rook": "The rook", "échec et mat": "Échec et mat", "ладья": "Ладья",
 		"ijs op a3": "IJs op a3", "Already": "Already", "\xff": "\xff",
 	} {
 		if got := Sentence(in); got != want {
@@ -691,8 +702,8 @@ func TestDiscordLocales(t *testing.T) {
 	strict(t)
 	got := DiscordLocales("iceage.name")
 	want := map[string]string{
-		"en-US": "Ice Age", "en-GB": "Ice Age", "fr": "ère glaciaire", "ru": "ледниковый период",
-		"no": "istid", "es-ES": "glaciación", "es-419": "glaciación", "nl": "ijstijd",
+		"en-US": "Ice Age", "en-GB": "Ice Age", "fr": "Âge de Glace", "ru": "ледниковый период",
+		"no": "istid", "es-ES": "Edad de Hielo", "es-419": "Edad de Hielo", "nl": "IJstijd",
 	}
 	if !maps.Equal(got, want) {
 		t.Errorf("got %v, want %v", got, want)

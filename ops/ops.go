@@ -5,17 +5,23 @@
 //
 // # Caveats
 //
-// Nothing here asks who is calling: the listener binds to 127.0.0.1
-// unless configured otherwise, and a backup holds every game. Put it
-// behind your own access control before exposing it.
+// A backup holds every server's games. The listener belongs on
+// loopback; off it, the configuration demands a token, which /metrics,
+// /backup and /healthz's details then check (Handler). It is never the
+// listener Discord's interactions come to.
 package ops
 
 import (
+	"context"
+	"crypto/subtle"
+	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -27,10 +33,22 @@ import (
 type Sources struct {
 	// Connected reports whether the Discord gateway is connected.
 	Connected func() bool
-	// StoreOK reports whether the database answers; nil error if so.
-	StoreOK func() error
-	// Backup writes a consistent copy of the database.
-	Backup func(w io.Writer) (int64, error)
+	// StoreOK reports whether the database answers within ctx; nil
+	// error if so.
+	StoreOK func(ctx context.Context) error
+	// Damage returns the damage the database met since it was opened,
+	// nil if none (bbolt); nil if unknown.
+	Damage func() error
+	// Backup writes a consistent, checked copy of the database to a new
+	// file at path, in BackupDir.
+	Backup func(path string) (int64, error)
+	// BackupDir is where backups are copied before they are sent: the
+	// database's own folder, so that a full copy fits; "" means the
+	// system's temporary folder.
+	BackupDir string
+	// Token, when set, is required for /metrics, /backup and /healthz's
+	// details.
+	Token string
 	// ActiveGames counts the games going on; StoreSize is the database
 	// file's size in bytes; SchedulerLag how late the scheduler runs.
 	ActiveGames  func() float64
@@ -81,45 +99,143 @@ func (m *Metrics) Observe(command, outcome string, latency time.Duration) {
 	m.Latency.WithLabelValues(command).Observe(latency.Seconds())
 }
 
-// Handler serves /healthz, /metrics and /backup.
+// healthWait is how long /healthz waits for the database: a stalled
+// database is reported as such, at once, rather than hanging the check.
+const healthWait = 2 * time.Second
+
+// backupWrite is how long a client has to download a backup: it holds a
+// temporary file, not the database, but not for ever.
+const backupWrite = 10 * time.Minute
+
+// Handler serves /healthz, /metrics and /backup. With src.Token set,
+// /metrics and /backup answer only requests that carry it
+// ("Authorization: Bearer TOKEN"), and /healthz gives its details only
+// to them; without it, the status code alone.
 func Handler(src Sources, m *Metrics) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		gw := src.Connected != nil && src.Connected()
-		var dbErr error
-		if src.StoreOK != nil {
-			dbErr = src.StoreOK()
-		}
+		db := storeHealth(r.Context(), src)
 		status := http.StatusOK
-		if !gw || dbErr != nil {
+		if !gw || db != "ok" {
 			status = http.StatusServiceUnavailable
 		}
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.WriteHeader(status)
-		fmt.Fprintf(w, "gateway: %s\nstore: %s\n", map[bool]string{true: "connected", false: "disconnected"}[gw], okOr(dbErr))
+		if !authorized(src.Token, r) {
+			fmt.Fprintln(w, http.StatusText(status))
+			return
+		}
+		fmt.Fprintf(w, "gateway: %s\nstore: %s\n", map[bool]string{true: "connected", false: "disconnected"}[gw], db)
 	})
-	mux.Handle("GET /metrics", promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{}))
-	mux.HandleFunc("GET /backup", func(w http.ResponseWriter, r *http.Request) {
+	mux.Handle("GET /metrics", guard(src.Token, promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{})))
+	one := make(chan struct{}, 1) // one backup at a time: each is a copy of the whole file on disk
+	mux.Handle("GET /backup", guard(src.Token, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if src.Backup == nil {
 			http.Error(w, "no database to back up", http.StatusNotFound)
 			return
 		}
-		w.Header().Set("Content-Type", "application/octet-stream")
-		w.Header().Set("Content-Disposition", `attachment; filename="iceage-backup.db"`)
-		n, err := src.Backup(w)
-		if err != nil && src.Log != nil {
-			src.Log.Error("backup over HTTP failed", "bytes", n, "err", err)
+		select {
+		case one <- struct{}{}:
+			defer func() { <-one }()
+		default:
+			w.Header().Set("Retry-After", "60")
+			http.Error(w, "a backup is being taken; try again in a minute", http.StatusServiceUnavailable)
+			return
 		}
-		if err == nil && src.Log != nil {
-			src.Log.Info("backup over HTTP", "bytes", strconv.FormatInt(n, 10))
-		}
-	})
+		serveBackup(w, r, src)
+	})))
 	return mux
 }
 
-func okOr(err error) string {
+// serveBackup copies the database to a temporary file, checked, and only
+// then sends that file: the database's read transaction lasts as long as
+// the copy on disk, never as long as a client takes to read, so a client
+// that stops reading holds up no write.
+func serveBackup(w http.ResponseWriter, r *http.Request, src Sources) {
+	dir, err := os.MkdirTemp(src.BackupDir, ".iceage-backup-")
 	if err != nil {
-		return "error: " + err.Error()
+		src.logError("backup over HTTP: no room for the copy", err)
+		http.Error(w, "could not take a backup; see the bot's log", http.StatusInternalServerError)
+		return
 	}
-	return "ok"
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "iceage-backup.db")
+	n, err := src.Backup(path)
+	if err != nil {
+		src.logError("backup over HTTP failed", err)
+		http.Error(w, "could not take a backup; see the bot's log", http.StatusInternalServerError)
+		return
+	}
+	f, err := os.Open(path) // #nosec G304 -- a file this function named, in a folder it made
+	if err != nil {
+		src.logError("backup over HTTP: the copy vanished", err)
+		http.Error(w, "could not take a backup; see the bot's log", http.StatusInternalServerError)
+		return
+	}
+	defer f.Close()
+	// The server's write timeout suits small answers; a backup may be
+	// large.
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(backupWrite))
+	w.Header().Set("Content-Type", "application/octet-stream")
+	w.Header().Set("Content-Disposition", `attachment; filename="iceage-backup.db"`)
+	http.ServeContent(w, r, "", time.Time{}, f)
+	if src.Log != nil {
+		src.Log.Info("backup over HTTP", "bytes", strconv.FormatInt(n, 10))
+	}
+}
+
+// storeHealth says how the database is, in words that give nothing of
+// its errors away (those go to the log).
+func storeHealth(ctx context.Context, src Sources) string {
+	if src.Damage != nil {
+		if err := src.Damage(); err != nil {
+			src.logError("health check: the database is damaged", err)
+			return "damage seen"
+		}
+	}
+	if src.StoreOK == nil {
+		return "ok"
+	}
+	ctx, cancel := context.WithTimeout(ctx, healthWait)
+	defer cancel()
+	err := src.StoreOK(ctx)
+	switch {
+	case err == nil:
+		return "ok"
+	case errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil:
+		src.logError("health check: the database did not answer in time", err)
+		return "not answering"
+	default:
+		src.logError("health check: the database failed", err)
+		return "error"
+	}
+}
+
+func (src Sources) logError(msg string, err error) {
+	if src.Log != nil {
+		src.Log.Error(msg, "err", err)
+	}
+}
+
+// authorized reports whether r carries token; every request does when
+// there is none.
+func authorized(token string, r *http.Request) bool {
+	if token == "" {
+		return true
+	}
+	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	return ok && subtle.ConstantTimeCompare([]byte(got), []byte(token)) == 1
+}
+
+// guard answers 401 to a request without the token.
+func guard(token string, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !authorized(token, r) {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="iceage"`)
+			http.Error(w, "this needs the listener's token (http.token): Authorization: Bearer TOKEN", http.StatusUnauthorized)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
 }

@@ -179,6 +179,9 @@ func (s *Service) Accept(ctx context.Context, id uint64, by Seat, channel string
 			return err
 		}
 		r = Result{Game: g, Event: Started}
+		if s.then != nil {
+			return s.then(tx, &r)
+		}
 		return nil
 	})
 	return r, err
@@ -297,6 +300,9 @@ func (s *Service) Start(ctx context.Context, n NewGame) (Result, error) {
 			return err
 		}
 		r = Result{Game: g, Event: Started}
+		if s.then != nil {
+			return s.then(tx, &r)
+		}
 		return nil
 	})
 	if err != nil {

@@ -116,6 +116,8 @@ const DefaultVacationDays = 14
 type Service struct {
 	st   Storage
 	opts Options
+	// then runs in the transaction of every act, after it (Then).
+	then func(tx Tx, r *Result) error
 }
 
 // New returns a Service on st.
@@ -139,6 +141,18 @@ func New(st Storage, opts Options) *Service {
 		opts.VacationDays = 0
 	}
 	return &Service{st: st, opts: opts}
+}
+
+// Then returns a Service that, in each act's transaction, once the act
+// is decided and written (and only if it is not refused), runs fn on the
+// transaction and the act's Result; an error from fn rolls the act back.
+// Start and every act that takes an Act run it. It is how a
+// caller writes what follows from an act (package round's outbox) in the
+// act's own transaction. Like the act, fn may run more than once.
+func (s *Service) Then(fn func(tx Tx, r *Result) error) *Service {
+	c := *s
+	c.then = fn
+	return &c
 }
 
 // Storage returns the storage the Service works on.
@@ -278,6 +292,9 @@ func (s *Service) act(ctx context.Context, a Act, ev Event, fn func(tx Tx, g *Ga
 			return err
 		}
 		r.Game = g
+		if s.then != nil {
+			return s.then(tx, &r)
+		}
 		return nil
 	})
 	if err != nil {

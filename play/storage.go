@@ -101,6 +101,10 @@ type Tx interface {
 	PutLogEntry(e LogEntry) error
 	PutStats(s Stats) error
 	PutPrefs(user string, p Prefs) error
+	// PutOutbox adds items to the outbox (see Outbox), committed with
+	// the rest of the transaction; an item whose Key is pending already
+	// is left as it is.
+	PutOutbox(items ...OutboxItem) error
 }
 
 // DueKind names a time index.

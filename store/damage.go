@@ -596,3 +596,8 @@ func funcPackage(fn string) string {
 	}
 	return fn[:slash+1+dot]
 }
+
+// Damage returns the damage a transaction met since the store was
+// opened (an error wrapping ErrDamaged), or nil: for a health check,
+// which should say so without waiting for the next write to refuse.
+func (s *Store) Damage() error { return s.db.harm.get() }

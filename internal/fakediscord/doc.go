@@ -51,6 +51,18 @@
 // option order (400, 50035), and so on. Each refusal is logged through the
 // test.
 //
+// Users may install the app to their own account (User.Installed,
+// InstallApp). Then its commands that allow it are theirs in DMs and group
+// DMs between users (AddPrivateChannel) and in servers that did not add
+// the bot (Guild.WithoutBot): those interactions come with context 2 (or 0
+// in such a server) and authorizing_integration_owners naming the user's
+// install only, and the bot is no member there — its own posts, thread
+// starts and reads of those channels and servers answer 403 Missing Access
+// (50001), as Discord answers them, so answers and follow-ups are all it
+// has. Discord offers a command only where its registered contexts and
+// integration_types allow, and a user's install only to that user: Command
+// and UserCommand report a test error for any other.
+//
 // # Caveats
 //
 // discordgo keeps Discord's addresses in package variables (endpoints.go).
@@ -72,7 +84,29 @@
 // embeds and components are never absent; new files are added to the
 // attachments unless the payload's attachments list those to keep.
 //
-// Not faked: rate limits, voice, presences, gateway compression, intents
+// # Faults, limits and latency
+//
+// Discord does not always answer at once, or yes. SetLatency makes every
+// REST request wait. Refuse answers the next requests on a route (a Route
+// constant, say RouteThreads), or only those whose path names a given
+// channel or interaction, with a 429 and its Retry-After in seconds, a
+// 5xx, or any Error; RefuseCallback does so for one interaction's
+// callback, so that a 429 whose wait outlasts the 3-second window shows
+// what discordgo does (it sleeps, retries, and gets 10062). A refusal
+// AfterServing does what was asked and then answers the error, as when
+// Discord's answer is lost: the bot retries something already done.
+// SetRateLimit counts a route's requests per channel, guild or webhook,
+// with Discord's X-RateLimit headers (which discordgo obeys by waiting)
+// or Hidden, as thread creation's limits are, seen only in the 429. Such
+// calls are recorded with Refused set.
+//
+// A message posted with a nonce and enforce_nonce: true that repeats the
+// nonce of a message posted in the same channel in the last 5 minutes
+// ("the past few minutes", Discord says) answers that first message and
+// posts nothing: its Call has Repeated set. discordgo's MessageSend has no
+// nonce; send one with Session.RequestWithBucketID.
+//
+// Not faked: voice, presences, gateway compression, intents
 // (every event goes to every session), member lists, permissions beyond
 // NoThreads, messages that users write, and any endpoint not listed above,
 // which answers 404 and is logged.

@@ -73,6 +73,15 @@ type Call struct {
 	// Err is the error the fake answered with, nil when the call
 	// succeeded. A refused RESUME has Err "Invalid Session".
 	Err *Error
+
+	// Refused is the answer of a Refusal or a rate limit the call met.
+	// Err is Refused too, unless the refusal came after serving: then the
+	// call was done (Err nil) but the bot was answered Refused.
+	Refused *Error
+
+	// Repeated marks a message post whose enforced nonce repeated a recent
+	// one: Message is the first message, and nothing new was posted.
+	Repeated bool
 }
 
 func (c Call) String() string {
@@ -99,6 +108,12 @@ func (c Call) String() string {
 	if c.Err != nil {
 		fmt.Fprintf(&b, " error=%v", c.Err)
 	}
+	if c.Refused != nil && c.Refused != c.Err {
+		fmt.Fprintf(&b, " refused=%v", c.Refused)
+	}
+	if c.Repeated {
+		b.WriteString(" repeated")
+	}
 	return b.String()
 }
 
@@ -118,6 +133,8 @@ type Message struct {
 	InteractionID string
 	// ThreadID is the thread started from the message, if any.
 	ThreadID string
+	// Nonce is the nonce the message was posted with, if any.
+	Nonce string
 
 	typ     discordgo.MessageType
 	created time.Time
@@ -157,6 +174,10 @@ type Error struct {
 	Code    int    `json:"code"`
 	Message string `json:"message"`
 	Errors  any    `json:"errors,omitempty"`
+
+	// A 429's seconds to wait, and whether the limit is the global one.
+	RetryAfter float64 `json:"retry_after,omitempty"`
+	Global     *bool   `json:"global,omitempty"`
 }
 
 func (e *Error) Error() string { return fmt.Sprintf("%d %s (code %d)", e.Status, e.Message, e.Code) }

@@ -11,61 +11,119 @@ import (
 )
 
 // routes serves the REST API under /api/v{n}/, whatever n is: discordgo
-// v0.29.0 speaks v9.
+// v0.29.0 speaks v9. Each route's calls are recorded as kind; reads are not
+// recorded.
 func (s *Server) routes() *http.ServeMux {
 	m := http.NewServeMux()
 	const api = "/api/{version}"
-	handle := func(pattern string, h func(*http.Request, *reply)) {
+	handle := func(pattern string, kind Kind, h func(*http.Request, *reply)) {
+		s.knownRoutes[pattern] = true
 		method, path, _ := strings.Cut(pattern, " ")
 		m.HandleFunc(method+" "+api+path, func(w http.ResponseWriter, r *http.Request) {
-			rep := &reply{status: http.StatusOK}
-			raw, files, err := readBody(w, r)
-			rep.raw, rep.files, rep.err = raw, files, err
-			if err == nil {
-				s.mu.Lock()
-				h(r, rep)
-				s.mu.Unlock()
-			}
-			if rep.err != nil {
-				s.logf("%s %s: %v", r.Method, r.URL.Path, rep.err)
-				writeError(w, rep.err)
-				return
-			}
-			if rep.body == nil {
-				w.WriteHeader(http.StatusNoContent)
-				return
-			}
-			writeJSON(w, rep.status, rep.body)
+			s.serveRoute(w, r, pattern, kind, h)
 		})
 	}
-	handle("GET /gateway", s.getGateway)
-	handle("GET /gateway/bot", s.getGateway)
-	handle("GET /users/{user}", s.getUser)
-	handle("POST /users/@me/channels", s.createDM)
-	handle("GET /guilds/{guild}", s.getGuild)
-	handle("GET /guilds/{guild}/channels", s.getGuildChannels)
-	handle("GET /guilds/{guild}/members/{user}", s.getMember)
-	handle("GET /channels/{channel}", s.getChannel)
-	handle("POST /channels/{channel}/messages", s.postMessage)
-	handle("GET /channels/{channel}/messages/{message}", s.channelMessage)
-	handle("PATCH /channels/{channel}/messages/{message}", s.channelMessage)
-	handle("DELETE /channels/{channel}/messages/{message}", s.channelMessage)
-	handle("POST /channels/{channel}/threads", s.startThread)
-	handle("POST /channels/{channel}/messages/{message}/threads", s.startThread)
-	handle("POST /interactions/{interaction}/{token}/callback", s.callback)
-	handle("POST /webhooks/{app}/{token}", s.followup)
-	handle("GET /webhooks/{app}/{token}/messages/{message}", s.webhookMessage)
-	handle("PATCH /webhooks/{app}/{token}/messages/{message}", s.webhookMessage)
-	handle("DELETE /webhooks/{app}/{token}/messages/{message}", s.webhookMessage)
-	handle("GET /applications/{app}/commands", s.commandsHandler)
-	handle("PUT /applications/{app}/commands", s.commandsHandler)
-	handle("GET /applications/{app}/guilds/{guild}/commands", s.commandsHandler)
-	handle("PUT /applications/{app}/guilds/{guild}/commands", s.commandsHandler)
+	handle("GET /gateway", "", s.getGateway)
+	handle("GET /gateway/bot", "", s.getGateway)
+	handle("GET /users/{user}", "", s.getUser)
+	handle(RouteDMChannel, KindDMChannel, s.createDM)
+	handle("GET /guilds/{guild}", "", s.getGuild)
+	handle("GET /guilds/{guild}/channels", "", s.getGuildChannels)
+	handle("GET /guilds/{guild}/members/{user}", "", s.getMember)
+	handle(RouteChannel, "", s.getChannel)
+	handle(RouteMessages, KindMessage, s.postMessage)
+	handle("GET /channels/{channel}/messages/{message}", "", s.channelMessage)
+	handle(RouteMessageEdit, KindMessageEdit, s.channelMessage)
+	handle("DELETE /channels/{channel}/messages/{message}", KindDelete, s.channelMessage)
+	handle(RouteThreads, KindThread, s.startThread)
+	handle(RouteThreadFromMessage, KindThread, s.startThread)
+	handle(RouteCallback, KindResponse, s.callback)
+	handle(RouteFollowup, KindFollowup, s.followup)
+	handle("GET /webhooks/{app}/{token}/messages/{message}", "", s.webhookMessage)
+	handle(RouteOriginalEdit, KindResponseEdit, s.webhookMessage)
+	handle("DELETE /webhooks/{app}/{token}/messages/{message}", KindDelete, s.webhookMessage)
+	handle("GET /applications/{app}/commands", "", s.commandsHandler)
+	handle("PUT /applications/{app}/commands", KindCommands, s.commandsHandler)
+	handle("GET /applications/{app}/guilds/{guild}/commands", "", s.commandsHandler)
+	handle("PUT /applications/{app}/guilds/{guild}/commands", KindCommands, s.commandsHandler)
 	m.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		s.logf("no fake for %s %s; answering 404", r.Method, r.URL.Path)
 		writeError(w, errNotFound)
 	})
 	return m
+}
+
+// serveRoute serves one request on a route: after the latency, a rate
+// limit or a Refusal may answer instead of the route's handler, or after
+// it.
+func (s *Server) serveRoute(w http.ResponseWriter, r *http.Request, route string, kind Kind, h func(*http.Request, *reply)) {
+	rep := &reply{status: http.StatusOK}
+	raw, files, err := readBody(w, r)
+	rep.raw, rep.files, rep.err = raw, files, err
+	s.mu.Lock()
+	latency := s.latency
+	s.mu.Unlock()
+	if latency > 0 {
+		select {
+		case <-time.After(latency):
+		case <-r.Context().Done():
+			return
+		}
+	}
+	var refused *Error
+	if err == nil {
+		s.mu.Lock()
+		refused = s.limitLocked(route, r, w.Header(), time.Now())
+		after := false
+		if refused == nil {
+			if ref := s.refusalLocked(route, r); ref != nil {
+				refused, after = ref.answer(), ref.AfterServing
+			}
+		}
+		switch {
+		case refused != nil && !after:
+			if kind != "" {
+				s.recordLocked(Call{Kind: kind, JSON: raw, InteractionID: s.interactionOfLocked(r), Err: refused, Refused: refused})
+			}
+		case refused != nil:
+			n := len(s.calls)
+			h(r, rep)
+			for i := n; i < len(s.calls); i++ {
+				s.calls[i].Refused = refused
+			}
+		default:
+			h(r, rep)
+		}
+		s.mu.Unlock()
+	}
+	if refused != nil {
+		s.logf("%s %s: refused: %v", r.Method, r.URL.Path, refused)
+		retryHeaders(w.Header(), refused)
+		writeError(w, refused)
+		return
+	}
+	if rep.err != nil {
+		s.logf("%s %s: %v", r.Method, r.URL.Path, rep.err)
+		writeError(w, rep.err)
+		return
+	}
+	if rep.body == nil {
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	writeJSON(w, rep.status, rep.body)
+}
+
+// interactionOfLocked is the interaction a request's path names, by its id
+// or its webhook token, or "".
+func (s *Server) interactionOfLocked(r *http.Request) string {
+	if id := r.PathValue("interaction"); id != "" {
+		return id
+	}
+	if it := s.webhookLocked(r); it != nil {
+		return it.id
+	}
+	return ""
 }
 
 // reply is a request's body and files, and what to answer: err, or body
@@ -116,17 +174,18 @@ func (s *Server) createDM(r *http.Request, rep *reply) {
 }
 
 func (s *Server) getGuild(r *http.Request, rep *reply) {
-	if g := s.guilds[r.PathValue("guild")]; g != nil {
-		rep.body = s.guildJSON(g)
-	} else {
-		rep.err = errUnknownGuild
+	g, err := s.guildSeenLocked(r.PathValue("guild"))
+	if err != nil {
+		rep.err = err
+		return
 	}
+	rep.body = s.guildJSON(g)
 }
 
 func (s *Server) getGuildChannels(r *http.Request, rep *reply) {
-	g := s.guilds[r.PathValue("guild")]
-	if g == nil {
-		rep.err = errUnknownGuild
+	g, err := s.guildSeenLocked(r.PathValue("guild"))
+	if err != nil {
+		rep.err = err
 		return
 	}
 	channels := []any{}
@@ -139,11 +198,11 @@ func (s *Server) getGuildChannels(r *http.Request, rep *reply) {
 }
 
 func (s *Server) getMember(r *http.Request, rep *reply) {
-	g := s.guilds[r.PathValue("guild")]
+	g, gerr := s.guildSeenLocked(r.PathValue("guild"))
 	id := r.PathValue("user")
 	switch u := s.users[id]; {
-	case g == nil:
-		rep.err = errUnknownGuild
+	case gerr != nil:
+		rep.err = gerr
 	case id == s.bot.ID || id == "@me":
 		rep.body = memberJSON(s.bot, true, g.joined, true)
 	case u != nil:
@@ -154,10 +213,13 @@ func (s *Server) getMember(r *http.Request, rep *reply) {
 }
 
 func (s *Server) getChannel(r *http.Request, rep *reply) {
-	if c := s.channels[r.PathValue("channel")]; c != nil {
-		rep.body = s.channelJSON(c)
-	} else {
+	switch c := s.channels[r.PathValue("channel")]; {
+	case c == nil:
 		rep.err = errUnknownChannel
+	case !s.botCanSeeLocked(c):
+		rep.err = errMissingAccess
+	default:
+		rep.body = s.channelJSON(c)
 	}
 }
 
@@ -203,16 +265,36 @@ func (s *Server) postMessage(r *http.Request, rep *reply) {
 	call := Call{Kind: KindMessage, JSON: rep.raw}
 	defer func() { call.Err = rep.err; s.recordLocked(call) }()
 	c := s.channels[r.PathValue("channel")]
-	if c == nil {
+	switch {
+	case c == nil:
 		rep.err = errUnknownChannel
+		return
+	case !s.botCanSeeLocked(c):
+		// A DM between users, or a server without the bot: an
+		// interaction's answer may go there, the bot's own post not.
+		rep.err = errMissingAccess
 		return
 	}
 	if u := s.users[c.RecipientID]; u != nil && u.DMsClosed {
 		rep.err = errCannotDM
 		return
 	}
+	f, _ := fields(rep.raw)
+	nonce, enforce, err := readNonce(f)
+	if err != nil {
+		rep.err = err
+		return
+	}
+	key := c.ID + " " + nonce
+	if n, ok := s.nonces[key]; ok && enforce && time.Since(n.at) < nonceWindow {
+		if first := s.messages[n.messageID]; first != nil {
+			call.Message, call.Repeated = *first, true
+			rep.body = s.messageJSON(first)
+			return
+		}
+	}
 	typ := discordgo.MessageTypeDefault
-	if f, _ := fields(rep.raw); f["message_reference"] != nil {
+	if f["message_reference"] != nil {
 		typ = discordgo.MessageTypeReply
 	}
 	m, err := s.newMessageLocked(c, typ, "", rep)
@@ -220,15 +302,54 @@ func (s *Server) postMessage(r *http.Request, rep *reply) {
 		rep.err = err
 		return
 	}
+	if nonce != "" {
+		m.Nonce = nonce
+		s.nonces[key] = sentNonce{m.ID, m.created}
+	}
 	call.Message = *m
 	rep.body = s.messageJSON(m)
+}
+
+// nonceWindow is how long Discord remembers a message's nonce: "the past
+// few minutes", its documentation says.
+const nonceWindow = 5 * time.Minute
+
+type sentNonce struct {
+	messageID string
+	at        time.Time
+}
+
+// readNonce reads a message's nonce, a string of up to 25 characters or an
+// integer, and whether enforce_nonce asks for it to be unique.
+func readNonce(f map[string]json.RawMessage) (nonce string, enforce bool, _ *Error) {
+	if raw, ok := f["nonce"]; ok && !isNull(raw) {
+		var n json.Number
+		if json.Unmarshal(raw, &nonce) != nil {
+			if json.Unmarshal(raw, &n) != nil {
+				return "", false, invalid("nonce must be a string or an integer", "nonce")
+			}
+			if _, err := n.Int64(); err != nil {
+				return "", false, invalid("nonce must be a string or an integer", "nonce")
+			}
+			nonce = n.String()
+		}
+		if utf8.RuneCountInString(nonce) > 25 {
+			return "", false, invalid("nonce has more than 25 characters", "nonce")
+		}
+	}
+	if raw, ok := f["enforce_nonce"]; ok && !isNull(raw) && json.Unmarshal(raw, &enforce) != nil {
+		return "", false, invalid("enforce_nonce must be a boolean", "enforce_nonce")
+	}
+	return nonce, enforce && nonce != "", nil
 }
 
 // channelMessage gets, edits or deletes a message through its channel.
 // Ephemeral messages are not in any channel.
 func (s *Server) channelMessage(r *http.Request, rep *reply) {
 	m := s.messages[r.PathValue("message")]
-	if m == nil || m.ChannelID != r.PathValue("channel") || m.Ephemeral() {
+	if c := s.channels[r.PathValue("channel")]; c != nil && !s.botCanSeeLocked(c) {
+		rep.err = errMissingAccess
+	} else if m == nil || m.ChannelID != r.PathValue("channel") || m.Ephemeral() {
 		rep.err = errUnknownMessage
 	}
 	switch {
@@ -273,6 +394,8 @@ func (s *Server) startThread(r *http.Request, rep *reply) {
 	switch {
 	case c == nil:
 		rep.err = errUnknownChannel
+	case !s.botCanSeeLocked(c):
+		rep.err = errMissingAccess
 	case c.Type != discordgo.ChannelTypeGuildText && c.Type != discordgo.ChannelTypeGuildNews:
 		rep.err = errChannelType
 	case c.NoThreads:

@@ -34,6 +34,12 @@ type Server struct {
 	changed  chan struct{} // closed and replaced whenever calls grows
 	calls    []Call
 	deadline time.Duration // for the first interaction callback; 0 for none
+	latency  time.Duration // before each REST request is served
+
+	knownRoutes map[string]bool // the routes the fake serves, as Refuse names them
+	refusals    []*refusal
+	limits      map[string]RateLimit // by route
+	buckets     map[string]*bucket   // by route and top-level resource
 
 	guilds       map[string]*Guild
 	guildOrder   []string
@@ -43,6 +49,7 @@ type Server struct {
 	dms          map[string]string // user id to DM channel id
 	messages     map[string]*Message
 	messageOrder []string
+	nonces       map[string]sentNonce    // by channel id and nonce
 	interactions map[string]*interaction // by id
 	byToken      map[string]*interaction
 	commands     map[string][]*discordgo.ApplicationCommand // by guild id, "" for global
@@ -57,6 +64,12 @@ type Guild struct {
 	ID     string // a fresh snowflake when empty
 	Name   string // "Test Guild" when empty
 	Locale string // preferred_locale; "en-US" when empty
+
+	// WithoutBot makes it a server that did not add the bot, where only
+	// users who installed the app to their account use its commands: the
+	// bot gets no GUILD_CREATE for it, and its REST calls on the guild and
+	// its channels answer 403 Missing Access (50001).
+	WithoutBot bool
 
 	ownerID string
 	joined  time.Time
@@ -76,6 +89,9 @@ type Channel struct {
 
 	ParentID    string // threads: the channel the thread is in
 	RecipientID string // DM channels: the user
+	// Recipients are the users of a DM or group DM without the bot
+	// (AddPrivateChannel).
+	Recipients []string
 
 	created        time.Time
 	archiveMinutes int
@@ -91,6 +107,10 @@ type User struct {
 	// DMsClosed makes messages sent to the user's DM channel answer 403
 	// Cannot send messages to this user (code 50007).
 	DMsClosed bool
+	// Installed: the user installed the app to their account, so its
+	// commands that allow it are theirs in DMs, group DMs and servers
+	// without the bot.
+	Installed bool
 }
 
 // interaction is one interaction the fake dispatched.
@@ -102,7 +122,8 @@ type interaction struct {
 	guildID   string
 	userID    string
 	at        time.Time
-	onMessage string // components: the message the component is on
+	onMessage string            // components: the message the component is on
+	owners    map[string]string // authorizing_integration_owners
 
 	responded bool
 	original  string          // the message that @original names
@@ -128,11 +149,15 @@ func New(tb testing.TB) *Server {
 		users:        map[string]*User{},
 		dms:          map[string]string{},
 		messages:     map[string]*Message{},
+		nonces:       map[string]sentNonce{},
 		interactions: map[string]*interaction{},
 		byToken:      map[string]*interaction{},
 		commands:     map[string][]*discordgo.ApplicationCommand{},
 		sessions:     map[string]*session{},
 		conns:        map[*conn]struct{}{},
+		knownRoutes:  map[string]bool{},
+		limits:       map[string]RateLimit{},
+		buckets:      map[string]*bucket{},
 	}
 	s.bot = User{ID: newID(), Username: "Fake Bot"}
 	s.mux = s.routes()
@@ -180,7 +205,9 @@ func (s *Server) AddGuild(g Guild) Guild {
 	g.joined = time.Now()
 	s.guilds[g.ID] = &g
 	s.guildOrder = append(s.guildOrder, g.ID)
-	s.broadcastLocked("GUILD_CREATE", s.guildCreateJSON(&g))
+	if !g.WithoutBot {
+		s.broadcastLocked("GUILD_CREATE", s.guildCreateJSON(&g))
+	}
 	return g
 }
 
@@ -202,7 +229,9 @@ func (s *Server) AddChannel(c Channel) Channel {
 	}
 	c.created = time.Now()
 	s.addChannelLocked(&c)
-	s.broadcastLocked("CHANNEL_CREATE", s.channelJSON(&c))
+	if s.botCanSeeLocked(&c) {
+		s.broadcastLocked("CHANNEL_CREATE", s.channelJSON(&c))
+	}
 	return c
 }
 

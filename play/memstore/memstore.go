@@ -30,6 +30,8 @@ type Memory struct {
 	// standings are the sorted standings of the scopes asked for, dropped
 	// when a player of the scope changes.
 	standings map[string][]play.Standing
+	// outbox holds the pending outbox items by key (outbox.go).
+	outbox map[string]play.OutboxItem
 }
 
 // New returns an empty in-memory storage.
@@ -38,6 +40,7 @@ func New() *Memory {
 		games: map[uint64]play.Game{}, challenges: map[uint64]play.Challenge{},
 		players: map[[2]string]play.Player{}, stats: map[string]play.Stats{}, prefs: map[string]play.Prefs{},
 		logs: map[[2]string][]play.LogEntry{}, standings: map[string][]play.Standing{},
+		outbox: map[string]play.OutboxItem{},
 	}
 }
 
@@ -72,6 +75,7 @@ func (m *Memory) Update(ctx context.Context, fn func(play.Tx) error) error {
 	for k, es := range tx.logs {
 		m.logs[k] = mergeLog(m.logs[k], es)
 	}
+	m.addOutbox(tx.outbox)
 	return nil
 }
 
@@ -96,6 +100,7 @@ type memTx struct {
 	stats      map[string]play.Stats
 	prefs      map[string]play.Prefs
 	logs       map[[2]string]map[uint64]play.LogEntry // by scope and user, then game
+	outbox     []play.OutboxItem                      // put, in order
 }
 
 func notFound(format string, args ...any) error {

@@ -651,6 +651,8 @@ func RunStorageSuite(t *testing.T, open func(t *testing.T) play.Storage) {
 			t.Fatal(err)
 		}
 	})
+
+	t.Run("the outbox", func(t *testing.T) { runOutboxSuite(t, open) })
 }
 
 func ids(gs []play.Game) []uint64 {

@@ -1,0 +1,161 @@
+package bot
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/iceagechess/iceage/play"
+)
+
+// TestPostedCustomIDsStillRoute pins every custom id the bot has ever
+// posted: boards and challenges stay in channels for weeks, and their
+// buttons must reach the same handler with the same values.
+func TestPostedCustomIDsStillRoute(t *testing.T) {
+	tests := []struct {
+		id     string
+		route  string
+		fields map[string]string
+	}{
+		{"ch:accept:17", "ch:accept", map[string]string{"challenge": "17"}},
+		{"ch:decline:17", "ch:decline", map[string]string{"challenge": "17"}},
+		{"g:resign:12:7", "g:resign", map[string]string{"game": "12", "rev": "7"}},
+		{"g:resignok:12:7", "g:resignok", map[string]string{"game": "12", "rev": "7"}},
+		{"g:draw:12:7", "g:draw", nil},
+		{"g:dyes:12:7", "g:dyes", nil},
+		{"g:dno:12:7", "g:dno", nil},
+		{"g:flip:12:7", "g:flip", nil},
+		{"g:abort:12:0", "g:abort", map[string]string{"rev": "0"}},
+		{"g:tyes:3:9", "g:tyes", nil},
+		{"g:tno:3:9", "g:tno", nil},
+		{"g:cwin:3:9", "g:cwin", nil},
+		{"g:cdraw:3:9", "g:cdraw", nil},
+		{"gs:open", "gs:open", nil},
+		{"lb:server:2", "lb", map[string]string{"scope": "server", "page": "2"}},
+		{"lb:global:1", "lb", map[string]string{"scope": "global"}},
+		{"rec:pgn", "rec:pgn", nil},
+		{"rec:gif", "rec:gif", nil},
+		{"rec:older:42:99", "rec:older", map[string]string{"user": "42", "before": "99"}},
+	}
+	for _, tt := range tests {
+		_, f, ok := clicks.match(tt.id)
+		if !ok {
+			t.Errorf("%q routes nowhere", tt.id)
+			continue
+		}
+		if f.p.name != tt.route {
+			t.Errorf("%q routes to %q, want %q", tt.id, f.p.name, tt.route)
+		}
+		for k, v := range tt.fields {
+			if got := f.str(k); got != v {
+				t.Errorf("%q: %s = %q, want %q", tt.id, k, got, v)
+			}
+		}
+	}
+}
+
+func TestCustomIDsTheBotNeverMadeRouteNowhere(t *testing.T) {
+	for _, id := range []string{"", ":", "g", "g:resign", "g:resign:1", "g:resign:1:2:3", "g:nosuch:1:2", "ch:accept",
+		"x:accept:1", "lb:server", "rec", "rec:older:1", "gs:open:1", strings.Repeat("g:", 60)} {
+		if _, _, ok := clicks.match(id); ok {
+			t.Errorf("%q routes somewhere", id)
+		}
+	}
+}
+
+func TestPatternsBuildTheIDsTheyRoute(t *testing.T) {
+	for _, r := range clicks.routes {
+		var values []any
+		for i, s := range r.p.segs {
+			if s.field != "" {
+				values = append(values, i+1)
+			}
+		}
+		id := r.p.id(values...)
+		if len(id) > maxCustomID {
+			t.Errorf("%s: %d characters", r.p.text, len(id))
+		}
+		if _, f, ok := clicks.match(id); !ok || f.p.text != r.p.text {
+			t.Errorf("%s builds %q, which does not route back", r.p.text, id)
+		}
+	}
+}
+
+func TestOverlappingPatternsAreRefused(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Fatal("two patterns for one id were accepted")
+		}
+	}()
+	var r clickRouter
+	r.handle(pattern("g:{verb}:{game}:{rev}"), nil)
+	r.handle(pattern("g:resign:{game}:{rev}"), nil)
+}
+
+// TestBadFieldsAreRefusedBeforeAnyAct: a crafted id with a field that is
+// no number reaches no handler.
+func TestBadFieldsAreRefusedBeforeAnyAct(t *testing.T) {
+	b, _, _ := offlineBot(t, play.Options{})
+	reached := false
+	h := gameAct(func(*Bot, *interaction, play.Act) error { reached = true; return nil })
+	for _, id := range []string{"g:resign:x:1", "g:resign:1:-1", "g:resign:1:99999999999", "g:resign:18446744073709551616:1"} {
+		_, f, ok := clicks.match(id)
+		if !ok {
+			t.Fatalf("%q does not match", id)
+		}
+		in := b.newInteraction(&discordgo.Interaction{Type: discordgo.InteractionMessageComponent, Data: discordgo.MessageComponentInteractionData{CustomID: id}})
+		if err := h(b, in, f); err == nil {
+			t.Errorf("%q was accepted", id)
+		}
+	}
+	if reached {
+		t.Fatal("a bad id reached the handler")
+	}
+}
+
+func FuzzCustomID(f *testing.F) {
+	for _, s := range []string{"g:resign:12:7", "ch:accept:1", "lb:server:2", "rec:older:42:99", "gs:open", "::", "g:::"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, id string) {
+		_, fs, ok := clicks.match(id)
+		if !ok {
+			return
+		}
+		var values []any
+		for _, v := range fs.values {
+			values = append(values, v)
+		}
+		if back := fs.p.id(values...); back != id {
+			t.Fatalf("%q routes as %s, which builds %q", id, fs.p.text, back)
+		}
+		for _, s := range fs.p.segs {
+			if s.field != "" {
+				_, _ = fs.num(s.field)
+			}
+		}
+	})
+}
+
+func TestEveryCommandIsDeclaredOnceAndHelped(t *testing.T) {
+	cfg := Config{AllowedDays: []int{1, 3}, VacationDays: 14}
+	decl := declarations(&cfg)
+	if len(decl) != len(commandTable) {
+		t.Fatalf("%d declarations for %d commands", len(decl), len(commandTable))
+	}
+	helped := map[string]bool{}
+	for _, c := range helpOrder() {
+		helped[c.name] = true
+	}
+	for _, d := range decl {
+		c := commandTable[d.Name]
+		if c == nil {
+			t.Errorf("%q is declared under another name than it is routed by", d.Name)
+			continue
+		}
+		if d.Type != discordgo.UserApplicationCommand && !helped[d.Name] {
+			t.Errorf("/%s is not in /help", d.Name)
+		}
+	}
+}

@@ -1,0 +1,122 @@
+package round
+
+import (
+	"strconv"
+
+	"github.com/iceagechess/iceage/game"
+	"github.com/iceagechess/iceage/play"
+)
+
+// events are what an act did, as play's result tells it, and who must be
+// told.
+func events(a Act, res *play.Result) Events {
+	g := &res.Game
+	var es Events
+	tell := func(user string, why Why) {
+		if c, ok := g.ColorOf(user); ok && g.Engine[c] == 0 {
+			es = append(es, Tell{User: user, Why: why})
+		}
+	}
+	opponent := func(user string) string {
+		if c, ok := g.ColorOf(user); ok {
+			return g.Seat(c.Other()).ID
+		}
+		return ""
+	}
+	switch res.Event {
+	case play.Started:
+		es = append(es, Started{White: g.White.ID, Black: g.Black.ID})
+	case play.Moved:
+		ply := g.Ply()
+		c := res.Conditional
+		if c != nil && c.Reply != nil {
+			ply--
+		}
+		es = appendMove(es, a.By, res.Move, ply, false)
+		switch {
+		case c != nil && c.Reply != nil:
+			es = appendMove(es, c.By, c.Reply, ply+1, true)
+		case c != nil:
+			es = append(es, Dropped{By: c.By})
+			tell(c.By, QueueDropped)
+		}
+	case play.DrawOffered:
+		opp := opponent(a.By)
+		es = append(es, Offered{Offer: Draw, By: a.By, To: opp})
+		tell(opp, OfferMade)
+	case play.DrawDeclined:
+		es = append(es, Declined{Offer: Draw, By: a.By})
+	case play.TakebackRequested:
+		opp := opponent(a.By)
+		es = append(es, Offered{Offer: Takeback, By: a.By, To: opp})
+		tell(opp, OfferMade)
+	case play.TakebackDeclined:
+		es = append(es, Declined{Offer: Takeback, By: a.By})
+	case play.TookBack:
+		es = append(es, TookBack{By: a.By, Plies: res.TakenBack})
+	}
+	switch {
+	case g.Over():
+		by := ""
+		if res.Event == play.Ended {
+			by = a.By
+		}
+		es = append(es, Ended{Outcome: g.Outcome, By: by})
+		if by != "" {
+			tell(opponent(by), GameOver)
+		}
+	case res.Event == play.Started || res.Event == play.Moved || res.Event == play.TookBack:
+		tell(g.ToMove().ID, YourMove)
+	}
+	return es
+}
+
+func appendMove(es Events, by string, m *play.MovePlayed, ply int, reply bool) Events {
+	if m == nil {
+		return es
+	}
+	es = append(es, Moved{By: by, SAN: m.SAN, UCI: m.UCI, Ply: ply, Reply: reply})
+	if ice := m.IceAge; ice != nil {
+		es = append(es, IceAge{Ply: ply, Frozen: len(ice.Frozen), Filled: ice.Filled.Count()})
+	}
+	return es
+}
+
+// Played returns the move at ply (1 for the first) of g as play
+// describes a move just played: its SAN, the positions before and after
+// and its Ice Age. A front end that delivers an act's board later, from
+// the outbox, draws it from this. Errors wrap play.ErrCorrupt.
+func Played(g *play.Game, ply int) (*play.MovePlayed, error) {
+	if ply < 1 || ply > len(g.Moves) {
+		return nil, &plyError{g.ID, ply, len(g.Moves)}
+	}
+	prefix := *g
+	prefix.Moves = g.Moves[:ply-1]
+	prefix.Outcome = game.Outcome{}
+	m, err := prefix.Match()
+	if err != nil {
+		return nil, err
+	}
+	pos := m.Position()
+	mv, err := game.ParseMove(&pos, g.Moves[ply-1].UCI)
+	if err != nil {
+		return nil, &plyError{g.ID, ply, len(g.Moves)}
+	}
+	next, ice := pos.ApplyWithEvent(mv)
+	return &play.MovePlayed{Move: mv, SAN: pos.SAN(mv), UCI: mv.UCI(), By: pos.Turn(), Before: pos, After: next, IceAge: ice}, nil
+}
+
+// plyError: a move asked of a game that does not have it, or does not
+// replay to it.
+type plyError struct {
+	game     uint64
+	ply, has int
+}
+
+func (e *plyError) Error() string {
+	return "round: game " + itoa(e.game) + " has no playable move " + itoa(uint64(e.ply)) + " (it has " + itoa(uint64(e.has)) + ")"
+}
+
+func (e *plyError) Unwrap() error { return play.ErrCorrupt }
+
+func itoa(n uint64) string { return strconv.FormatUint(n, 10) }

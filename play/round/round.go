@@ -1,0 +1,321 @@
+package round
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/iceagechess/iceage/play"
+)
+
+// Storage is what a Round plays on: play's records and their outbox.
+// store, pgstore and memstore are all one.
+type Storage interface {
+	play.Storage
+	play.Outbox
+}
+
+// The kinds of outbox items a Round writes (play.OutboxItem.Kind).
+const (
+	// KindBoard: the board after an act, for the game's channel.
+	KindBoard = "board"
+	// KindTell: the players to tell of an act (Tell events) in their own
+	// way, a direct message say.
+	KindTell = "tell"
+	// KindEngine: the engine has something to do in a game: a move, or
+	// an answer to an offer. Engine does it.
+	KindEngine = "engine"
+)
+
+// DefaultHold is how long an act's board waits in the outbox for the
+// front end to show it itself (Act.Answers) before the outbox delivers it
+// anyway: Discord's window for an interaction's answer is 3 seconds, and
+// a 429 in it may ask to wait a few more.
+const DefaultHold = 15 * time.Second
+
+// Options tune a Round. The zero value gives the defaults.
+type Options struct {
+	// Engine tunes the engine's play.
+	Engine EngineOptions
+	// Hold is how long the board of an act that the front end answers
+	// itself waits before the outbox delivers it; 0 means DefaultHold.
+	Hold time.Duration
+	// Now is the clock of the engine's acts; nil means time.Now.
+	Now func() time.Time
+	// Think takes the engine's turn in a game: the front end runs
+	// Round.Engine(ctx, game) when it can, then Round.Done(ctx, key), and
+	// returns how many engine turns wait before this one (ok false when
+	// it cannot take it, say while stopping: the outbox keeps the turn).
+	// nil: the engine's turns wait in the outbox (KindEngine) for a
+	// delivery loop, or the caller takes them with Engine.
+	Think func(game uint64, key string) (ahead int, ok bool)
+}
+
+// Round plays acts and everything that follows from them. It is safe for
+// concurrent use.
+type Round struct {
+	play *play.Service
+	st   Storage
+	opts Options
+}
+
+// New returns a Round that plays through svc, whose storage must keep an
+// outbox.
+func New(svc *play.Service, opts Options) (*Round, error) {
+	st, ok := svc.Storage().(Storage)
+	if !ok {
+		return nil, fmt.Errorf("round: the storage %T keeps no outbox", svc.Storage())
+	}
+	if opts.Hold <= 0 {
+		opts.Hold = DefaultHold
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	opts.Engine = opts.Engine.withDefaults()
+	return &Round{play: svc, st: st, opts: opts}, nil
+}
+
+// Service returns the play.Service the Round plays through.
+func (r *Round) Service() *play.Service { return r.play }
+
+// Kind names an act.
+type Kind uint8
+
+const (
+	Move Kind = iota + 1
+	OfferDraw
+	AcceptDraw
+	DeclineDraw
+	RequestTakeback
+	AcceptTakeback
+	DeclineTakeback
+	Resign
+	Abort
+)
+
+var kindNames = [...]string{Move: "move", OfferDraw: "offer a draw", AcceptDraw: "accept a draw",
+	DeclineDraw: "decline a draw", RequestTakeback: "ask for a takeback", AcceptTakeback: "accept a takeback",
+	DeclineTakeback: "decline a takeback", Resign: "resign", Abort: "abort"}
+
+// String names the act in English, for logs.
+func (k Kind) String() string {
+	if int(k) < len(kindNames) && kindNames[k] != "" {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("act %d", k)
+}
+
+// Act is an act of a player on a game: play.Act (who, which game, at
+// which revision, when), what they do and, for a move, the move as
+// typed.
+type Act struct {
+	play.Act
+	Kind Kind
+	Text string
+	// Answers is set when the front end shows the act's board to the
+	// asker itself (an interaction's answer): the board waits in the
+	// outbox (Options.Hold) until the front end says it was shown
+	// (Shown) or could not be (NotShown), or the hold ends.
+	Answers bool
+}
+
+// Outcome is what an act and everything that followed did.
+type Outcome struct {
+	// Result is play's result of the act itself.
+	Result play.Result
+	// Game is the game after everything: the act and the engine's
+	// answer, if it answered at once.
+	Game play.Game
+	// Events are what happened, in order.
+	Events Events
+	// Board is the act's board item: what the front end shows when
+	// Act.Answers, under Board.Key.
+	Board Delivery
+	// Keys are the keys of every outbox item the act and its answer
+	// wrote, for a front end that delivers all itself (Done).
+	Keys []string
+}
+
+// Delivery is the body of a board or tell item: the game as the act left
+// it and what happened.
+type Delivery struct {
+	Key    string    `json:"-"`
+	Game   play.Game `json:"game"`
+	Act    Kind      `json:"act,omitempty"`
+	By     string    `json:"by,omitempty"`
+	Events Events    `json:"events"`
+}
+
+// DecodeDelivery reads the body of a board or tell item.
+func DecodeDelivery(it play.OutboxItem) (Delivery, error) {
+	var d Delivery
+	if err := json.Unmarshal(it.Body, &d); err != nil {
+		return Delivery{}, fmt.Errorf("round: outbox item %q: %w", it.Key, err)
+	}
+	d.Key = it.Key
+	return d, nil
+}
+
+// Keys of the outbox items of a game at a revision: unique, since every
+// act bumps the revision, and the same however often a transaction runs.
+func itemKey(game uint64, rev int, kind string) string {
+	return fmt.Sprintf("g%d.r%d.%s", game, rev, kind)
+}
+
+// EngineKey is the key of the engine's item of a game at a revision.
+func EngineKey(game uint64, rev int) string { return itemKey(game, rev, KindEngine) }
+
+// Do plays the act and what follows from it: the engine's answer to an
+// offer made to it (at once: it decides in milliseconds), and the
+// engine's turn, which it hands to Options.Think. The act's events and
+// the items to deliver are written in the act's transaction. A refusal
+// is play's *play.Refusal, with nothing written.
+func (r *Round) Do(ctx context.Context, a Act) (Outcome, error) {
+	res, board, keys, err := r.apply(ctx, a)
+	if err != nil {
+		return Outcome{}, err
+	}
+	out := Outcome{Result: res, Game: res.Game, Events: board.Events, Board: board, Keys: keys}
+	if _, answers := engineOffer(&res.Game); answers {
+		eo, ok, err := r.Engine(ctx, res.Game.ID)
+		if err != nil {
+			return out, fmt.Errorf("round: the engine answering in game %d: %w", res.Game.ID, err)
+		}
+		if ok {
+			out.Game = eo.Game
+			out.Events = append(out.Events, eo.Events...)
+			out.Keys = append(out.Keys, eo.Keys...)
+		}
+		if err := r.Done(ctx, EngineKey(res.Game.ID, res.Game.Revision)); err != nil {
+			return out, err
+		}
+	}
+	if e, ok := r.think(&out.Game); ok {
+		out.Events = append(out.Events, e)
+	}
+	return out, nil
+}
+
+// think hands the engine's turn in g, if it has one, to Options.Think.
+func (r *Round) think(g *play.Game) (EngineThinking, bool) {
+	if g.EngineToMove() == 0 || r.opts.Think == nil {
+		return EngineThinking{}, false
+	}
+	ahead, ok := r.opts.Think(g.ID, EngineKey(g.ID, g.Revision))
+	return EngineThinking{Ahead: ahead}, ok
+}
+
+// Start starts a game and, when the engine has the first move, hands it
+// to Options.Think.
+func (r *Round) Start(ctx context.Context, n play.NewGame) (Outcome, error) {
+	var board Delivery
+	var keys []string
+	res, err := r.play.Then(func(tx play.Tx, res *play.Result) error {
+		var err error
+		board, keys, err = r.record(tx, Act{Act: play.Act{At: n.At}}, res)
+		return err
+	}).Start(ctx, n)
+	if err != nil {
+		return Outcome{}, err
+	}
+	out := Outcome{Result: res, Game: res.Game, Events: board.Events, Board: board, Keys: keys}
+	if e, ok := r.think(&out.Game); ok {
+		out.Events = append(out.Events, e)
+	}
+	return out, nil
+}
+
+// apply runs one act through play, writing its items in its transaction.
+func (r *Round) apply(ctx context.Context, a Act) (play.Result, Delivery, []string, error) {
+	var board Delivery
+	var keys []string
+	svc := r.play.Then(func(tx play.Tx, res *play.Result) error {
+		var err error
+		board, keys, err = r.record(tx, a, res)
+		return err
+	})
+	var res play.Result
+	var err error
+	switch a.Kind {
+	case Move:
+		res, err = svc.Move(ctx, a.Act, a.Text)
+	case OfferDraw:
+		res, err = svc.OfferDraw(ctx, a.Act)
+	case AcceptDraw:
+		res, err = svc.AcceptDraw(ctx, a.Act)
+	case DeclineDraw:
+		res, err = svc.DeclineDraw(ctx, a.Act)
+	case RequestTakeback:
+		res, err = svc.RequestTakeback(ctx, a.Act)
+	case AcceptTakeback:
+		res, err = svc.AcceptTakeback(ctx, a.Act)
+	case DeclineTakeback:
+		res, err = svc.DeclineTakeback(ctx, a.Act)
+	case Resign:
+		res, err = svc.Resign(ctx, a.Act)
+	case Abort:
+		res, err = svc.Abort(ctx, a.Act)
+	default:
+		return play.Result{}, Delivery{}, nil, fmt.Errorf("round: %v is no act", a.Kind)
+	}
+	return res, board, keys, err
+}
+
+// record writes, in the act's transaction, the items that follow from
+// it: the board, the players to tell, the engine's turn.
+func (r *Round) record(tx play.Tx, a Act, res *play.Result) (Delivery, []string, error) {
+	g := &res.Game
+	d := Delivery{Game: *g, Act: a.Kind, By: a.By, Events: events(a, res)}
+	d.Key = itemKey(g.ID, g.Revision, KindBoard)
+	body, err := json.Marshal(d)
+	if err != nil {
+		return Delivery{}, nil, fmt.Errorf("round: encoding the board of game %d: %w", g.ID, err)
+	}
+	at := res.Game.Updated
+	due := at
+	if a.Answers {
+		due = at.Add(r.opts.Hold)
+	}
+	items := []play.OutboxItem{{Key: d.Key, Game: g.ID, Kind: KindBoard, Body: body, Due: due, Created: at}}
+	for _, e := range d.Events {
+		if _, ok := e.(Tell); ok {
+			items = append(items, play.OutboxItem{Key: itemKey(g.ID, g.Revision, KindTell), Game: g.ID, Kind: KindTell, Body: body, Due: at, Created: at})
+			break
+		}
+	}
+	if _, answers := engineOffer(g); answers || g.EngineToMove() > 0 {
+		items = append(items, play.OutboxItem{Key: EngineKey(g.ID, g.Revision), Game: g.ID, Kind: KindEngine, Due: at, Created: at})
+	}
+	keys := make([]string, len(items))
+	for i, it := range items {
+		keys[i] = it.Key
+	}
+	return d, keys, tx.PutOutbox(items...)
+}
+
+// Shown tells the outbox that the front end showed an act's board itself:
+// it is not delivered again.
+func (r *Round) Shown(ctx context.Context, key string) error { return r.Done(ctx, key) }
+
+// NotShown tells the outbox that the front end could not show an act's
+// board: the outbox delivers it now.
+func (r *Round) NotShown(ctx context.Context, key string) error {
+	if err := r.st.RetryOutbox(ctx, key, "", r.opts.Now()); err != nil {
+		return fmt.Errorf("round: releasing the board %q: %w", key, err)
+	}
+	return nil
+}
+
+// Done marks outbox items delivered.
+func (r *Round) Done(ctx context.Context, keys ...string) error {
+	var errs []error
+	for _, k := range keys {
+		if err := r.st.DoneOutbox(ctx, k); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}

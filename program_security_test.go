@@ -1,0 +1,222 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"crypto/ed25519"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/iceagechess/iceage/internal/fakediscord"
+)
+
+// These tests attack the running program over loopback as a stranger on
+// the internet would: its HTTP listeners are all a stranger can reach.
+
+// interactionsBot runs the bot with HTTP interactions on a listener of
+// their own, verified with a key whose private half the test holds.
+type interactionsBot struct {
+	*botProcess
+	interactions string // host:port of the interactions listener
+	key          ed25519.PrivateKey
+	guild, chess string
+	user         string
+}
+
+func startInteractionsBot(t *testing.T, env ...string) *interactionsBot {
+	t.Helper()
+	srv := fakediscord.New(t)
+	g := srv.AddGuild(fakediscord.Guild{Name: "Club", Locale: "en-US"})
+	ch := srv.AddChannel(fakediscord.Channel{GuildID: g.ID, Name: "chess"})
+	alice := srv.AddUser(fakediscord.User{Username: "alice", Locale: "en-US"})
+	pub, priv, err := ed25519.GenerateKey(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := freeAddr(t)
+	p := startBot(t, srv, t.TempDir(), append([]string{"ICEAGE_DISCORD_PUBLIC_KEY=" + hex.EncodeToString(pub),
+		"ICEAGE_INTERACTIONS_LISTEN=" + addr}, env...)...)
+	return &interactionsBot{botProcess: p, interactions: addr, key: priv, guild: g.ID, chess: ch.ID, user: alice.ID}
+}
+
+// post sends body to /interactions signed at the time at and returns the
+// status.
+func (b *interactionsBot) post(t *testing.T, body string, at time.Time) int {
+	t.Helper()
+	r, err := http.NewRequest(http.MethodPost, "http://"+b.interactions+"/interactions", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := strconv.FormatInt(at.Unix(), 10)
+	r.Header.Set("X-Signature-Timestamp", ts)
+	r.Header.Set("X-Signature-Ed25519", hex.EncodeToString(ed25519.Sign(b.key, []byte(ts+body))))
+	resp, err := http.DefaultClient.Do(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	io.Copy(io.Discard, resp.Body)
+	return resp.StatusCode
+}
+
+// help is a /help interaction with the id given.
+func (b *interactionsBot) help(id string) string {
+	return fmt.Sprintf(`{"id":%q,"application_id":"1","type":2,"token":"tok%s","guild_id":%q,"channel_id":%q,`+
+		`"member":{"user":{"id":%q,"username":"alice"}},"locale":"en-US","data":{"id":"9","name":"help","type":1}}`,
+		id, id, b.guild, b.chess, b.user)
+}
+
+func status(t *testing.T, url, token string) int {
+	t.Helper()
+	r, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if token != "" {
+		r.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	io.Copy(io.Discard, resp.Body)
+	return resp.StatusCode
+}
+
+func TestTheInteractionsListenerServesNoOperations(t *testing.T) {
+	b := startInteractionsBot(t)
+	for _, path := range []string{"/backup", "/metrics", "/healthz", "/interactions/../backup", "/Backup"} {
+		if code := status(t, "http://"+b.interactions+path, ""); code == http.StatusOK {
+			t.Errorf("GET %s on the interactions listener: %d", path, code)
+		}
+	}
+	if code := status(t, "http://"+b.http+"/backup", ""); code != http.StatusOK {
+		t.Errorf("GET /backup on the operators' listener: %d, want 200", code)
+	}
+}
+
+func TestOperationsOffLoopbackWithoutATokenAreRefusedAtStart(t *testing.T) {
+	port := strings.TrimPrefix(freeAddr(t), "127.0.0.1")
+	for _, listen := range []string{"0.0.0.0" + port, port, "[::]" + port} {
+		t.Run(listen, func(t *testing.T) {
+			_, stderr, code := run(t, t.TempDir(), []string{"DISCORD_TOKEN=x", "ICEAGE_HTTP_LISTEN=" + listen}, "")
+			if code != 2 || !strings.Contains(stderr, "http.token") {
+				t.Fatalf("status %d: %s; want 2 and http.token named", code, stderr)
+			}
+		})
+	}
+}
+
+func TestAnOperatorsTokenGuardsBackups(t *testing.T) {
+	const token = "a-long-random-secret-0123456789"
+	srv := fakediscord.New(t)
+	dir := t.TempDir()
+	b := startBot(t, srv, dir, "ICEAGE_HTTP_TOKEN="+token)
+	if code := status(t, "http://"+b.http+"/backup", ""); code != http.StatusUnauthorized {
+		t.Errorf("/backup without the token: %d, want 401", code)
+	}
+	if code := status(t, "http://"+b.http+"/backup", "wrong-"+token); code != http.StatusUnauthorized {
+		t.Errorf("/backup with a wrong token: %d, want 401", code)
+	}
+	// The backup command finds the token where the bot does.
+	_, stderr, code := run(t, dir, []string{"ICEAGE_HTTP_LISTEN=" + b.http, "ICEAGE_HTTP_TOKEN=" + token}, "", "backup", "-o", filepath.Join(dir, "copy.db"))
+	if code != 0 {
+		t.Errorf("iceage backup with the token: status %d: %s", code, stderr)
+	}
+}
+
+func TestReplayedInteractionsAreRefused(t *testing.T) {
+	b := startInteractionsBot(t)
+	if code := b.post(t, `{"id":"1","application_id":"1","type":1,"token":"t"}`, time.Now().Add(-time.Hour)); code != http.StatusUnauthorized {
+		t.Errorf("a PING signed an hour ago: %d, want 401", code)
+	}
+	if code := b.post(t, b.help("700001"), time.Now().Add(-time.Hour)); code != http.StatusUnauthorized {
+		t.Errorf("/help signed an hour ago: %d, want 401", code)
+	}
+	if code := b.post(t, b.help("700002"), time.Now()); code != http.StatusOK {
+		t.Fatalf("/help: %d, want 200", code)
+	}
+	if code := b.post(t, b.help("700002"), time.Now()); code != http.StatusConflict {
+		t.Errorf("/help again with the same id: %d, want 409", code)
+	}
+	log := b.stderr.String()
+	if n := strings.Count(log, "msg=interaction id=700002 "); n != 1 {
+		t.Errorf("interaction 700002 was acted on %d times, want once:\n%s", n, log)
+	}
+	if strings.Contains(log, "msg=interaction id=700001 ") {
+		t.Errorf("the hour-old interaction was acted on:\n%s", log)
+	}
+}
+
+// slowBodies is how many clients send a body a byte at a time.
+const slowBodies = 100
+
+func TestSlowBodiesAreDroppedWithinTheTimeout(t *testing.T) {
+	b := startInteractionsBot(t)
+	for _, l := range []struct{ name, addr, path string }{{"interactions", b.interactions, "/interactions"}, {"operators", b.http, "/healthz"}} {
+		t.Run(l.name, func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var wg sync.WaitGroup
+			closed := make(chan time.Duration, slowBodies)
+			start := time.Now()
+			for range slowBodies {
+				conn, err := net.Dial("tcp", l.addr)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer conn.Close()
+				fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\nX-Signature-Timestamp: 1\r\n\r\n", l.path)
+				wg.Add(2)
+				go func() { // a byte a second, until the server hangs up
+					defer wg.Done()
+					tick := time.NewTicker(time.Second)
+					defer tick.Stop()
+					for {
+						select {
+						case <-ctx.Done():
+							return
+						case <-tick.C:
+							if _, err := conn.Write([]byte("x")); err != nil {
+								return
+							}
+						}
+					}
+				}()
+				go func() {
+					defer wg.Done()
+					io.Copy(io.Discard, bufio.NewReader(conn))
+					closed <- time.Since(start)
+				}()
+			}
+			// The server's read timeout is 10 s; give it twice that.
+			limit := time.After(readWait + 10*time.Second)
+			var last time.Duration
+			for n := 0; n < slowBodies; n++ {
+				select {
+				case d := <-closed:
+					last = max(last, d)
+				case <-limit:
+					t.Fatalf("%d of %d slow bodies still held after %v", slowBodies-n, slowBodies, readWait+10*time.Second)
+				}
+			}
+			cancel()
+			wg.Wait()
+			t.Logf("the last of %d slow bodies was dropped after %v", slowBodies, last.Round(100*time.Millisecond))
+			if code := status(t, "http://"+b.http+"/healthz", ""); code != http.StatusOK && code != http.StatusServiceUnavailable {
+				t.Errorf("/healthz after the slow bodies: %d", code)
+			}
+		})
+	}
+}
