@@ -12,7 +12,7 @@ import (
 // afterMigration holds, by migration number, what the program does after
 // that file's SQL, in the same transaction: the conversions SQL cannot do.
 var afterMigration = map[int]func(ctx context.Context, tx pgx.Tx) error{
-	3: convertGameRows,
+	4: convertGameRows,
 }
 
 // convertRowsBatch is how many game rows convertGameRows converts per

@@ -1,4 +1,4 @@
--- Schema 3: game records in play's compact binary form (record version
+-- Schema 4: game records in play's compact binary form (record version
 -- 4: the moves a few bits each, gamerecord.go in package play), as bytea.
 -- SQL cannot write that form (it replays the moves), so this file only
 -- makes room for it: the program then converts every row in the same
