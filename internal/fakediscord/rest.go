@@ -174,17 +174,18 @@ func (s *Server) createDM(r *http.Request, rep *reply) {
 }
 
 func (s *Server) getGuild(r *http.Request, rep *reply) {
-	if g := s.guilds[r.PathValue("guild")]; g != nil {
-		rep.body = s.guildJSON(g)
-	} else {
-		rep.err = errUnknownGuild
+	g, err := s.guildSeenLocked(r.PathValue("guild"))
+	if err != nil {
+		rep.err = err
+		return
 	}
+	rep.body = s.guildJSON(g)
 }
 
 func (s *Server) getGuildChannels(r *http.Request, rep *reply) {
-	g := s.guilds[r.PathValue("guild")]
-	if g == nil {
-		rep.err = errUnknownGuild
+	g, err := s.guildSeenLocked(r.PathValue("guild"))
+	if err != nil {
+		rep.err = err
 		return
 	}
 	channels := []any{}
@@ -197,11 +198,11 @@ func (s *Server) getGuildChannels(r *http.Request, rep *reply) {
 }
 
 func (s *Server) getMember(r *http.Request, rep *reply) {
-	g := s.guilds[r.PathValue("guild")]
+	g, gerr := s.guildSeenLocked(r.PathValue("guild"))
 	id := r.PathValue("user")
 	switch u := s.users[id]; {
-	case g == nil:
-		rep.err = errUnknownGuild
+	case gerr != nil:
+		rep.err = gerr
 	case id == s.bot.ID || id == "@me":
 		rep.body = memberJSON(s.bot, true, g.joined, true)
 	case u != nil:
@@ -212,10 +213,13 @@ func (s *Server) getMember(r *http.Request, rep *reply) {
 }
 
 func (s *Server) getChannel(r *http.Request, rep *reply) {
-	if c := s.channels[r.PathValue("channel")]; c != nil {
-		rep.body = s.channelJSON(c)
-	} else {
+	switch c := s.channels[r.PathValue("channel")]; {
+	case c == nil:
 		rep.err = errUnknownChannel
+	case !s.botCanSeeLocked(c):
+		rep.err = errMissingAccess
+	default:
+		rep.body = s.channelJSON(c)
 	}
 }
 
@@ -261,8 +265,14 @@ func (s *Server) postMessage(r *http.Request, rep *reply) {
 	call := Call{Kind: KindMessage, JSON: rep.raw}
 	defer func() { call.Err = rep.err; s.recordLocked(call) }()
 	c := s.channels[r.PathValue("channel")]
-	if c == nil {
+	switch {
+	case c == nil:
 		rep.err = errUnknownChannel
+		return
+	case !s.botCanSeeLocked(c):
+		// A DM between users, or a server without the bot: an
+		// interaction's answer may go there, the bot's own post not.
+		rep.err = errMissingAccess
 		return
 	}
 	if u := s.users[c.RecipientID]; u != nil && u.DMsClosed {
@@ -337,7 +347,9 @@ func readNonce(f map[string]json.RawMessage) (nonce string, enforce bool, _ *Err
 // Ephemeral messages are not in any channel.
 func (s *Server) channelMessage(r *http.Request, rep *reply) {
 	m := s.messages[r.PathValue("message")]
-	if m == nil || m.ChannelID != r.PathValue("channel") || m.Ephemeral() {
+	if c := s.channels[r.PathValue("channel")]; c != nil && !s.botCanSeeLocked(c) {
+		rep.err = errMissingAccess
+	} else if m == nil || m.ChannelID != r.PathValue("channel") || m.Ephemeral() {
 		rep.err = errUnknownMessage
 	}
 	switch {
@@ -382,6 +394,8 @@ func (s *Server) startThread(r *http.Request, rep *reply) {
 	switch {
 	case c == nil:
 		rep.err = errUnknownChannel
+	case !s.botCanSeeLocked(c):
+		rep.err = errMissingAccess
 	case c.Type != discordgo.ChannelTypeGuildText && c.Type != discordgo.ChannelTypeGuildNews:
 		rep.err = errChannelType
 	case c.NoThreads:

@@ -65,6 +65,12 @@ type Guild struct {
 	Name   string // "Test Guild" when empty
 	Locale string // preferred_locale; "en-US" when empty
 
+	// WithoutBot makes it a server that did not add the bot, where only
+	// users who installed the app to their account use its commands: the
+	// bot gets no GUILD_CREATE for it, and its REST calls on the guild and
+	// its channels answer 403 Missing Access (50001).
+	WithoutBot bool
+
 	ownerID string
 	joined  time.Time
 }
@@ -83,6 +89,9 @@ type Channel struct {
 
 	ParentID    string // threads: the channel the thread is in
 	RecipientID string // DM channels: the user
+	// Recipients are the users of a DM or group DM without the bot
+	// (AddPrivateChannel).
+	Recipients []string
 
 	created        time.Time
 	archiveMinutes int
@@ -98,6 +107,10 @@ type User struct {
 	// DMsClosed makes messages sent to the user's DM channel answer 403
 	// Cannot send messages to this user (code 50007).
 	DMsClosed bool
+	// Installed: the user installed the app to their account, so its
+	// commands that allow it are theirs in DMs, group DMs and servers
+	// without the bot.
+	Installed bool
 }
 
 // interaction is one interaction the fake dispatched.
@@ -109,7 +122,8 @@ type interaction struct {
 	guildID   string
 	userID    string
 	at        time.Time
-	onMessage string // components: the message the component is on
+	onMessage string            // components: the message the component is on
+	owners    map[string]string // authorizing_integration_owners
 
 	responded bool
 	original  string          // the message that @original names
@@ -191,7 +205,9 @@ func (s *Server) AddGuild(g Guild) Guild {
 	g.joined = time.Now()
 	s.guilds[g.ID] = &g
 	s.guildOrder = append(s.guildOrder, g.ID)
-	s.broadcastLocked("GUILD_CREATE", s.guildCreateJSON(&g))
+	if !g.WithoutBot {
+		s.broadcastLocked("GUILD_CREATE", s.guildCreateJSON(&g))
+	}
 	return g
 }
 
@@ -213,7 +229,9 @@ func (s *Server) AddChannel(c Channel) Channel {
 	}
 	c.created = time.Now()
 	s.addChannelLocked(&c)
-	s.broadcastLocked("CHANNEL_CREATE", s.channelJSON(&c))
+	if s.botCanSeeLocked(&c) {
+		s.broadcastLocked("CHANNEL_CREATE", s.channelJSON(&c))
+	}
 	return c
 }
 
