@@ -254,7 +254,7 @@ func (b *Bot) acceptClick(in *interaction, id uint64) error {
 	if _, err = b.post(ctx, channel, board); err != nil {
 		return err
 	}
-	b.notifyTurn(ctx, &g, "")
+	b.notifyTurn(ctx, &g, "", "")
 	return nil
 }
 
