@@ -10,6 +10,7 @@ import (
 
 	"github.com/iceagechess/iceage/engine"
 	"github.com/iceagechess/iceage/game"
+	"github.com/iceagechess/iceage/i18n"
 	"github.com/iceagechess/iceage/play"
 )
 
@@ -164,7 +165,7 @@ func analysisMessage(in *interaction, g *play.Game, start game.Position, moves [
 		}
 		pos, _ = pos.ApplyWithEvent(mv)
 	}
-	parts := numbered(&start, texts)
+	parts := i18n.NumberedMoves(&start, texts)
 	list := truncate(strings.Join(parts, " "), 4000)
 	e := &discordgo.MessageEmbed{
 		Title:       tr(lang, "analyze.title", map[string]any{"White": g.White.Name, "Black": g.Black.Name}),

@@ -17,10 +17,10 @@ import (
 const threadArchiveMinutes = 10080
 
 func init() {
-	addCommand(appCommand{name: "challenge", declare: declareChallenge, run: (*Bot).challengeCommand, help: helpPlay + 1})
-	addCommand(appCommand{name: challengeUserCommand, run: (*Bot).challengeMember, declare: func(*Config) *discordgo.ApplicationCommand {
+	addCommand(appCommand{name: "challenge", declare: declareChallenge, run: (*Bot).challengeCommand, help: helpPlay + 1, reach: anywhere})
+	addCommand(appCommand{name: challengeUserCommand, run: (*Bot).challengeMember, reach: anywhere, declare: func(*Config) *discordgo.ApplicationCommand {
 		return &discordgo.ApplicationCommand{Type: discordgo.UserApplicationCommand, Name: challengeUserCommand,
-			NameLocalizations: ptr(localized("cmd.challenge_user.name")), Contexts: &guildOnly}
+			NameLocalizations: ptr(localized("cmd.challenge_user.name"))}
 	}})
 	clicks.handle(idAccept, challengeClick((*Bot).acceptClick))
 	clicks.handle(idDecline, challengeClick((*Bot).declineClick))
@@ -254,7 +254,7 @@ func (b *Bot) acceptClick(in *interaction, id uint64) error {
 	if _, err = b.post(ctx, channel, board); err != nil {
 		return err
 	}
-	b.notifyTurn(ctx, &g, "")
+	b.notifyTurn(ctx, &g, "", "")
 	return nil
 }
 

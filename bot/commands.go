@@ -31,6 +31,39 @@ type appCommand struct {
 	// help is the command's place in /help, smallest first; 0 leaves it
 	// out.
 	help int
+	// reach is where the command may be used: in servers that added the
+	// bot (the default), or anywhere a user who installed it is.
+	reach reach
+}
+
+// reach is where a command may be used, as Discord's contexts and
+// integration types say it.
+type reach int
+
+const (
+	// inServers: only in servers that added the bot (contexts [0],
+	// integration_types [0]) — the server's leaderboard, its settings,
+	// its tournaments.
+	inServers reach = iota
+	// anywhere: also installed by a user to their account (integration
+	// type 1), and used in DMs with the bot (context 1) and in other DMs
+	// and group DMs (context 2) — the commands that play a game.
+	anywhere
+)
+
+// contexts and installs are Discord's words for a reach.
+func (r reach) contexts() []discordgo.InteractionContextType {
+	if r == anywhere {
+		return []discordgo.InteractionContextType{discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM, discordgo.InteractionContextPrivateChannel}
+	}
+	return []discordgo.InteractionContextType{discordgo.InteractionContextGuild}
+}
+
+func (r reach) installs() []discordgo.ApplicationIntegrationType {
+	if r == inServers {
+		return []discordgo.ApplicationIntegrationType{discordgo.ApplicationIntegrationGuildInstall}
+	}
+	return []discordgo.ApplicationIntegrationType{discordgo.ApplicationIntegrationGuildInstall, discordgo.ApplicationIntegrationUserInstall}
 }
 
 // commandTable holds every command by name.
@@ -50,7 +83,10 @@ func declarations(cfg *Config) []*discordgo.ApplicationCommand {
 	names := slices.Sorted(maps.Keys(commandTable))
 	out := make([]*discordgo.ApplicationCommand, 0, len(names))
 	for _, n := range names {
-		out = append(out, commandTable[n].declare(cfg))
+		c := commandTable[n]
+		d := c.declare(cfg)
+		d.Contexts, d.IntegrationTypes = ptr(c.reach.contexts()), ptr(c.reach.installs())
+		out = append(out, d)
 	}
 	return out
 }
@@ -76,9 +112,6 @@ const (
 	helpOther
 )
 
-// guildOnly: every command is used in servers.
-var guildOnly = []discordgo.InteractionContextType{discordgo.InteractionContextGuild}
-
 // plain declares a command without options that configuration changes.
 func plain(name string, opts ...*discordgo.ApplicationCommandOption) func(*Config) *discordgo.ApplicationCommand {
 	return func(*Config) *discordgo.ApplicationCommand { return command(name, opts...) }
@@ -90,7 +123,7 @@ func command(name string, opts ...*discordgo.ApplicationCommandOption) *discordg
 	return &discordgo.ApplicationCommand{
 		Name: name, NameLocalizations: ptr(localized("cmd." + name + ".name")),
 		Description: en("cmd." + name + ".desc"), DescriptionLocalizations: ptr(localized("cmd." + name + ".desc")),
-		Options: opts, Contexts: &guildOnly,
+		Options: opts,
 	}
 }
 

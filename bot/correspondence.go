@@ -33,15 +33,15 @@ const premoveMaxLength = 300
 var languageChoices = []string{"auto", "en", "fr", "ru", "nb", "es", "nl"}
 
 func init() {
-	addCommand(appCommand{name: "games", run: (*Bot).gamesCommand, help: helpCorrespondence + 1, declare: plain("games")})
-	addCommand(appCommand{name: "premove", run: (*Bot).premoveCommand, help: helpCorrespondence + 2,
+	addCommand(appCommand{name: "games", reach: anywhere, run: (*Bot).gamesCommand, help: helpCorrespondence + 1, declare: plain("games")})
+	addCommand(appCommand{name: "premove", reach: anywhere, run: (*Bot).premoveCommand, help: helpCorrespondence + 2,
 		declare: func(*Config) *discordgo.ApplicationCommand {
 			line := option("premove", "line", discordgo.ApplicationCommandOptionString, false)
 			line.MaxLength = premoveMaxLength
 			return command("premove", line, option("premove", "clear", discordgo.ApplicationCommandOptionBoolean, false))
 		}})
 	addCommand(appCommand{name: "vacation", run: (*Bot).vacationCommand, help: helpCorrespondence + 3, declare: declareVacation})
-	addCommand(appCommand{name: "settings", run: (*Bot).settingsCommand, help: helpCorrespondence + 4,
+	addCommand(appCommand{name: "settings", reach: anywhere, run: (*Bot).settingsCommand, help: helpCorrespondence + 4,
 		declare: func(*Config) *discordgo.ApplicationCommand {
 			reminders := option("settings", "reminders", discordgo.ApplicationCommandOptionString, false)
 			reminders.MaxLength = 40
@@ -209,7 +209,7 @@ func gameLine(lang i18n.Lang, user string, g *play.Game, now time.Time) string {
 	} else {
 		second = append(second, "⏳ "+tr(lang, "choice.no_limit", nil))
 	}
-	second = append(second, "❄️ "+countdown(lang, &pos))
+	second = append(second, "❄️ "+i18n.IceAgeCountdown(lang, &pos))
 	for _, c := range []game.Color{game.White, game.Black} {
 		if g.Away(c, now) {
 			second = append(second, "🏖️ "+tr(lang, "games.away", map[string]any{"Player": mention(g.Seat(c).ID), "When": timestamp(g.AwayUntil[c], "d")}))
@@ -260,37 +260,6 @@ func (b *Bot) correspondenceStatus(ctx context.Context, lang i18n.Lang, g *play.
 		}
 	}
 	return lines
-}
-
-// withConditional completes the view of a board after a move with what
-// it did to the opponent's conditional moves: the reply played at once,
-// whose Ice Age, if it brought one, is the one shown.
-func withConditional(lang i18n.Lang, r *play.Result, v *view) {
-	c := r.Conditional
-	if c == nil || c.Reply == nil {
-		return
-	}
-	v.headline += "\n" + tr(lang, "premove.played", map[string]any{"Player": mention(c.By), "Move": "**" + c.Reply.SAN + "**"})
-	if c.Reply.IceAge != nil {
-		v.played = c.Reply
-	}
-}
-
-// afterMove tells, after a move's board is posted, those who asked for
-// direct messages that it is their move, and the author of a dropped
-// queue of conditional moves that it was dropped.
-func (b *Bot) afterMove(ctx context.Context, r *play.Result) {
-	played := ""
-	if r.Move != nil {
-		played = r.Move.SAN
-	}
-	if c := r.Conditional; c != nil && c.Reply != nil {
-		played = c.Reply.SAN
-	}
-	b.notifyTurn(ctx, &r.Game, played)
-	if c := r.Conditional; c != nil && c.Dropped() && r.Move != nil {
-		b.notifyDropped(ctx, &r.Game, c, r.Move.SAN)
-	}
 }
 
 // claimWinClick and claimDrawClick are the choice of a player whose

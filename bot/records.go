@@ -34,7 +34,7 @@ func init() {
 		declare: plain("stats", option("stats", "user", discordgo.ApplicationCommandOptionUser, false))})
 	addCommand(appCommand{name: "history", run: (*Bot).historyCommand, help: helpResults + 3,
 		declare: plain("history", option("history", "user", discordgo.ApplicationCommandOptionUser, false))})
-	addCommand(appCommand{name: "pgn", run: (*Bot).pgnCommand, help: helpResults + 4, declare: declarePick("pgn")})
+	addCommand(appCommand{name: "pgn", reach: anywhere, run: (*Bot).pgnCommand, help: helpResults + 4, declare: declarePick("pgn")})
 	addCommand(appCommand{name: "gif", run: (*Bot).gifCommand, help: helpResults + 5, declare: declarePick("gif")})
 	addCommand(appCommand{name: "variantstats", run: (*Bot).variantStatsCommand, help: helpResults + 6, declare: plain("variantstats")})
 	clicks.handle(idLeaderboard, (*Bot).leaderboardClick)

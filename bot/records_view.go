@@ -203,7 +203,7 @@ func (b *Bot) gifMessage(ctx context.Context, lang i18n.Lang, g *play.Game) (*me
 	var buf bytes.Buffer
 	// render.GIF draws every ply; shown stays len(moves) until render caps
 	// the frames of long games and says how many plies it drew.
-	if err := render.GIF(&buf, mt.Start(), moves, render.Options{Theme: b.cfg.Theme, Size: gifSize}); err != nil {
+	if err := render.GIF(&buf, mt.Start(), moves, render.Options{Theme: b.cfg.Theme, Size: gifSize, Words: i18n.BoardWords{Lang: lang}}); err != nil {
 		return nil, fmt.Errorf("bot: drawing the replay of game %d: %w", g.ID, err)
 	}
 	shown := len(moves)

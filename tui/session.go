@@ -10,6 +10,7 @@ import (
 
 	"github.com/iceagechess/iceage/engine"
 	"github.com/iceagechess/iceage/game"
+	"github.com/iceagechess/iceage/i18n"
 	"github.com/iceagechess/iceage/play"
 	"github.com/iceagechess/iceage/render"
 )
@@ -41,6 +42,8 @@ type Options struct {
 	// EngineNodes, when above 0, bounds each engine move by this many
 	// nodes instead of the level's time: the same moves on every run.
 	EngineNodes int64
+	// Lang is the language of what the game says (i18n); "" is English.
+	Lang i18n.Lang
 }
 
 // NoteKind says what a Note tells, so that a front end can style it.
@@ -102,6 +105,9 @@ type Session struct {
 func NewSession(ctx context.Context, svc *play.Service, opt Options) (*Session, error) {
 	if opt.Now == nil {
 		opt.Now = time.Now
+	}
+	if opt.Lang == "" {
+		opt.Lang = i18n.English
 	}
 	if opt.White == "" {
 		opt.White = "White"
@@ -352,23 +358,6 @@ func (s *Session) EndText() string {
 		return "The game was aborted."
 	}
 	return "The game is over: " + o.Result.String() + ", " + o.Reason.String() + "."
-}
-
-// pngTitle is the header of a finished game's picture.
-func (s *Session) pngTitle() string {
-	o := s.g.Outcome
-	w, decisive := o.Winner()
-	switch {
-	case !o.Over():
-		return ""
-	case o.Reason == game.KingFrozen:
-		return titleCase(w) + " wins: " + titleCase(w.Other()) + "'s king froze"
-	case decisive:
-		return titleCase(w) + " wins by " + o.Reason.String()
-	case o.Reason == game.Aborted:
-		return "Aborted"
-	}
-	return "Drawn: " + o.Reason.String()
 }
 
 // Help is the list of commands, as Do's "help" gives it.
@@ -670,7 +659,10 @@ func (s *Session) png(path string) Reply {
 // shows it, with the last move and a check marked, and writes it to path.
 func (s *Session) WritePNG(path string) error {
 	p := s.Position()
-	opt := render.Options{Orientation: render.WhiteBottom, Title: s.pngTitle()}
+	opt := render.Options{Orientation: render.WhiteBottom, Words: i18n.BoardWords{Lang: s.opt.Lang}}
+	if o := s.g.Outcome; o.Over() {
+		opt.Title = i18n.Outcome(s.opt.Lang, o)
+	}
 	if s.flipped {
 		opt.Orientation = render.BlackBottom
 	}

@@ -75,6 +75,20 @@ func checkCommands(commands []*discordgo.ApplicationCommand) *Error {
 			return invalid(fmt.Sprintf("two commands are named %q", c.Name), at, "name")
 		}
 		seen[key] = true
+		if c.Contexts != nil {
+			for j, ctx := range *c.Contexts {
+				if ctx > discordgo.InteractionContextPrivateChannel || slices.Contains((*c.Contexts)[:j], ctx) {
+					return invalid(fmt.Sprintf("context %d is not one of 0, 1, 2 once each", ctx), at, "contexts", strconv.Itoa(j))
+				}
+			}
+		}
+		if c.IntegrationTypes != nil {
+			for j, t := range *c.IntegrationTypes {
+				if t > discordgo.ApplicationIntegrationUserInstall || slices.Contains((*c.IntegrationTypes)[:j], t) {
+					return invalid(fmt.Sprintf("integration type %d is not one of 0, 1 once each", t), at, "integration_types", strconv.Itoa(j))
+				}
+			}
+		}
 		switch c.Type {
 		case 0, discordgo.ChatApplicationCommand:
 			chat++

@@ -86,6 +86,18 @@
 // (see Channel.Deny). Interaction callbacks and follow-ups need none of
 // them, as on Discord.
 //
+// Users may install the app to their own account (User.Installed,
+// InstallApp). Then its commands that allow it are theirs in DMs and group
+// DMs between users (AddPrivateChannel) and in servers that did not add
+// the bot (Guild.WithoutBot): those interactions come with context 2 (or 0
+// in such a server) and authorizing_integration_owners naming the user's
+// install only, and the bot is no member there — its own posts, thread
+// starts and reads of those channels and servers answer 403 Missing Access
+// (50001), as Discord answers them, so answers and follow-ups are all it
+// has. Discord offers a command only where its registered contexts and
+// integration_types allow, and a user's install only to that user: Command
+// and UserCommand report a test error for any other.
+//
 // # Caveats
 //
 // discordgo keeps Discord's addresses in package variables (endpoints.go).

@@ -166,7 +166,9 @@ func (s *Server) identify(c *conn, d json.RawMessage) {
 
 	guilds := []any{}
 	for _, g := range s.guildOrder {
-		guilds = append(guilds, map[string]any{"id": g, "unavailable": true})
+		if !s.guilds[g].WithoutBot {
+			guilds = append(guilds, map[string]any{"id": g, "unavailable": true})
+		}
 	}
 	ready := map[string]any{
 		"v": c.version, "user": userJSON(s.bot, true), "guilds": guilds, "session_id": sess.id,
@@ -180,7 +182,9 @@ func (s *Server) identify(c *conn, d json.RawMessage) {
 	}
 	s.sendLocked(sess, "READY", ready)
 	for _, g := range s.guildOrder {
-		s.sendLocked(sess, "GUILD_CREATE", s.guildCreateJSON(s.guilds[g]))
+		if !s.guilds[g].WithoutBot {
+			s.sendLocked(sess, "GUILD_CREATE", s.guildCreateJSON(s.guilds[g]))
+		}
 	}
 }
 

@@ -86,6 +86,9 @@ func (s *Server) commandLocked(kind discordgo.InteractionType, userID, channelID
 		s.tb.Errorf("fakediscord: /%s: no channel %q", name, channelID)
 		return ""
 	}
+	if !s.offerLocked(c, userID, name, discordgo.ChatApplicationCommand) {
+		return ""
+	}
 	data := map[string]any{"id": s.commandIDLocked(c.GuildID, name, discordgo.ChatApplicationCommand), "name": name, "type": discordgo.ChatApplicationCommand}
 	if len(options) > 0 {
 		data["options"] = options
@@ -111,6 +114,8 @@ func (s *Server) UserCommand(userID, channelID, name, targetID string) string {
 		return ""
 	case s.users[targetID] == nil && targetID != s.bot.ID:
 		s.tb.Errorf("fakediscord: user command %q: no user %q", name, targetID)
+		return ""
+	case !s.offerLocked(c, userID, name, discordgo.UserApplicationCommand):
 		return ""
 	}
 	data := map[string]any{
@@ -175,6 +180,21 @@ func (s *Server) component(userID, messageID, customID string, values []string, 
 		data["values"] = append([]string{}, values...)
 	}
 	return s.dispatchLocked(discordgo.InteractionMessageComponent, discordgo.MessageTypeReply, userID, s.channels[m.ChannelID], data, m)
+}
+
+// offerLocked reports whether Discord would offer the command to the user
+// in c, and reports a test error when it would not: a command's contexts
+// and integration types decide where it appears.
+func (s *Server) offerLocked(c *Channel, userID, name string, typ discordgo.ApplicationCommandType) bool {
+	u := s.users[userID]
+	if u == nil {
+		return true // dispatchLocked reports it
+	}
+	if why := s.offeredLocked(s.registeredLocked(c.GuildID, name, typ), c, u); why != "" {
+		s.tb.Errorf("fakediscord: Discord would not offer %q to %s in channel %s: %s", name, userID, c.ID, why)
+		return false
+	}
+	return true
 }
 
 // commandIDLocked is the id of a command the bot registered, or a fresh one.
@@ -256,16 +276,21 @@ func (s *Server) dispatchLocked(kind discordgo.InteractionType, answer discordgo
 		"channel_id": c.ID, "channel": s.channelJSON(c), "locale": u.Locale,
 		"app_permissions": s.permissionsLocked(c), "entitlements": []any{}, "attachment_size_limit": maxFileSize,
 	}
+	context, owners, _ := s.installContextLocked(c, u)
+	if on != nil && on.InteractionID != "" {
+		if first := s.interactions[on.InteractionID]; first != nil && first.owners != nil {
+			owners = first.owners // a component is authorized as the message it is on
+		}
+	}
+	obj["context"], obj["authorizing_integration_owners"] = context, owners
+	it.owners = owners
 	if g := s.guilds[c.GuildID]; g != nil {
 		member := memberJSON(*u, false, g.joined, true)
 		member["permissions"] = strconv.FormatInt(basePermissions, 10)
 		obj["guild_id"], obj["guild_locale"], obj["member"] = g.ID, g.Locale, member
 		obj["guild"] = map[string]any{"id": g.ID, "locale": g.Locale, "features": []string{}}
-		obj["context"] = discordgo.InteractionContextGuild
-		obj["authorizing_integration_owners"] = map[string]string{"0": g.ID}
 	} else {
 		obj["user"] = userJSON(*u, false)
-		obj["context"] = discordgo.InteractionContextBotDM
 	}
 	if on != nil {
 		obj["message"] = s.messageJSON(on)

@@ -98,8 +98,19 @@ func memberJSON(u User, bot bool, joined time.Time, withUser bool) map[string]an
 func (s *Server) channelJSON(c *Channel) map[string]any {
 	m := map[string]any{"id": c.ID, "type": c.Type, "last_message_id": nil, "flags": 0}
 	switch c.Type {
-	case discordgo.ChannelTypeDM:
-		m["recipients"] = []any{userJSON(*s.users[c.RecipientID], false)}
+	case discordgo.ChannelTypeDM, discordgo.ChannelTypeGroupDM:
+		ids := c.Recipients
+		if !c.private() {
+			ids = []string{c.RecipientID}
+		}
+		recipients := []any{}
+		for _, id := range ids {
+			recipients = append(recipients, userJSON(*s.users[id], false))
+		}
+		m["recipients"] = recipients
+		if c.Type == discordgo.ChannelTypeGroupDM {
+			m["name"] = c.Name
+		}
 		return m
 	case discordgo.ChannelTypeGuildPublicThread, discordgo.ChannelTypeGuildPrivateThread, discordgo.ChannelTypeGuildNewsThread:
 		archivedAt := c.archivedAt

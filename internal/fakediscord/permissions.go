@@ -40,7 +40,11 @@ func (s *Server) botPermissionsLocked(c *Channel) int64 {
 	return p
 }
 
+// permissionsLocked is an interaction's app_permissions in c.
 func (s *Server) permissionsLocked(c *Channel) string {
+	if !s.botCanSeeLocked(c) {
+		return strconv.FormatInt(appPermissionsUserInstall, 10)
+	}
 	return strconv.FormatInt(s.botPermissionsLocked(c), 10)
 }
 
@@ -50,7 +54,7 @@ func (s *Server) canSeeLocked(c *Channel) *Error {
 	switch {
 	case c == nil:
 		return errUnknownChannel
-	case s.botPermissionsLocked(c)&discordgo.PermissionViewChannel == 0:
+	case !s.botCanSeeLocked(c) || s.botPermissionsLocked(c)&discordgo.PermissionViewChannel == 0:
 		return errMissingAccess
 	}
 	return nil

@@ -177,17 +177,18 @@ func (s *Server) createDM(r *http.Request, rep *reply) {
 }
 
 func (s *Server) getGuild(r *http.Request, rep *reply) {
-	if g := s.guilds[r.PathValue("guild")]; g != nil {
-		rep.body = s.guildJSON(g)
-	} else {
-		rep.err = errUnknownGuild
+	g, err := s.guildSeenLocked(r.PathValue("guild"))
+	if err != nil {
+		rep.err = err
+		return
 	}
+	rep.body = s.guildJSON(g)
 }
 
 func (s *Server) getGuildChannels(r *http.Request, rep *reply) {
-	g := s.guilds[r.PathValue("guild")]
-	if g == nil {
-		rep.err = errUnknownGuild
+	g, err := s.guildSeenLocked(r.PathValue("guild"))
+	if err != nil {
+		rep.err = err
 		return
 	}
 	channels := []any{}
@@ -200,11 +201,11 @@ func (s *Server) getGuildChannels(r *http.Request, rep *reply) {
 }
 
 func (s *Server) getMember(r *http.Request, rep *reply) {
-	g := s.guilds[r.PathValue("guild")]
+	g, gerr := s.guildSeenLocked(r.PathValue("guild"))
 	id := r.PathValue("user")
 	switch u := s.users[id]; {
-	case g == nil:
-		rep.err = errUnknownGuild
+	case gerr != nil:
+		rep.err = gerr
 	case id == s.bot.ID || id == "@me":
 		rep.body = memberJSON(s.bot, true, g.joined, true)
 	case u != nil:
@@ -272,6 +273,8 @@ func (s *Server) postMessage(r *http.Request, rep *reply) {
 	call := Call{Kind: KindMessage, JSON: rep.raw}
 	defer func() { call.Err = rep.err; s.recordLocked(call) }()
 	c := s.channels[r.PathValue("channel")]
+	// A DM between users, or a server without the bot: an interaction's
+	// answer may go there, the bot's own post not (50001).
 	if rep.err = s.canSeeLocked(c); rep.err != nil {
 		return
 	}

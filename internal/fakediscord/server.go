@@ -70,6 +70,11 @@ type Guild struct {
 	// at once: 1000 when zero, as on Discord. Past it, starting or
 	// unarchiving a thread answers 400 (code 160006).
 	ActiveThreadLimit int
+	// WithoutBot makes it a server that did not add the bot, where only
+	// users who installed the app to their account use its commands: the
+	// bot gets no GUILD_CREATE for it, and its REST calls on the guild and
+	// its channels answer 403 Missing Access (50001).
+	WithoutBot bool
 
 	ownerID string
 	joined  time.Time
@@ -96,6 +101,9 @@ type Channel struct {
 
 	ParentID    string // threads: the channel the thread is in
 	RecipientID string // DM channels: the user
+	// Recipients are the users of a DM or group DM without the bot
+	// (AddPrivateChannel).
+	Recipients []string
 
 	created        time.Time
 	archiveMinutes int
@@ -119,6 +127,10 @@ type User struct {
 	// NoMutualGuild makes them answer 403 (code 50278): the user shares no
 	// server with the bot, although AddUser makes everyone a member.
 	NoMutualGuild bool
+	// Installed: the user installed the app to their account, so its
+	// commands that allow it are theirs in DMs, group DMs and servers
+	// without the bot.
+	Installed bool
 }
 
 // interaction is one interaction the fake dispatched.
@@ -130,7 +142,8 @@ type interaction struct {
 	guildID   string
 	userID    string
 	at        time.Time
-	onMessage string // components: the message the component is on
+	onMessage string            // components: the message the component is on
+	owners    map[string]string // authorizing_integration_owners
 
 	responded bool
 	original  string          // the message that @original names
@@ -212,7 +225,9 @@ func (s *Server) AddGuild(g Guild) Guild {
 	g.joined = time.Now()
 	s.guilds[g.ID] = &g
 	s.guildOrder = append(s.guildOrder, g.ID)
-	s.broadcastLocked("GUILD_CREATE", s.guildCreateJSON(&g))
+	if !g.WithoutBot {
+		s.broadcastLocked("GUILD_CREATE", s.guildCreateJSON(&g))
+	}
 	return g
 }
 
@@ -240,7 +255,9 @@ func (s *Server) AddChannel(c Channel) Channel {
 		c.lastActive = s.nowLocked()
 	}
 	s.addChannelLocked(&c)
-	s.broadcastLocked("CHANNEL_CREATE", s.channelJSON(&c))
+	if s.botCanSeeLocked(&c) {
+		s.broadcastLocked("CHANNEL_CREATE", s.channelJSON(&c))
+	}
 	return c
 }
 

@@ -1,0 +1,557 @@
+package tournament
+
+// This file is a maximum-weight matching in a general graph: Edmonds'
+// blossom algorithm in its primal-dual form (Galil, "Efficient algorithms
+// for finding maximum matching in graphs", 1986), O(n³). Every vertex
+// starts with the dual max weight; each stage grows alternating trees from
+// the free vertices, shrinks odd cycles into blossoms, and either augments
+// or changes the duals until an edge becomes tight or the vertices' duals
+// reach zero — then the matching is optimal. Weights are doubled on the
+// way in so that every dual stays an integer (the duals of an integer
+// problem are half-integers).
+
+type matchEdge struct {
+	i, j int
+	w    weight
+	w2   weight // 2w, kept for slack
+}
+
+type matcher struct {
+	n        int
+	edges    []matchEdge
+	endpoint []int
+	neighb   [][]int
+	mate     []int
+
+	label      []int8
+	labelend   []int
+	inblossom  []int
+	parent     []int
+	childs     [][]int
+	base       []int
+	endps      [][]int
+	bestedge   []int
+	bestedges  [][]int
+	unused     []int
+	dual       []weight
+	allowedge  []bool
+	queue      []int
+	leafBuf    []int
+	bestedgeto []int
+}
+
+// maxWeightMatching returns mate[v] for every vertex of a graph on n
+// vertices (-1 when v stays single) such that the sum of the matched
+// edges' weights is as large as possible. Edges of weight zero are never
+// worth taking; an edge's i and j must differ and lie in [0, n).
+func maxWeightMatching(n int, edges []matchEdge) []int {
+	mate := make([]int, n)
+	for i := range mate {
+		mate[i] = -1
+	}
+	if n == 0 || len(edges) == 0 {
+		return mate
+	}
+	m := &matcher{n: n, edges: make([]matchEdge, len(edges))}
+	var maxw weight
+	for k, e := range edges {
+		e.w = e.w.double()
+		e.w2 = e.w.double()
+		m.edges[k] = e
+		if maxw.less(e.w) {
+			maxw = e.w
+		}
+	}
+	m.run(maxw)
+	for v := 0; v < n; v++ {
+		if m.mate[v] >= 0 {
+			mate[v] = m.endpoint[m.mate[v]]
+		}
+	}
+	return mate
+}
+
+func (m *matcher) run(maxw weight) {
+	n := m.n
+	ne := len(m.edges)
+	m.endpoint = make([]int, 2*ne)
+	m.neighb = make([][]int, n)
+	for k, e := range m.edges {
+		m.endpoint[2*k] = e.i
+		m.endpoint[2*k+1] = e.j
+		m.neighb[e.i] = append(m.neighb[e.i], 2*k+1)
+		m.neighb[e.j] = append(m.neighb[e.j], 2*k)
+	}
+	m.mate = fill(make([]int, n), -1)
+	m.label = make([]int8, 2*n)
+	m.labelend = fill(make([]int, 2*n), -1)
+	m.inblossom = make([]int, n)
+	for i := range m.inblossom {
+		m.inblossom[i] = i
+	}
+	m.parent = fill(make([]int, 2*n), -1)
+	m.childs = make([][]int, 2*n)
+	m.base = make([]int, 2*n)
+	for i := range m.base {
+		if i < n {
+			m.base[i] = i
+		} else {
+			m.base[i] = -1
+		}
+	}
+	m.endps = make([][]int, 2*n)
+	m.bestedge = fill(make([]int, 2*n), -1)
+	m.bestedges = make([][]int, 2*n)
+	for b := n; b < 2*n; b++ {
+		m.unused = append(m.unused, b)
+	}
+	m.dual = make([]weight, 2*n)
+	for i := 0; i < n; i++ {
+		m.dual[i] = maxw
+	}
+	m.allowedge = make([]bool, ne)
+	m.bestedgeto = make([]int, 2*n)
+
+	for stage := 0; stage < n; stage++ {
+		for i := range m.label {
+			m.label[i] = 0
+		}
+		fill(m.bestedge, -1)
+		for b := n; b < 2*n; b++ {
+			m.bestedges[b] = nil
+		}
+		for k := range m.allowedge {
+			m.allowedge[k] = false
+		}
+		m.queue = m.queue[:0]
+		for v := 0; v < n; v++ {
+			if m.mate[v] == -1 && m.label[m.inblossom[v]] == 0 {
+				m.assignLabel(v, 1, -1)
+			}
+		}
+		augmented := false
+		for {
+			for len(m.queue) > 0 && !augmented {
+				v := m.queue[len(m.queue)-1]
+				m.queue = m.queue[:len(m.queue)-1]
+				for _, p := range m.neighb[v] {
+					k := p / 2
+					w := m.endpoint[p]
+					if m.inblossom[v] == m.inblossom[w] {
+						continue
+					}
+					var kslack weight
+					if !m.allowedge[k] {
+						kslack = m.slack(k)
+						if kslack.isZero() {
+							m.allowedge[k] = true
+						}
+					}
+					if m.allowedge[k] {
+						if m.label[m.inblossom[w]] == 0 {
+							m.assignLabel(w, 2, p^1)
+						} else if m.label[m.inblossom[w]] == 1 {
+							if b := m.scanBlossom(v, w); b >= 0 {
+								m.addBlossom(b, k)
+							} else {
+								m.augmentMatching(k)
+								augmented = true
+								break
+							}
+						} else if m.label[w] == 0 {
+							m.label[w] = 2
+							m.labelend[w] = p ^ 1
+						}
+					} else if m.label[m.inblossom[w]] == 1 {
+						b := m.inblossom[v]
+						if m.bestedge[b] == -1 || kslack.less(m.slack(m.bestedge[b])) {
+							m.bestedge[b] = k
+						}
+					} else if m.label[w] == 0 {
+						if m.bestedge[w] == -1 || kslack.less(m.slack(m.bestedge[w])) {
+							m.bestedge[w] = k
+						}
+					}
+				}
+			}
+			if augmented {
+				break
+			}
+			deltatype := 1
+			delta := m.dual[0]
+			for v := 1; v < n; v++ {
+				if m.dual[v].less(delta) {
+					delta = m.dual[v]
+				}
+			}
+			deltaedge, deltablossom := -1, -1
+			for v := 0; v < n; v++ {
+				if m.label[m.inblossom[v]] == 0 && m.bestedge[v] != -1 {
+					if d := m.slack(m.bestedge[v]); d.less(delta) {
+						delta, deltatype, deltaedge = d, 2, m.bestedge[v]
+					}
+				}
+			}
+			for b := 0; b < 2*n; b++ {
+				if m.parent[b] == -1 && m.label[b] == 1 && m.bestedge[b] != -1 {
+					if d := m.slack(m.bestedge[b]).half(); d.less(delta) {
+						delta, deltatype, deltaedge = d, 3, m.bestedge[b]
+					}
+				}
+			}
+			for b := n; b < 2*n; b++ {
+				if m.base[b] >= 0 && m.parent[b] == -1 && m.label[b] == 2 && m.dual[b].less(delta) {
+					delta, deltatype, deltablossom = m.dual[b], 4, b
+				}
+			}
+			for v := 0; v < n; v++ {
+				switch m.label[m.inblossom[v]] {
+				case 1:
+					m.dual[v] = m.dual[v].sub(delta)
+				case 2:
+					m.dual[v] = m.dual[v].add(delta)
+				}
+			}
+			for b := n; b < 2*n; b++ {
+				if m.base[b] >= 0 && m.parent[b] == -1 {
+					switch m.label[b] {
+					case 1:
+						m.dual[b] = m.dual[b].add(delta)
+					case 2:
+						m.dual[b] = m.dual[b].sub(delta)
+					}
+				}
+			}
+			if deltatype == 1 {
+				break
+			}
+			switch deltatype {
+			case 2:
+				m.allowedge[deltaedge] = true
+				i, j := m.edges[deltaedge].i, m.edges[deltaedge].j
+				if m.label[m.inblossom[i]] == 0 {
+					i, j = j, i
+				}
+				_ = j
+				m.queue = append(m.queue, i)
+			case 3:
+				m.allowedge[deltaedge] = true
+				m.queue = append(m.queue, m.edges[deltaedge].i)
+			case 4:
+				m.expandBlossom(deltablossom, false)
+			}
+		}
+		if !augmented {
+			break
+		}
+		for b := n; b < 2*n; b++ {
+			if m.parent[b] == -1 && m.base[b] >= 0 && m.label[b] == 1 && m.dual[b].isZero() {
+				m.expandBlossom(b, true)
+			}
+		}
+	}
+}
+
+func fill(s []int, v int) []int {
+	for i := range s {
+		s[i] = v
+	}
+	return s
+}
+
+func (m *matcher) slack(k int) weight {
+	e := m.edges[k]
+	return m.dual[e.i].add(m.dual[e.j]).sub(e.w2)
+}
+
+// leaves appends the vertices inside blossom b to out.
+func (m *matcher) leaves(b int, out []int) []int {
+	if b < m.n {
+		return append(out, b)
+	}
+	for _, t := range m.childs[b] {
+		out = m.leaves(t, out)
+	}
+	return out
+}
+
+func (m *matcher) assignLabel(w int, t int8, p int) {
+	b := m.inblossom[w]
+	m.label[w], m.label[b] = t, t
+	m.labelend[w], m.labelend[b] = p, p
+	m.bestedge[w], m.bestedge[b] = -1, -1
+	if t == 1 {
+		m.leafBuf = m.leaves(b, m.leafBuf[:0])
+		m.queue = append(m.queue, m.leafBuf...)
+	} else {
+		base := m.base[b]
+		m.assignLabel(m.endpoint[m.mate[base]], 1, m.mate[base]^1)
+	}
+}
+
+func (m *matcher) scanBlossom(v, w int) int {
+	var path []int
+	base := -1
+	for v != -1 || w != -1 {
+		b := m.inblossom[v]
+		if m.label[b]&4 != 0 {
+			base = m.base[b]
+			break
+		}
+		path = append(path, b)
+		m.label[b] = 5
+		if m.labelend[b] == -1 {
+			v = -1
+		} else {
+			v = m.endpoint[m.labelend[b]]
+			b = m.inblossom[v]
+			v = m.endpoint[m.labelend[b]]
+		}
+		if w != -1 {
+			v, w = w, v
+		}
+	}
+	for _, b := range path {
+		m.label[b] = 1
+	}
+	return base
+}
+
+func (m *matcher) addBlossom(base, k int) {
+	v, w := m.edges[k].i, m.edges[k].j
+	bb := m.inblossom[base]
+	bv, bw := m.inblossom[v], m.inblossom[w]
+	b := m.unused[len(m.unused)-1]
+	m.unused = m.unused[:len(m.unused)-1]
+	m.base[b] = base
+	m.parent[b] = -1
+	m.parent[bb] = b
+	var path, endps []int
+	for bv != bb {
+		m.parent[bv] = b
+		path = append(path, bv)
+		endps = append(endps, m.labelend[bv])
+		v = m.endpoint[m.labelend[bv]]
+		bv = m.inblossom[v]
+	}
+	path = append(path, bb)
+	reverse(path)
+	reverse(endps)
+	endps = append(endps, 2*k)
+	for bw != bb {
+		m.parent[bw] = b
+		path = append(path, bw)
+		endps = append(endps, m.labelend[bw]^1)
+		w = m.endpoint[m.labelend[bw]]
+		bw = m.inblossom[w]
+	}
+	m.childs[b] = path
+	m.endps[b] = endps
+	m.label[b] = 1
+	m.labelend[b] = m.labelend[bb]
+	m.dual[b] = weight{}
+	for _, x := range m.leaves(b, nil) {
+		if m.label[m.inblossom[x]] == 2 {
+			m.queue = append(m.queue, x)
+		}
+		m.inblossom[x] = b
+	}
+	bestto := fill(m.bestedgeto, -1)
+	for _, c := range path {
+		var lists [][]int
+		if m.bestedges[c] == nil {
+			for _, x := range m.leaves(c, nil) {
+				l := make([]int, len(m.neighb[x]))
+				for i, p := range m.neighb[x] {
+					l[i] = p / 2
+				}
+				lists = append(lists, l)
+			}
+		} else {
+			lists = [][]int{m.bestedges[c]}
+		}
+		for _, l := range lists {
+			for _, kk := range l {
+				i, j := m.edges[kk].i, m.edges[kk].j
+				if m.inblossom[j] == b {
+					i, j = j, i
+				}
+				_ = i
+				bj := m.inblossom[j]
+				if bj != b && m.label[bj] == 1 && (bestto[bj] == -1 || m.slack(kk).less(m.slack(bestto[bj]))) {
+					bestto[bj] = kk
+				}
+			}
+		}
+		m.bestedges[c] = nil
+		m.bestedge[c] = -1
+	}
+	var best []int
+	for _, kk := range bestto {
+		if kk != -1 {
+			best = append(best, kk)
+		}
+	}
+	m.bestedges[b] = best
+	m.bestedge[b] = -1
+	for _, kk := range best {
+		if m.bestedge[b] == -1 || m.slack(kk).less(m.slack(m.bestedge[b])) {
+			m.bestedge[b] = kk
+		}
+	}
+}
+
+func reverse(s []int) {
+	for i, j := 0, len(s)-1; i < j; i, j = i+1, j-1 {
+		s[i], s[j] = s[j], s[i]
+	}
+}
+
+// at indexes a blossom's cyclic lists the way the algorithm walks them,
+// with negative positions counted from the end.
+func at(s []int, j int) int {
+	l := len(s)
+	return s[((j%l)+l)%l]
+}
+
+func indexOf(s []int, x int) int {
+	for i, y := range s {
+		if y == x {
+			return i
+		}
+	}
+	return -1
+}
+
+func (m *matcher) expandBlossom(b int, endstage bool) {
+	for _, s := range m.childs[b] {
+		m.parent[s] = -1
+		if s < m.n {
+			m.inblossom[s] = s
+		} else if endstage && m.dual[s].isZero() {
+			m.expandBlossom(s, endstage)
+		} else {
+			for _, v := range m.leaves(s, nil) {
+				m.inblossom[v] = s
+			}
+		}
+	}
+	if !endstage && m.label[b] == 2 {
+		childs, endps := m.childs[b], m.endps[b]
+		entry := m.inblossom[m.endpoint[m.labelend[b]^1]]
+		j := indexOf(childs, entry)
+		var jstep, trick int
+		if j&1 != 0 {
+			j -= len(childs)
+			jstep, trick = 1, 0
+		} else {
+			jstep, trick = -1, 1
+		}
+		p := m.labelend[b]
+		for j != 0 {
+			m.label[m.endpoint[p^1]] = 0
+			m.label[m.endpoint[at(endps, j-trick)^trick^1]] = 0
+			m.assignLabel(m.endpoint[p^1], 2, p)
+			m.allowedge[at(endps, j-trick)/2] = true
+			j += jstep
+			p = at(endps, j-trick) ^ trick
+			m.allowedge[p/2] = true
+			j += jstep
+		}
+		bv := at(childs, j)
+		m.label[m.endpoint[p^1]], m.label[bv] = 2, 2
+		m.labelend[m.endpoint[p^1]], m.labelend[bv] = p, p
+		m.bestedge[bv] = -1
+		j += jstep
+		for at(childs, j) != entry {
+			bv = at(childs, j)
+			if m.label[bv] == 1 {
+				j += jstep
+				continue
+			}
+			v := -1
+			for _, x := range m.leaves(bv, nil) {
+				v = x
+				if m.label[x] != 0 {
+					break
+				}
+			}
+			if v >= 0 && m.label[v] != 0 {
+				m.label[v] = 0
+				m.label[m.endpoint[m.mate[m.base[bv]]]] = 0
+				m.assignLabel(v, 2, m.labelend[v])
+			}
+			j += jstep
+		}
+	}
+	m.label[b], m.labelend[b] = -1, -1
+	m.childs[b], m.endps[b] = nil, nil
+	m.base[b] = -1
+	m.bestedges[b] = nil
+	m.bestedge[b] = -1
+	m.unused = append(m.unused, b)
+}
+
+func (m *matcher) augmentBlossom(b, v int) {
+	t := v
+	for m.parent[t] != b {
+		t = m.parent[t]
+	}
+	if t >= m.n {
+		m.augmentBlossom(t, v)
+	}
+	childs, endps := m.childs[b], m.endps[b]
+	i := indexOf(childs, t)
+	j := i
+	var jstep, trick int
+	if i&1 != 0 {
+		j -= len(childs)
+		jstep, trick = 1, 0
+	} else {
+		jstep, trick = -1, 1
+	}
+	for j != 0 {
+		j += jstep
+		t = at(childs, j)
+		p := at(endps, j-trick) ^ trick
+		if t >= m.n {
+			m.augmentBlossom(t, m.endpoint[p])
+		}
+		j += jstep
+		t = at(childs, j)
+		if t >= m.n {
+			m.augmentBlossom(t, m.endpoint[p^1])
+		}
+		m.mate[m.endpoint[p]] = p ^ 1
+		m.mate[m.endpoint[p^1]] = p
+	}
+	m.childs[b] = append(append([]int{}, childs[i:]...), childs[:i]...)
+	m.endps[b] = append(append([]int{}, endps[i:]...), endps[:i]...)
+	m.base[b] = m.base[m.childs[b][0]]
+}
+
+func (m *matcher) augmentMatching(k int) {
+	v, w := m.edges[k].i, m.edges[k].j
+	for _, sp := range [2][2]int{{v, 2*k + 1}, {w, 2 * k}} {
+		s, p := sp[0], sp[1]
+		for {
+			bs := m.inblossom[s]
+			if bs >= m.n {
+				m.augmentBlossom(bs, s)
+			}
+			m.mate[s] = p
+			if m.labelend[bs] == -1 {
+				break
+			}
+			t := m.endpoint[m.labelend[bs]]
+			bt := m.inblossom[t]
+			s = m.endpoint[m.labelend[bt]]
+			j := m.endpoint[m.labelend[bt]^1]
+			if bt >= m.n {
+				m.augmentBlossom(bt, j)
+			}
+			m.mate[j] = m.labelend[bt]
+			p = m.labelend[bt] ^ 1
+		}
+	}
+}

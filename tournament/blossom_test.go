@@ -1,0 +1,120 @@
+package tournament
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// bruteMatching returns the largest total weight of any matching, trying
+// every one.
+func bruteMatching(n int, w [][]uint64) uint64 {
+	used := make([]bool, n)
+	var best uint64
+	var rec func(v int, sum uint64)
+	rec = func(v int, sum uint64) {
+		for v < n && used[v] {
+			v++
+		}
+		if v == n {
+			best = max(best, sum)
+			return
+		}
+		used[v] = true
+		rec(v+1, sum) // v stays single
+		for u := v + 1; u < n; u++ {
+			if !used[u] && w[v][u] > 0 {
+				used[u] = true
+				rec(v+1, sum+w[v][u])
+				used[u] = false
+			}
+		}
+		used[v] = false
+	}
+	rec(0, 0)
+	return best
+}
+
+func TestMaxWeightMatchingAgainstBruteForce(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	trials := 3000
+	if testing.Short() {
+		trials = 600
+	}
+	for trial := 0; trial < trials; trial++ {
+		n := 1 + r.IntN(10)
+		density := r.Float64()
+		maxW := uint64(1 + r.IntN(20))
+		if trial%3 == 0 {
+			maxW = 3 // many ties: the hard cases for blossoms
+		}
+		w := make([][]uint64, n)
+		for i := range w {
+			w[i] = make([]uint64, n)
+		}
+		var edges []matchEdge
+		for i := 0; i < n; i++ {
+			for j := i + 1; j < n; j++ {
+				if r.Float64() < density {
+					x := 1 + r.Uint64N(maxW)
+					w[i][j], w[j][i] = x, x
+					edges = append(edges, matchEdge{i: i, j: j, w: weightOf(x)})
+				}
+			}
+		}
+		mate := maxWeightMatching(n, edges)
+		var got uint64
+		for v, u := range mate {
+			if u < 0 {
+				continue
+			}
+			if mate[u] != v {
+				t.Fatalf("trial %d: mate is not symmetric: %v", trial, mate)
+			}
+			if w[v][u] == 0 {
+				t.Fatalf("trial %d: matched %d-%d without an edge", trial, v, u)
+			}
+			if v < u {
+				got += w[v][u]
+			}
+		}
+		if want := bruteMatching(n, w); got != want {
+			t.Fatalf("trial %d (n=%d): matching weighs %d, the best weighs %d; edges %v", trial, n, got, want, edges)
+		}
+	}
+}
+
+// The weights the pairing uses are far wider than a word: a matching
+// must weigh the high words first.
+func TestMaxWeightMatchingWideWeights(t *testing.T) {
+	hi := func(v uint64) weight { var w weight; w[5] = v; return w }
+	// A path a-b-c-d: the middle edge is worth more in the top word than
+	// both outer ones in the low words.
+	edges := []matchEdge{{i: 0, j: 1, w: weightOf(1 << 62)}, {i: 1, j: 2, w: hi(1)}, {i: 2, j: 3, w: weightOf(1 << 62)}}
+	mate := maxWeightMatching(4, edges)
+	if mate[1] != 2 || mate[0] != -1 {
+		t.Fatalf("mate = %v, want only 1-2", mate)
+	}
+	edges[1].w = weightOf(1)
+	mate = maxWeightMatching(4, edges)
+	if mate[0] != 1 || mate[2] != 3 {
+		t.Fatalf("mate = %v, want 0-1 and 2-3", mate)
+	}
+}
+
+func BenchmarkMaxWeightMatching200(b *testing.B) {
+	r := rand.New(rand.NewPCG(3, 4))
+	var edges []matchEdge
+	for i := 0; i < 200; i++ {
+		for j := i + 1; j < 200; j++ {
+			if r.IntN(10) < 9 {
+				var w weight
+				w[4] = 1 + r.Uint64N(4)
+				w[0] = r.Uint64N(1 << 40)
+				edges = append(edges, matchEdge{i: i, j: j, w: w})
+			}
+		}
+	}
+	for b.Loop() {
+		maxWeightMatching(200, edges)
+	}
+}

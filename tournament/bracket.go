@@ -1,0 +1,487 @@
+package tournament
+
+import (
+	"fmt"
+	"math/bits"
+)
+
+// A bracket is paired with one weighted matching over every player not
+// yet paired: the bracket's own players and all those below it, so that
+// whatever the bracket does, the rest of the round can still be paired
+// (C4). An edge's weight packs the criteria into fields, the most
+// important in the highest bits: a heavier matching is a better pairing
+// by the rules' own order of criteria. What the criteria leave equal is
+// decided by the order in which the rules generate candidates (C.04.3
+// Article 4) — first the moved-down players to pair, then their
+// opponents, then the exchanges between S1 and S2 of the remainder, then
+// the transpositions — each decision fixed in turn by asking the matching
+// whether an equally good pairing exists that takes it.
+
+type field struct{ shift, width uint }
+
+type layout struct {
+	hint, trial, e2, e1, fix field
+	floats                   [8]field // C14 … C21
+	colors                   [4]field // C10 … C13
+	c9, c8p, c6, top         field
+	c8s, c7                  map[Points]field
+	quality                  uint // lowest bit of the quality criteria
+	cur                      uint
+}
+
+func (l *layout) add(maxSum int) field {
+	f := field{shift: l.cur, width: uint(bits.Len(uint(maxSum)))}
+	if f.width == 0 {
+		f.width = 1
+	}
+	l.cur += f.width
+	return f
+}
+
+type bracketPairing struct {
+	d       *dutch
+	score   Points
+	bracket []int // positions in d.ps: moved-down players, then residents
+	lower   []int
+	nextEnd int
+
+	v        []int // local index → position in d.ps
+	nb, nmdp int
+	inNext   []bool
+	has      [][]bool
+	base     [][]weight
+	active   []bool
+	fixed    [][2]int
+	fixedSum weight
+	lay      layout
+	cur      []int
+	curSum   weight
+}
+
+func (b *bracketPairing) resident(a int) bool  { return a >= b.nmdp && a < b.nb }
+func (b *bracketPairing) inBracket(a int) bool { return a < b.nb }
+
+// internal is an edge of the bracket proper: a moved-down player or a
+// resident against a resident.
+func (b *bracketPairing) internal(a, c int) bool {
+	return b.inBracket(a) && b.resident(c)
+}
+
+func (b *bracketPairing) edge(a, c int) bool {
+	if a > c {
+		a, c = c, a
+	}
+	return b.has[a][c]
+}
+
+func (b *bracketPairing) setup() error {
+	d := b.d
+	b.v = append(append([]int{}, b.bracket...), b.lower...)
+	n := len(b.v)
+	b.nb = len(b.bracket)
+	for b.nmdp < b.nb && d.ps[b.v[b.nmdp]].score > b.score {
+		b.nmdp++
+	}
+	b.inNext = make([]bool, n)
+	nnext := 0
+	for a := b.nb; a < n; a++ {
+		if b.v[a] < b.nextEnd {
+			b.inNext[a] = true
+			nnext++
+		}
+	}
+	played := d.f.Played()
+	minS, maxS := d.ps[b.v[0]].score, d.ps[b.v[0]].score
+	for _, p := range b.v {
+		minS, maxS = min(minS, d.ps[p].score), max(maxS, d.ps[p].score)
+	}
+	maxDiff := int(maxS-minS) + 1
+	nb := b.nb
+
+	l := &b.lay
+	l.hint = l.add(nb*nb*(nb/2+1) + 1)
+	l.trial = l.add(n/2 + 2)
+	l.e2 = l.add(nb*nb + 1)
+	l.e1 = l.add(nb + 1)
+	l.fix = l.add(nb + 1)
+	l.quality = l.cur
+	for i := 7; i >= 4; i-- {
+		l.floats[i] = l.add(nb*maxDiff + 1)
+	}
+	for i := 3; i >= 0; i-- {
+		l.floats[i] = l.add(2*nb + 1)
+	}
+	for i := 3; i >= 0; i-- {
+		l.colors[i] = l.add(2*nb + 1)
+	}
+	l.c9 = l.add(2*nb*(played+1) + 1)
+	count := map[Points]int{}
+	countNext := map[Points]int{}
+	for a := 0; a < n; a++ {
+		s := d.ps[b.v[a]].score
+		if a < nb {
+			count[s]++
+		}
+		if a < nb || b.inNext[a] {
+			countNext[s]++
+		}
+	}
+	l.c8s = map[Points]field{}
+	for _, s := range sortedScores(countNext) {
+		l.c8s[s] = l.add(countNext[s] + 1)
+	}
+	l.c8p = l.add(nb + nnext + 1)
+	l.c7 = map[Points]field{}
+	for _, s := range sortedScores(count) {
+		l.c7[s] = l.add(count[s] + 1)
+	}
+	l.c6 = l.add(nb + 1)
+	l.top = l.add(3*n + 3)
+	if l.cur+3 > weightWords*64 {
+		return fmt.Errorf("a bracket of %d players with %d below it needs %d bits of weight, more than the %d the pairing has", nb, n-nb, l.cur+3, weightWords*64)
+	}
+
+	c9 := d.odd && len(b.lower) == 0
+	b.has = make([][]bool, n)
+	b.base = make([][]weight, n)
+	b.active = make([]bool, n)
+	for a := 0; a < n; a++ {
+		b.active[a] = true
+		b.has[a] = make([]bool, n)
+		b.base[a] = make([]weight, n)
+		for c := a + 1; c < n; c++ {
+			pa, pc := b.v[a], b.v[c]
+			if !d.compatible(pa, pc) {
+				continue
+			}
+			b.has[a][c] = true
+			var w weight
+			top := uint64(1)
+			if d.odd {
+				if !d.byeCandidate(pa) {
+					top++
+				}
+				if !d.byeCandidate(pc) {
+					top++
+				}
+			}
+			w = w.addAt(l.top.shift, top)
+			A, C := &d.ps[pa], &d.ps[pc]
+			switch {
+			case b.internal(a, c):
+				w = w.addAt(l.c6.shift, 1)
+				w = w.addAt(l.c7[A.score].shift, 1)
+				if c9 {
+					var u uint64
+					if d.byeCandidate(pa) {
+						u += uint64(A.unplayed)
+					}
+					if d.byeCandidate(pc) {
+						u += uint64(C.unplayed)
+					}
+					w = w.addAt(l.c9.shift, u)
+				}
+				for i, r := range d.colorRewards(pa, pc) {
+					w = w.addAt(l.colors[i].shift, r)
+				}
+				mdp := !b.resident(a)
+				diff := uint64(A.score - C.score)
+				for back := 1; back <= 2; back++ {
+					k := (back - 1) * 2 // C14/C15 one round ago, C16/C17 two
+					var down uint64
+					if b.resident(a) && A.float[back] == floatDown {
+						down++
+					}
+					if C.float[back] == floatDown {
+						down++
+					}
+					w = w.addAt(l.floats[k].shift, down)
+					upAgain := mdp && C.float[back] == floatUp
+					w = w.addAt(l.floats[k+1].shift, b2u(!upAgain))
+					var dd, ud uint64
+					if mdp && A.float[back] == floatDown {
+						dd = diff
+					}
+					if upAgain {
+						ud = diff
+					}
+					w = w.addAt(l.floats[4+k].shift, uint64(maxDiff)-dd)
+					w = w.addAt(l.floats[5+k].shift, uint64(maxDiff)-ud)
+				}
+				w = w.addAt(l.hint.shift, uint64((nb-a)*(nb-c)))
+			case b.inNext[c] && (a < nb || b.inNext[a]):
+				w = w.addAt(l.c8p.shift, 1)
+				w = w.addAt(l.c8s[A.score].shift, 1)
+			}
+			b.base[a][c] = w
+		}
+	}
+	return nil
+}
+
+func b2u(x bool) uint64 {
+	if x {
+		return 1
+	}
+	return 0
+}
+
+func sortedScores(m map[Points]int) []Points {
+	var s []Points
+	for k := range m {
+		s = append(s, k)
+	}
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+	return s
+}
+
+// solve finds the best matching of the active players, with bonus(a, c)
+// added in the trial field; it returns the mates (local, -1 for none) and
+// the weight of the fixed pairs and the matching without the bonus.
+func (b *bracketPairing) solve(bonus func(a, c int) uint64) ([]int, weight) {
+	n := len(b.v)
+	idx := make([]int, 0, n)
+	loc := make([]int, n)
+	for a := 0; a < n; a++ {
+		loc[a] = -1
+		if b.active[a] {
+			loc[a] = len(idx)
+			idx = append(idx, a)
+		}
+	}
+	var edges []matchEdge
+	for x, a := range idx {
+		for y := x + 1; y < len(idx); y++ {
+			c := idx[y]
+			if !b.has[a][c] {
+				continue
+			}
+			w := b.base[a][c]
+			if bonus != nil {
+				w = w.addAt(b.lay.trial.shift, bonus(a, c))
+			}
+			edges = append(edges, matchEdge{i: x, j: y, w: w})
+		}
+	}
+	m := maxWeightMatching(len(idx), edges)
+	mate := make([]int, n)
+	for a := range mate {
+		mate[a] = -1
+	}
+	for x, y := range m {
+		if y >= 0 {
+			mate[idx[x]] = idx[y]
+		}
+	}
+	return mate, b.sumOf(mate)
+}
+
+func (b *bracketPairing) sumOf(mate []int) weight {
+	s := b.fixedSum
+	for a, c := range mate {
+		if c > a && b.active[a] {
+			s = s.add(b.base[a][c])
+		}
+	}
+	return s
+}
+
+// try makes prop true if an equally good pairing (compared from bit
+// shift up) allows it, and says whether it did.
+func (b *bracketPairing) try(prop func(mate []int) bool, bonus func(a, c int) uint64, shift uint) bool {
+	if prop(b.cur) {
+		return true
+	}
+	mate, sum := b.solve(bonus)
+	if !prop(mate) || sum.above(shift) != b.curSum.above(shift) {
+		return false
+	}
+	b.cur, b.curSum = mate, sum
+	return true
+}
+
+func (b *bracketPairing) fixPair(a, c int) {
+	if a > c {
+		a, c = c, a
+	}
+	b.fixed = append(b.fixed, [2]int{a, c})
+	b.fixedSum = b.fixedSum.add(b.base[a][c])
+	b.active[a], b.active[c] = false, false
+}
+
+func (b *bracketPairing) cut(a, c int) {
+	if a > c {
+		a, c = c, a
+	}
+	b.has[a][c] = false
+}
+
+// pair pairs the bracket: it returns the pairs (positions in d.ps) and
+// the downfloaters, in pairing order.
+func (b *bracketPairing) pair() ([][2]int, []int, error) {
+	if err := b.setup(); err != nil {
+		return nil, nil, err
+	}
+	b.cur, b.curSum = b.solve(nil)
+	fixShift := b.lay.fix.shift
+	eShift := b.lay.e2.shift
+
+	// The moved-down players to pair: the set with the smallest
+	// differing BSN among the best (4.4), so in order, each if it can.
+	need := 0
+	for m := 0; m < b.nmdp; m++ {
+		if b.resident(b.cur[m]) {
+			need++
+		}
+	}
+	var paired []int
+	for m := 0; m < b.nmdp; m++ {
+		ok := need > 0 && b.try(func(mate []int) bool { return b.resident(mate[m]) },
+			func(a, c int) uint64 { return b2u((a == m && b.resident(c)) || (c == m && b.resident(a))) }, fixShift)
+		if !ok {
+			for c := b.nmdp; c < b.nb; c++ {
+				b.cut(m, c)
+			}
+			continue
+		}
+		need--
+		paired = append(paired, m)
+		for c := b.nmdp; c < b.nb; c++ {
+			if b.has[m][c] {
+				b.base[m][c] = b.base[m][c].addAt(b.lay.fix.shift, 1)
+			}
+		}
+		b.curSum = b.sumOf(b.cur)
+	}
+	// Their opponents: the first transposition of S2 (4.2).
+	for _, m := range paired {
+		for c := b.nmdp; c < b.nb && c != b.cur[m]; c++ {
+			if !b.active[c] || !b.edge(m, c) {
+				continue
+			}
+			if b.try(func(mate []int) bool { return mate[m] == c },
+				func(a, x int) uint64 { return b2u((a == m && x == c) || (a == c && x == m)) }, fixShift) {
+				break
+			}
+		}
+		b.fixPair(m, b.cur[m])
+	}
+
+	// The remainder, or the whole of a homogeneous bracket.
+	var rem []int
+	posInRem := map[int]int{}
+	for a := b.nmdp; a < b.nb; a++ {
+		if b.active[a] {
+			posInRem[a] = len(rem)
+			rem = append(rem, a)
+		}
+	}
+	inRem := func(a int) bool { _, ok := posInRem[a]; return ok && b.active[a] }
+	pairsInRem := 0
+	for _, a := range rem {
+		if c := b.cur[a]; c > a && inRem(c) {
+			pairsInRem++
+		}
+	}
+	if pairsInRem > 0 {
+		for _, a := range rem {
+			for _, c := range rem {
+				if c > a && b.has[a][c] {
+					i := posInRem[a]
+					w := b.base[a][c].addAt(b.lay.e1.shift, b2u(i < pairsInRem))
+					b.base[a][c] = w.addAt(b.lay.e2.shift, uint64(len(rem)-i))
+				}
+			}
+		}
+		b.cur, b.curSum = b.solve(nil)
+		higher := func(mate []int, a int) bool { c := mate[a]; return c > a && inRem(c) }
+		exchanges := 0
+		for _, a := range rem[:pairsInRem] {
+			if !higher(b.cur, a) {
+				exchanges++
+			}
+		}
+		// Which S1 players go to S2: the largest BSNs first (4.3.3).
+		left := exchanges
+		for i := pairsInRem - 1; i >= 0 && left > 0; i-- {
+			a := rem[i]
+			if b.try(func(mate []int) bool { return !higher(mate, a) },
+				func(x, y int) uint64 { return b2u(!(x == a && y > a && inRem(y))) }, eShift) {
+				left--
+				for _, c := range rem[i+1:] {
+					b.cut(a, c)
+				}
+			}
+		}
+		// Which S2 players go to S1: the smallest BSNs first (4.3.4).
+		left = exchanges
+		for i := pairsInRem; i < len(rem) && left > 0; i++ {
+			y := rem[i]
+			if b.try(func(mate []int) bool { return higher(mate, y) },
+				func(x, z int) uint64 { return b2u(x == y && z > y && inRem(z)) }, eShift) {
+				left--
+			} else {
+				for _, c := range rem[i+1:] {
+					b.cut(y, c)
+				}
+			}
+		}
+		// Fix the roles: S1 players pair downwards inside the remainder,
+		// S2 players upwards or not at all.
+		var s1 []int
+		isS1 := map[int]bool{}
+		for _, a := range rem {
+			if higher(b.cur, a) {
+				s1 = append(s1, a)
+				isS1[a] = true
+			}
+		}
+		for a := 0; a < len(b.v); a++ {
+			for c := a + 1; c < len(b.v); c++ {
+				if !b.has[a][c] {
+					continue
+				}
+				switch {
+				case isS1[a] && !(inRem(c) && !isS1[c]):
+					b.cut(a, c)
+				case isS1[c]:
+					b.cut(a, c)
+				case inRem(a) && inRem(c) && !isS1[a] && !isS1[c]:
+					b.cut(a, c)
+				}
+			}
+		}
+		// Each S1 player, in order, gets the first S2 player it can (4.2).
+		for _, a := range s1 {
+			for _, c := range rem {
+				if c == b.cur[a] {
+					break
+				}
+				if c <= a || !b.active[c] || isS1[c] || !b.edge(a, c) {
+					continue
+				}
+				if b.try(func(mate []int) bool { return mate[a] == c },
+					func(x, y int) uint64 { return b2u((x == a && y == c) || (x == c && y == a)) }, eShift) {
+					break
+				}
+			}
+			b.fixPair(a, b.cur[a])
+		}
+	}
+
+	var pairs [][2]int
+	for _, pr := range b.fixed {
+		pairs = append(pairs, [2]int{b.v[pr[0]], b.v[pr[1]]})
+	}
+	var floaters []int
+	for a := 0; a < b.nb; a++ {
+		if b.active[a] {
+			floaters = append(floaters, b.v[a])
+		}
+	}
+	return pairs, floaters, nil
+}

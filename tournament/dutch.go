@@ -1,0 +1,323 @@
+package tournament
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+	"sort"
+)
+
+// ErrNoPairing is returned when no pairing of the round satisfies the
+// absolute criteria (C.04.3 1.9.3: the chief arbiter decides).
+var ErrNoPairing = errors.New("no pairing of this round meets the absolute criteria: every remaining pairing repeats a game, gives a second bye or breaks the colour limits")
+
+// preference strengths (C.04.3 1.7)
+const (
+	prefNone = iota
+	prefMild
+	prefStrong
+	prefAbsolute
+)
+
+// floats (C.04.3 1.4)
+const (
+	floatNone = iota
+	floatDown
+	floatUp
+)
+
+// dplayer is one player to be paired, with what the rules read from the
+// history.
+type dplayer struct {
+	idx      int // index in Field.Players; the TPN is idx+1
+	score    Points
+	hist     []Color // colours of the games played, oldest first
+	cd       int     // colour difference, white minus black
+	pref     Color
+	strength int
+	byeOK    bool    // C2: no PAB yet and never a win's points without playing
+	float    [3]int8 // float [1] one round ago, [2] two rounds ago
+	unplayed int
+	top      bool // topscorer: more than half the possible points, in the last round
+}
+
+func newDPlayer(f *Field, idx int, last bool) dplayer {
+	e := &f.Players[idx]
+	p := dplayer{idx: idx, score: e.Score(), byeOK: true}
+	for _, g := range e.Games {
+		if g.Outcome.Played() {
+			p.hist = append(p.hist, g.Color)
+			if g.Color == White {
+				p.cd++
+			} else {
+				p.cd--
+			}
+		} else {
+			p.unplayed++
+		}
+		if g.Outcome == Bye || (!g.Outcome.Played() && g.Outcome.Points() == Win.Points()) {
+			p.byeOK = false
+		}
+	}
+	h := p.hist
+	switch {
+	case len(h) == 0:
+	case p.cd > 1:
+		p.pref, p.strength = Black, prefAbsolute
+	case p.cd < -1:
+		p.pref, p.strength = White, prefAbsolute
+	case len(h) >= 2 && h[len(h)-1] == h[len(h)-2]:
+		p.pref, p.strength = h[len(h)-1].opposite(), prefAbsolute
+	case p.cd == 1:
+		p.pref, p.strength = Black, prefStrong
+	case p.cd == -1:
+		p.pref, p.strength = White, prefStrong
+	default:
+		p.pref, p.strength = h[len(h)-1].opposite(), prefMild
+	}
+	r := len(e.Games)
+	for back := 1; back <= 2 && back <= r; back++ {
+		k := r - back
+		g := e.Games[k]
+		switch {
+		case !g.Outcome.Played():
+			if g.Outcome.Points() > Loss.Points() {
+				p.float[back] = floatDown
+			}
+		case g.Opponent >= 0:
+			mine, theirs := e.scoreBefore(k), f.Players[g.Opponent].scoreBefore(k)
+			if mine > theirs {
+				p.float[back] = floatDown
+			} else if mine < theirs {
+				p.float[back] = floatUp
+			}
+		}
+	}
+	p.top = last && p.score > Points(r)
+	return p
+}
+
+// dutch holds one round's pairing: the players in pairing order (score,
+// then TPN) and which of them may meet.
+type dutch struct {
+	f       *Field
+	ps      []dplayer
+	met     [][]bool
+	odd     bool
+	byeMax  Points // C5: the lowest score the bye can go to
+	initial Color
+}
+
+// PairDutch pairs the next round of f by the FIDE Dutch system (C.04.3,
+// in force from 1 February 2026). Entrants marked Out are not paired.
+// The result is ErrNoPairing when no pairing meets the absolute criteria
+// (two players met already, a second bye, colour limits), or an error
+// naming what is inconsistent in f.
+func PairDutch(f *Field) (Pairing, error) {
+	if err := f.Check(); err != nil {
+		return Pairing{}, err
+	}
+	d := &dutch{f: f, initial: f.InitialColor}
+	if d.initial == NoColor {
+		d.initial = White
+	}
+	last := f.Rounds > 0 && f.Played()+1 >= f.Rounds
+	for i := range f.Players {
+		if !f.Players[i].Out {
+			d.ps = append(d.ps, newDPlayer(f, i, last))
+		}
+	}
+	sort.SliceStable(d.ps, func(a, b int) bool {
+		if d.ps[a].score != d.ps[b].score {
+			return d.ps[a].score > d.ps[b].score
+		}
+		return d.ps[a].idx < d.ps[b].idx
+	})
+	n := len(d.ps)
+	res := Pairing{Bye: -1}
+	if n == 0 {
+		return res, nil
+	}
+	pos := make(map[int]int, n)
+	for i, p := range d.ps {
+		pos[p.idx] = i
+	}
+	d.met = make([][]bool, n)
+	for i := range d.met {
+		d.met[i] = make([]bool, n)
+	}
+	for i, p := range d.ps {
+		for _, g := range f.Players[p.idx].Games {
+			if g.Outcome.Played() && g.Opponent >= 0 {
+				if j, ok := pos[g.Opponent]; ok {
+					d.met[i][j] = true
+				}
+			}
+		}
+	}
+	d.odd = n%2 == 1
+	if err := d.findByeScore(); err != nil {
+		return Pairing{}, err
+	}
+	pairs, bye, err := d.pairBrackets()
+	if err != nil {
+		return Pairing{}, err
+	}
+	for _, pr := range pairs {
+		w := d.colorOf(pr[0], pr[1])
+		a, b := d.ps[pr[0]].idx, d.ps[pr[1]].idx
+		if w == White {
+			res.Pairs = append(res.Pairs, Pair{White: a, Black: b})
+		} else {
+			res.Pairs = append(res.Pairs, Pair{White: b, Black: a})
+		}
+	}
+	if bye >= 0 {
+		res.Bye = d.ps[bye].idx
+	}
+	d.orderBoards(&res)
+	return res, nil
+}
+
+// orderBoards sorts the games as boards are numbered (C.04.2): by the
+// higher score of the two, then the sum of their scores, then the better
+// pairing number.
+func (d *dutch) orderBoards(res *Pairing) {
+	score := func(i int) Points { return d.f.Players[i].Score() }
+	sort.SliceStable(res.Pairs, func(a, b int) bool {
+		pa, pb := res.Pairs[a], res.Pairs[b]
+		ha, hb := max(score(pa.White), score(pa.Black)), max(score(pb.White), score(pb.Black))
+		if ha != hb {
+			return ha > hb
+		}
+		sa, sb := score(pa.White)+score(pa.Black), score(pb.White)+score(pb.Black)
+		if sa != sb {
+			return sa > sb
+		}
+		return min(pa.White, pa.Black) < min(pb.White, pb.Black)
+	})
+}
+
+// compatible is the absolute criteria C1 and C3 for two players.
+func (d *dutch) compatible(a, b int) bool {
+	if d.met[a][b] {
+		return false
+	}
+	pa, pb := &d.ps[a], &d.ps[b]
+	if pa.strength == prefAbsolute && pb.strength == prefAbsolute && pa.pref == pb.pref && !pa.top && !pb.top {
+		return false
+	}
+	return true
+}
+
+func (d *dutch) byeCandidate(a int) bool {
+	return d.ps[a].byeOK && d.ps[a].score <= d.byeMax
+}
+
+// findByeScore checks that a complete pairing exists (C4) and, for an odd
+// number of players, finds the lowest score that its bye can go to (C5).
+func (d *dutch) findByeScore() error {
+	n := len(d.ps)
+	groups := d.scoreRanks()
+	rankBits := uint(bits.Len(uint(2*n*len(groups) + 1)))
+	var edges []matchEdge
+	for a := 0; a < n; a++ {
+		for b := a + 1; b < n; b++ {
+			if !d.compatible(a, b) {
+				continue
+			}
+			var w weight
+			top := uint64(1)
+			if d.odd {
+				if !d.ps[a].byeOK {
+					top++
+				}
+				if !d.ps[b].byeOK {
+					top++
+				}
+				w = w.addAt(0, uint64(groups[d.ps[a].score]+groups[d.ps[b].score]))
+			}
+			w = w.addAt(rankBits, top)
+			edges = append(edges, matchEdge{i: a, j: b, w: w})
+		}
+	}
+	mate := maxWeightMatching(n, edges)
+	single := -1
+	for v, u := range mate {
+		if u < 0 {
+			if single >= 0 || !d.odd || !d.ps[v].byeOK {
+				return ErrNoPairing
+			}
+			single = v
+		}
+	}
+	if d.odd {
+		if single < 0 {
+			return ErrNoPairing
+		}
+		d.byeMax = d.ps[single].score
+	}
+	return nil
+}
+
+// scoreRanks numbers the distinct scores from the lowest (0) up.
+func (d *dutch) scoreRanks() map[Points]int {
+	r := map[Points]int{}
+	for i := len(d.ps) - 1; i >= 0; i-- {
+		if _, ok := r[d.ps[i].score]; !ok {
+			r[d.ps[i].score] = len(r)
+		}
+	}
+	return r
+}
+
+// pairBrackets pairs bracket after bracket from the top score down and
+// returns the pairs (by position in d.ps) and the bye (or -1).
+func (d *dutch) pairBrackets() ([][2]int, int, error) {
+	var scores []Points
+	for i, p := range d.ps {
+		if i == 0 || p.score != d.ps[i-1].score {
+			scores = append(scores, p.score)
+		}
+	}
+	var all [][2]int
+	var mdps []int
+	start := 0
+	for gi, g := range scores {
+		end := start
+		for end < len(d.ps) && d.ps[end].score == g {
+			end++
+		}
+		bracket := append(append([]int{}, mdps...), seq(start, end)...)
+		lower := seq(end, len(d.ps))
+		nextEnd := end
+		if gi+1 < len(scores) {
+			for nextEnd < len(d.ps) && d.ps[nextEnd].score == scores[gi+1] {
+				nextEnd++
+			}
+		}
+		b := &bracketPairing{d: d, score: g, bracket: bracket, lower: lower, nextEnd: nextEnd}
+		pairs, floaters, err := b.pair()
+		if err != nil {
+			return nil, -1, err
+		}
+		all = append(all, pairs...)
+		mdps = floaters
+		start = end
+	}
+	switch {
+	case len(mdps) == 0 && !d.odd:
+		return all, -1, nil
+	case len(mdps) == 1 && d.odd:
+		return all, mdps[0], nil
+	}
+	return nil, -1, fmt.Errorf("pairing left %d players unpaired: %w", len(mdps), ErrNoPairing)
+}
+
+func seq(a, b int) []int {
+	s := make([]int, 0, b-a)
+	for i := a; i < b; i++ {
+		s = append(s, i)
+	}
+	return s
+}
