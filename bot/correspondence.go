@@ -262,37 +262,6 @@ func (b *Bot) correspondenceStatus(ctx context.Context, lang i18n.Lang, g *play.
 	return lines
 }
 
-// withConditional completes the view of a board after a move with what
-// it did to the opponent's conditional moves: the reply played at once,
-// whose Ice Age, if it brought one, is the one shown.
-func withConditional(lang i18n.Lang, r *play.Result, v *view) {
-	c := r.Conditional
-	if c == nil || c.Reply == nil {
-		return
-	}
-	v.headline += "\n" + tr(lang, "premove.played", map[string]any{"Player": mention(c.By), "Move": "**" + c.Reply.SAN + "**"})
-	if c.Reply.IceAge != nil {
-		v.played = c.Reply
-	}
-}
-
-// afterMove tells, after a move's board is posted, those who asked for
-// direct messages that it is their move, and the author of a dropped
-// queue of conditional moves that it was dropped.
-func (b *Bot) afterMove(ctx context.Context, r *play.Result) {
-	played := ""
-	if r.Move != nil {
-		played = r.Move.SAN
-	}
-	if c := r.Conditional; c != nil && c.Reply != nil {
-		played = c.Reply.SAN
-	}
-	b.notifyTurn(ctx, &r.Game, played)
-	if c := r.Conditional; c != nil && c.Dropped() && r.Move != nil {
-		b.notifyDropped(ctx, &r.Game, c, r.Move.SAN)
-	}
-}
-
 // claimWinClick and claimDrawClick are the choice of a player whose
 // opponent ran out of time.
 func (b *Bot) claimWinClick(in *interaction, a play.Act) error {
