@@ -678,7 +678,6 @@ func sentence(s string) string {
 	return s + "."
 }
 
-
 func (s *Session) turn() game.Color {
 	p := s.m.Position()
 	return p.Turn()
