@@ -168,11 +168,11 @@ func TestEveryCommandIsDeclaredOnceAndHelped(t *testing.T) {
 // TestAQueenInTheOpenNeedsTwoPages: 27 moves, checks and captures
 // first, more than one menu takes.
 func TestAQueenInTheOpenNeedsTwoPages(t *testing.T) {
-	pos, err := game.ParseFEN("k7/8/8/3Q4/8/8/8/7K w - - 0 40")
+	pos, err := game.ParseFEN("1k6/8/8/3Q4/8/8/8/7K w - - 0 40")
 	if err != nil {
 		t.Fatal(err)
 	}
-	moves := movesFrom(&pos, game.D5)
+	moves := movesFrom(&pos, game.SquareAt(3, 4))
 	if len(moves) <= movesPerPage {
 		t.Fatalf("%d moves", len(moves))
 	}
