@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"hash/fnv"
-	"io"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -155,24 +154,32 @@ func (b *Bot) respond(ctx context.Context, i *discordgo.Interaction, typ discord
 		Type discordgo.InteractionResponseType `json:"type"`
 		Data *message                          `json:"data,omitempty"`
 	}{typ, m}
-	if ok, err := b.answerOverHTTP(i, payload, m); ok {
+	ok, deferred, err := b.answerOverHTTP(i, payload, m)
+	switch {
+	case ok:
 		return err
+	case deferred != 0:
+		return b.afterDeferral(ctx, i, deferred, typ, m)
 	}
-	_, err := b.request(ctx, http.MethodPost, discordgo.EndpointInteractionResponse(i.ID, i.Token), payload, m)
+	_, err = b.request(ctx, http.MethodPost, discordgo.EndpointInteractionResponse(i.ID, i.Token), payload, m)
 	return err
 }
 
 // respondPlain answers an interaction with a response that carries no
 // files (an autocomplete's choices, a deferral).
 func (b *Bot) respondPlain(ctx context.Context, i *discordgo.Interaction, r *discordgo.InteractionResponse) error {
-	if ok, err := b.answerOverHTTP(i, r, nil); ok {
+	ok, deferred, err := b.answerOverHTTP(i, r, nil)
+	switch {
+	case ok:
 		return err
+	case deferred != 0 && (r.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource || r.Type == discordgo.InteractionResponseDeferredMessageUpdate):
+		return nil // deferred already
+	case deferred != 0:
+		return fmt.Errorf("bot: a response of type %d after a deferral over HTTP", r.Type)
 	}
-	_, err := b.request(ctx, http.MethodPost, discordgo.EndpointInteractionResponse(i.ID, i.Token), r, nil)
+	_, err = b.request(ctx, http.MethodPost, discordgo.EndpointInteractionResponse(i.ID, i.Token), r, nil)
 	return err
 }
-
-func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }
 
 // editResponse replaces the deferred or sent response of an interaction.
 func (b *Bot) editResponse(ctx context.Context, i *discordgo.Interaction, m *message) error {
