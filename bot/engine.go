@@ -66,6 +66,11 @@ func (b *Bot) engineChallenge(in *interaction, n play.NewChallenge, level int) e
 	if in.i.GuildID == "" {
 		return in.tell(tr(in.lang, "error.guild_only", nil))
 	}
+	unlock := b.starting.lock(in.user)
+	defer unlock()
+	if err := b.tooManyEngineGames(in); err != nil {
+		return err
+	}
 	if level <= 0 {
 		level = b.cfg.Engine.DefaultLevel
 	}
