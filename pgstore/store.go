@@ -224,7 +224,7 @@ func (s *Store) Update(ctx context.Context, fn func(tx play.Tx) error) error {
 		}
 		// Back off a random while, growing with the attempts, so that
 		// transactions racing for one row do not collide again in step.
-		wait := time.Duration(rand.Int64N(int64(time.Millisecond) << min(attempt, 6)))
+		wait := time.Duration(rand.Int64N(int64(time.Millisecond) << min(attempt, 6))) // #nosec G404 -- jitter, not a secret
 		select {
 		case <-ctx.Done():
 			return err
@@ -241,7 +241,7 @@ func (s *Store) update(ctx context.Context, fn func(tx play.Tx) error) (err erro
 	}
 	t := &txn{ctx: ctx, tx: ptx, writable: true}
 	if err := fn(t); err != nil || t.lost != nil {
-		ptx.Rollback(context.WithoutCancel(ctx))
+		_ = ptx.Rollback(context.WithoutCancel(ctx)) // fn's error is the one to report; a failed rollback ends the connection
 		if t.lost != nil {
 			return errors.Join(err, t.lost), true
 		}
