@@ -252,8 +252,7 @@ func (b *Bot) announce(in *interaction, r *play.Result, headline string) error {
 	if err != nil {
 		return err
 	}
-	_, err = b.post(in.ctx, r.Game.Channel, m)
-	return err
+	return b.publish(in.ctx, in, &r.Game, m)
 }
 
 func (b *Bot) abortCommand(in *interaction, _ discordgo.ApplicationCommandInteractionData) error {

@@ -194,6 +194,8 @@ func everyKey(l Lang) map[string]any {
 		"WinRate": "50%", "Page": 1, "Pages": 2, "Deviation": 80, "High": 1600, "Low": 1400, "Shown": 9, "Draws": "5%",
 		// Engine games and analysis.
 		"Level": 4, "Drop": "1.5", "Best": "Nxf3",
+		// Games in DMs.
+		"Link": "<https://…>",
 	}
 }
 
