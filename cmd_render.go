@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/iceagechess/iceage/game"
+	"github.com/iceagechess/iceage/i18n"
 	"github.com/iceagechess/iceage/render"
 )
 
@@ -62,7 +63,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "render: -frames %d: want at least 1\n", *frames)
 		return 2
 	}
-	opt := render.Options{Size: *size, Theme: theme, MaxFrames: *frames}
+	opt := render.Options{Size: *size, Theme: theme, MaxFrames: *frames, Words: i18n.BoardWords{Lang: i18n.English}}
 	if *last != "" {
 		if opt.LastMove, err = game.ParseUCI(*last); err != nil {
 			fmt.Fprintln(stderr, "render: -last:", err)
@@ -126,7 +127,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 			info.Plies, *frames, info.Shown, info.Frames)
 	}
 	if *alt && !*anim {
-		fmt.Fprintln(stderr, render.AltText(&p))
+		fmt.Fprintln(stderr, i18n.BoardDescription(i18n.English, &p))
 	}
 	return 0
 }

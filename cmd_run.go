@@ -148,7 +148,10 @@ func newApp(cfg config.Config, logTo io.Writer) (*app, error) {
 		DefaultDays: cfg.Play.DefaultDays, AllowedDays: cfg.Play.AllowedDays, VacationDays: vacation, Theme: theme, Logger: log,
 		ShardID: cfg.Discord.ShardID, ShardCount: cfg.Discord.ShardCount,
 		Engine: bot.EngineConfig{Workers: cfg.Engine.Workers, DefaultLevel: cfg.Engine.DefaultLevel, Rated: cfg.Engine.Rated,
-			MoveTime: time.Duration(cfg.Engine.MoveSeconds * float64(time.Second))}}, a.play)
+			MoveTime: time.Duration(cfg.Engine.MoveSeconds * float64(time.Second))},
+		Limits: bot.Limits{OpenChallenges: cfg.Limits.OpenChallenges, EngineGames: cfg.Limits.EngineGames,
+			ChallengeAgain: time.Duration(cfg.Limits.ChallengeAgainMinutes) * time.Minute,
+			Analyze:        time.Duration(cfg.Limits.AnalyzeSeconds) * time.Second, GIF: time.Duration(cfg.Limits.GIFSeconds) * time.Second}}, a.play)
 	if err != nil {
 		a.closeStore()
 		return nil, err

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -60,7 +59,7 @@ func (b *Bot) boardMessage(ctx context.Context, lang i18n.Lang, v view) (*messag
 		return nil, fmt.Errorf("bot: drawing game %d: %w", g.ID, err)
 	}
 	m := &message{}
-	m.attach(image{name: "board.png", data: png.Bytes(), alt: render.AltText(&pos)})
+	m.attach(image{name: "board.png", data: png.Bytes(), alt: i18n.BoardDescription(lang, &pos)})
 	e := &discordgo.MessageEmbed{
 		Title:       tr(lang, "board.title", map[string]any{"White": g.White.Name, "Black": g.Black.Name}),
 		Description: b.status(ctx, lang, g, &pos),
@@ -84,10 +83,10 @@ func (b *Bot) boardMessage(ctx context.Context, lang i18n.Lang, v view) (*messag
 		if err := render.IceAge(&pic, ice, &v.played.After, render.Options{Theme: b.cfg.Theme, NoHeader: true, Size: 384, FastPNG: true}); err != nil {
 			return nil, fmt.Errorf("bot: drawing the Ice Age of game %d: %w", g.ID, err)
 		}
-		m.attach(image{name: "iceage.png", data: pic.Bytes(), alt: render.IceAgeAltText(ice, &v.played.After)})
+		m.attach(image{name: "iceage.png", data: pic.Bytes(), alt: i18n.IceAgeDescription(lang, ice, &v.played.After)})
 		m.Embeds = append(m.Embeds, &discordgo.MessageEmbed{
 			Title:       tr(lang, "iceage.title", nil),
-			Description: iceAgeText(lang, ice),
+			Description: i18n.IceAgeNews(lang, ice),
 			Color:       colorOngoing,
 			Image:       &discordgo.MessageEmbedImage{URL: "attachment://iceage.png"},
 		})
@@ -148,7 +147,7 @@ func (b *Bot) status(ctx context.Context, lang i18n.Lang, g *play.Game, pos *gam
 	if pos.InCheck() {
 		lines = append(lines, tr(lang, "board.check", nil))
 	}
-	lines = append(lines, "❄️ "+countdown(lang, pos))
+	lines = append(lines, "❄️ "+i18n.IceAgeCountdown(lang, pos))
 	if !g.Deadline.IsZero() && g.Flag == nil {
 		lines = append(lines, "⏳ "+tr(lang, "board.deadline", map[string]any{"When": timestamp(g.Deadline, "R")}))
 	}
@@ -162,35 +161,6 @@ func (b *Bot) status(ctx context.Context, lang i18n.Lang, g *play.Game, pos *gam
 	return strings.Join(lines, "\n")
 }
 
-// countdown says when the next Ice Age comes.
-func countdown(lang i18n.Lang, pos *game.Position) string {
-	n := pos.BlackMovesToIceAge()
-	switch {
-	case n > 1:
-		return i18n.Countdown(lang, n)
-	case pos.Turn() == game.Black:
-		return tr(lang, "iceage.this_move", nil)
-	default:
-		return tr(lang, "iceage.next_move", nil)
-	}
-}
-
-// iceAgeText names what an Ice Age froze.
-func iceAgeText(lang i18n.Lang, ice *game.IceAge) string {
-	if len(ice.Frozen) == 0 {
-		return tr(lang, "iceage.none_frozen", nil)
-	}
-	kingFrozen := false
-	for _, f := range ice.Frozen {
-		kingFrozen = kingFrozen || f.Piece.Kind() == game.King
-	}
-	text := i18n.Sentence(i18n.FrozenMen(lang, ice.Frozen)) + "."
-	if kingFrozen {
-		text += "\n" + tr(lang, "iceage.king_frozen", nil)
-	}
-	return text
-}
-
 // moveList returns the tail of the move list, numbered.
 func moveList(g *play.Game) string {
 	m, err := g.Match()
@@ -198,7 +168,7 @@ func moveList(g *play.Game) string {
 		return ""
 	}
 	start := m.Start()
-	parts := numbered(&start, m.SANs())
+	parts := i18n.NumberedMoves(&start, m.SANs())
 	if len(parts) > movesShown {
 		parts = append([]string{"…"}, parts[len(parts)-movesShown:]...)
 	}
@@ -215,28 +185,6 @@ func footer(lang i18n.Lang, g *play.Game) string {
 		clock = i18n.DaysPerMove(lang, g.DaysPerMove)
 	}
 	return fmt.Sprintf("%s · %s · #%d", kind, clock, g.ID)
-}
-
-// numbered puts move numbers before the moves of a game from start:
-// "12. Nxf6", "12… Nxf6" for a first move of Black's, then the rest.
-func numbered(start *game.Position, moves []string) []string {
-	num, black := start.FullMoveNumber(), start.Turn() == game.Black
-	parts := make([]string, len(moves))
-	for i, mv := range moves {
-		switch {
-		case !black:
-			parts[i] = strconv.Itoa(num) + ". " + mv
-		case i == 0:
-			parts[i] = strconv.Itoa(num) + "… " + mv
-		default:
-			parts[i] = mv
-		}
-		if black {
-			num++
-		}
-		black = !black
-	}
-	return parts
 }
 
 // timestamp is a Discord timestamp, shown in each reader's time zone.

@@ -14,6 +14,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/play/round"
 	"github.com/iceagechess/iceage/render"
 )
 
@@ -48,6 +49,8 @@ type Config struct {
 	ShardID, ShardCount int
 	// Engine configures the computer opponent (engine.go).
 	Engine EngineConfig
+	// Limits are the per-user caps and cooldowns (limits.go).
+	Limits Limits
 }
 
 // Bot is the Discord front end of a play.Service.
@@ -68,12 +71,23 @@ type Bot struct {
 	stop     context.CancelFunc
 	inflight sync.WaitGroup
 	closing  atomic.Bool
-	locales  locales     // the languages interactions told, for news (notify.go)
-	http     httpWaiters // interactions posted over HTTP, waiting for their answer
-	seen     seenIDs     // the ids of interactions posted over HTTP (replay.go)
+	locales  locales // the languages interactions told, for news (notify.go)
+	// followers are the last interactions of private games (installs.go).
+	followers followers
+	http      httpWaiters // interactions posted over HTTP, waiting for their answer
+	seen      seenIDs     // the ids of interactions posted over HTTP (replay.go)
+	// cooldowns and starting hold the per-user limits (limits.go).
+	cooldowns cooldowns
+	starting  userLocks
 	// guildNames are the servers' names by id, for PGN's Site.
 	guildNames sync.Map
 	thinkers   *pool // the engine's moves (engine.go)
+	// round plays the acts of games (package round); outbox is its
+	// storage's outbox, which deliverLoop delivers (deliver.go) as owner.
+	round  *round.Round
+	outbox outbox
+	owner  string
+	wake   chan struct{}
 	// Interactions counts answered interactions by outcome, for tests
 	// and metrics.
 	Metrics Metrics
@@ -86,6 +100,10 @@ type Metrics struct {
 	Moves        atomic.Int64
 	// Observe, when set, is told about every answered interaction.
 	Observe func(command, outcome string, latency time.Duration)
+	// Delivered counts the outbox's items delivered; ObserveDelivery,
+	// when set, is told how long after its act each was delivered.
+	Delivered       atomic.Int64
+	ObserveDelivery func(lag time.Duration)
 }
 
 // New returns a bot for svc. It connects nothing until Run.
@@ -119,6 +137,15 @@ func New(cfg Config, svc *play.Service) (*Bot, error) {
 	b := &Bot{cfg: cfg, play: svc, s: s, log: cfg.Logger, ready: make(chan struct{})}
 	b.life, b.stop = context.WithCancel(context.Background())
 	b.thinkers = newPool(b.life, cfg.Engine.Workers)
+	b.owner, b.wake = outboxOwner(), make(chan struct{}, 1)
+	if svc != nil {
+		r, err := round.New(svc, round.Options{Engine: round.EngineOptions{MoveTime: cfg.Engine.MoveTime, Nodes: cfg.Engine.Nodes},
+			Now: cfg.Now, Think: b.think})
+		if err != nil {
+			return nil, fmt.Errorf("bot: %w", err)
+		}
+		b.round, b.outbox = r, svc.Storage().(outbox)
+	}
 	b.app.Store("")
 	b.botUser.Store("")
 	s.AddHandler(b.onReady)
@@ -141,10 +168,19 @@ func (b *Bot) Run(ctx context.Context) error {
 	if err := b.s.Open(); err != nil {
 		return fmt.Errorf("bot: connecting to Discord: %w", err)
 	}
+	// The outbox is delivered under the bot's life: what the interactions
+	// in flight leave to do is delivered while they finish, and what is
+	// left when the bot stops waits in the outbox for the next start.
+	var loop sync.WaitGroup
+	if b.outbox != nil {
+		loop.Add(1)
+		go func() { defer loop.Done(); b.deliverLoop(b.life) }()
+	}
 	<-ctx.Done()
 	b.closing.Store(true)
 	b.inflight.Wait()
 	b.stop()
+	loop.Wait()
 	b.thinkers.close()
 	return b.s.Close()
 }
@@ -159,7 +195,6 @@ func (b *Bot) onReady(s *discordgo.Session, r *discordgo.Ready) {
 	if err := b.register(); err != nil {
 		b.log.Error("registering commands", "err", err)
 	}
-	b.resumeEngine()
 	b.readyOne.Do(func() { close(b.ready) })
 	b.log.Info("connected to Discord", "guilds", len(r.Guilds))
 }

@@ -146,8 +146,22 @@ func (b *Bot) challenge(in *interaction, n play.NewChallenge) error {
 		return in.tell(tr(in.lang, "error.guild_only", nil))
 	}
 	n.Private = in.private()
+	unlock := b.starting.lock(in.user)
+	defer unlock()
+	if err := b.tooManyChallenges(in); err != nil {
+		return err
+	}
+	undo := func() {}
+	if n.To.ID != "" {
+		// Challenge, withdraw, challenge again: each would ping them.
+		var err error
+		if undo, err = b.cooledDown(in, coolChallenge, n.To.ID); err != nil {
+			return err
+		}
+	}
 	c, err := b.play.Challenge(in.ctx, n)
 	if err != nil {
+		undo()
 		return err
 	}
 	if err := in.respond(challengeMessage(in.public, &c)); err != nil {
@@ -262,7 +276,8 @@ func (b *Bot) acceptClick(in *interaction, id uint64) error {
 	if err := b.publish(ctx, in, &g, board); err != nil {
 		return err
 	}
-	b.notifyTurn(ctx, &g, "")
+	b.followers.note(&g, in, 1)
+	b.notifyTurn(ctx, &g, "", "")
 	return nil
 }
 

@@ -217,7 +217,7 @@ func gameLine(lang i18n.Lang, user string, g *play.Game, now time.Time) string {
 	} else {
 		second = append(second, "⏳ "+tr(lang, "choice.no_limit", nil))
 	}
-	second = append(second, "❄️ "+countdown(lang, &pos))
+	second = append(second, "❄️ "+i18n.IceAgeCountdown(lang, &pos))
 	for _, c := range []game.Color{game.White, game.Black} {
 		if g.Away(c, now) {
 			second = append(second, "🏖️ "+tr(lang, "games.away", map[string]any{"Player": mention(g.Seat(c).ID), "When": timestamp(g.AwayUntil[c], "d")}))
@@ -276,37 +276,6 @@ func (b *Bot) correspondenceStatus(ctx context.Context, lang i18n.Lang, g *play.
 		}
 	}
 	return lines
-}
-
-// withConditional completes the view of a board after a move with what
-// it did to the opponent's conditional moves: the reply played at once,
-// whose Ice Age, if it brought one, is the one shown.
-func withConditional(lang i18n.Lang, r *play.Result, v *view) {
-	c := r.Conditional
-	if c == nil || c.Reply == nil {
-		return
-	}
-	v.headline += "\n" + tr(lang, "premove.played", map[string]any{"Player": mention(c.By), "Move": "**" + c.Reply.SAN + "**"})
-	if c.Reply.IceAge != nil {
-		v.played = c.Reply
-	}
-}
-
-// afterMove tells, after a move's board is posted, those who asked for
-// direct messages that it is their move, and the author of a dropped
-// queue of conditional moves that it was dropped.
-func (b *Bot) afterMove(ctx context.Context, r *play.Result) {
-	played := ""
-	if r.Move != nil {
-		played = r.Move.SAN
-	}
-	if c := r.Conditional; c != nil && c.Reply != nil {
-		played = c.Reply.SAN
-	}
-	b.notifyTurn(ctx, &r.Game, played)
-	if c := r.Conditional; c != nil && c.Dropped() && r.Move != nil {
-		b.notifyDropped(ctx, &r.Game, c, r.Move.SAN)
-	}
 }
 
 // claimWinClick and claimDrawClick are the choice of a player whose
@@ -573,26 +542,4 @@ func hoursText(lang i18n.Lang, hours []int) string {
 		parts[i] = i18n.N(lang, "count.hours", h, nil)
 	}
 	return strings.Join(parts, ", ")
-}
-
-// correspondenceRefusal words the refusals of correspondence play whose
-// data a message needs; ok is false for the others.
-func correspondenceRefusal(lang i18n.Lang, x *play.Refusal) (string, bool) {
-	switch {
-	case (x.Kind == play.IllegalMove || x.Kind == play.NotAMove) && x.Line > 0:
-		inner := *x
-		inner.Line = 0
-		return tr(lang, "refusal.line", map[string]any{"Line": x.Line, "Text": refusalText(lang, &inner)}), true
-	case x.Kind == play.TimeUp && x.Who.ID != "":
-		return tr(lang, "refusal.time_up_choose", map[string]any{"Deadline": timestamp(x.Deadline, "f"), "Player": mention(x.Who.ID)}), true
-	case x.Kind == play.NoVacationLeft && x.Left <= 0:
-		return tr(lang, "refusal.no_vacation_left_none", nil), true
-	case x.Kind == play.NoVacationLeft:
-		return i18n.N(lang, "refusal.no_vacation_left", x.Left, nil), true
-	case x.Kind == play.PremoveConflict, x.Kind == play.NoReply:
-		return tr(lang, "refusal."+refusalID(x.Kind), map[string]any{"Line": x.Line}), true
-	case x.Kind == play.TooManyPremoves:
-		return tr(lang, "refusal.too_many_premoves", map[string]any{"Lines": play.MaxPremoveLines, "Plies": play.MaxPremovePlies}), true
-	}
-	return "", false
 }

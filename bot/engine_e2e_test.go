@@ -11,6 +11,7 @@ import (
 	"github.com/iceagechess/iceage/internal/fakediscord"
 	"github.com/iceagechess/iceage/play"
 	"github.com/iceagechess/iceage/play/memstore"
+	"github.com/iceagechess/iceage/play/round"
 )
 
 // fastEngine searches a few thousand nodes a move: the same moves on
@@ -113,20 +114,18 @@ func TestTheEngineMovesFirstWithWhiteAndAfterARestart(t *testing.T) {
 	if g := w.gameOf(thread); g.Ply() != 1 || g.White.ID != w.srv.Bot().ID {
 		t.Fatalf("the engine with White did not open: %d plies", g.Ply())
 	}
-	// The bot stops before it can answer; the next start answers.
+	// Black moves, and the process stops right after the commit, before
+	// anything is handed to the engine: the engine's turn is in the
+	// outbox, and the next start plays it.
 	w.stop()
 	w.stop = nil
 	g := w.gameOf(thread)
-	err := w.st.Update(context.Background(), func(tx play.Tx) error {
-		g.Moves = append(g.Moves, play.Move{UCI: "g8f6", At: g.Updated})
-		m, err := g.Match()
-		if err != nil {
-			return err
-		}
-		g.FEN, g.Revision = m.FEN(), g.Revision+1
-		return tx.PutGame(g)
-	})
+	r, err := round.New(play.New(w.st, play.Options{}), round.Options{})
 	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Do(context.Background(), round.Act{Act: play.Act{By: w.bob.ID, Game: g.ID, Revision: g.Revision, At: w.clock.Now()},
+		Kind: round.Move, Text: "g8f6"}); err != nil {
 		t.Fatal(err)
 	}
 	w.start()

@@ -11,6 +11,7 @@ import (
 	"github.com/iceagechess/iceage/game"
 	"github.com/iceagechess/iceage/i18n"
 	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/play/round"
 )
 
 // maxChoices is Discord's limit on autocomplete choices.
@@ -87,26 +88,86 @@ func (b *Bot) moveCommand(in *interaction, data discordgo.ApplicationCommandInte
 	return b.move(in, b.act(in, &g), text)
 }
 
-// move plays a move and posts the board after it.
+// move plays a move through the round and answers with the board.
 func (b *Bot) move(in *interaction, a play.Act, text string) error {
-	r, err := b.play.Move(in.ctx, a, text)
+	_, err := b.playRound(in, round.Act{Act: a, Kind: round.Move, Text: text}, answerNew)
+	return err
+}
+
+// How an act's interaction shows the act's board.
+type answerBy uint8
+
+const (
+	answerNew       answerBy = iota // a new message: a command, a board's button
+	answerClicked                   // in place of the message clicked: an offer's buttons
+	answerElsewhere                 // the answer says something else; the outbox posts the board
+)
+
+// playRound runs an act through the round and answers the interaction
+// with the board of what followed, unless by is answerElsewhere. The
+// board waits in the outbox until the answer is given: when Discord
+// refuses the answer (a 429 past the window, an outage), the outbox posts
+// it in the game's channel instead, mentioning whoever must be told; what
+// else the act leaves to do — direct messages, the engine's move — the
+// outbox delivers too.
+func (b *Bot) playRound(in *interaction, a round.Act, by answerBy) (round.Outcome, error) {
+	a.Answers = by != answerElsewhere
+	out, err := b.round.Do(in.ctx, a)
 	if err != nil {
-		return err
+		return out, err
 	}
-	b.Metrics.Moves.Add(1)
-	headline := tr(in.public, "game.moved", map[string]any{"Player": mention(in.user), "Move": "**" + r.Move.SAN + "**"})
-	v := view{g: &r.Game, played: r.Move, headline: headline, buttons: true, ping: true}
-	withConditional(in.public, &r, &v)
-	m, err := b.boardMessage(in.ctx, in.public, v)
-	if err != nil {
-		return err
+	defer b.wakeOutbox()
+	for _, e := range out.Events {
+		if _, ok := e.(round.Moved); ok {
+			b.Metrics.Moves.Add(1)
+		}
 	}
-	if err := in.respond(m); err != nil {
-		return err
+	// The act is committed: what is left is done even when the
+	// interaction's time is up.
+	after := b.life
+	if len(out.Boards) > 0 {
+		b.followers.note(&out.Boards[len(out.Boards)-1].Game, in, 0)
 	}
-	b.afterMove(in.ctx, &r)
-	b.engineTurn(in, &r.Game)
-	return nil
+	if a.Answers {
+		m, err := b.deliveryMessage(in.ctx, in.public, &out.Boards[len(out.Boards)-1])
+		if err == nil {
+			if by == answerClicked {
+				if m.Components == nil {
+					m.Components = []discordgo.MessageComponent{}
+				}
+				err = in.update(m)
+			} else {
+				err = in.respond(m)
+			}
+		}
+		if err != nil {
+			b.log.Warn("an act's answer failed; the outbox posts its board", "interaction", in.i.ID, "game", a.Game, "err", err)
+			if rerr := b.round.NotShown(after, &out); rerr != nil {
+				b.log.Error("handing a board to the outbox; it is posted when its hold ends", "game", a.Game, "err", rerr)
+			}
+			return out, nil
+		}
+		if err := b.round.Shown(after, &out); err != nil {
+			b.log.Error("marking a board shown; it may be posted again", "game", a.Game, "err", err)
+		}
+	}
+	for _, e := range out.Events {
+		if t, ok := e.(round.EngineThinking); ok && t.Ahead > 0 {
+			if err := in.tell(i18n.N(in.lang, "engine.queued", t.Ahead, nil)); err != nil {
+				b.log.Warn("telling a player the engine is busy", "game", a.Game, "err", err)
+			}
+		}
+	}
+	return out, nil
+}
+
+// onOffer is how an answer to an offer shows itself: in place of the
+// offer's message when it was clicked there, else as a new message.
+func onOffer(in *interaction) answerBy {
+	if in.i.Type == discordgo.InteractionMessageComponent && in.i.Message != nil && len(in.i.Message.Attachments) == 0 {
+		return answerClicked
+	}
+	return answerNew
 }
 
 // autocomplete offers the legal moves that match what the user typed:
@@ -235,24 +296,10 @@ func (b *Bot) resignClick(in *interaction, a play.Act) error {
 }
 
 func (b *Bot) resignConfirmed(in *interaction, a play.Act) error {
-	r, err := b.play.Resign(in.ctx, a)
-	if err != nil {
+	if _, err := b.playRound(in, round.Act{Act: a, Kind: round.Resign}, answerElsewhere); err != nil {
 		return err
 	}
-	if err := in.update(&message{Content: tr(in.lang, "resign.done", nil), Components: []discordgo.MessageComponent{}, Embeds: []*discordgo.MessageEmbed{}}); err != nil {
-		return err
-	}
-	return b.announce(in, &r, tr(in.public, "game.resigned", map[string]any{"Player": mention(in.user)}))
-}
-
-// announce posts the board after an act that others must see, in the
-// game's channel.
-func (b *Bot) announce(in *interaction, r *play.Result, headline string) error {
-	m, err := b.boardMessage(in.ctx, in.public, view{g: &r.Game, headline: headline, buttons: true, ping: r.Event == play.TookBack})
-	if err != nil {
-		return err
-	}
-	return b.publish(in.ctx, in, &r.Game, m)
+	return in.update(&message{Content: tr(in.lang, "resign.done", nil), Components: []discordgo.MessageComponent{}, Embeds: []*discordgo.MessageEmbed{}})
 }
 
 func (b *Bot) abortCommand(in *interaction, _ discordgo.ApplicationCommandInteractionData) error {
@@ -264,15 +311,8 @@ func (b *Bot) abortCommand(in *interaction, _ discordgo.ApplicationCommandIntera
 }
 
 func (b *Bot) abortClick(in *interaction, a play.Act) error {
-	r, err := b.play.Abort(in.ctx, a)
-	if err != nil {
-		return err
-	}
-	m, err := b.boardMessage(in.ctx, in.public, view{g: &r.Game, headline: tr(in.public, "game.aborted", map[string]any{"Player": mention(in.user)})})
-	if err != nil {
-		return err
-	}
-	return in.respond(m)
+	_, err := b.playRound(in, round.Act{Act: a, Kind: round.Abort}, answerNew)
+	return err
 }
 
 func (b *Bot) drawCommand(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
@@ -294,73 +334,35 @@ func (b *Bot) drawCommand(in *interaction, data discordgo.ApplicationCommandInte
 	return b.drawClick(in, a)
 }
 
-// drawClick offers a draw (or, when the opponent offered one, agrees).
+// drawClick offers a draw (or, when the opponent offered one, agrees);
+// the engine answers one made to it at once.
 func (b *Bot) drawClick(in *interaction, a play.Act) error {
-	r, err := b.play.OfferDraw(in.ctx, a)
-	if err != nil {
-		return err
-	}
-	if r.Event == play.Ended {
-		return b.respondEnd(in, &r, tr(in.public, "game.draw_agreed", nil))
-	}
-	if er, ok, err := b.engineAnswersDraw(in.ctx, &r.Game); ok {
-		if err != nil {
-			return err
-		}
-		if er.Event == play.Ended {
-			return b.respondEnd(in, &er, tr(in.public, "game.draw_agreed", nil))
-		}
-		m := &message{Content: tr(in.public, "draw.declined", map[string]any{"Player": mention(opponentOf(&er.Game, in.user).ID)})}
-		m.mentionOnly()
-		if err := in.respond(m); err != nil {
-			return err
-		}
-		b.engineTurn(in, &er.Game)
-		return nil
-	}
-	g := r.Game
-	opp := g.White.ID
-	if opp == in.user {
-		opp = g.Black.ID
-	}
-	m := &message{Content: tr(in.public, "draw.offered", map[string]any{"Player": mention(in.user), "Opponent": mention(opp)}),
-		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: tr(in.public, "button.accept_draw", nil), Style: discordgo.SuccessButton, CustomID: idDrawYes.forGame(&g)},
-			discordgo.Button{Label: tr(in.public, "button.decline_draw", nil), Style: discordgo.SecondaryButton, CustomID: idDrawNo.forGame(&g)},
-		}}}}
-	m.mentionOnly(opp)
-	return in.respond(m)
+	_, err := b.playRound(in, round.Act{Act: a, Kind: round.OfferDraw}, answerNew)
+	return err
 }
 
 func (b *Bot) drawAcceptClick(in *interaction, a play.Act) error {
-	r, err := b.play.AcceptDraw(in.ctx, a)
-	if err != nil {
-		return err
-	}
-	return b.respondEnd(in, &r, tr(in.public, "game.draw_agreed", nil))
+	_, err := b.playRound(in, round.Act{Act: a, Kind: round.AcceptDraw}, onOffer(in))
+	return err
 }
 
 func (b *Bot) drawDeclineClick(in *interaction, a play.Act) error {
-	if _, err := b.play.DeclineDraw(in.ctx, a); err != nil {
-		return err
-	}
-	m := &message{Content: tr(in.public, "draw.declined", map[string]any{"Player": mention(in.user)})}
-	m.mentionOnly()
+	by := answerNew
 	if in.i.Type == discordgo.InteractionMessageComponent {
-		m.Components = []discordgo.MessageComponent{}
-		return in.update(m)
+		by = answerClicked
 	}
-	return in.respond(m)
+	_, err := b.playRound(in, round.Act{Act: a, Kind: round.DeclineDraw}, by)
+	return err
 }
 
-// respondEnd shows the final board as the answer to the act that ended
-// the game.
+// respondEnd shows the final board as the answer to an act that ended
+// the game outside the round (a claim after a timeout).
 func (b *Bot) respondEnd(in *interaction, r *play.Result, headline string) error {
 	m, err := b.boardMessage(in.ctx, in.public, view{g: &r.Game, headline: headline})
 	if err != nil {
 		return err
 	}
-	if in.i.Type == discordgo.InteractionMessageComponent && in.i.Message != nil && len(in.i.Message.Attachments) == 0 {
+	if onOffer(in) == answerClicked {
 		// The click was on an offer's message: replace it by the end.
 		return in.update(m)
 	}
@@ -372,59 +374,16 @@ func (b *Bot) takebackCommand(in *interaction, _ discordgo.ApplicationCommandInt
 	if err != nil {
 		return err
 	}
-	r, err := b.play.RequestTakeback(in.ctx, b.act(in, &g))
-	if err != nil {
-		return err
-	}
-	if er, ok, err := b.engineAnswersTakeback(in.ctx, &r.Game); ok {
-		if err != nil {
-			return err
-		}
-		m, err := b.boardMessage(in.ctx, in.public, view{g: &er.Game, headline: i18n.N(in.public, "game.took_back", er.TakenBack, nil), buttons: true, ping: true})
-		if err != nil {
-			return err
-		}
-		if err := in.respond(m); err != nil {
-			return err
-		}
-		b.engineTurn(in, &er.Game)
-		return nil
-	}
-	g = r.Game
-	opp := g.White.ID
-	if opp == in.user {
-		opp = g.Black.ID
-	}
-	m := &message{Content: tr(in.public, "takeback.requested", map[string]any{"Player": mention(in.user), "Opponent": mention(opp)}),
-		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: tr(in.public, "button.accept_takeback", nil), Style: discordgo.SuccessButton, CustomID: idTakebackYes.forGame(&g)},
-			discordgo.Button{Label: tr(in.public, "button.decline_takeback", nil), Style: discordgo.SecondaryButton, CustomID: idTakebackNo.forGame(&g)},
-		}}}}
-	m.mentionOnly(opp)
-	return in.respond(m)
+	_, err = b.playRound(in, round.Act{Act: b.act(in, &g), Kind: round.RequestTakeback}, answerNew)
+	return err
 }
 
 func (b *Bot) takebackAcceptClick(in *interaction, a play.Act) error {
-	r, err := b.play.AcceptTakeback(in.ctx, a)
-	if err != nil {
-		return err
-	}
-	m, err := b.boardMessage(in.ctx, in.public, view{g: &r.Game, headline: i18n.N(in.public, "game.took_back", r.TakenBack, nil), buttons: true, ping: true})
-	if err != nil {
-		return err
-	}
-	if err := in.update(m); err != nil {
-		return err
-	}
-	b.notifyTurn(in.ctx, &r.Game, "")
-	return nil
+	_, err := b.playRound(in, round.Act{Act: a, Kind: round.AcceptTakeback}, answerClicked)
+	return err
 }
 
 func (b *Bot) takebackDeclineClick(in *interaction, a play.Act) error {
-	if _, err := b.play.DeclineTakeback(in.ctx, a); err != nil {
-		return err
-	}
-	m := &message{Content: tr(in.public, "takeback.declined", map[string]any{"Player": mention(in.user)}), Components: []discordgo.MessageComponent{}}
-	m.mentionOnly()
-	return in.update(m)
+	_, err := b.playRound(in, round.Act{Act: a, Kind: round.DeclineTakeback}, answerClicked)
+	return err
 }

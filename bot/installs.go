@@ -3,11 +3,14 @@ package bot
 import (
 	"context"
 	"errors"
+	"sync"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/iceagechess/iceage/i18n"
 	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/play/round"
 )
 
 // Users may install the bot to their own account and play in DMs and
@@ -110,4 +113,106 @@ func (b *Bot) tellPrivately(ctx context.Context, user string, g *play.Game, dm f
 		return nil // they see the game when they next use a command in the DM
 	}
 	return err
+}
+
+// A private game's board that no answer showed (a resignation's, or one
+// whose answer failed) goes to its DM as a follow-up of the players' last
+// interaction there, while its token lives; else to each player by direct
+// message.
+const (
+	// followWindow is how long after an interaction the bot still
+	// follows up on it: Discord's tokens last 15 minutes.
+	followWindow = 14 * time.Minute
+	// followMost is how many follow-ups Discord allows an app installed
+	// by a user per interaction.
+	followMost = 5
+)
+
+// followers remembers, per private game, the last interaction of its
+// players, in memory: after a restart the direct messages do.
+type followers struct {
+	mu sync.Mutex
+	by map[uint64]*follower
+}
+
+type follower struct {
+	i    *discordgo.Interaction
+	lang i18n.Lang
+	at   time.Time // real time: the token's life is Discord's
+	sent int       // follow-ups sent on it
+}
+
+// note remembers in as the last interaction of private game g, with the
+// follow-ups it has sent already.
+func (f *followers) note(g *play.Game, in *interaction, sent int) {
+	if !g.Private || in == nil {
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.by == nil {
+		f.by = map[uint64]*follower{}
+	}
+	for id, x := range f.by {
+		if time.Since(x.at) > followWindow {
+			delete(f.by, id)
+		}
+	}
+	f.by[g.ID] = &follower{i: in.i, lang: in.public, at: time.Now(), sent: sent}
+}
+
+// take returns the interaction to follow up on in game id, counting the
+// follow-up, or false when there is none whose token lives and whose
+// follow-ups are left.
+func (f *followers) take(id uint64) (*discordgo.Interaction, i18n.Lang, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	x := f.by[id]
+	if x == nil || time.Since(x.at) > followWindow || x.sent >= followMost {
+		return nil, "", false
+	}
+	x.sent++
+	return x.i, x.lang, true
+}
+
+// deliverPrivately shows the board of an outbox item of a private game:
+// as a follow-up in its DM, or by direct message to its players.
+func (b *Bot) deliverPrivately(ctx context.Context, d *round.Delivery) error {
+	if i, lang, ok := b.followers.take(d.Game.ID); ok {
+		m, err := b.deliveryMessage(ctx, lang, d)
+		if err != nil {
+			return err
+		}
+		if err = b.followUp(ctx, i, m); err == nil {
+			return nil
+		}
+		b.log.Warn("following up in a private game failed; telling its players by DM", "game", d.Game.ID, "err", err)
+	}
+	return b.dmPlayers(ctx, &d.Game, d.Game.Players(), func(lang i18n.Lang) (*message, error) {
+		return b.deliveryMessage(ctx, lang, d)
+	})
+}
+
+// dmPlayers sends each of users, players of private game g, the message
+// build makes in their language, unless they asked for nothing or their
+// DMs are closed.
+func (b *Bot) dmPlayers(ctx context.Context, g *play.Game, users []string, build func(i18n.Lang) (*message, error)) error {
+	var errs []error
+	for _, user := range users {
+		if b.isEngine(user) {
+			continue
+		}
+		p := b.prefs(ctx, user)
+		if !b.mayDM(&p) {
+			continue
+		}
+		m, err := build(b.userLang(ctx, &p, user, g.Guild))
+		if err == nil {
+			err = b.dm(ctx, user, m)
+		}
+		if !errors.Is(err, errDMClosed) {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
 }

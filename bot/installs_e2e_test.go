@@ -12,6 +12,7 @@ import (
 	"github.com/iceagechess/iceage/internal/fakediscord"
 	"github.com/iceagechess/iceage/play"
 	"github.com/iceagechess/iceage/play/memstore"
+	"github.com/iceagechess/iceage/play/round"
 )
 
 // The commands that play a game are registered for user installs and
@@ -45,6 +46,18 @@ func TestRegisteredCommandsSayWhereTheyWork(t *testing.T) {
 	if seen != len(anywhere) {
 		t.Errorf("%d of the %d commands for user installs are registered", seen, len(anywhere))
 	}
+}
+
+// waitAnswer waits for an answer or follow-up in channel that matches.
+func (w *world) waitAnswer(channel string, match func(fakediscord.Message) bool) fakediscord.Message {
+	w.t.Helper()
+	c, err := w.srv.WaitFor(w.ctx(), func(c fakediscord.Call) bool {
+		return (c.Kind == fakediscord.KindResponse || c.Kind == fakediscord.KindFollowup) && c.Err == nil && c.Message.ChannelID == channel && match(c.Message)
+	})
+	if err != nil {
+		w.t.Fatalf("no such answer in channel %s: %v", channel, err)
+	}
+	return c.Message
 }
 
 // dmPosts returns the messages posted in the bot's DM with user that
@@ -197,5 +210,59 @@ func TestTheEngineInTheBotsDMAndNotInOthers(t *testing.T) {
 		t.Errorf("the engine game's first board: %q", board.Content)
 	}
 	w.command(w.alice, own.ID, "move", fakediscord.StringOption("move", "hxg3"))
-	w.waitMessage(own.ID, func(m fakediscord.Message) bool { return strings.Contains(m.Content, "Ice Age Engine") || strings.Contains(m.Content, w.srv.Bot().ID) })
+	w.waitMessage(own.ID, func(m fakediscord.Message) bool {
+		return strings.Contains(m.Content, "Ice Age Engine") || strings.Contains(m.Content, w.srv.Bot().ID)
+	})
+}
+
+// A resignation's board, which no answer shows, follows up in the DM on
+// the click that resigned; after a restart, with no token left, it comes
+// by direct message.
+func TestAResignationInADMFollowsUpThere(t *testing.T) {
+	w := newWorld(t, memstore.New(), "en-US")
+	w.srv.InstallApp(w.alice.ID, true)
+	w.srv.InstallApp(w.bob.ID, true)
+	dm := w.srv.AddPrivateChannel(w.alice.ID, w.bob.ID)
+	ch := w.command(w.alice, dm.ID, "challenge", fakediscord.UserOption("opponent", w.bob.ID))
+	w.click(w.bob, ch, "accept")
+	board := w.waitAnswer(dm.ID, func(m fakediscord.Message) bool { return len(m.Files) > 0 })
+	confirm := w.click(w.alice, board, "resign")
+	if !confirm.Ephemeral() {
+		t.Fatalf("the resignation's confirmation is public: %q", confirm.Content)
+	}
+	click := w.srv.Click(w.alice.ID, confirm.ID, button(t, confirm, "resignok").CustomID)
+	w.answer(click)
+	end, err := w.srv.WaitFor(w.ctx(), func(c fakediscord.Call) bool {
+		return c.Kind == fakediscord.KindFollowup && c.InteractionID == click && strings.Contains(c.Message.Content, "resigned")
+	})
+	if err != nil || end.Err != nil || end.Message.ChannelID != dm.ID || end.Message.Ephemeral() {
+		t.Fatalf("the resignation's board in the DM: %v %v", end, err)
+	}
+
+	// A second game; Bob resigns while the bot is stopped, so no token
+	// of the DM is known when it starts: Alice hears it by DM.
+	ch = w.command(w.bob, dm.ID, "challenge", fakediscord.UserOption("opponent", w.alice.ID))
+	w.click(w.alice, ch, "accept")
+	w.waitAnswer(dm.ID, func(m fakediscord.Message) bool {
+		return len(m.Files) > 0 && m.ID != board.ID && !strings.Contains(m.Content, "resigned")
+	})
+	w.stop()
+	w.stop = nil
+	svc := play.New(w.st, play.Options{})
+	g, err := svc.GameIn(w.ctx(), dm.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := round.New(svc, round.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Do(w.ctx(), round.Act{Act: play.Act{By: w.bob.ID, Game: g.ID, Revision: g.Revision, At: w.clock.Now()}, Kind: round.Resign}); err != nil {
+		t.Fatal(err)
+	}
+	w.start()
+	told := w.waitMessage(w.srv.DMChannel(w.alice.ID).ID, func(m fakediscord.Message) bool { return strings.Contains(m.Content, "resigned") })
+	if len(told.Files) == 0 || !strings.Contains(told.Content, "<@"+w.bob.ID+">") {
+		t.Errorf("Alice's DM of the resignation: %q", told.Content)
+	}
 }

@@ -120,7 +120,8 @@ var errDMClosed = errors.New("bot: the user's direct messages are closed")
 // it (dm, in their language), else, or when the DM fails, by a mention
 // in the game's channel (public, in the guild's language). Nothing for
 // a user who asked for nothing.
-func (b *Bot) tell(ctx context.Context, user string, g *play.Game, dm func(i18n.Lang) *message, public func(i18n.Lang) *message) error {
+// A nonce, when given, makes the posts idempotent (deliver.go).
+func (b *Bot) tell(ctx context.Context, user string, g *play.Game, nonce string, dm func(i18n.Lang) *message, public func(i18n.Lang) *message) error {
 	if g.Private {
 		return b.tellPrivately(ctx, user, g, dm)
 	}
@@ -129,7 +130,9 @@ func (b *Bot) tell(ctx context.Context, user string, g *play.Game, dm func(i18n.
 		return nil
 	}
 	if b.dmFirst(ctx, &p) {
-		err := b.dm(ctx, user, dm(b.userLang(ctx, &p, user, g.Guild)))
+		m := dm(b.userLang(ctx, &p, user, g.Guild))
+		m.setNonce(nonce)
+		err := b.dm(ctx, user, m)
 		if err == nil {
 			return nil
 		}
@@ -139,6 +142,7 @@ func (b *Bot) tell(ctx context.Context, user string, g *play.Game, dm func(i18n.
 	}
 	m := public(b.guildLang(ctx, g.Guild))
 	m.mentionOnly(user)
+	m.setNonce(nonce)
 	_, err := b.post(ctx, g.Channel, m)
 	return err
 }
@@ -163,8 +167,9 @@ func opponentOf(g *play.Game, user string) play.Seat {
 // notifyTurn tells the player to move, by direct message, when they
 // asked for one: the board in the thread does not ping them then. When
 // the DM fails, they are mentioned in the thread after all. played is
-// the move just made ("" at the start of a game).
-func (b *Bot) notifyTurn(ctx context.Context, g *play.Game, played string) {
+// the move just made ("" at the start of a game); nonce, if any, makes
+// the posts idempotent.
+func (b *Bot) notifyTurn(ctx context.Context, g *play.Game, played, nonce string) {
 	if g.Over() {
 		return
 	}
@@ -174,7 +179,7 @@ func (b *Bot) notifyTurn(ctx context.Context, g *play.Game, played string) {
 		return // the board mentions them, or they asked for nothing
 	}
 	opp := opponentOf(g, to.ID)
-	err := b.tell(ctx, to.ID, g, func(lang i18n.Lang) *message {
+	err := b.tell(ctx, to.ID, g, nonce, func(lang i18n.Lang) *message {
 		text := tr(lang, "notify.your_move", map[string]any{"Opponent": mention(opp.ID), "Game": gameLink(g)})
 		if played != "" {
 			text = tr(lang, "notify.they_played", map[string]any{"Opponent": mention(opp.ID), "Move": "**" + played + "**"}) + "\n" + text
@@ -191,7 +196,7 @@ func (b *Bot) notifyTurn(ctx context.Context, g *play.Game, played string) {
 // notifyDropped tells the author of a queue of conditional moves, alone,
 // that the opponent played something else: by DM, or not at all, since a
 // mention in the thread would tell everyone there was a queue.
-func (b *Bot) notifyDropped(ctx context.Context, g *play.Game, c *play.Conditional, played string) {
+func (b *Bot) notifyDropped(ctx context.Context, g *play.Game, c *play.Conditional, played, nonce string) {
 	p := b.prefs(ctx, c.By)
 	if p.Notifications == play.NotifyNone || !p.DMRefused.IsZero() && b.cfg.Now().Sub(p.DMRefused) < dmRetry {
 		return
@@ -200,6 +205,7 @@ func (b *Bot) notifyDropped(ctx context.Context, g *play.Game, c *play.Condition
 	lang := b.userLang(ctx, &p, c.By, g.Guild)
 	m := &message{Content: tr(lang, "premove.dropped", map[string]any{"Opponent": mention(opp.ID), "Move": "**" + played + "**", "Game": gameLink(g)})}
 	m.mentionOnly()
+	m.setNonce(nonce)
 	if err := b.dm(ctx, c.By, m); err != nil && !errors.Is(err, errDMClosed) {
 		b.log.Warn("telling a player their conditional moves were dropped", "game", g.ID, "user", c.By, "err", err)
 	}
@@ -215,7 +221,7 @@ func (b *Bot) Remind(ctx context.Context, r play.Reminder) error {
 		return map[string]any{"Player": mention(r.To.ID), "Opponent": mention(opp.ID), "When": timestamp(r.Deadline, "R"),
 			"Deadline": timestamp(r.Deadline, "f"), "Game": gameLink(g)}
 	}
-	return b.tell(ctx, r.To.ID, g, func(lang i18n.Lang) *message {
+	return b.tell(ctx, r.To.ID, g, "", func(lang i18n.Lang) *message {
 		return &message{Content: "⏳ " + tr(lang, "remind.dm", data())}
 	}, func(lang i18n.Lang) *message {
 		return &message{Content: "⏳ " + tr(lang, "remind.thread", data())}
@@ -242,21 +248,9 @@ func (b *Bot) TimedOut(ctx context.Context, t schedule.Timeout) error {
 	if err != nil {
 		return err
 	}
-	var errs []error
-	for _, user := range m.AllowedMentions.Users {
-		p := b.prefs(ctx, user)
-		if !b.mayDM(&p) {
-			continue
-		}
-		m, err := b.timeoutMessage(ctx, &t, b.userLang(ctx, &p, user, g.Guild))
-		if err == nil {
-			err = b.dm(ctx, user, m)
-		}
-		if !errors.Is(err, errDMClosed) {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
+	return b.dmPlayers(ctx, g, m.AllowedMentions.Users, func(lang i18n.Lang) (*message, error) {
+		return b.timeoutMessage(ctx, &t, lang)
+	})
 }
 
 // timeoutMessage is the board that announces t in lang, with the claim

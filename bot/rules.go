@@ -18,34 +18,66 @@ import (
 // freezes it.
 const iceAgeExample = "rnbqkbnr/pppppppp/********/********/***N****/********/PPPPPPPP/R1BQKBNR b KQkq - 0 20"
 
-// rulesImages are drawn once: the start position and the example Ice Age.
-var rulesImages = sync.OnceValues(func() ([2]image, error) {
-	var out [2]image
-	start := game.StartPosition()
-	var buf bytes.Buffer
-	if err := render.PNG(&buf, &start, render.Options{Size: 384, NoHeader: true}); err != nil {
-		return out, err
-	}
-	out[0] = image{name: "start.png", data: bytes.Clone(buf.Bytes()), alt: render.AltText(&start)}
+// rulesExample is the position of /rules' Ice Age: the start, Black's
+// move that brings it, and the position after.
+type rulesExample struct {
+	start, after game.Position
+	ev           *game.IceAge
+}
+
+var rulesPositions = sync.OnceValues(func() (rulesExample, error) {
+	x := rulesExample{start: game.StartPosition()}
 	p, err := game.ParseFEN(iceAgeExample)
 	if err != nil {
-		return out, fmt.Errorf("bot: the Ice Age example: %w", err)
+		return x, fmt.Errorf("bot: the Ice Age example: %w", err)
 	}
 	mv, err := game.ParseMove(&p, "Nxf6")
 	if err != nil {
-		return out, fmt.Errorf("bot: the Ice Age example: %w", err)
+		return x, fmt.Errorf("bot: the Ice Age example: %w", err)
 	}
-	after, ev := p.ApplyWithEvent(mv)
-	if ev == nil {
-		return out, fmt.Errorf("bot: the Ice Age example brings no Ice Age")
+	x.after, x.ev = p.ApplyWithEvent(mv)
+	if x.ev == nil {
+		return x, fmt.Errorf("bot: the Ice Age example brings no Ice Age")
 	}
-	buf.Reset()
-	if err := render.IceAge(&buf, ev, &after, render.Options{Size: 320, NoHeader: true}); err != nil {
+	return x, nil
+})
+
+// rulesImages are drawn once: the start position and the example Ice Age.
+// Their descriptions are in the reader's language (rulesPictures).
+var rulesImages = sync.OnceValues(func() ([2][]byte, error) {
+	var out [2][]byte
+	x, err := rulesPositions()
+	if err != nil {
 		return out, err
 	}
-	out[1] = image{name: "iceage.png", data: bytes.Clone(buf.Bytes()), alt: render.IceAgeAltText(ev, &after)}
+	var buf bytes.Buffer
+	if err := render.PNG(&buf, &x.start, render.Options{Size: 384, NoHeader: true}); err != nil {
+		return out, err
+	}
+	out[0] = bytes.Clone(buf.Bytes())
+	buf.Reset()
+	if err := render.IceAge(&buf, x.ev, &x.after, render.Options{Size: 320, NoHeader: true}); err != nil {
+		return out, err
+	}
+	out[1] = bytes.Clone(buf.Bytes())
 	return out, nil
 })
+
+// rulesPictures are /rules' pictures described in lang.
+func rulesPictures(lang i18n.Lang) ([2]image, error) {
+	pics, err := rulesImages()
+	if err != nil {
+		return [2]image{}, err
+	}
+	x, err := rulesPositions()
+	if err != nil {
+		return [2]image{}, err
+	}
+	return [2]image{
+		{name: "start.png", data: pics[0], alt: i18n.BoardDescription(lang, &x.start)},
+		{name: "iceage.png", data: pics[1], alt: i18n.IceAgeDescription(lang, x.ev, &x.after)},
+	}, nil
+}
 
 func init() {
 	addCommand(appCommand{name: "rules", reach: anywhere, run: (*Bot).rulesCommand, help: helpOther + 1, declare: plain("rules")})
@@ -53,7 +85,7 @@ func init() {
 }
 
 func (b *Bot) rulesCommand(in *interaction, _ discordgo.ApplicationCommandInteractionData) error {
-	imgs, err := rulesImages()
+	imgs, err := rulesPictures(in.lang)
 	if err != nil {
 		return err
 	}

@@ -28,6 +28,10 @@ type message struct {
 	Flags           discordgo.MessageFlags            `json:"flags,omitempty"`
 	AllowedMentions *discordgo.MessageAllowedMentions `json:"allowed_mentions,omitempty"`
 	Attachments     []attachment                      `json:"attachments"`
+	// Nonce and EnforceNonce make a post idempotent: Discord answers a
+	// second post with the same nonce with the message of the first.
+	Nonce        string `json:"nonce,omitempty"`
+	EnforceNonce bool   `json:"enforce_nonce,omitempty"`
 
 	images []image
 }
@@ -43,6 +47,11 @@ type attachment struct {
 func (m *message) attach(img image) {
 	m.Attachments = append(m.Attachments, attachment{ID: strconv.Itoa(len(m.images)), Filename: img.name, Description: truncate(img.alt, 1024)})
 	m.images = append(m.images, img)
+}
+
+// setNonce makes a post of m idempotent under nonce ("": not).
+func (m *message) setNonce(nonce string) {
+	m.Nonce, m.EnforceNonce = nonce, nonce != ""
 }
 
 // mentionOnly lets the message ping only the given users.

@@ -196,6 +196,8 @@ func everyKey(l Lang) map[string]any {
 		"Level": 4, "Drop": "1.5", "Best": "Nxf3",
 		// Games in DMs.
 		"Link": "<https://…>",
+		// Positions described.
+		"Squares": "a2 b2", "List": "a3, c3–e3", "Iced": "…", "Frozen": "…", "Countdown": "…", "Board": "…", "Symbol": "♘",
 	}
 }
 

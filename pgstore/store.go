@@ -147,6 +147,11 @@ func (s *Store) migrate(ctx context.Context) error {
 			if _, err := tx.Exec(ctx, m.sql); err != nil {
 				return fmt.Errorf("pgstore: migration %s: %w", m.name, err)
 			}
+			if after := afterMigration[m.version]; after != nil {
+				if err := after(ctx, tx); err != nil {
+					return fmt.Errorf("pgstore: migration %s: %w", m.name, err)
+				}
+			}
 			if _, err := tx.Exec(ctx, `INSERT INTO schema_version (version, name) VALUES ($1, $2)`, m.version, m.name); err != nil {
 				return fmt.Errorf("pgstore: recording migration %s: %w", m.name, err)
 			}

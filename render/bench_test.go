@@ -18,7 +18,7 @@ import (
 func benchPosition(b testing.TB) (game.Position, Options) {
 	moves := testGame(b)
 	p := play(b, moves[:40])
-	return p, Options{
+	return p, Options{Words: en,
 		LastMove:   moves[39],
 		Highlights: []Highlight{{Square: game.E1, Mark: Danger}},
 		Arrows:     []Arrow{{From: game.A1, To: game.A8, Mark: Hint}},
@@ -91,11 +91,11 @@ func BenchmarkBoard(b *testing.B) {
 func BenchmarkGIF60(b *testing.B) {
 	moves := testGame(b)
 	var buf bytes.Buffer
-	GIF(&buf, game.StartPosition(), moves, Options{})
+	GIF(&buf, game.StartPosition(), moves, Options{Words: en})
 	b.ResetTimer()
 	for b.Loop() {
 		buf.Reset()
-		if err := GIF(&buf, game.StartPosition(), moves, Options{}); err != nil {
+		if err := GIF(&buf, game.StartPosition(), moves, Options{Words: en}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -107,7 +107,7 @@ func BenchmarkIceAgePNG(b *testing.B) {
 	var buf bytes.Buffer
 	for b.Loop() {
 		buf.Reset()
-		if err := IceAge(&buf, ev, &after, Options{LastMove: m}); err != nil {
+		if err := IceAge(&buf, ev, &after, Options{Words: en, LastMove: m}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -122,7 +122,7 @@ func naiveBoard(p *game.Position, opt *Options, sprites *[16]*image.RGBA) image.
 	c := Classic.colors()
 	dc := gg.NewContext(8*sq, head+8*sq)
 	hf, df := face(fonts.medium, float64(head)*0.42), face(fonts.regular, float64(head)*0.42)
-	h := boardHeader(p, "")
+	h := boardHeader(p, "", en)
 	dc.DrawImage(drawHeader(h, 8*sq, head, Classic, hf, df), 0, 0)
 	cf := face(fonts.bold, sq*0.19)
 	l := layout{sq: sq}

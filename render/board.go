@@ -3,7 +3,6 @@ package render
 import (
 	"image"
 	"io"
-	"strconv"
 	"sync"
 
 	"github.com/iceagechess/iceage/game"
@@ -46,7 +45,8 @@ type Arrow struct {
 }
 
 // Options say how to draw a board. The zero Options draw a 512 px board
-// from the side to move in the Classic theme, with a header.
+// from the side to move in the Classic theme, without a header: a header
+// needs its Words.
 type Options struct {
 	// Size is the board's side in pixels, rounded down to a multiple of 8
 	// and clamped to [MinSize, MaxSize]; 0 means DefaultSize. The image is
@@ -58,10 +58,13 @@ type Options struct {
 	Highlights []Highlight
 	Arrows     []Arrow
 	Theme      Theme
+	// Words are the header's texts in the reader's language
+	// (i18n.BoardWords); without them there is no header.
+	Words Words
 	// Title, when set, replaces "White to move • move 12" in the header,
 	// e.g. with "Black wins: White's king froze".
 	Title string
-	// NoHeader leaves out the header strip.
+	// NoHeader leaves out the header strip, even with Words.
 	NoHeader bool
 	// FastPNG compresses a PNG at zlib's fastest level: about half the
 	// time of the default for about 30 % more bytes (BenchmarkPNGLevel),
@@ -78,6 +81,24 @@ const (
 	MinSize     = 128
 	MaxSize     = 1024
 )
+
+// Words are the texts of a picture's header, in one language: render has
+// no words of its own.
+type Words interface {
+	ToMove(c game.Color) string // "White to move"
+	MoveNumber(n int) string    // "move 12"
+	Outcome(o game.Outcome) string
+	// Countdown says when the Ice Age comes, in full ("Ice Age in 7
+	// Black moves") and short ("Ice Age in 7").
+	Countdown(p *game.Position) (long, short string)
+	Moved(c game.Color) string       // "Black moved"
+	IceAge() string                  // "Ice Age"
+	IceAgeNow() string               // "Ice Age!"
+	Iced(squares, frozen int) string // "27 squares iced, 2 men frozen"
+}
+
+// header reports whether the picture has a header strip.
+func (o *Options) header() bool { return !o.NoHeader && o.Words != nil }
 
 func (o *Options) size() int {
 	s := o.Size
@@ -175,53 +196,25 @@ func (l layout) boardKeys(p *game.Position, opt *Options) *[64]tileKey {
 }
 
 // boardHeader returns the header of a position: whose turn, the move
-// number and the Ice Age countdown.
-func boardHeader(p *game.Position, title string) headerKey {
-	h := headerKey{disc: discWhite, left: "White to move", icon: true}
+// number and the Ice Age countdown, in w's words.
+func boardHeader(p *game.Position, title string, w Words) headerKey {
+	h := headerKey{disc: discWhite, left: w.ToMove(p.Turn()), icon: true}
 	if p.Turn() == game.Black {
-		h.disc, h.left = discBlack, "Black to move"
+		h.disc = discBlack
 	}
-	h.leftDim = "  •  move " + strconv.Itoa(p.FullMoveNumber())
+	h.leftDim = "  •  " + w.MoveNumber(p.FullMoveNumber())
 	over := p.Outcome().Over()
 	if over {
-		h.disc, h.left, h.leftDim, h.icon = discNone, outcomeText(p.Outcome()), "", false
+		h.disc, h.left, h.leftDim, h.icon = discNone, w.Outcome(p.Outcome()), "", false
 	}
 	if title != "" {
 		h.left, h.leftDim = title, ""
 	}
-	switch n := p.BlackMovesToIceAge(); {
-	case over:
-		// No countdown once the game has ended.
-	case n > 1:
-		h.right = "Ice Age in " + strconv.Itoa(n) + " Black moves"
-		h.rightShort = "Ice Age in " + strconv.Itoa(n)
-	case p.Turn() == game.Black:
-		h.right, h.rightShort, h.warn = "Ice Age after this move", "Ice Age now", true
-	default:
-		h.right, h.rightShort, h.warn = "Ice Age after Black's next move", "Ice Age next", true
+	if !over { // no countdown once the game has ended
+		h.right, h.rightShort = w.Countdown(p)
+		h.warn = p.BlackMovesToIceAge() <= 1
 	}
 	return h
-}
-
-// outcomeText says how a game ended, e.g. "White wins by checkmate".
-func outcomeText(o game.Outcome) string {
-	why := map[game.Reason]string{
-		game.Checkmate:       "by checkmate",
-		game.KingFrozen:      "— the king froze",
-		game.Stalemate:       "by stalemate",
-		game.BothKingsFrozen: "— both kings froze",
-		game.FiftyMoveRule:   "by the fifty-move rule",
-	}[o.Reason]
-	if w, ok := o.Winner(); ok {
-		if o.Reason == game.KingFrozen {
-			return sideName(w) + " wins: " + sideName(w.Other()) + "'s king froze"
-		}
-		return sideName(w) + " wins " + why
-	}
-	if o.Reason == game.BothKingsFrozen {
-		return "Draw: both kings froze"
-	}
-	return "Draw " + why
 }
 
 // Board draws a position. The image is fresh: the caller may keep or
@@ -237,8 +230,8 @@ func board(p *game.Position, opt *Options, reuse *image.Paletted) *image.Palette
 	l := layout{blackBottom: opt.blackBottom(p), sq: k.sq}
 	var hk *headerKey
 	top := 0
-	if !opt.NoHeader {
-		h := boardHeader(p, opt.Title)
+	if opt.header() {
+		h := boardHeader(p, opt.Title, opt.Words)
 		hk, top = &h, k.head
 	}
 	r := image.Rect(0, 0, k.size, top+k.size)

@@ -9,7 +9,9 @@
 // fix the side), in a lichess-like palette with coordinates in the
 // corners, the last move and a king in check marked, optional highlights
 // and arrows, and a header that says whose turn it is, the move number and
-// how many Black moves remain until the Ice Age. On the move before an Ice
+// how many Black moves remain until the Ice Age, in the Words the caller
+// gives (i18n.BoardWords, in the reader's language): render has no words
+// of its own, and without Words a picture has no header. On the move before an Ice
 // Age every man that would freeze wears a snowflake badge. Ice is a
 // translucent light-blue block. IceAge draws the position right after
 // Black's move, with what is about to freeze and fill marked, beside the
@@ -18,7 +20,8 @@
 // up to Options.MaxFrames (DefaultMaxFrames, 100): a longer game is
 // sampled, every Ice Age and the final position kept, and WriteGIF says
 // how many plies it shows, so that a reply can say so.
-// AltText describes a position in words. The ColorBlind theme relies on
+// A picture's description for screen readers is i18n's
+// (BoardDescription, IceAgeDescription). The ColorBlind theme relies on
 // lightness and shape as well as hue.
 //
 // RatingChart draws a player's rating over time as a small PNG for a dark

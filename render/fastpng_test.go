@@ -12,10 +12,10 @@ import (
 func TestFastPNGDrawsTheSamePixels(t *testing.T) {
 	p := game.StartPosition()
 	var slow, fast bytes.Buffer
-	if err := PNG(&slow, &p, Options{}); err != nil {
+	if err := PNG(&slow, &p, Options{Words: en}); err != nil {
 		t.Fatal(err)
 	}
-	if err := PNG(&fast, &p, Options{FastPNG: true}); err != nil {
+	if err := PNG(&fast, &p, Options{Words: en, FastPNG: true}); err != nil {
 		t.Fatal(err)
 	}
 	a, err := png.Decode(&slow)

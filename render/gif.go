@@ -82,7 +82,7 @@ func WriteGIF(w io.Writer, start game.Position, moves []game.Move, opt Options) 
 	k := kitFor(opt.Theme, opt.size())
 	l := layout{blackBottom: opt.Orientation == BlackBottom, sq: k.sq}
 	top := 0
-	if !opt.NoHeader {
+	if opt.header() {
 		top = k.head
 	}
 	a := animation{k: k, top: top, bounds: image.Rect(0, 0, k.size, top+k.size)}
@@ -93,7 +93,7 @@ func WriteGIF(w io.Writer, start game.Position, moves []game.Move, opt Options) 
 	p = start
 	frameOpt := opt
 	frameOpt.LastMove = game.NullMove
-	a.add(l.boardKeys(&p, &frameOpt), boardHeader(&p, ""), delayMove)
+	a.add(l.boardKeys(&p, &frameOpt), frameHeader(&p, &opt), delayMove)
 	for i, m := range moves {
 		if !show[i] {
 			p = p.Apply(m)
@@ -108,7 +108,7 @@ func WriteGIF(w io.Writer, start game.Position, moves []game.Move, opt Options) 
 			keys, h = iceAgeAfter(ev, &next, l, &frameOpt)
 			a.add(keys, h, delayIceAge)
 		} else {
-			a.add(l.boardKeys(&next, &frameOpt), boardHeader(&next, ""), delayMove)
+			a.add(l.boardKeys(&next, &frameOpt), frameHeader(&next, &opt), delayMove)
 		}
 		p = next
 	}
@@ -123,6 +123,14 @@ func WriteGIF(w io.Writer, start game.Position, moves []game.Move, opt Options) 
 		return info, fmt.Errorf("render: writing the GIF: %w", err)
 	}
 	return info, nil
+}
+
+// frameHeader is a frame's header, or none.
+func frameHeader(p *game.Position, opt *Options) headerKey {
+	if !opt.header() {
+		return headerKey{}
+	}
+	return boardHeader(p, "", opt.Words)
 }
 
 func (o *Options) maxFrames() int {

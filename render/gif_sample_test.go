@@ -99,7 +99,7 @@ func TestLongGIFIsSampled(t *testing.T) {
 				want = DefaultMaxFrames
 			}
 			var buf bytes.Buffer
-			info, err := WriteGIF(&buf, game.StartPosition(), moves, Options{MaxFrames: max})
+			info, err := WriteGIF(&buf, game.StartPosition(), moves, Options{Words: en, MaxFrames: max})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -124,7 +124,7 @@ func TestLongGIFIsSampled(t *testing.T) {
 			}
 			show := samplePlies(ice, want)
 			p = game.StartPosition()
-			wants := []*image.Paletted{Board(&p, Options{Orientation: WhiteBottom})}
+			wants := []*image.Paletted{Board(&p, Options{Words: en, Orientation: WhiteBottom})}
 			for i, m := range moves {
 				next, ev := p.ApplyWithEvent(m)
 				switch {
@@ -135,7 +135,7 @@ func TestLongGIFIsSampled(t *testing.T) {
 					}
 					wants = append(wants, nil, nil)
 				case show[i]:
-					wants = append(wants, Board(&next, Options{LastMove: m, Orientation: WhiteBottom}))
+					wants = append(wants, Board(&next, Options{Words: en, LastMove: m, Orientation: WhiteBottom}))
 				}
 				p = next
 			}
@@ -168,13 +168,13 @@ func TestLongGIFMemory(t *testing.T) {
 	var buf bytes.Buffer
 	// The kit's tiles and headers are made once, and kept: first draw
 	// every one that the measured GIFs need.
-	GIF(&buf, game.StartPosition(), moves, Options{MaxFrames: len(moves) + 100})
+	GIF(&buf, game.StartPosition(), moves, Options{Words: en, MaxFrames: len(moves) + 100})
 	alloc := func(max int) uint64 {
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
 		buf.Reset()
-		if err := GIF(&buf, game.StartPosition(), moves, Options{MaxFrames: max}); err != nil {
+		if err := GIF(&buf, game.StartPosition(), moves, Options{Words: en, MaxFrames: max}); err != nil {
 			t.Fatal(err)
 		}
 		runtime.ReadMemStats(&after)

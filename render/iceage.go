@@ -4,7 +4,6 @@ import (
 	"errors"
 	"image"
 	"io"
-	"strconv"
 
 	"github.com/iceagechess/iceage/game"
 )
@@ -22,7 +21,7 @@ func IceAgeImage(ev *game.IceAge, after *game.Position, opt Options) *image.Pale
 	l := layout{blackBottom: opt.blackBottom(after), sq: k.sq}
 	gap := k.sq / 2
 	top := 0
-	if !opt.NoHeader {
+	if opt.header() {
 		top = k.head
 	}
 	im := image.NewPaletted(image.Rect(0, 0, 2*k.size+gap, top+k.size), k.pngPal)
@@ -34,7 +33,7 @@ func IceAgeImage(ev *game.IceAge, after *game.Position, opt Options) *image.Pale
 	before, beforeHead := iceAgeBefore(ev, l, &opt)
 	afterKeys, afterHead := iceAgeAfter(ev, after, l, &opt)
 	var bh, ah *headerKey
-	if !opt.NoHeader {
+	if opt.header() {
 		bh, ah = &beforeHead, &afterHead
 	}
 	k.compose(im, image.Point{}, bh, before)
@@ -60,7 +59,11 @@ func iceAgeBefore(ev *game.IceAge, l layout, opt *Options) (*[64]tileKey, header
 	for _, s := range ev.Filled.Squares() {
 		keys[l.display(s)].badge = badgeWillFill
 	}
-	h := headerKey{disc: discBlack, left: "Black moved", leftDim: "  •  move " + strconv.Itoa(ev.Before.FullMoveNumber()-1), right: "Ice Age!", warn: true, icon: true}
+	if opt.Words == nil {
+		return keys, headerKey{}
+	}
+	w := opt.Words
+	h := headerKey{disc: discBlack, left: w.Moved(game.Black), leftDim: "  •  " + w.MoveNumber(ev.Before.FullMoveNumber()-1), right: w.IceAgeNow(), warn: true, icon: true}
 	return keys, h
 }
 
@@ -74,27 +77,17 @@ func iceAgeAfter(ev *game.IceAge, after *game.Position, l layout, opt *Options) 
 	keys := l.squareKeys(c)
 	lastMove(keys, l, opt.LastMove)
 	checkMark(keys, l, after)
-	h := headerKey{disc: discNone, left: "Ice Age", leftDim: ": " + icedText(ev)}
+	if opt.Words == nil {
+		return keys, headerKey{}
+	}
+	w := opt.Words
+	h := headerKey{disc: discNone, left: w.IceAge(), leftDim: ": " + w.Iced(ev.Iced().Count(), len(ev.Frozen))}
 	if o := after.Outcome(); o.Over() {
-		h.right = outcomeText(o)
+		h.right = w.Outcome(o)
 	} else {
-		h.right = "White to move"
+		h.right = w.ToMove(after.Turn())
 	}
 	return keys, h
-}
-
-// icedText says e.g. "27 squares iced, 2 men frozen".
-func icedText(ev *game.IceAge) string {
-	n := ev.Iced().Count()
-	s := strconv.Itoa(n) + " squares iced"
-	switch len(ev.Frozen) {
-	case 0:
-	case 1:
-		s += ", 1 man frozen"
-	default:
-		s += ", " + strconv.Itoa(len(ev.Frozen)) + " men frozen"
-	}
-	return s
 }
 
 func lastMove(keys *[64]tileKey, l layout, m game.Move) {

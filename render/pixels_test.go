@@ -66,7 +66,7 @@ func TestPixelsShowWhatTheFENSays(t *testing.T) {
 				name = "black"
 			}
 			t.Run("every square of "+fen+" seen from "+name+"'s side shows its content", func(t *testing.T) {
-				im := Board(&p, Options{Orientation: o})
+				im := Board(&p, Options{Words: en, Orientation: o})
 				k := kitFor(Classic, DefaultSize)
 				for s := game.Square(0); s < 64; s++ {
 					col, row := s.File(), 7-s.Rank()
@@ -99,9 +99,9 @@ func TestOrientation(t *testing.T) {
 		opt       Options
 		wantColor string // the man in the bottom-left corner
 	}{
-		{"White's view puts a1 (a white rook on a dark square) at the bottom left", Options{Orientation: WhiteBottom}, "white man"},
-		{"Black's view puts h8 (a black rook on a dark square) at the bottom left", Options{Orientation: BlackBottom}, "black man"},
-		{"the default view is from the side to move, White at the start", Options{}, "white man"},
+		{"White's view puts a1 (a white rook on a dark square) at the bottom left", Options{Words: en, Orientation: WhiteBottom}, "white man"},
+		{"Black's view puts h8 (a black rook on a dark square) at the bottom left", Options{Words: en, Orientation: BlackBottom}, "black man"},
+		{"the default view is from the side to move, White at the start", Options{Words: en}, "white man"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -117,7 +117,7 @@ func TestOrientation(t *testing.T) {
 		})
 	}
 	black := p.Apply(uci(t, "h2g3"))
-	im := Board(&black, Options{})
+	im := Board(&black, Options{Words: en})
 	if got := contentOf(statsAt(im, k.head, k.sq, 0, 7)); got != "black man" {
 		t.Errorf("with Black to move the default view shows %s at the bottom left, want a black man", got)
 	}
@@ -127,7 +127,7 @@ func TestIceReadsAsIceOnBothSquareColours(t *testing.T) {
 	for _, th := range []Theme{Classic, ColorBlind} {
 		t.Run("in the "+th.String()+" theme", func(t *testing.T) {
 			p := game.StartPosition()
-			im := Board(&p, Options{Theme: th, Orientation: WhiteBottom})
+			im := Board(&p, Options{Words: en, Theme: th, Orientation: WhiteBottom})
 			k := kitFor(th, DefaultSize)
 			light, dark := statsAt(im, k.head, k.sq, 0, 2), statsAt(im, k.head, k.sq, 1, 2) // a6, b6
 			for _, st := range []squareStats{light, dark} {
@@ -150,7 +150,7 @@ func TestWarningsMarkExactlyTheMenThatWouldFreeze(t *testing.T) {
 	p := mustFEN(t, warningFEN)
 	k := kitFor(Classic, DefaultSize)
 	l := layout{sq: k.sq}
-	keys := l.boardKeys(&p, &Options{})
+	keys := l.boardKeys(&p, &Options{Words: en})
 	want := p.WouldFreeze()
 	if want.Count() != 5 {
 		t.Fatalf("test position: %d men would freeze, want 5", want.Count())
@@ -162,7 +162,7 @@ func TestWarningsMarkExactlyTheMenThatWouldFreeze(t *testing.T) {
 	}
 	// Not on other moves: the badge is for the move before an Ice Age.
 	early := mustFEN(t, strings.Replace(warningFEN, " 20", " 19", 1))
-	for _, k := range l.boardKeys(&early, &Options{}) {
+	for _, k := range l.boardKeys(&early, &Options{Words: en}) {
 		if k.badge != badgeNone {
 			t.Fatal("a warning badge shows two Black moves before the Ice Age")
 		}
@@ -183,7 +183,7 @@ func TestConcurrentRenderingGivesTheSameImages(t *testing.T) {
 			positions = append(positions, p)
 		}
 	}
-	opts := []Options{{}, {Theme: ColorBlind}, {Size: 256}, {Orientation: BlackBottom, Arrows: []Arrow{{From: game.A1, To: game.H8}}}}
+	opts := []Options{{Words: en}, {Words: en, Theme: ColorBlind}, {Words: en, Size: 256}, {Words: en, Orientation: BlackBottom, Arrows: []Arrow{{From: game.A1, To: game.H8}}}}
 	want := make([][]byte, len(positions)*len(opts))
 	for i := range want {
 		want[i] = Board(&positions[i/len(opts)], opts[i%len(opts)]).Pix
@@ -208,7 +208,7 @@ func TestConcurrentRenderingGivesTheSameImages(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			var buf bytes.Buffer
-			if err := GIF(&buf, game.StartPosition(), moves[:20], Options{}); err != nil {
+			if err := GIF(&buf, game.StartPosition(), moves[:20], Options{Words: en}); err != nil {
 				errs <- err.Error()
 			}
 		}()
@@ -223,7 +223,7 @@ func TestConcurrentRenderingGivesTheSameImages(t *testing.T) {
 func TestGIFReplaysTheGame(t *testing.T) {
 	moves := testGame(t)
 	var buf bytes.Buffer
-	if err := GIF(&buf, game.StartPosition(), moves, Options{}); err != nil {
+	if err := GIF(&buf, game.StartPosition(), moves, Options{Words: en}); err != nil {
 		t.Fatal(err)
 	}
 	if buf.Len() > 1<<20 {
@@ -241,13 +241,13 @@ func TestGIFReplaysTheGame(t *testing.T) {
 	// What each frame should show: the board of its ply, except the two
 	// frames of the Ice Age (nil here), drawn by their own code.
 	p := game.StartPosition()
-	wants := []*image.Paletted{Board(&p, Options{Orientation: WhiteBottom})}
+	wants := []*image.Paletted{Board(&p, Options{Words: en, Orientation: WhiteBottom})}
 	for _, m := range moves {
 		next, ev := p.ApplyWithEvent(m)
 		if ev != nil {
 			wants = append(wants, nil, nil)
 		} else {
-			wants = append(wants, Board(&next, Options{LastMove: m, Orientation: WhiteBottom}))
+			wants = append(wants, Board(&next, Options{Words: en, LastMove: m, Orientation: WhiteBottom}))
 		}
 		p = next
 	}
@@ -276,7 +276,7 @@ func TestGIFReplaysTheGame(t *testing.T) {
 		}
 	}
 	final := play(t, moves)
-	want := Board(&final, Options{LastMove: moves[len(moves)-1], Orientation: WhiteBottom})
+	want := Board(&final, Options{Words: en, LastMove: moves[len(moves)-1], Orientation: WhiteBottom})
 	if !bytes.Equal(canvas.Pix, want.Pix) {
 		t.Error("the GIF's last picture differs from the board of the final position")
 	}
@@ -284,7 +284,7 @@ func TestGIFReplaysTheGame(t *testing.T) {
 
 func TestGIFRejectsAnIllegalMove(t *testing.T) {
 	var buf bytes.Buffer
-	err := GIF(&buf, game.StartPosition(), []game.Move{uci(t, "h2g3"), uci(t, "e7e5")}, Options{})
+	err := GIF(&buf, game.StartPosition(), []game.Move{uci(t, "h2g3"), uci(t, "e7e5")}, Options{Words: en})
 	if err == nil || !strings.Contains(err.Error(), "move 2 (e7e5) is not legal") {
 		t.Errorf("got error %v, want one naming move 2 (e7e5)", err)
 	}
@@ -295,51 +295,9 @@ func TestGIFRejectsAnIllegalMove(t *testing.T) {
 
 func TestIceAgeNeedsAnEvent(t *testing.T) {
 	p := game.StartPosition()
-	if err := IceAge(&bytes.Buffer{}, nil, &p, Options{}); err == nil {
+	if err := IceAge(&bytes.Buffer{}, nil, &p, Options{Words: en}); err == nil {
 		t.Error("IceAge accepted a nil event")
 	}
-}
-
-func TestAltText(t *testing.T) {
-	start := game.StartPosition()
-	check := mustFEN(t, checkFEN)
-	warn := mustFEN(t, warningFEN)
-	frozen := mustFEN(t, "********/********/********/********/********/********/P*******/R******K w - - 1 21")
-	cases := []struct {
-		name string
-		p    *game.Position
-		want []string
-	}{
-		{"a finished game says how it ended and has no countdown", &frozen, []string{
-			"Game over: White wins: Black's king froze.", "Black: no men.", "Ice on 61 squares: all of ranks 3–8, b1–g1, b2–h2."}},
-		{"the start position lists both armies and four iced ranks", &start, []string{
-			"White to move, move 1.", "White: king e1, queen d1, rooks a1 h1", "pawns a7 b7", "Ice on 32 squares: all of ranks 3–6.", "Ice Age in 20 Black moves."}},
-		{"a check is said", &check, []string{"White is in check.", "Ice on 2 squares: c5, d7.", "Black: king e8, queen h4."}},
-		{"the men that would freeze are named before an Ice Age", &warn, []string{
-			"Ice Age after Black's next move.", "Would freeze now: white king e1, white rook h1, white knight f3, black pawn b6, black king e8."}},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			got := AltText(c.p)
-			for _, w := range c.want {
-				if !strings.Contains(got, w) {
-					t.Errorf("alt text lacks %q:\n%s", w, got)
-				}
-			}
-		})
-	}
-	if got := AltText(&frozen); strings.Contains(got, "Ice Age in") {
-		t.Errorf("a finished game's alt text has a countdown: %s", got)
-	}
-	t.Run("every position of a game fits Discord's 1024-character limit", func(t *testing.T) {
-		p := game.StartPosition()
-		for _, m := range testGame(t) {
-			p = p.Apply(m)
-			if n := len(AltText(&p)); n > 1024 {
-				t.Fatalf("%d characters for %s", n, p.FEN())
-			}
-		}
-	})
 }
 
 func TestThemeNamesRoundTrip(t *testing.T) {
@@ -356,18 +314,8 @@ func TestThemeNamesRoundTrip(t *testing.T) {
 
 func TestAnUnknownThemeDrawsClassic(t *testing.T) {
 	p := game.StartPosition()
-	if !bytes.Equal(Board(&p, Options{Theme: 200}).Pix, Board(&p, Options{}).Pix) {
+	if !bytes.Equal(Board(&p, Options{Words: en, Theme: 200}).Pix, Board(&p, Options{Words: en}).Pix) {
 		t.Error("an unknown theme does not draw as Classic")
-	}
-}
-
-func TestIceAgeAltText(t *testing.T) {
-	ev, after, _ := iceAgeEvent(t)
-	got := IceAgeAltText(ev, &after)
-	for _, w := range []string{"Ice Age after Black's move 20: 36 squares iced, 1 man frozen.", "Frozen: black rook h8.", "After the Ice Age: White to move, move 21."} {
-		if !strings.Contains(got, w) {
-			t.Errorf("Ice Age alt text lacks %q:\n%s", w, got)
-		}
 	}
 }
 
@@ -382,13 +330,13 @@ func TestIceAgeMarksCheckOnBothBoards(t *testing.T) {
 	l := layout{sq: 64}
 	h1 := l.display(game.H1)
 	t.Run("the board before the Ice Age marks the check Black's move gave", func(t *testing.T) {
-		keys, _ := iceAgeBefore(ev, l, &Options{LastMove: m})
+		keys, _ := iceAgeBefore(ev, l, &Options{Words: en, LastMove: m})
 		if keys[h1].under != underCheck {
 			t.Fatalf("h1 is drawn with %d under it, want the check mark", keys[h1].under)
 		}
 	})
 	t.Run("the board after the Ice Age marks the king in check", func(t *testing.T) {
-		keys, _ := iceAgeAfter(ev, &after, l, &Options{LastMove: m})
+		keys, _ := iceAgeAfter(ev, &after, l, &Options{Words: en, LastMove: m})
 		if keys[h1].under != underCheck {
 			t.Fatalf("h1 is drawn with %d under it, want the check mark", keys[h1].under)
 		}

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/iceagechess/iceage/game"
+	"github.com/iceagechess/iceage/i18n"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden images in testdata/")
@@ -108,40 +109,40 @@ func goldenCases(t testing.TB) map[string]func() image.Image {
 	mate, mateEv := mateBefore.ApplyWithEvent(mateMove)
 	return map[string]func() image.Image{
 		"checkmate-after-iceage": func() image.Image {
-			return IceAgeImage(mateEv, &mate, Options{LastMove: mateMove})
+			return IceAgeImage(mateEv, &mate, Options{Words: en, LastMove: mateMove})
 		},
-		"checkmate": func() image.Image { return Board(&mate, Options{LastMove: mateMove}) },
-		"start":     func() image.Image { return Board(&start, Options{}) },
-		"start-256": func() image.Image { return Board(&start, Options{Size: 256}) },
+		"checkmate": func() image.Image { return Board(&mate, Options{Words: en, LastMove: mateMove}) },
+		"start":     func() image.Image { return Board(&start, Options{Words: en}) },
+		"start-256": func() image.Image { return Board(&start, Options{Words: en, Size: 256}) },
 		"black-view": func() image.Image {
-			return Board(&afterH, Options{LastMove: uci(t, "h2g3")})
+			return Board(&afterH, Options{Words: en, LastMove: uci(t, "h2g3")})
 		},
 		"last-move": func() image.Image {
-			return Board(&afterNf6, Options{LastMove: uci(t, "g8f6")})
+			return Board(&afterNf6, Options{Words: en, LastMove: uci(t, "g8f6")})
 		},
 		"check": func() image.Image {
-			return Board(&check, Options{LastMove: uci(t, "d8h4")})
+			return Board(&check, Options{Words: en, LastMove: uci(t, "d8h4")})
 		},
 		"promotion": func() image.Image {
-			return Board(&promo, Options{LastMove: uci(t, "g7h8q"), Orientation: WhiteBottom})
+			return Board(&promo, Options{Words: en, LastMove: uci(t, "g7h8q"), Orientation: WhiteBottom})
 		},
-		"warnings": func() image.Image { return Board(&warn, Options{}) },
-		"iceage":   func() image.Image { return IceAgeImage(ev, &after, Options{LastMove: m}) },
+		"warnings": func() image.Image { return Board(&warn, Options{Words: en}) },
+		"iceage":   func() image.Image { return IceAgeImage(ev, &after, Options{Words: en, LastMove: m}) },
 		"arrows": func() image.Image {
-			return Board(&check, Options{
+			return Board(&check, Options{Words: en,
 				Arrows:     []Arrow{{From: game.E1, To: uci(t, "d2d2").From(), Mark: Hint}, {From: uci(t, "c5c5").From(), To: uci(t, "e6e6").From(), Mark: Info}, {From: uci(t, "h4h4").From(), To: game.E1, Mark: Danger}},
 				Highlights: []Highlight{{Square: uci(t, "d7d7").From(), Mark: Info}},
 			})
 		},
 		"colorblind": func() image.Image {
-			return Board(&check, Options{
+			return Board(&check, Options{Words: en,
 				Theme: ColorBlind, LastMove: uci(t, "d8h4"),
 				Arrows:     []Arrow{{From: game.E1, To: uci(t, "d2d2").From(), Mark: Hint}, {From: uci(t, "h4h4").From(), To: game.E1, Mark: Danger}},
 				Highlights: []Highlight{{Square: uci(t, "c5c5").From(), Mark: Danger}},
 			})
 		},
 		"colorblind-iceage": func() image.Image {
-			return IceAgeImage(ev, &after, Options{LastMove: m, Theme: ColorBlind})
+			return IceAgeImage(ev, &after, Options{Words: en, LastMove: m, Theme: ColorBlind})
 		},
 	}
 }
@@ -212,3 +213,6 @@ func near(a, b color.Color, tol int) bool {
 	diff := func(x, y uint8) bool { return int(x)-int(y) > tol || int(y)-int(x) > tol }
 	return !diff(c.R, d.R) && !diff(c.G, d.G) && !diff(c.B, d.B) && !diff(c.A, d.A)
 }
+
+// en are the English words of the headers the golden images show.
+var en Words = i18n.BoardWords{Lang: i18n.English}

@@ -31,14 +31,16 @@ func TestShowcase(t *testing.T) {
 	// A middle game with the last move and a hint arrow.
 	p30 := play(t, moves[:30])
 	write("board.png", func(b *bytes.Buffer) error {
-		return PNG(b, &p30, Options{LastMove: moves[29], Arrows: []Arrow{{From: game.SquareAt(7, 2), To: game.C8, Mark: Hint}}})
+		return PNG(b, &p30, Options{Words: en, LastMove: moves[29], Arrows: []Arrow{{From: game.SquareAt(7, 2), To: game.C8, Mark: Hint}}})
 	})
 	// White's 20th move: the next Black move brings the Ice Age.
 	p38 := play(t, moves[:38])
-	write("countdown.png", func(b *bytes.Buffer) error { return PNG(b, &p38, Options{LastMove: moves[37]}) })
+	write("countdown.png", func(b *bytes.Buffer) error { return PNG(b, &p38, Options{Words: en, LastMove: moves[37]}) })
 	// Black's 20th move and its Ice Age.
 	p39 := play(t, moves[:39])
 	after, ev := p39.ApplyWithEvent(moves[39])
-	write("iceage.png", func(b *bytes.Buffer) error { return IceAge(b, ev, &after, Options{LastMove: moves[39]}) })
-	write("game.gif", func(b *bytes.Buffer) error { return GIF(b, game.StartPosition(), moves[:44], Options{Size: 384}) })
+	write("iceage.png", func(b *bytes.Buffer) error { return IceAge(b, ev, &after, Options{Words: en, LastMove: moves[39]}) })
+	write("game.gif", func(b *bytes.Buffer) error {
+		return GIF(b, game.StartPosition(), moves[:44], Options{Words: en, Size: 384})
+	})
 }

@@ -120,8 +120,19 @@ func (s *Scheduler) Wake() {
 // Watch returns st wrapped so that every committed Update wakes s: give
 // it to play.New, and no change to a deadline goes unseen. The
 // scheduler's own changes do not wake it: it looks at the indexes after
-// them anyway.
-func (s *Scheduler) Watch(st play.Storage) play.Storage { return watched{st, s} }
+// them anyway. A storage with an outbox keeps it (play.Outbox).
+func (s *Scheduler) Watch(st play.Storage) play.Storage {
+	if ob, ok := st.(play.Outbox); ok {
+		return watchedOutbox{watched{st, s}, ob}
+	}
+	return watched{st, s}
+}
+
+// watchedOutbox is a watched storage with its outbox.
+type watchedOutbox struct {
+	watched
+	play.Outbox
+}
 
 type watched struct {
 	play.Storage

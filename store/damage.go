@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -327,8 +326,12 @@ func checkContents(tx *bolt.Tx, r *report) {
 // checkRecord decodes a record, reporting a failure; the version is not
 // judged here (a newer record is refused when read, not damaged).
 func checkRecord(r *report, what string, v []byte, into any) bool {
-	if err := json.Unmarshal(v, into); err != nil {
-		r.add("%s does not decode: %v", what, err)
+	err := play.DecodeRecord(v, into)
+	switch {
+	case errors.Is(err, play.ErrNewerRecord):
+		return false
+	case err != nil:
+		r.add("%s does not decode: %v", what, strings.TrimPrefix(err.Error(), play.ErrCorrupt.Error()+": "))
 		return false
 	}
 	return true

@@ -111,7 +111,7 @@ func Open(path string, opts *Options) (*Store, error) {
 	if o.ReadOnly {
 		err = db.View(func(tx *bolt.Tx) error {
 			v, err := schemaOf(tx)
-			if err == nil && v != schemaVersion {
+			if err == nil && (v != schemaVersion || converting(tx)) {
 				err = fmt.Errorf("store: %s has schema version %d, this program uses %d; open it read-write once to upgrade it", path, v, schemaVersion)
 			}
 			return err
@@ -122,6 +122,9 @@ func Open(path string, opts *Options) (*Store, error) {
 		var v int
 		if err = db.View(func(tx *bolt.Tx) (err error) { v, err = schemaOf(tx); return err }); err == nil && v != schemaVersion {
 			err = db.Update(upgrade)
+		}
+		if err == nil {
+			err = convertGames(db)
 		}
 	}
 	if err != nil {

@@ -44,6 +44,7 @@ type bracketPairing struct {
 	bracket []int // positions in d.ps: moved-down players, then residents
 	lower   []int
 	nextEnd int
+	noHint  bool
 
 	v        []int // local index → position in d.ps
 	nb, nmdp int
@@ -99,7 +100,13 @@ func (b *bracketPairing) setup() error {
 	nb := b.nb
 
 	l := &b.lay
-	l.hint = l.add(nb*nb*(nb/2+1) + 1)
+	*l = layout{}
+	hint := !b.noHint
+	if hint {
+		l.hint = l.add(nb*nb*(nb/2+1) + 1)
+	} else {
+		l.hint = l.add(1)
+	}
 	l.trial = l.add(n/2 + 2)
 	l.e2 = l.add(nb*nb + 1)
 	l.e1 = l.add(nb + 1)
@@ -138,6 +145,11 @@ func (b *bracketPairing) setup() error {
 	l.c6 = l.add(nb + 1)
 	l.top = l.add(3*n + 3)
 	if l.cur+3 > weightWords*64 {
+		if hint {
+			// The hint only saves work; a wide bracket goes without it.
+			b.noHint = true
+			return b.setup()
+		}
 		return fmt.Errorf("a bracket of %d players with %d below it needs %d bits of weight, more than the %d the pairing has", nb, n-nb, l.cur+3, weightWords*64)
 	}
 
@@ -208,7 +220,9 @@ func (b *bracketPairing) setup() error {
 					w = w.addAt(l.floats[4+k].shift, uint64(maxDiff)-dd)
 					w = w.addAt(l.floats[5+k].shift, uint64(maxDiff)-ud)
 				}
-				w = w.addAt(l.hint.shift, uint64((nb-a)*(nb-c)))
+				if hint {
+					w = w.addAt(l.hint.shift, uint64((nb-a)*(nb-c)))
+				}
 			case b.inNext[c] && (a < nb || b.inNext[a]):
 				w = w.addAt(l.c8p.shift, 1)
 				w = w.addAt(l.c8s[A.score].shift, 1)

@@ -18,6 +18,13 @@
 // opponent. ReadTRF and WriteTRF read and write TRF-2016 with the XXR,
 // XXC and XXZ lines that JaVaFo and bbpPairings read.
 //
+// A Tournament is one event's life: sign-up (Join, Withdraw), the start
+// by the organiser or at its time (Start), results (Record), the next
+// round once the current one is over (Next) and the end; late entries
+// join a running Swiss with zero-point byes for the rounds they missed,
+// and a withdrawn player is not paired again. It does no I/O: its caller
+// stores it and passes the time.
+//
 // Points are half points (a win is 2) and Sonneborn-Berger quarter
 // points, so that nothing is rounded.
 //

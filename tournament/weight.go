@@ -4,9 +4,11 @@ import "math/bits"
 
 // weightWords is the width of an edge weight in 64-bit words. The Dutch
 // weights are a tuple of criteria packed from the most important bit
-// down (see dutchLayout); 512 bits hold every field of a bracket of a few
-// hundred players with room to spare, and layoutFor refuses a layout that
-// would not fit rather than let fields overflow into each other.
+// down (see layout in bracket.go). The widest bracket of the generated
+// tournaments of up to 200 players over 11 rounds needs 219 bits; the
+// setup refuses a layout that would not fit rather than let fields
+// overflow into each other, and a bracket too wide for its hint field
+// (bracket.go) goes without it first.
 const weightWords = 8
 
 // weight is an unsigned integer of weightWords words, least significant

@@ -102,6 +102,12 @@ func engineOffer(g *play.Game) (Offer, bool) {
 // meanwhile is read again; a cancelled ctx plays nothing, and the
 // engine's item in the outbox brings the turn back.
 func (r *Round) Engine(ctx context.Context, id uint64) (out Outcome, ok bool, err error) {
+	return r.engine(ctx, id, false)
+}
+
+// engine is Engine; answers holds the engine's board for the front end,
+// as Act.Answers, when it answers an act the front end shows.
+func (r *Round) engine(ctx context.Context, id uint64, answers bool) (out Outcome, ok bool, err error) {
 	for range 3 {
 		g, err := r.play.Game(ctx, id)
 		if err != nil {
@@ -111,15 +117,18 @@ func (r *Round) Engine(ctx context.Context, id uint64) (out Outcome, ok bool, er
 		if err != nil || !ok {
 			return Outcome{}, false, err
 		}
+		a.Answers = answers
 		res, board, keys, err := r.apply(ctx, a)
+		// A game changed meanwhile (another process's engine answered, a
+		// player acted) refuses the act: read it again.
 		var x *play.Refusal
-		if errors.As(err, &x) && x.Kind == play.Stale {
+		if errors.As(err, &x) {
 			continue
 		}
 		if err != nil {
 			return Outcome{}, false, fmt.Errorf("round: the engine's %v in game %d (%s): %w", a.Kind, id, a.Text, err)
 		}
-		return Outcome{Result: res, Game: res.Game, Events: board.Events, Board: board, Keys: keys}, true, nil
+		return Outcome{Result: res, Game: res.Game, Events: board.Events, Boards: []Delivery{board}, Keys: keys}, true, nil
 	}
 	return Outcome{}, false, fmt.Errorf("round: game %d kept changing under the engine", id)
 }

@@ -131,9 +131,10 @@ type Outcome struct {
 	Game play.Game
 	// Events are what happened, in order.
 	Events Events
-	// Board is the act's board item: what the front end shows when
-	// Act.Answers, under Board.Key.
-	Board Delivery
+	// Boards are the board items of the act and of the engine's answer
+	// to it, in order: a front end that answers the act (Act.Answers)
+	// shows the last, then calls Shown or NotShown.
+	Boards []Delivery
 	// Keys are the keys of every outbox item the act and its answer
 	// wrote, for a front end that delivers all itself (Done).
 	Keys []string
@@ -178,15 +179,16 @@ func (r *Round) Do(ctx context.Context, a Act) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
-	out := Outcome{Result: res, Game: res.Game, Events: board.Events, Board: board, Keys: keys}
+	out := Outcome{Result: res, Game: res.Game, Events: board.Events, Boards: []Delivery{board}, Keys: keys}
 	if _, answers := engineOffer(&res.Game); answers {
-		eo, ok, err := r.Engine(ctx, res.Game.ID)
+		eo, ok, err := r.engine(ctx, res.Game.ID, a.Answers)
 		if err != nil {
 			return out, fmt.Errorf("round: the engine answering in game %d: %w", res.Game.ID, err)
 		}
 		if ok {
 			out.Game = eo.Game
 			out.Events = append(out.Events, eo.Events...)
+			out.Boards = append(out.Boards, eo.Boards...)
 			out.Keys = append(out.Keys, eo.Keys...)
 		}
 		if err := r.Done(ctx, EngineKey(res.Game.ID, res.Game.Revision)); err != nil {
@@ -221,7 +223,7 @@ func (r *Round) Start(ctx context.Context, n play.NewGame) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
-	out := Outcome{Result: res, Game: res.Game, Events: board.Events, Board: board, Keys: keys}
+	out := Outcome{Result: res, Game: res.Game, Events: board.Events, Boards: []Delivery{board}, Keys: keys}
 	if e, ok := r.think(&out.Game); ok {
 		out.Events = append(out.Events, e)
 	}
@@ -286,8 +288,16 @@ func (r *Round) record(tx play.Tx, a Act, res *play.Result) (Delivery, []string,
 			break
 		}
 	}
-	if _, answers := engineOffer(g); answers || g.EngineToMove() > 0 {
-		items = append(items, play.OutboxItem{Key: EngineKey(g.ID, g.Revision), Game: g.ID, Kind: KindEngine, Due: at, Created: at})
+	// The engine's turn: Do answers an offer at once, and Think takes a
+	// move at once, so then the item is only the turn's keeper should the
+	// process die, and is due when the hold ends.
+	_, answers := engineOffer(g)
+	if answers || g.EngineToMove() > 0 {
+		due := at
+		if answers || r.opts.Think != nil {
+			due = at.Add(r.opts.Hold)
+		}
+		items = append(items, play.OutboxItem{Key: EngineKey(g.ID, g.Revision), Game: g.ID, Kind: KindEngine, Due: due, Created: at})
 	}
 	keys := make([]string, len(items))
 	for i, it := range items {
@@ -296,13 +306,30 @@ func (r *Round) record(tx play.Tx, a Act, res *play.Result) (Delivery, []string,
 	return d, keys, tx.PutOutbox(items...)
 }
 
-// Shown tells the outbox that the front end showed an act's board itself:
-// it is not delivered again.
-func (r *Round) Shown(ctx context.Context, key string) error { return r.Done(ctx, key) }
+// Shown tells the outbox that the front end showed the boards of an act
+// (Act.Answers) itself: they are not delivered again.
+func (r *Round) Shown(ctx context.Context, out *Outcome) error {
+	var keys []string
+	for _, d := range out.Boards {
+		keys = append(keys, d.Key)
+	}
+	return r.Done(ctx, keys...)
+}
 
-// NotShown tells the outbox that the front end could not show an act's
-// board: the outbox delivers it now.
-func (r *Round) NotShown(ctx context.Context, key string) error {
+// NotShown tells the outbox that the front end could not show the boards
+// of an act: the outbox delivers the last, which shows the game as the
+// act left it, at once, and drops those before it.
+func (r *Round) NotShown(ctx context.Context, out *Outcome) error {
+	n := len(out.Boards)
+	if n == 0 {
+		return nil
+	}
+	for _, d := range out.Boards[:n-1] {
+		if err := r.Done(ctx, d.Key); err != nil {
+			return err
+		}
+	}
+	key := out.Boards[n-1].Key
 	if err := r.st.RetryOutbox(ctx, key, "", r.opts.Now()); err != nil {
 		return fmt.Errorf("round: releasing the board %q: %w", key, err)
 	}

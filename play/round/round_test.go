@@ -101,11 +101,11 @@ func TestAMoveTellsTheOpponentAndWaitsForTheFrontEnd(t *testing.T) {
 	if len(now[round.KindTell]) != 1 || len(now[round.KindBoard]) != 0 || len(now[round.KindEngine]) != 0 {
 		t.Fatalf("due at once: %v; want the tell alone, the board held for the front end", now)
 	}
-	if err := r.NotShown(ctx, out.Board.Key); err != nil {
+	if err := r.NotShown(ctx, &out); err != nil {
 		t.Fatal(err)
 	}
 	now = pending(t, st, t0.Add(time.Hour))
-	if len(now[round.KindBoard]) != 1 || now[round.KindBoard][0].Key != out.Board.Key {
+	if len(now[round.KindBoard]) != 1 || now[round.KindBoard][0].Key != out.Boards[0].Key {
 		t.Fatalf("after NotShown: %v; want the board", now)
 	}
 	d, err := round.DecodeDelivery(now[round.KindBoard][0])
@@ -113,7 +113,7 @@ func TestAMoveTellsTheOpponentAndWaitsForTheFrontEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	if d.Game.Revision != out.Game.Revision || !reflect.DeepEqual(d.Events, out.Events) || d.By != "ann" || d.Act != round.Move {
-		t.Fatalf("the outbox's board %+v differs from the act's %+v", d, out.Board)
+		t.Fatalf("the outbox's board %+v differs from the act's %+v", d, out.Boards[0])
 	}
 }
 
@@ -126,11 +126,11 @@ func TestABoardShownIsNotDeliveredAgain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := r.Shown(ctx, out.Board.Key); err != nil {
+	if err := r.Shown(ctx, &out); err != nil {
 		t.Fatal(err)
 	}
 	for _, it := range pending(t, st, t0.Add(24*time.Hour))[round.KindBoard] {
-		if it.Key == out.Board.Key {
+		if it.Key == out.Boards[0].Key {
 			t.Fatalf("the board shown is still pending: %+v", it)
 		}
 	}

@@ -1,0 +1,344 @@
+package bot
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/iceagechess/iceage/i18n"
+	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/play/round"
+)
+
+// The outbox's delivery loop: what an act leaves to do after its
+// interaction is answered — the board the answer could not show, the
+// direct messages, the engine's turn — is in the outbox (package round),
+// committed with the act; the loop claims it, does it and marks it done.
+const (
+	// deliveryLease is how long a claimed item is this process's: an item
+	// of a process that died is delivered by another after it.
+	deliveryLease = 2 * time.Minute
+	// deliveryPoll is how often the loop looks for items that came due
+	// without news from this process (a hold that ended, another
+	// process's retry, a claim that lapsed).
+	deliveryPoll = 500 * time.Millisecond
+	// deliveryBatch is the most items claimed at once.
+	deliveryBatch = 32
+	// deliveryWorkers deliver the items of different games at once; the
+	// items of one game go in order.
+	deliveryWorkers = 4
+	// deliveryDeadline bounds one delivery, its retries on Discord's
+	// rate limits included.
+	deliveryDeadline = 30 * time.Second
+	// deliveryTries is how often an item that Discord refuses for good
+	// (a thread deleted, a permission lost) is tried before it is
+	// dropped, with a line in the log.
+	deliveryTries = 5
+)
+
+// outbox is what the loop needs of the bot's storage.
+type outbox = play.Outbox
+
+// wakeOutbox tells the loop that items may be due now.
+func (b *Bot) wakeOutbox() {
+	select {
+	case b.wake <- struct{}{}:
+	default:
+	}
+}
+
+// deliverLoop delivers the outbox's items until ctx ends.
+func (b *Bot) deliverLoop(ctx context.Context) {
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-b.wake:
+		case <-timer.C:
+		}
+		for ctx.Err() == nil {
+			items, err := b.outbox.ClaimOutbox(ctx, b.owner, b.cfg.Now(), deliveryLease, deliveryBatch)
+			if err != nil {
+				if ctx.Err() == nil {
+					b.log.Error("claiming the outbox's items", "err", err)
+				}
+				break
+			}
+			if len(items) == 0 {
+				break
+			}
+			b.deliverAll(ctx, items)
+		}
+		timer.Reset(deliveryPoll)
+	}
+}
+
+// deliverAll delivers items, those of one game in order, a few games at
+// once.
+func (b *Bot) deliverAll(ctx context.Context, items []play.OutboxItem) {
+	byGame := map[uint64][]play.OutboxItem{}
+	var order []uint64
+	for _, it := range items {
+		if _, ok := byGame[it.Game]; !ok {
+			order = append(order, it.Game)
+		}
+		byGame[it.Game] = append(byGame[it.Game], it)
+	}
+	sem := make(chan struct{}, deliveryWorkers)
+	var wg sync.WaitGroup
+	for _, id := range order {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func(its []play.OutboxItem) {
+			defer func() { <-sem; wg.Done() }()
+			for _, it := range its {
+				b.deliverOne(ctx, it)
+			}
+		}(byGame[id])
+	}
+	wg.Wait()
+}
+
+// deliverOne delivers an item and marks it done, or schedules its retry.
+func (b *Bot) deliverOne(ctx context.Context, it play.OutboxItem) {
+	var err error
+	ictx, cancel := context.WithTimeout(ctx, deliveryDeadline)
+	defer cancel()
+	switch it.Kind {
+	case round.KindEngine:
+		// The pool marks it done once the engine has played; while the
+		// pool holds it, the claim keeps other processes off it.
+		b.think(it.Game, it.Key)
+		return
+	case round.KindBoard:
+		err = b.deliverBoard(ictx, it)
+	case round.KindTell:
+		err = b.deliverTells(ictx, it)
+	default:
+		err = fmt.Errorf("bot: an outbox item of kind %q", it.Kind)
+	}
+	if ctx.Err() != nil {
+		return // stopping: the claim lapses and the next start delivers it
+	}
+	if err == nil || permanent(err) && it.Tries+1 >= deliveryTries {
+		if err != nil {
+			b.log.Error("dropping an outbox item Discord refuses", "key", it.Key, "game", it.Game, "tries", it.Tries+1, "err", err)
+		}
+		if derr := b.outbox.DoneOutbox(ctx, it.Key); derr != nil {
+			b.log.Error("marking an outbox item done", "key", it.Key, "err", derr)
+		}
+		if err == nil {
+			b.Metrics.Delivered.Add(1)
+			if b.Metrics.ObserveDelivery != nil {
+				b.Metrics.ObserveDelivery(b.cfg.Now().Sub(it.Created))
+			}
+		}
+		return
+	}
+	b.log.Warn("delivering an outbox item failed; trying again", "key", it.Key, "game", it.Game, "tries", it.Tries+1, "err", err)
+	if rerr := b.outbox.RetryOutbox(ctx, it.Key, b.owner, b.cfg.Now().Add(play.OutboxBackoff(it.Tries+1))); rerr != nil {
+		b.log.Error("scheduling an outbox item's retry", "key", it.Key, "err", rerr)
+	}
+}
+
+// permanent reports a refusal of Discord's that trying again will not
+// change: the channel is gone, the bot may not post there, the message is
+// refused.
+func permanent(err error) bool {
+	var re *discordgo.RESTError
+	if !errors.As(err, &re) || re.Response == nil {
+		return false
+	}
+	switch re.Response.StatusCode {
+	case http.StatusBadRequest, http.StatusForbidden, http.StatusNotFound:
+		return true
+	}
+	return false
+}
+
+// deliverBoard posts an act's board in the game's channel: the act's
+// answer could not show it, or nobody answered (the engine's move, a
+// resignation's announcement). The post carries the item's nonce, so that
+// a retry after a lost response posts nothing more.
+func (b *Bot) deliverBoard(ctx context.Context, it play.OutboxItem) error {
+	d, err := round.DecodeDelivery(it)
+	if err != nil {
+		return err
+	}
+	if d.Game.Private {
+		return b.deliverPrivately(ctx, &d)
+	}
+	m, err := b.deliveryMessage(ctx, b.guildLang(ctx, d.Game.Guild), &d)
+	if err != nil {
+		return err
+	}
+	m.setNonce(nonce(it.Key))
+	_, err = b.post(ctx, d.Game.Channel, m)
+	return err
+}
+
+// deliverTells tells the players of an act what they asked to be told
+// apart from the board: by direct message.
+func (b *Bot) deliverTells(ctx context.Context, it play.OutboxItem) error {
+	d, err := round.DecodeDelivery(it)
+	if err != nil {
+		return err
+	}
+	g := &d.Game
+	played := ""
+	for _, e := range d.Events {
+		if m, ok := e.(round.Moved); ok {
+			played = m.SAN
+		}
+	}
+	for i, e := range d.Events {
+		t, ok := e.(round.Tell)
+		if !ok {
+			continue
+		}
+		n := nonce(it.Key + "." + strconv.Itoa(i))
+		switch t.Why {
+		case round.YourMove:
+			b.notifyTurn(ctx, g, played, n)
+		case round.QueueDropped:
+			first := ""
+			for _, e := range d.Events {
+				if m, ok := e.(round.Moved); ok && first == "" {
+					first = m.SAN
+				}
+			}
+			b.notifyDropped(ctx, g, &play.Conditional{By: t.User}, first, n)
+		}
+	}
+	return nil
+}
+
+// nonce is Discord's message nonce for an outbox key: at most 25
+// characters, the same for every try of one item. With enforce_nonce,
+// Discord answers a second post with the same nonce with the first
+// message instead of posting again.
+func nonce(key string) string {
+	h := sha256.Sum256([]byte(key))
+	return strconv.FormatUint(binary.BigEndian.Uint64(h[:8])>>1, 36)
+}
+
+// outboxOwner names this process in the outbox's claims, for operators.
+func outboxOwner() string {
+	host, _ := os.Hostname()
+	return host + ":" + strconv.Itoa(os.Getpid())
+}
+
+// think hands the engine's turn in a game to the pool: it reports how
+// many engine moves are ahead. The turn stays in the outbox until the
+// engine has played.
+func (b *Bot) think(game uint64, key string) (ahead int, ok bool) {
+	return b.thinkers.submit(game, func(ctx context.Context) {
+		_, _, err := b.round.EngineTurn(ctx, game, key)
+		if err != nil && ctx.Err() == nil {
+			b.log.Error("the engine's turn failed", "game", game, "err", err)
+			return
+		}
+		b.wakeOutbox()
+	})
+}
+
+// deliveryMessage is the message of an act's board, from its events: the
+// interaction's answer, or the outbox's post when that failed.
+func (b *Bot) deliveryMessage(ctx context.Context, lang i18n.Lang, d *round.Delivery) (*message, error) {
+	g := &d.Game
+	var moves []round.Moved
+	var ended *round.Ended
+	var offered *round.Offered
+	var declined *round.Declined
+	var took *round.TookBack
+	started := false
+	for _, e := range d.Events {
+		switch e := e.(type) {
+		case round.Moved:
+			moves = append(moves, e)
+		case round.Ended:
+			ended = &e
+		case round.Offered:
+			offered = &e
+		case round.Declined:
+			declined = &e
+		case round.TookBack:
+			took = &e
+		case round.Started:
+			started = true
+		}
+	}
+	switch {
+	case offered != nil && ended == nil:
+		return offerMessage(lang, g, offered), nil
+	case declined != nil:
+		id := "draw.declined"
+		if declined.Offer == round.Takeback {
+			id = "takeback.declined"
+		}
+		m := &message{Content: tr(lang, id, map[string]any{"Player": mention(declined.By)})}
+		m.mentionOnly()
+		return m, nil
+	case took != nil:
+		return b.boardMessage(ctx, lang, view{g: g, headline: i18n.N(lang, "game.took_back", took.Plies, nil), buttons: true, ping: true})
+	case len(moves) > 0:
+		first := moves[0]
+		played, err := round.Played(g, first.Ply)
+		if err != nil {
+			return nil, err
+		}
+		v := view{g: g, played: played, buttons: true, ping: true,
+			headline: tr(lang, "game.moved", map[string]any{"Player": mention(first.By), "Move": "**" + first.SAN + "**"})}
+		if len(moves) > 1 && moves[1].Reply {
+			reply := moves[1]
+			v.headline += "\n" + tr(lang, "premove.played", map[string]any{"Player": mention(reply.By), "Move": "**" + reply.SAN + "**"})
+			if rp, err := round.Played(g, reply.Ply); err == nil && rp.IceAge != nil {
+				v.played = rp
+			}
+		}
+		return b.boardMessage(ctx, lang, v)
+	case started:
+		return b.boardMessage(ctx, lang, view{g: g, headline: tr(lang, "game.started", nil), buttons: true, ping: true})
+	case ended != nil:
+		headline := ""
+		switch d.Act {
+		case round.Resign:
+			headline = tr(lang, "game.resigned", map[string]any{"Player": mention(ended.By)})
+		case round.Abort:
+			headline = tr(lang, "game.aborted", map[string]any{"Player": mention(ended.By)})
+		case round.OfferDraw, round.AcceptDraw:
+			headline = tr(lang, "game.draw_agreed", nil)
+		}
+		return b.boardMessage(ctx, lang, view{g: g, headline: headline})
+	}
+	return b.boardMessage(ctx, lang, view{g: g, buttons: true})
+}
+
+// offerMessage shows a draw offer or a takeback request with the buttons
+// that answer it, mentioning the player it is made to.
+func offerMessage(lang i18n.Lang, g *play.Game, o *round.Offered) *message {
+	text, yes, no := "draw.offered", "button.accept_draw", "button.decline_draw"
+	yesID, noID := idDrawYes.forGame(g), idDrawNo.forGame(g)
+	if o.Offer == round.Takeback {
+		text, yes, no = "takeback.requested", "button.accept_takeback", "button.decline_takeback"
+		yesID, noID = idTakebackYes.forGame(g), idTakebackNo.forGame(g)
+	}
+	m := &message{Content: tr(lang, text, map[string]any{"Player": mention(o.By), "Opponent": mention(o.To)}),
+		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: tr(lang, yes, nil), Style: discordgo.SuccessButton, CustomID: yesID},
+			discordgo.Button{Label: tr(lang, no, nil), Style: discordgo.SecondaryButton, CustomID: noID},
+		}}}}
+	m.mentionOnly(o.To)
+	return m
+}

@@ -1,0 +1,287 @@
+package tournament
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+)
+
+// System is how a tournament is paired. The values are stored.
+type System int8
+
+const (
+	Swiss System = iota + 1
+	RoundRobin
+)
+
+// Status is where a tournament is in its life. The values are stored.
+type Status int8
+
+const (
+	SigningUp Status = iota // the zero value: a new tournament takes sign-ups
+	Running
+	Finished
+)
+
+// Member is one player of a tournament: an opaque id (as play's players
+// are), the name shown, the rating at sign-up, and whether they left.
+type Member struct {
+	ID        string
+	Name      string
+	Rating    int
+	JoinedAt  int // the first round they are paired in (1-based)
+	Withdrawn bool
+}
+
+// Board is one game of a round, by index into Tournament.Members.
+type Board struct {
+	White, Black int
+	GameID       string // the play game, once started
+	Outcome      Outcome
+}
+
+// TRound is one round: its boards, the bye (-1 for none) and when it
+// started.
+type TRound struct {
+	Boards  []Board
+	Bye     int
+	Started time.Time
+}
+
+// Tournament is one event from sign-up to the end. It does no I/O and
+// reads no clock: the caller passes the time and keeps the record.
+type Tournament struct {
+	ID          int64
+	Guild       string
+	Name        string
+	Organiser   string
+	System      System
+	Rounds      int // Swiss: the rounds; round-robin: computed at start
+	Cycles      int // round-robin: 1 or 2
+	DaysPerMove int
+	Rated       bool
+	StartAt     time.Time // zero: the organiser starts it
+	Status      Status
+	Members     []Member
+	Played      []TRound
+	Revision    int
+}
+
+// Refusals of the tournament's life, for front ends to word.
+var (
+	ErrNotSigningUp   = errors.New("the tournament is no longer taking sign-ups")
+	ErrAlreadyJoined  = errors.New("already signed up")
+	ErrNotMember      = errors.New("not a player of this tournament")
+	ErrNotOrganiser   = errors.New("only the organiser may do this")
+	ErrTooFewPlayers  = errors.New("a tournament needs at least 3 players")
+	ErrRoundUnderway  = errors.New("the current round is not over")
+	ErrNotRunning     = errors.New("the tournament is not running")
+	ErrNoSuchBoard    = errors.New("no such game in this round")
+	ErrAlreadyDecided = errors.New("that game already has its result")
+)
+
+// Join signs a player up; on a Swiss that runs already they join from
+// the next round with a zero-point bye for each round missed.
+func (t *Tournament) Join(m Member) error {
+	switch {
+	case t.Status == Finished || (t.Status == Running && t.System == RoundRobin):
+		return ErrNotSigningUp
+	case t.member(m.ID) >= 0:
+		return ErrAlreadyJoined
+	}
+	m.JoinedAt = len(t.Played) + 1
+	m.Withdrawn = false
+	t.Members = append(t.Members, m)
+	t.Revision++
+	return nil
+}
+
+func (t *Tournament) member(id string) int {
+	for i, m := range t.Members {
+		if m.ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// Withdraw takes a player out: before the start they leave the list;
+// once running they are not paired again and keep their results (a
+// round-robin counts their remaining games as lost by forfeit).
+func (t *Tournament) Withdraw(id string) error {
+	i := t.member(id)
+	if i < 0 || t.Members[i].Withdrawn {
+		return ErrNotMember
+	}
+	if t.Status == SigningUp {
+		t.Members = append(t.Members[:i], t.Members[i+1:]...)
+	} else {
+		t.Members[i].Withdrawn = true
+	}
+	t.Revision++
+	return nil
+}
+
+// Start closes the sign-up, orders the players by rating (their pairing
+// numbers) and pairs round 1. by must be the organiser, or "" for a start
+// at StartAt.
+func (t *Tournament) Start(by string, now time.Time) (*TRound, error) {
+	if t.Status != SigningUp {
+		return nil, ErrNotSigningUp
+	}
+	if by != "" && by != t.Organiser {
+		return nil, ErrNotOrganiser
+	}
+	if by == "" && (t.StartAt.IsZero() || now.Before(t.StartAt)) {
+		return nil, fmt.Errorf("the tournament starts at %v, not yet", t.StartAt)
+	}
+	if len(t.Members) < 3 {
+		return nil, ErrTooFewPlayers
+	}
+	sort.SliceStable(t.Members, func(a, b int) bool { return t.Members[a].Rating > t.Members[b].Rating })
+	if t.System == RoundRobin {
+		if t.Cycles != 2 {
+			t.Cycles = 1
+		}
+		t.Rounds = BergerRounds(len(t.Members), t.Cycles)
+	}
+	if t.Rounds < 1 {
+		return nil, fmt.Errorf("a Swiss needs a number of rounds, not %d", t.Rounds)
+	}
+	t.Status = Running
+	t.Revision++
+	return t.pairNext(now)
+}
+
+// RoundOver tells whether every game of the current round has a result.
+func (t *Tournament) RoundOver() bool {
+	if len(t.Played) == 0 {
+		return false
+	}
+	for _, b := range t.Played[len(t.Played)-1].Boards {
+		if b.Outcome == Pending {
+			return false
+		}
+	}
+	return true
+}
+
+// Record sets the result of a board of the current round, from White's
+// side. A result already set is refused, so that a game's end recorded
+// twice counts once.
+func (t *Tournament) Record(board int, white Outcome) error {
+	if t.Status != Running || len(t.Played) == 0 {
+		return ErrNotRunning
+	}
+	r := &t.Played[len(t.Played)-1]
+	if board < 0 || board >= len(r.Boards) {
+		return ErrNoSuchBoard
+	}
+	if r.Boards[board].Outcome != Pending {
+		return ErrAlreadyDecided
+	}
+	switch white {
+	case Win, Draw, Loss, ForfeitWin, ForfeitLoss:
+	default:
+		return fmt.Errorf("%v is not a game's result", white)
+	}
+	r.Boards[board].Outcome = white
+	t.Revision++
+	return nil
+}
+
+// Next pairs the next round once the current one is over, or finishes
+// the tournament after its last round (the result is then nil).
+func (t *Tournament) Next(now time.Time) (*TRound, error) {
+	if t.Status != Running {
+		return nil, ErrNotRunning
+	}
+	if !t.RoundOver() {
+		return nil, ErrRoundUnderway
+	}
+	if len(t.Played) >= t.Rounds {
+		t.Status = Finished
+		t.Revision++
+		return nil, nil
+	}
+	t.Revision++
+	return t.pairNext(now)
+}
+
+func (t *Tournament) pairNext(now time.Time) (*TRound, error) {
+	r := TRound{Bye: -1, Started: now}
+	if t.System == RoundRobin {
+		pairs, bye, err := BergerRound(len(t.Members), t.Cycles, len(t.Played)+1)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range pairs {
+			b := Board{White: p.White, Black: p.Black}
+			// A withdrawn player's games are lost by forfeit.
+			switch {
+			case t.Members[p.White].Withdrawn && t.Members[p.Black].Withdrawn:
+				b.Outcome = ForfeitLoss
+			case t.Members[p.White].Withdrawn:
+				b.Outcome = ForfeitLoss
+			case t.Members[p.Black].Withdrawn:
+				b.Outcome = ForfeitWin
+			}
+			r.Boards = append(r.Boards, b)
+		}
+		r.Bye = bye
+	} else {
+		p, err := PairDutch(t.Field())
+		if err != nil {
+			return nil, err
+		}
+		for _, pr := range p.Pairs {
+			r.Boards = append(r.Boards, Board{White: pr.White, Black: pr.Black})
+		}
+		r.Bye = p.Bye
+	}
+	t.Played = append(t.Played, r)
+	return &t.Played[len(t.Played)-1], nil
+}
+
+// Field is the tournament as pairing, standings and TRF see it.
+func (t *Tournament) Field() *Field {
+	f := &Field{Rounds: t.Rounds, InitialColor: White}
+	for _, m := range t.Members {
+		f.Players = append(f.Players, Entrant{Name: m.Name, Rating: m.Rating, Out: m.Withdrawn})
+	}
+	for _, r := range t.Played {
+		for i := range f.Players {
+			f.Players[i].Games = append(f.Players[i].Games, Game{Opponent: -1, Outcome: ZeroBye})
+		}
+		k := len(f.Players[0].Games) - 1
+		for _, b := range r.Boards {
+			wo := b.Outcome
+			bo := map[Outcome]Outcome{Win: Loss, Loss: Win, Draw: Draw, ForfeitWin: ForfeitLoss, ForfeitLoss: ForfeitWin, Pending: Pending}[wo]
+			wc, bc := White, Black
+			if !wo.Played() {
+				wc, bc = NoColor, NoColor
+			}
+			f.Players[b.White].Games[k] = Game{Opponent: b.Black, Color: wc, Outcome: wo}
+			f.Players[b.Black].Games[k] = Game{Opponent: b.White, Color: bc, Outcome: bo}
+		}
+		if r.Bye >= 0 {
+			out := Bye
+			if t.System == RoundRobin {
+				out = ZeroBye // the round off of an odd round-robin scores nothing
+			}
+			f.Players[r.Bye].Games[k] = Game{Opponent: -1, Outcome: out}
+		}
+	}
+	return f
+}
+
+// Standings ranks the players with the tie-breaks of the tournament's
+// system.
+func (t *Tournament) Standings() []Standing {
+	order := SwissTiebreaks
+	if t.System == RoundRobin {
+		order = RoundRobinTiebreaks
+	}
+	return Standings(t.Field(), order)
+}
