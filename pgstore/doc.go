@@ -46,6 +46,14 @@
 // play.ErrCorrupt) or the package's own (ErrInvalid, ErrNewerSchema);
 // test with errors.Is.
 //
+// Nothing waits for ever on a database that stalls: a connection is
+// opened within DefaultConnectTimeout, the server cancels a statement
+// after DefaultStatementTimeout (row locks waited for included) and a
+// transaction whose client went silent after a minute, and Update and
+// View give up after Options.TxTimeout, waiting for a connection
+// included. A connection string's own connect_timeout and
+// statement_timeout win.
+//
 // # Caveats
 //
 // Ids come from a sequence, which a rolled-back transaction does not

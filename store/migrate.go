@@ -51,7 +51,7 @@ func schemaOf(tx *bolt.Tx) (int, error) {
 	meta := tx.Bucket(bucketMeta)
 	if meta == nil {
 		empty := true
-		tx.ForEach(func([]byte, *bolt.Bucket) error { empty = false; return nil })
+		_ = tx.ForEach(func([]byte, *bolt.Bucket) error { empty = false; return nil }) // the function never fails
 		if !empty {
 			return 0, fmt.Errorf("%w: the file is a bbolt database but not an iceage one (no meta bucket)", ErrCorrupt)
 		}
