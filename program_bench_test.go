@@ -69,7 +69,9 @@ func benchmarkMovesBeside(b *testing.B, stalled bool) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		first, err := srv.WaitFor(ctx, func(c fakediscord.Call) bool { return c.Kind == fakediscord.KindMessage && c.Message.ChannelID == th.Channel.ID })
+		first, err := srv.WaitFor(ctx, func(c fakediscord.Call) bool {
+			return c.Kind == fakediscord.KindMessage && c.Message.ChannelID == th.Channel.ID
+		})
 		if err != nil {
 			b.Fatal(err)
 		}
