@@ -197,7 +197,7 @@ func everyKey(l Lang) map[string]any {
 		// Games in DMs.
 		"Link": "<https://…>",
 		// Positions described.
-		"Squares": "a2 b2", "List": "a3, c3–e3", "Iced": "…", "Frozen": "…", "Countdown": "…", "Board": "…", "Symbol": "♘",
+		"Squares": "a2 b2", "List": "a3, c3–e3", "Iced": "…", "Frozen": "…", "Countdown": "…", "Board": "…", "Symbol": "♘", "Label": "♘ Knight g1", "Victim": pieceForms(l, game.Knight),
 	}
 }
 
