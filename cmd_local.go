@@ -11,6 +11,7 @@ import (
 
 	"github.com/iceagechess/iceage/engine"
 	"github.com/iceagechess/iceage/game"
+	"github.com/iceagechess/iceage/i18n"
 	"github.com/iceagechess/iceage/play"
 	"github.com/iceagechess/iceage/play/memstore"
 	"github.com/iceagechess/iceage/tui"
@@ -36,13 +37,14 @@ func runLocal(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("local", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fen := fs.String("fen", game.StartFEN, "start position in FEN, '*' for ice")
-	white := fs.String("white", "White", "the name of the player of White")
-	black := fs.String("black", "Black", "the name of the player of Black")
+	white := fs.String("white", "", "the name of the player of White (default: the colour's name)")
+	black := fs.String("black", "", "the name of the player of Black (default: the colour's name)")
+	lang := fs.String("lang", "en", "the language of the game's texts: en, fr, ru, nb, es or nl")
 	level := fs.Int("engine", 0, "play against the computer at this level, 1 (beginner) to 8 (full strength); 0: two players")
 	engineColor := fs.String("engine-color", "black", "the colour the computer plays: white or black")
 	plain := fs.Bool("plain", false, "read one move or command per line and print the board as text, even on a terminal")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: iceage local [-fen FEN] [-white NAME] [-black NAME] [-engine LEVEL [-engine-color white|black]] [-plain]")
+		fmt.Fprintln(stderr, "usage: iceage local [-fen FEN] [-white NAME] [-black NAME] [-engine LEVEL [-engine-color white|black]] [-lang en|fr|ru|nb|es|nl] [-plain]")
 		fmt.Fprintln(stderr, "Play against a friend at the same keyboard, or against the computer with -engine. Type moves in any notation (Nxf3, hxg3, g1f3);")
 		fmt.Fprintln(stderr, "Tab completes them. Commands: resign, draw, takeback, moves, flip, png FILE, fen, new, help, quit.")
 		fmt.Fprintln(stderr, "When standard input is not a terminal, or with -plain, moves are read one a line.")
@@ -59,7 +61,7 @@ func runLocal(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "local: -engine %d: the levels are 1 (beginner) to %d (full strength), or 0 for two players\n", *level, engine.Levels)
 		return 2
 	}
-	opt := tui.Options{FEN: *fen, White: *white, Black: *black, Engine: *level}
+	opt := tui.Options{FEN: *fen, White: *white, Black: *black, Engine: *level, Lang: i18n.FromDiscord(*lang)}
 	switch *engineColor {
 	case "white":
 		opt.EngineColor = game.White

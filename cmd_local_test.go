@@ -26,13 +26,13 @@ func TestLocalLineMode(t *testing.T) {
 	for _, want := range []string{
 		"Ice Age Chess: Alice (White) against Bob (Black).",
 		"  4 · · · · · · · ♜  4\n",
-		"Bob (Black) to move · Ice Age with this move!\n",
-		"20... Ra5: the rook on h4 cannot go to a5: a rook moves only along ranks and files\ndid you mean: Ra4, Rb4, Rc4, Rd4, Re4?\n",
-		"20... Bd6\nIce Age! The black rook on h4 froze; 57 squares turned to ice.\n",
+		"Bob (Black) to move · Ice Age after this move!\n",
+		"20… Ra5: the rook on h4 cannot go to a5: a rook moves only along ranks and files.\nLegal moves like it: Ra4, Rb4, Rc4, Rd4, Re4\n",
+		"20… Bd6\nIce Age! 1 man froze: the black rook on h4.\n",
 		"  4 * * * * * * * *  4\n",
 		"Alice (White) to move · Ice Age in 20 Black moves\n",
 		"21. Kxb1\n",
-		"Bob (Black) resigns. Alice (White) wins, 1-0.\n",
+		"White wins: Black resigned, 1-0.\n",
 		"FEN: ****k***/***p****/***b****/********/********/********/P****P**/1K**R*** b - - 0 21\n",
 	} {
 		if !strings.Contains(out, want) {
@@ -43,7 +43,7 @@ func TestLocalLineMode(t *testing.T) {
 
 func TestLocalFromTheIceStart(t *testing.T) {
 	code, out, _ := runLocalWith(t, "hxg3\nnf6\n")
-	if code != 0 || !strings.Contains(out, "1. hxg3\n") || !strings.Contains(out, "1... Nxf6\n") ||
+	if code != 0 || !strings.Contains(out, "1. hxg3\n") || !strings.Contains(out, "1… Nxf6\n") ||
 		!strings.HasSuffix(out, "FEN: rnbqkb1r/pppppppp/*****n**/********/********/******P*/PPPPPPP1/RNBQKBNR w KQkq - 0 2\n") {
 		t.Errorf("exit %d, stdout:\n%s", code, out)
 	}
@@ -75,7 +75,7 @@ func TestLocalRefusesBadInput(t *testing.T) {
 
 func TestLocalHelp(t *testing.T) {
 	_, _, errOut := runLocalWith(t, "", "-h")
-	for _, want := range []string{"usage: iceage local [-fen FEN] [-white NAME] [-black NAME] [-engine LEVEL [-engine-color white|black]] [-plain]", "-plain", "-white", "png FILE"} {
+	for _, want := range []string{"usage: iceage local [-fen FEN] [-white NAME] [-black NAME] [-engine LEVEL [-engine-color white|black]] [-lang en|fr|ru|nb|es|nl] [-plain]", "-plain", "-white", "png FILE"} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("-h lacks %q:\n%s", want, errOut)
 		}
@@ -97,8 +97,8 @@ func TestLocalAgainstTheEngineInLineMode(t *testing.T) {
 	}
 	for _, want := range []string{
 		"Alice (White) against Ice Age Engine (level 1) (Black).",
-		"1. hxg3\n1... ", // the engine answers at once
-		"2. Nxf3\n2... ",
+		"1. hxg3\n1… ", // the engine answers at once
+		"2. Nxf3\n2… ",
 		"Taken back: ",
 	} {
 		if !strings.Contains(out, want) {

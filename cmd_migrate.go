@@ -190,7 +190,8 @@ func runMigrate(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer bolt.Close()
-	pg, err := pgstore.Open(ctx, *url, nil)
+	// Batches of records, not acts: no interaction waits on them.
+	pg, err := pgstore.Open(ctx, *url, &pgstore.Options{TxTimeout: time.Minute})
 	if err != nil {
 		fmt.Fprintln(stderr, "migrate:", err)
 		return 1

@@ -34,6 +34,8 @@ func init() {
 
 // noToken is what an admin reads when the bot cannot start for want of a
 // token: where to put one, and how to play without.
+//
+// #nosec G101 -- advice on where to put a token, not a token
 const noToken = `iceage: no Discord token.
 Set DISCORD_TOKEN in the environment (or discord.token in config.yaml; see
 config.example.yaml for every setting), then run the program again.
@@ -67,7 +69,7 @@ func runBot(args []string, stdout, stderr io.Writer) int {
 	}
 	if err := a.Run(ctx); err != nil {
 		a.log.Error("stopped", "err", err)
-		a.Close()
+		_ = a.Close() // Run's error is the one logged; closing goes as far as it can
 		return 1
 	}
 	if err := a.Close(); err != nil {
@@ -141,21 +143,24 @@ func newApp(cfg config.Config, logTo io.Writer) (*app, error) {
 		Reminders: cfg.Play.ReminderHours, VacationDays: vacation, OpponentChooses: cfg.Play.OpponentChooses})
 	theme, err := render.ParseTheme(cfg.Theme)
 	if err != nil {
-		a.closeStore()
+		_ = a.closeStore() // err says why the bot cannot start
 		return nil, err
 	}
 	a.bot, err = bot.New(bot.Config{Token: cfg.Discord.Token, Guilds: cfg.Discord.GuildIDs, DefaultLanguage: cfg.Language,
 		DefaultDays: cfg.Play.DefaultDays, AllowedDays: cfg.Play.AllowedDays, VacationDays: vacation, Theme: theme, Logger: log,
 		ShardID: cfg.Discord.ShardID, ShardCount: cfg.Discord.ShardCount,
 		Engine: bot.EngineConfig{Workers: cfg.Engine.Workers, DefaultLevel: cfg.Engine.DefaultLevel, Rated: cfg.Engine.Rated,
-			MoveTime: time.Duration(cfg.Engine.MoveSeconds * float64(time.Second))}}, a.play)
+			MoveTime: time.Duration(cfg.Engine.MoveSeconds * float64(time.Second))},
+		Limits: bot.Limits{OpenChallenges: cfg.Limits.OpenChallenges, EngineGames: cfg.Limits.EngineGames,
+			ChallengeAgain: time.Duration(cfg.Limits.ChallengeAgainMinutes) * time.Minute,
+			Analyze:        time.Duration(cfg.Limits.AnalyzeSeconds) * time.Second, GIF: time.Duration(cfg.Limits.GIFSeconds) * time.Second}}, a.play)
 	if err != nil {
-		a.closeStore()
+		_ = a.closeStore() // err says why the bot cannot start
 		return nil, err
 	}
 	if err := a.listen(); err != nil {
 		a.closeListeners()
-		a.closeStore()
+		_ = a.closeStore() // err says why the bot cannot start
 		return nil, err
 	}
 	return a, nil

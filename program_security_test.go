@@ -220,3 +220,36 @@ func TestSlowBodiesAreDroppedWithinTheTimeout(t *testing.T) {
 		})
 	}
 }
+
+func TestAUserOverAQuotaIsToldWhenToTryAgain(t *testing.T) {
+	srv := fakediscord.New(t)
+	g := srv.AddGuild(fakediscord.Guild{Name: "Club", Locale: "en-US"})
+	ch := srv.AddChannel(fakediscord.Channel{GuildID: g.ID, Name: "chess"})
+	alice := srv.AddUser(fakediscord.User{Username: "alice", Locale: "en-US"})
+	bob := srv.AddUser(fakediscord.User{Username: "bob", Locale: "en-US"})
+	startBot(t, srv, t.TempDir())
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	answer := func() fakediscord.Message {
+		t.Helper()
+		c, err := srv.WaitResponse(ctx, srv.Command(alice.ID, ch.ID, "challenge", fakediscord.UserOption("opponent", bob.ID)))
+		if err != nil || c.Err != nil {
+			t.Fatal(err, c.Err)
+		}
+		return c.Message
+	}
+	first := answer()
+	var withdraw string
+	for _, b := range first.Buttons() {
+		if strings.HasPrefix(b.CustomID, "ch:decline:") {
+			withdraw = b.CustomID
+		}
+	}
+	if _, err := srv.WaitResponse(ctx, srv.Click(alice.ID, first.ID, withdraw)); err != nil {
+		t.Fatal(err)
+	}
+	// The program's defaults: ten minutes before challenging Bob again.
+	if again := answer(); !again.Ephemeral() || !strings.Contains(again.Content, "challenge them again <t:") {
+		t.Fatalf("a second challenge to the same person: %q", again.Content)
+	}
+}

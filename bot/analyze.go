@@ -85,6 +85,10 @@ func (b *Bot) analyzeCommand(in *interaction, data discordgo.ApplicationCommandI
 	// The analysis takes a worker of the engine's pool, as a move of an
 	// engine game does, and only when few wait: it never runs beside
 	// the pool, nor fills its queue.
+	undo, err := b.cooledDown(in, coolAnalyze, "")
+	if err != nil {
+		return err
+	}
 	done := make(chan analysisDone, 1)
 	_, ok, _ := b.thinkers.offer(analysisKey(g.ID), analysisQueue, func(ctx context.Context) {
 		// The whole analysis gets a few move budgets, whatever the
@@ -100,6 +104,7 @@ func (b *Bot) analyzeCommand(in *interaction, data discordgo.ApplicationCommandI
 		done <- analysisDone{a, err}
 	})
 	if !ok { // too many wait, or this game's analysis waits already
+		undo()
 		return in.explain(tr(in.lang, "analyze.busy", nil))
 	}
 	in.answered = true

@@ -49,6 +49,8 @@ type Config struct {
 	ShardID, ShardCount int
 	// Engine configures the computer opponent (engine.go).
 	Engine EngineConfig
+	// Limits are the per-user caps and cooldowns (limits.go).
+	Limits Limits
 }
 
 // Bot is the Discord front end of a play.Service.
@@ -72,6 +74,9 @@ type Bot struct {
 	locales  locales     // the languages interactions told, for news (notify.go)
 	http     httpWaiters // interactions posted over HTTP, waiting for their answer
 	seen     seenIDs     // the ids of interactions posted over HTTP (replay.go)
+	// cooldowns and starting hold the per-user limits (limits.go).
+	cooldowns cooldowns
+	starting  userLocks
 	// guildNames are the servers' names by id, for PGN's Site.
 	guildNames sync.Map
 	thinkers   *pool // the engine's moves (engine.go)

@@ -141,8 +141,22 @@ func (b *Bot) challenge(in *interaction, n play.NewChallenge) error {
 	if in.i.GuildID == "" {
 		return in.tell(tr(in.lang, "error.guild_only", nil))
 	}
+	unlock := b.starting.lock(in.user)
+	defer unlock()
+	if err := b.tooManyChallenges(in); err != nil {
+		return err
+	}
+	undo := func() {}
+	if n.To.ID != "" {
+		// Challenge, withdraw, challenge again: each would ping them.
+		var err error
+		if undo, err = b.cooledDown(in, coolChallenge, n.To.ID); err != nil {
+			return err
+		}
+	}
 	c, err := b.play.Challenge(in.ctx, n)
 	if err != nil {
+		undo()
 		return err
 	}
 	if err := in.respond(challengeMessage(in.public, &c)); err != nil {

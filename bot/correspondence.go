@@ -517,25 +517,3 @@ func hoursText(lang i18n.Lang, hours []int) string {
 	}
 	return strings.Join(parts, ", ")
 }
-
-// correspondenceRefusal words the refusals of correspondence play whose
-// data a message needs; ok is false for the others.
-func correspondenceRefusal(lang i18n.Lang, x *play.Refusal) (string, bool) {
-	switch {
-	case (x.Kind == play.IllegalMove || x.Kind == play.NotAMove) && x.Line > 0:
-		inner := *x
-		inner.Line = 0
-		return tr(lang, "refusal.line", map[string]any{"Line": x.Line, "Text": refusalText(lang, &inner)}), true
-	case x.Kind == play.TimeUp && x.Who.ID != "":
-		return tr(lang, "refusal.time_up_choose", map[string]any{"Deadline": timestamp(x.Deadline, "f"), "Player": mention(x.Who.ID)}), true
-	case x.Kind == play.NoVacationLeft && x.Left <= 0:
-		return tr(lang, "refusal.no_vacation_left_none", nil), true
-	case x.Kind == play.NoVacationLeft:
-		return i18n.N(lang, "refusal.no_vacation_left", x.Left, nil), true
-	case x.Kind == play.PremoveConflict, x.Kind == play.NoReply:
-		return tr(lang, "refusal."+refusalID(x.Kind), map[string]any{"Line": x.Line}), true
-	case x.Kind == play.TooManyPremoves:
-		return tr(lang, "refusal.too_many_premoves", map[string]any{"Lines": play.MaxPremoveLines, "Plies": play.MaxPremovePlies}), true
-	}
-	return "", false
-}

@@ -68,6 +68,9 @@ type world struct {
 	path string
 	// engine configures the computer opponent of the bots started.
 	engine bot.EngineConfig
+	// limits are the per-user limits of the bots started: none unless a
+	// test sets them and restarts.
+	limits bot.Limits
 }
 
 // newWorld starts a bot on st; a nil st means a bbolt file of the test's.
@@ -106,7 +109,7 @@ func (w *world) start() {
 		w.st = db
 	}
 	svc := play.New(w.st, play.Options{Rand: func(int) int { return 0 }})
-	b, err := bot.New(bot.Config{Token: w.srv.Token(), Now: w.clock.Now, DefaultDays: 3, Engine: w.engine,
+	b, err := bot.New(bot.Config{Token: w.srv.Token(), Now: w.clock.Now, DefaultDays: 3, Engine: w.engine, Limits: w.limits,
 		Logger: slog.New(slog.NewTextHandler(testWriter{w.t}, &slog.HandlerOptions{Level: slog.LevelWarn}))}, svc)
 	if err != nil {
 		w.t.Fatal(err)

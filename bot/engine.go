@@ -66,12 +66,18 @@ func (b *Bot) engineChallenge(in *interaction, n play.NewChallenge, level int) e
 	if in.i.GuildID == "" {
 		return in.tell(tr(in.lang, "error.guild_only", nil))
 	}
+	unlock := b.starting.lock(in.user)
+	defer unlock()
+	if err := b.tooManyEngineGames(in); err != nil {
+		return err
+	}
 	if level <= 0 {
 		level = b.cfg.Engine.DefaultLevel
 	}
 	level = min(max(level, 1), engine.Levels)
 	bot := play.Seat{ID: b.botUser.Load().(string), Name: round.EngineName(level)}
 	white, black := n.From, bot
+	// #nosec G404 -- the colours of a casual game against the engine, not a secret
 	if n.Color == play.BlackSide || n.Color == play.Random && rand.IntN(2) == 1 {
 		white, black = bot, n.From
 	}

@@ -2,13 +2,10 @@ package bot
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"strings"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/iceagechess/iceage/game"
 	"github.com/iceagechess/iceage/i18n"
 	"github.com/iceagechess/iceage/play"
 )
@@ -133,49 +130,10 @@ func (in *interaction) refused(x *play.Refusal) {
 	}
 }
 
-// refusalText says why an act was refused, in lang.
+// refusalText says why an act was refused, in lang, players mentioned
+// and times in each reader's time zone.
 func refusalText(lang i18n.Lang, x *play.Refusal) string {
-	if text, ok := correspondenceRefusal(lang, x); ok {
-		return text
-	}
-	var me *game.MoveError
-	var se *game.SyntaxError
-	var text string
-	switch {
-	case x.Kind == play.IllegalMove && errors.As(x.Err, &me):
-		text = i18n.MoveError(lang, me)
-	case x.Kind == play.NotAMove && errors.As(x.Err, &se):
-		text = i18n.SyntaxError(lang, se)
-	case x.Kind == play.NotYourTurn:
-		text = tr(lang, "refusal.not_your_turn", map[string]any{"Player": mention(x.Who.ID)})
-	case x.Kind == play.GameOver:
-		text = tr(lang, "refusal.game_over", map[string]any{"Outcome": i18n.Outcome(lang, x.Outcome)})
-	case x.Kind == play.TimeUp:
-		text = tr(lang, "refusal.time_up", map[string]any{"Deadline": timestamp(x.Deadline, "f")})
-	case x.Kind == play.BadTimeControl:
-		text = tr(lang, "refusal.bad_time_control", map[string]any{"Allowed": joinInts(x.Allowed)})
-	case x.Kind == play.NotYourChallenge && x.Who.ID != "":
-		text = tr(lang, "refusal.not_your_challenge_for", map[string]any{"Player": mention(x.Who.ID)})
-	default:
-		text = tr(lang, "refusal."+refusalID(x.Kind), nil)
-	}
-	if len(x.Suggestions) > 0 {
-		text += "\n" + tr(lang, "refusal.suggestions", map[string]any{"Moves": "`" + strings.Join(x.Suggestions, "`, `") + "`"})
-	}
-	return text
-}
-
-// refusalID is the message id of a refusal kind: its stable name.
-func refusalID(k play.RefusalKind) string {
-	return strings.NewReplacer(" ", "_", "-", "_").Replace(k.String())
+	return i18n.Refusal(lang, x, i18n.Marks{Player: mention, Time: func(t time.Time) string { return timestamp(t, "f") }})
 }
 
 func mention(user string) string { return "<@" + user + ">" }
-
-func joinInts(xs []int) string {
-	s := make([]string, len(xs))
-	for i, x := range xs {
-		s[i] = fmt.Sprint(x)
-	}
-	return strings.Join(s, ", ")
-}

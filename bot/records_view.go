@@ -201,12 +201,13 @@ func (b *Bot) gifMessage(ctx context.Context, lang i18n.Lang, g *play.Game) (*me
 	}
 	moves := mt.Moves()
 	var buf bytes.Buffer
-	// render.GIF draws every ply; shown stays len(moves) until render caps
-	// the frames of long games and says how many plies it drew.
-	if err := render.GIF(&buf, mt.Start(), moves, render.Options{Theme: b.cfg.Theme, Size: gifSize, Words: i18n.BoardWords{Lang: lang}}); err != nil {
+	// A long game is sampled to render.DefaultMaxFrames frames: its
+	// memory and time are bounded whatever its length.
+	info, err := render.WriteGIF(&buf, mt.Start(), moves, render.Options{Theme: b.cfg.Theme, Size: gifSize, Words: i18n.BoardWords{Lang: lang}})
+	if err != nil {
 		return nil, fmt.Errorf("bot: drawing the replay of game %d: %w", g.ID, err)
 	}
-	shown := len(moves)
+	shown := info.Shown
 	data := gameData(lang, g)
 	content := tr(lang, "gif.caption", data)
 	if shown < len(moves) {

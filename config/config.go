@@ -38,6 +38,9 @@ type Config struct {
 	Theme string `yaml:"theme"`
 	Log   Log    `yaml:"log"`
 	HTTP  HTTP   `yaml:"http"`
+	// Limits bound what one user may start, so that no one can flood a
+	// server, a player or the engine.
+	Limits Limits `yaml:"limits"`
 }
 
 // Discord holds the bot's credentials.
@@ -147,9 +150,27 @@ type HTTP struct {
 	Interactions string `yaml:"interactions"`
 }
 
+// Limits are per-user caps and cooldowns. A 0 turns a limit off.
+type Limits struct {
+	// OpenChallenges is how many challenges one user may have waiting
+	// for an answer in a server at once.
+	OpenChallenges int `yaml:"open_challenges"`
+	// EngineGames is how many games against the engine one user may
+	// have going on in a server at once.
+	EngineGames int `yaml:"engine_games"`
+	// ChallengeAgainMinutes is how long after challenging someone a user
+	// must wait before challenging the same person again, withdrawn or
+	// not, so that no one is pinged over and over.
+	ChallengeAgainMinutes int `yaml:"challenge_again_minutes"`
+	// AnalyzeSeconds and GIFSeconds are how long one user waits between
+	// two /analyze, or two /gif: each takes a core for a while.
+	AnalyzeSeconds int `yaml:"analyze_seconds"`
+	GIFSeconds     int `yaml:"gif_seconds"`
+}
+
 // Default returns the configuration used when the file sets nothing: the
 // database iceage.db beside the configuration file, three days per move,
-// info-level text logs, no HTTP listener.
+// info-level text logs, no HTTP listener, the limits of Limits' comments.
 func Default() Config {
 	return Config{
 		Database: Database{Path: "iceage.db"},
@@ -159,6 +180,7 @@ func Default() Config {
 		Language: "en",
 		Theme:    "classic",
 		Log:      Log{Level: "info", Format: "text"},
+		Limits:   Limits{OpenChallenges: 5, EngineGames: 3, ChallengeAgainMinutes: 10, AnalyzeSeconds: 60, GIFSeconds: 20},
 	}
 }
 
@@ -168,7 +190,7 @@ func Default() Config {
 // does not silently leave a setting at its default.
 func Load(path string, getenv func(string) string) (Config, error) {
 	c := Default()
-	data, err := os.ReadFile(path)
+	data, err := os.ReadFile(path) // #nosec G304 -- the configuration file the operator named
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
@@ -369,6 +391,12 @@ func (c *Config) check() error {
 		}
 		if c.HTTP.Interactions == c.HTTP.Listen {
 			return fmt.Errorf("http.interactions and http.listen are both %q: the operators' listener must not be the one Discord reaches; give them different addresses", c.HTTP.Listen)
+		}
+	}
+	for key, v := range map[string]int{"limits.open_challenges": c.Limits.OpenChallenges, "limits.engine_games": c.Limits.EngineGames,
+		"limits.challenge_again_minutes": c.Limits.ChallengeAgainMinutes, "limits.analyze_seconds": c.Limits.AnalyzeSeconds, "limits.gif_seconds": c.Limits.GIFSeconds} {
+		if v < 0 || v > 100_000 {
+			return fmt.Errorf("%s: %d; want 0 (no limit) to 100000", key, v)
 		}
 	}
 	return nil

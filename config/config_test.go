@@ -156,6 +156,8 @@ func TestUnsafeCombinationsAreRefused(t *testing.T) {
 		{"an api_url over http to another machine", "discord:\n  api_url: http://relay.example:8080/\n", nil, "discord.api_url"},
 		{"an api_url over http to loopback", "discord:\n  api_url: http://127.0.0.1:8081/\n", nil, ""},
 		{"an api_url over https", "discord:\n  api_url: https://relay.example/\n", nil, ""},
+		{"a negative limit", "limits:\n  open_challenges: -1\n", nil, "limits.open_challenges"},
+		{"limits turned off", "limits:\n  open_challenges: 0\n  gif_seconds: 0\n", nil, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Load(write(t, c.file), env(c.env))

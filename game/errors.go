@@ -311,6 +311,7 @@ const (
 	DetailNotYourTurn MoveErrorDetail = 43
 )
 
+// #nosec G101 -- names of move errors ("… from square"), not credentials
 var detailNames = [...]string{
 	DetailIceOnFrom:             "ice on from square",
 	DetailEmptyFrom:             "empty from square",

@@ -65,9 +65,9 @@ func NumberedMoves(start *game.Position, moves []string) []string {
 	for i, mv := range moves {
 		switch {
 		case !black:
-			parts[i] = strconv.Itoa(num) + ". " + mv
+			parts[i] = MoveLabel(num, game.White, mv)
 		case i == 0:
-			parts[i] = strconv.Itoa(num) + "… " + mv
+			parts[i] = MoveLabel(num, game.Black, mv)
 		default:
 			parts[i] = mv
 		}
@@ -77,6 +77,15 @@ func NumberedMoves(start *game.Position, moves []string) []string {
 		black = !black
 	}
 	return parts
+}
+
+// MoveLabel numbers one move: "12. Nf3" for White's, "12… Nf6" for
+// Black's.
+func MoveLabel(number int, c game.Color, san string) string {
+	if c == game.Black {
+		return strconv.Itoa(number) + "… " + san
+	}
+	return strconv.Itoa(number) + ". " + san
 }
 
 // ToMove says whose move it is, as a label: "White to move".
@@ -168,16 +177,27 @@ func position(lang Lang, p *game.Position) string {
 		return strings.Join(parts, " ")
 	}
 	parts = append(parts, T(lang, "describe.countdown", map[string]any{"Countdown": countdownLabel(lang, p)}))
-	if p.BlackMovesToIceAge() == 1 {
-		if f := p.WouldFreeze(); f != 0 {
-			var men []game.Placement
-			for _, s := range f.Squares() {
-				men = append(men, game.Placement{Piece: p.PieceAt(s), Square: s})
-			}
-			parts = append(parts, T(lang, "describe.would_freeze", map[string]any{"Men": placed(lang, men)}))
-		}
+	if w := WouldFreeze(lang, p); w != "" {
+		parts = append(parts, w)
 	}
 	return strings.Join(parts, " ")
+}
+
+// WouldFreeze names, when Black's next move brings the Ice Age, the men
+// that stand alone and would freeze now: "Would freeze now: the white
+// knight on d4."; "" when there are none or no Ice Age is due.
+func WouldFreeze(lang Lang, p *game.Position) string {
+	if p.BlackMovesToIceAge() != 1 || p.Outcome().Over() {
+		return ""
+	}
+	var men []game.Placement
+	for _, s := range p.WouldFreeze().Squares() {
+		men = append(men, game.Placement{Piece: p.PieceAt(s), Square: s})
+	}
+	if len(men) == 0 {
+		return ""
+	}
+	return T(lang, "describe.would_freeze", map[string]any{"Men": placed(lang, men)})
 }
 
 // ice names the iced squares compactly: whole ranks as ranges ("ranks

@@ -10,7 +10,9 @@
 // chooses the schema) and brings the schema up to date: the migrations
 // are SQL files embedded from migrations/, applied in order in one
 // transaction under an advisory lock, and recorded in the schema_version
-// table; a schema newer than the program is refused (ErrNewerSchema).
+// table (a migration that SQL cannot do, such as converting the games to
+// the binary form, runs its Go part after its file, in the same
+// transaction: afterMigration); a schema newer than the program is refused (ErrNewerSchema).
 // Hand the Store to play.New and Close it on shutdown.
 //
 // Update runs a function in one transaction and returns after the
@@ -27,9 +29,11 @@
 // written. View runs a function in a read-only REPEATABLE READ
 // transaction: one snapshot, never disturbed by writers.
 //
-// Records are play's, as the JSON objects package store writes (record
-// version in "v"), kept as JSONB beside the columns that their indexes
-// need: a game's channel, guild, players, state (active or finished),
+// Records are play's, in the one stored form package store writes too
+// (play.EncodeRecord, record version in "v"): games in play's compact
+// binary form as bytea (about 440 bytes for a game of 150 plies, 770
+// with the table's indexes), the other records as JSONB; beside them
+// the columns that their indexes need: a game's channel, guild, players, state (active or finished),
 // deadline and reminder; a challenge's users and expiry; players by
 // scope and user; stats by scope; prefs by user. Times in indexes are
 // Unix nanoseconds, so a due time compares exactly as in Go. Every query
@@ -41,6 +45,14 @@
 // Errors wrap play's sentinels (play.ErrNotFound, play.ErrChannelBusy,
 // play.ErrCorrupt) or the package's own (ErrInvalid, ErrNewerSchema);
 // test with errors.Is.
+//
+// Nothing waits for ever on a database that stalls: a connection is
+// opened within DefaultConnectTimeout, the server cancels a statement
+// after DefaultStatementTimeout (row locks waited for included) and a
+// transaction whose client went silent after a minute, and Update and
+// View give up after Options.TxTimeout, waiting for a connection
+// included. A connection string's own connect_timeout and
+// statement_timeout win.
 //
 // # Caveats
 //

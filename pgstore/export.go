@@ -19,6 +19,11 @@ func (s *Store) Export(ctx context.Context, w play.Walk) error {
 		return fmt.Errorf("pgstore: beginning an export: %w", err)
 	}
 	defer ptx.Rollback(context.WithoutCancel(ctx))
+	// An export reads every record in one statement per kind, for as
+	// long as the whole database takes.
+	if _, err := ptx.Exec(ctx, `SET LOCAL statement_timeout = 0`); err != nil {
+		return fmt.Errorf("pgstore: lifting the statement timeout for an export: %w", err)
+	}
 	if w.LastID != nil {
 		var last int64
 		var called bool

@@ -27,13 +27,36 @@ type Options struct {
 	// lost a race (a serialization failure or a deadlock) before giving
 	// up with that error. Default 20.
 	Retries int
+	// TxTimeout is the most one Update or View may take, waiting for a
+	// connection and the server included, so that a stalled database
+	// fails an act quickly rather than hanging it. Default
+	// DefaultTxTimeout.
+	TxTimeout time.Duration
 }
+
+// The database's time limits. A connection string may set its own
+// connect_timeout and statement_timeout; these apply where it does not.
+const (
+	// DefaultConnectTimeout bounds opening one connection.
+	DefaultConnectTimeout = 5 * time.Second
+	// DefaultStatementTimeout is the server's limit on one statement,
+	// row locks waited for included.
+	DefaultStatementTimeout = 5 * time.Second
+	// DefaultTxTimeout is Options.TxTimeout's default: Discord waits
+	// three seconds for an interaction's first answer, and an apology
+	// must fit in them.
+	DefaultTxTimeout = 2 * time.Second
+	// idleInTransaction is how long the server keeps a transaction whose
+	// client went silent, holding its row locks.
+	idleInTransaction = time.Minute
+)
 
 // Store is a play.Storage on a PostgreSQL database, shared by any number
 // of processes. Its methods are safe for concurrent use.
 type Store struct {
-	pool    *pgxpool.Pool
-	retries int
+	pool      *pgxpool.Pool
+	retries   int
+	txTimeout time.Duration
 }
 
 var _ play.Storage = (*Store)(nil)
@@ -43,6 +66,8 @@ var _ play.Storage = (*Store)(nil)
 // schema), brings its schema up to date, and returns the Store. It fails
 // with ErrNewerSchema if the schema comes from a newer program, and with
 // a wrapped connection error if the database cannot be reached.
+// Connections get DefaultConnectTimeout and DefaultStatementTimeout
+// unless url sets connect_timeout or statement_timeout.
 func Open(ctx context.Context, url string, opts *Options) (*Store, error) {
 	var o Options
 	if opts != nil {
@@ -58,11 +83,24 @@ func Open(ctx context.Context, url string, opts *Options) (*Store, error) {
 	if o.MaxConns > 0 {
 		cfg.MaxConns = o.MaxConns
 	}
+	if o.TxTimeout <= 0 {
+		o.TxTimeout = DefaultTxTimeout
+	}
+	if cfg.ConnConfig.ConnectTimeout <= 0 {
+		cfg.ConnConfig.ConnectTimeout = DefaultConnectTimeout
+	}
+	params := cfg.ConnConfig.RuntimeParams
+	for name, d := range map[string]time.Duration{"statement_timeout": DefaultStatementTimeout,
+		"idle_in_transaction_session_timeout": idleInTransaction} {
+		if _, set := params[name]; !set {
+			params[name] = strconv.FormatInt(d.Milliseconds(), 10)
+		}
+	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("pgstore: connecting: %w", err)
 	}
-	s := &Store{pool: pool, retries: o.Retries}
+	s := &Store{pool: pool, retries: o.Retries, txTimeout: o.TxTimeout}
 	if err := s.migrate(ctx); err != nil {
 		pool.Close()
 		return nil, err
@@ -127,6 +165,11 @@ func (s *Store) migrate(ctx context.Context) error {
 		return err
 	}
 	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		// A migration may rewrite a large table: no statement timeout
+		// here, where another process's migration is waited for too.
+		if _, err := tx.Exec(ctx, `SET LOCAL statement_timeout = 0`); err != nil {
+			return fmt.Errorf("pgstore: lifting the statement timeout for migrations: %w", err)
+		}
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext('iceage:' || current_schema()))`); err != nil {
 			return fmt.Errorf("pgstore: locking the schema: %w", err)
 		}
@@ -146,6 +189,11 @@ func (s *Store) migrate(ctx context.Context) error {
 		for _, m := range ms[v:] {
 			if _, err := tx.Exec(ctx, m.sql); err != nil {
 				return fmt.Errorf("pgstore: migration %s: %w", m.name, err)
+			}
+			if after := afterMigration[m.version]; after != nil {
+				if err := after(ctx, tx); err != nil {
+					return fmt.Errorf("pgstore: migration %s: %w", m.name, err)
+				}
 			}
 			if _, err := tx.Exec(ctx, `INSERT INTO schema_version (version, name) VALUES ($1, $2)`, m.version, m.name); err != nil {
 				return fmt.Errorf("pgstore: recording migration %s: %w", m.name, err)
@@ -167,6 +215,8 @@ func (s *Store) migrate(ctx context.Context) error {
 // run again, up to Options.Retries times, so fn may run more than once
 // and must act only through tx.
 func (s *Store) Update(ctx context.Context, fn func(tx play.Tx) error) error {
+	ctx, cancel := context.WithTimeout(ctx, s.txTimeout)
+	defer cancel()
 	for attempt := 0; ; attempt++ {
 		err, again := s.update(ctx, fn)
 		if !again || attempt >= s.retries || ctx.Err() != nil {
@@ -174,7 +224,7 @@ func (s *Store) Update(ctx context.Context, fn func(tx play.Tx) error) error {
 		}
 		// Back off a random while, growing with the attempts, so that
 		// transactions racing for one row do not collide again in step.
-		wait := time.Duration(rand.Int64N(int64(time.Millisecond) << min(attempt, 6)))
+		wait := time.Duration(rand.Int64N(int64(time.Millisecond) << min(attempt, 6))) // #nosec G404 -- jitter, not a secret
 		select {
 		case <-ctx.Done():
 			return err
@@ -191,7 +241,7 @@ func (s *Store) update(ctx context.Context, fn func(tx play.Tx) error) (err erro
 	}
 	t := &txn{ctx: ctx, tx: ptx, writable: true}
 	if err := fn(t); err != nil || t.lost != nil {
-		ptx.Rollback(context.WithoutCancel(ctx))
+		_ = ptx.Rollback(context.WithoutCancel(ctx)) // fn's error is the one to report; a failed rollback ends the connection
 		if t.lost != nil {
 			return errors.Join(err, t.lost), true
 		}
@@ -206,6 +256,8 @@ func (s *Store) update(ctx context.Context, fn func(tx play.Tx) error) (err erro
 // View runs fn in one read-only REPEATABLE READ transaction: it sees one
 // snapshot, while writers go on, and never fails for their sake.
 func (s *Store) View(ctx context.Context, fn func(tx play.ReadTx) error) error {
+	ctx, cancel := context.WithTimeout(ctx, s.txTimeout)
+	defer cancel()
 	ptx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
 	if err != nil {
 		return fmt.Errorf("pgstore: beginning a transaction: %w", err)

@@ -68,20 +68,26 @@
 // user's or guild's entries; the channel index maps a channel to its
 // active game's id. Ids may not contain NUL.
 //
-// Records are play's, as JSON objects, with the record version in their
-// "v" field (the store sets it on every write). JSON because records are
-// small and read far more than written, and because it stays readable by
-// tools and by later versions: unknown fields are ignored and missing
-// ones read as zero, so adding a field needs no migration. Moves are
-// encoded compactly as ["e2d3", unixMillis]; a game's outcome is
-// game.Outcome as {"Result": n, "Reason": n}, with game's stable numbers.
-// The file's schema version is in the meta bucket; Open migrates an
-// older file in place, in one transaction, and refuses a newer one
-// (ErrNewerSchema), as it refuses a record whose "v" is newer than this
-// program's: read without its new fields, it would be written back
-// without them.
+// Records are play's, in play's one stored form (play.EncodeRecord): a
+// game in a compact binary form — its moves a few bits each, as indexes
+// among the legal moves, their times varint deltas, a checksum at the
+// end, about 750 bytes for a game of 150 plies — and the other records as
+// JSON objects with the record version in their "v" field (the store sets
+// it on every write). JSON because those records are small and read far
+// more than written, and because it stays readable by tools and by later
+// versions: unknown fields are ignored and missing ones read as zero, so
+// adding a field needs no migration. A game's form is play's too, and
+// changes with a new record version only. The file's schema version is
+// in the meta bucket; Open migrates an older file in place, in one
+// transaction, and refuses a newer one (ErrNewerSchema), as it refuses a
+// record whose version is newer than this program's: read without its
+// new fields, it would be written back without them. The migration to
+// schema 5 converts the games to the binary form after that
+// transaction, in transactions of 10,000 games that each leave a file
+// whose games read in either form, and that the next Open goes on with
+// after a crash; the reader of the JSON form stays for that.
 //
-// Two kinds of values are not JSON: the players' logs (play's LogEntry,
+// Two more kinds of values are binary: the players' logs (play's LogEntry,
 // by scope NUL user NUL game id) and the rating index. Read thousands at
 // a time, they are compact binary records that begin with a format
 // version, refused when newer like a record's "v" (log.go, standings.go).
@@ -114,10 +120,12 @@
 // bbolt run the shared transaction again without it, and then it alone,
 // to be rolled back — correct, but it costs the others a second run.
 //
-// A record is rewritten whole on every change; a game of 300 plies is
-// about 8 KB, so a move costs one small write plus the fsync. The archive
-// takes about 5 KB per game of 150 plies (records over a page spill into
-// overflow pages).
+// A record is rewritten whole on every change, and a game's is encoded by
+// replaying it (about 20 µs for 150 plies), so a move costs one small
+// write plus the fsync. Reading a game replays it too, which gives its
+// position. The archive takes about 1 KB per game of 150 plies with its
+// indexes. A file migrated from schema 4 keeps its size (bbolt does not
+// give pages back); the space the old records took is reused.
 //
 // PutPlayer reads the record it replaces (the rating part of its JSON) to
 // move its entry in the rating index, so a record that does not read

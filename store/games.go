@@ -176,7 +176,8 @@ func (t *txn) remember(id uint64, p placement) {
 	t.placed[id] = p
 }
 
-// gameHead is the part of a stored game that places it.
+// gameHead is the part of a stored game of record version 3 (JSON) that
+// places it.
 type gameHead struct {
 	V        int          `json:"v"`
 	ID       uint64       `json:"id"`
@@ -200,19 +201,39 @@ func (t *txn) placement(id uint64) (p placement, found bool, err error) {
 		if v == nil {
 			continue
 		}
-		var h gameHead
-		if err := json.Unmarshal(v, &h); err != nil {
-			return p, false, fmt.Errorf("%w: game %d: %v", ErrCorrupt, id, err)
+		if p, err = placementIn(id, over, v); err != nil {
+			return p, false, err
 		}
-		if h.V > recordVersion {
-			return p, false, fmt.Errorf("%w: game %d has record version %d, this program knows up to %d", ErrNewerSchema, id, h.V, recordVersion)
-		}
-		p = placement{over: over, channel: h.Channel, guild: h.Guild, white: h.White.ID, black: h.Black.ID,
-			deadline: h.Deadline, remind: h.RemindAt}
 		t.remember(id, p)
 		return p, true, nil
 	}
 	return p, false, nil
+}
+
+// placementIn reads where the stored record v of game id places it.
+func placementIn(id uint64, over bool, v []byte) (placement, error) {
+	if v, ok := jsonRecord(v); ok {
+		var h gameHead
+		if err := json.Unmarshal(v, &h); err != nil {
+			return placement{}, fmt.Errorf("%w: game %d: %v", ErrCorrupt, id, err)
+		}
+		if h.V > recordVersion {
+			return placement{}, fmt.Errorf("%w: game %d has record version %d, this program knows up to %d", ErrNewerSchema, id, h.V, recordVersion)
+		}
+		return placement{over: over, channel: h.Channel, guild: h.Guild, white: h.White.ID, black: h.Black.ID,
+			deadline: h.Deadline, remind: h.RemindAt}, nil
+	}
+	var g play.Game
+	if err := decode(fmt.Sprintf("game %d", id), v, &g); err != nil {
+		return placement{}, err
+	}
+	return placementOf(&g, over), nil
+}
+
+// jsonRecord reports whether a stored game is in the JSON form of record
+// versions up to 3 (the binary form begins with its version byte).
+func jsonRecord(v []byte) ([]byte, bool) {
+	return v, len(v) > 0 && (v[0] == '{' || v[0] == ' ' || v[0] == '\t' || v[0] == '\n' || v[0] == '\r')
 }
 
 // decodeGame decodes the record of game id found in the active games or

@@ -6,15 +6,15 @@ import (
 	"time"
 )
 
-// The buckets of schema version 4. Every one is at the top level, so a
+// The buckets of schema version 5 (as of 4). Every one is at the top level, so a
 // transaction reaches each with one lookup. Keys are built so that bbolt's
 // byte order is the useful order: ids and times are big-endian, and the
 // parts of compound keys are separated by NUL (which checkID keeps out of
 // ids), so a prefix seek finds exactly one user's or guild's entries.
 var (
 	bucketMeta       = []byte("meta")       // "schema" → uint32; "created" → time; its sequence numbers games and challenges
-	bucketActive     = []byte("active")     // id → play.Game, active games
-	bucketArchive    = []byte("archive")    // id → play.Game, finished games
+	bucketActive     = []byte("active")     // id → play.Game, active games (binary, play's gamerecord.go)
+	bucketArchive    = []byte("archive")    // id → play.Game, finished games (binary)
 	bucketChallenges = []byte("challenges") // id → play.Challenge
 	bucketPlayers    = []byte("players")    // scope NUL user → play.Player ("" scope: global)
 	bucketPrefs      = []byte("prefs")      // user → play.Prefs
@@ -56,6 +56,7 @@ var indexBuckets = [][]byte{
 var (
 	keySchema  = []byte("schema")
 	keyCreated = []byte("created")
+	keyConvert = []byte("convert") // while game records are converted (migrate4to5)
 )
 
 func u64(v uint64) []byte {

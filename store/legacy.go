@@ -1,6 +1,8 @@
 package store
 
 import (
+	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/iceagechess/iceage/game"
@@ -102,6 +104,26 @@ type v3Summary struct {
 	Moves    [2]play.Move `json:"moves"`
 	Outcome  game.Outcome `json:"status"`
 	Ended    time.Time    `json:"ended"`
+}
+
+// readV3Summary reads the summary of an archived game stored under key k
+// in a file of schema 3: JSON, or the binary form in which migrate2to3
+// rewrote the games it changed.
+func readV3Summary(k, v []byte) (v3Summary, error) {
+	var s v3Summary
+	if v, ok := jsonRecord(v); ok {
+		if err := json.Unmarshal(v, &s); err != nil {
+			return s, fmt.Errorf("%w: archived game %x: %v", ErrCorrupt, k, err)
+		}
+		return s, nil
+	}
+	var g play.Game
+	if err := decode(fmt.Sprintf("archived game %x", k), v, &g); err != nil {
+		return s, err
+	}
+	s = v3Summary{ID: g.ID, Guild: g.Guild, White: g.White, Black: g.Black, StartFEN: g.StartFEN, Outcome: g.Outcome, Ended: g.Ended}
+	copy(s.Moves[:], g.Moves)
+	return s, nil
 }
 
 // v2Players lists a schema-2 game's players, once each.

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -29,7 +30,11 @@ import (
 //	4  adds the players' logs (bucket log, one binary entry per scope,
 //	   user and finished game) and the rating index (idx.rating, one
 //	   entry per player record with a rated game, in leaderboard order).
-const schemaVersion = 4
+//	5  game records in play's binary form (record version 4), about a
+//	   seventh of their JSON. The migration only marks the file (meta's
+//	   "convert"); convertGames then rewrites the games in transactions
+//	   of convertBatch, before Open returns (see convertGames).
+const schemaVersion = 5
 
 // migrations[i] upgrades a file from schema version i+1 to i+2. Each runs
 // inside the one transaction of Open, so an upgrade is all or nothing:
@@ -38,6 +43,7 @@ var migrations = []func(tx *bolt.Tx) error{
 	migrate1to2,
 	migrate2to3,
 	migrate3to4,
+	migrate4to5,
 }
 
 // schemaOf returns the schema version of the file, 0 for an empty file.
@@ -45,7 +51,7 @@ func schemaOf(tx *bolt.Tx) (int, error) {
 	meta := tx.Bucket(bucketMeta)
 	if meta == nil {
 		empty := true
-		tx.ForEach(func([]byte, *bolt.Bucket) error { empty = false; return nil })
+		_ = tx.ForEach(func([]byte, *bolt.Bucket) error { empty = false; return nil }) // the function never fails
 		if !empty {
 			return 0, fmt.Errorf("%w: the file is a bbolt database but not an iceage one (no meta bucket)", ErrCorrupt)
 		}
@@ -391,9 +397,9 @@ func migrate3to4(tx *bolt.Tx) error {
 	}
 	var entries []play.LogEntry
 	err := tx.Bucket(bucketArchive).ForEach(func(k, v []byte) error {
-		var s v3Summary
-		if err := json.Unmarshal(v, &s); err != nil {
-			return fmt.Errorf("%w: archived game %x: %v", ErrCorrupt, k, err)
+		s, err := readV3Summary(k, v)
+		if err != nil {
+			return err
 		}
 		if s.Outcome.Result == game.NoResult {
 			return nil // aborted: no entry
@@ -435,4 +441,105 @@ func migrate3to4(tx *bolt.Tx) error {
 		}
 		return nil
 	})
+}
+
+// migrate4to5 marks the file for convertGames, which rewrites its game
+// records in the binary form. Until it is done both forms are read, so
+// the file is whole at every commit.
+func migrate4to5(tx *bolt.Tx) error {
+	for _, name := range [][]byte{bucketActive, bucketArchive} {
+		if _, err := bucket(tx, name); err != nil {
+			return err
+		}
+	}
+	return tx.Bucket(bucketMeta).Put(keyConvert, []byte{})
+}
+
+// convertBatch is how many games convertGames rewrites in one
+// transaction: a transaction holds what it writes in memory until its
+// commit, and an archive of a million games is most of a gigabyte.
+var convertBatch = 10000
+
+// converting reports whether the file still has game records to convert.
+func converting(tx *bolt.Tx) bool {
+	meta := tx.Bucket(bucketMeta)
+	return meta != nil && meta.Get(keyConvert) != nil
+}
+
+// convertGames rewrites the game records that are still JSON in the
+// binary form, convertBatch of them per transaction, until none is left,
+// the active games first and then the archive, each in key order. Meta's
+// "convert" holds where it got to (empty: at the start; else the bucket,
+// 0 for the active games and 1 for the archive, and the last key done)
+// and is deleted at the end: a crash between two transactions leaves a
+// file whose converted games and JSON ones both read, and the next Open
+// goes on from there.
+func convertGames(db guardedDB) error {
+	pending := false
+	if err := db.View(func(tx *bolt.Tx) error { pending = converting(tx); return nil }); err != nil || !pending {
+		return err
+	}
+	for done := false; !done; {
+		err := db.Update(func(tx *bolt.Tx) (err error) {
+			done, err = convertSome(tx, convertBatch)
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("converting the games to the compact form: %w", err)
+		}
+	}
+	return nil
+}
+
+// convertSome converts at most n games from where the last call stopped;
+// done is true when none is left.
+func convertSome(tx *bolt.Tx, n int) (done bool, err error) {
+	meta := tx.Bucket(bucketMeta)
+	at := meta.Get(keyConvert)
+	if at == nil {
+		return true, nil
+	}
+	which, after := 0, []byte(nil)
+	if len(at) > 0 {
+		which, after = int(at[0]), at[1:]
+	}
+	buckets := [][]byte{bucketActive, bucketArchive}
+	for ; which < len(buckets); which, after = which+1, nil {
+		b := tx.Bucket(buckets[which])
+		type rec struct{ k, v []byte }
+		var todo []rec
+		var last []byte
+		c := b.Cursor()
+		k, v := c.First()
+		if after != nil {
+			if k, v = c.Seek(after); k != nil && bytes.Equal(k, after) {
+				k, v = c.Next()
+			}
+		}
+		for ; k != nil && len(todo) < n; k, v = c.Next() {
+			last = k
+			if _, ok := jsonRecord(v); ok {
+				todo = append(todo, rec{bytes.Clone(k), bytes.Clone(v)})
+			}
+		}
+		more := k != nil
+		last = bytes.Clone(last)
+		for _, r := range todo {
+			var g play.Game
+			if err := decode(fmt.Sprintf("game %x", r.k), r.v, &g); err != nil {
+				return false, err
+			}
+			enc, err := encode(&g)
+			if err != nil {
+				return false, fmt.Errorf("game %d: %w", g.ID, err)
+			}
+			if err := b.Put(r.k, enc); err != nil {
+				return false, fmt.Errorf("game %d: %w", g.ID, err)
+			}
+		}
+		if more {
+			return false, meta.Put(keyConvert, append([]byte{byte(which)}, last...))
+		}
+	}
+	return true, meta.Delete(keyConvert)
 }

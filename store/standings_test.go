@@ -243,7 +243,7 @@ func TestNewerLogAndStandingsAreRefused(t *testing.T) {
 	t.Run("a player record of a newer version is not replaced", func(t *testing.T) {
 		set(bucketPlayers, func(v []byte) []byte {
 			saved[0] = bytes.Clone(v)
-			return bytes.Replace(v, []byte(`{"v":3,`), []byte(`{"v":4,"title":"GM",`), 1)
+			return bytes.Replace(v, fmt.Appendf(nil, `{"v":%d,`, play.RecordVersion), fmt.Appendf(nil, `{"v":%d,"title":"GM",`, play.RecordVersion+1), 1)
 		})
 		if err := s.Update(ctx, func(tx play.Tx) error { return tx.PutPlayer(p) }); !errors.Is(err, ErrNewerSchema) || !strings.Contains(err.Error(), "ann") {
 			t.Errorf("got %v, want ErrNewerSchema naming ann", err)

@@ -100,7 +100,7 @@ func Open(path string, opts *Options) (*Store, error) {
 	}
 	file, err := os.Stat(path)
 	if err != nil {
-		bdb.Close()
+		_ = bdb.Close() // the stat's error is the one to report
 		return nil, fmt.Errorf("store: opening %s: %w", path, err)
 	}
 	db := guardedDB{DB: bdb, harm: new(harm)}
@@ -111,7 +111,7 @@ func Open(path string, opts *Options) (*Store, error) {
 	if o.ReadOnly {
 		err = db.View(func(tx *bolt.Tx) error {
 			v, err := schemaOf(tx)
-			if err == nil && v != schemaVersion {
+			if err == nil && (v != schemaVersion || converting(tx)) {
 				err = fmt.Errorf("store: %s has schema version %d, this program uses %d; open it read-write once to upgrade it", path, v, schemaVersion)
 			}
 			return err
@@ -123,9 +123,12 @@ func Open(path string, opts *Options) (*Store, error) {
 		if err = db.View(func(tx *bolt.Tx) (err error) { v, err = schemaOf(tx); return err }); err == nil && v != schemaVersion {
 			err = db.Update(upgrade)
 		}
+		if err == nil {
+			err = convertGames(db)
+		}
 	}
 	if err != nil {
-		db.Close()
+		_ = db.Close() // the open's error is the one to report
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return s, nil
@@ -206,9 +209,9 @@ func backupFile(db guardedDB, src string, live os.FileInfo, path string, checkTi
 		return 0, fmt.Errorf("store: backup to %s: %w", path, err)
 	}
 	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
+		if err != nil { // a half-written copy goes; err says why
+			_ = f.Close()
+			_ = os.Remove(f.Name())
 		}
 	}()
 	err = db.View(func(tx *bolt.Tx) error {
@@ -228,7 +231,7 @@ func backupFile(db guardedDB, src string, live os.FileInfo, path string, checkTi
 		var problems []string
 		problems, err = checkFile(f.Name(), DefaultTimeout, checkTimeout)
 		if len(problems) > 0 {
-			os.Remove(f.Name())
+			_ = os.Remove(f.Name()) // the damage is the error to report
 			return 0, damaged(src, problems, "the backup "+path+" was not written (a file already there is kept)")
 		}
 	}
@@ -267,7 +270,7 @@ func checkBackupTarget(live os.FileInfo, path string) error {
 }
 
 func syncDir(dir string) error {
-	d, err := os.Open(dir)
+	d, err := os.Open(dir) // #nosec G304 -- the folder of a file this package writes, opened to sync it
 	if err != nil {
 		return err
 	}

@@ -51,12 +51,10 @@ func (a weight) isZero() bool {
 }
 
 func (a weight) half() weight {
-	for i := 0; i < weightWords; i++ {
-		a[i] >>= 1
-		if i+1 < weightWords {
-			a[i] |= a[i+1] << 63
-		}
+	for i := 0; i < weightWords-1; i++ {
+		a[i] = a[i]>>1 | a[i+1]<<63
 	}
+	a[weightWords-1] >>= 1
 	return a
 }
 

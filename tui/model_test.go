@@ -142,18 +142,18 @@ func TestModelExplainsIllegalMoves(t *testing.T) {
 	// The explanation is the rules engine's own.
 	p, _ := game.ParseFEN(fen)
 	_, err := game.ParseMove(&p, "Ra5")
-	wantIn(t, m.View(), "1. Ra5: "+err.Error()+"\n", "did you mean: Rxa3, Ra2, Rb1, Rc1, Rd1?", "White, your move:")
+	wantIn(t, m.View(), "1. Ra5: "+err.Error()+".\n", "Legal moves like it: Rxa3, Ra2, Rb1, Rc1, Rd1", "White, your move:")
 	golden(t, "illegal.txt", m.View())
 }
 
 func TestModelIceAge(t *testing.T) {
 	m := newModel(t, Options{FEN: iceAgeFEN, White: "Alice", Black: "Bob"})
-	wantIn(t, m.View(), " 4                      [♜] 4", "Ice Age with this move!",
-		"Alone, so frozen by the Ice Age unless Black's move gives them company: the black rook on h4.")
+	wantIn(t, m.View(), " 4                      [♜] 4", "Ice Age after this move!",
+		"Would freeze now: the black rook on h4.")
 	golden(t, "iceage-due.txt", m.View())
 
 	m, _ = press(m, "Bd6", tea.KeyEnter)
-	wantIn(t, m.View(), "20... Bd6\nIce Age! The black rook on h4 froze; 57 squares turned to ice.",
+	wantIn(t, m.View(), "20… Bd6\nIce Age! 1 man froze: the black rook on h4.",
 		" 4  ❄  ❄  ❄  ❄  ❄  ❄  ❄ ❄♜❄ 4", " 20. …        Bd6 ❄", "Alice (White), your move:")
 	golden(t, "iceage-came.txt", m.View())
 
@@ -162,15 +162,15 @@ func TestModelIceAge(t *testing.T) {
 	m, _ = press(m, "Rxe2", tea.KeyEnter, "Kxf7", tea.KeyEnter, "draw", tea.KeyEnter)
 	wantIn(t, m.View(), "Alice (White) offers a draw.", "Bob (Black): accept the draw? Type draw to accept, no to decline.")
 	m, _ = press(m, "draw", tea.KeyEnter)
-	wantIn(t, m.View(), "Game over · Draw agreed, 1/2-1/2.", "Type new for another game")
+	wantIn(t, m.View(), "Game over · Draw by agreement, 1/2-1/2.", "Type new for another game")
 	golden(t, "draw.txt", m.View())
 }
 
 func TestModelKingFreezes(t *testing.T) {
 	m := newModel(t, Options{FEN: "4k3/4p3/8/8/8/8/8/K7 b - - 0 20"})
 	m, _ = press(m, "Kd8", tea.KeyEnter)
-	wantIn(t, m.View(), "Ice Age! The white king on a1 froze; 62 squares turned to ice.",
-		"Game over · White's king froze! Black wins, 0-1.", " 1 ❄♔❄ ❄ ")
+	wantIn(t, m.View(), "Ice Age! 1 man froze: the white king on a1.\nA king froze: the game is over.",
+		"Game over · Black wins: White's king froze in the Ice Age, 0-1.", " 1 ❄♔❄ ❄ ")
 	golden(t, "king-frozen.txt", m.View())
 }
 

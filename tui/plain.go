@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/iceagechess/iceage/game"
+	"github.com/iceagechess/iceage/i18n"
 )
 
 // Glyph returns the Unicode chess symbol of a man: ♔♕♖♗♘♙ for White,
@@ -67,11 +68,7 @@ func (s *Session) FreezeText() string {
 		return ""
 	}
 	p := s.Position()
-	var men []string
-	for _, sq := range b.Squares() {
-		men = append(men, "the "+p.PieceAt(sq).String()+" on "+sq.String())
-	}
-	return "Alone, so frozen by the Ice Age unless Black's move gives them company: " + joinAnd(men) + "."
+	return i18n.WouldFreeze(s.opt.Lang, &p)
 }
 
 // RunPlain plays the session as lines of text: it reads one move or

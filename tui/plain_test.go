@@ -15,12 +15,12 @@ func TestRunPlainIceAge(t *testing.T) {
 	}
 	got := out.String()
 	wantIn(t, got,
-		"Bob (Black) to move · Ice Age with this move!\nAlone, so frozen by the Ice Age unless Black's move gives them company: the black rook on h4.\n",
-		"20... Ra5: the rook on h4 cannot go to a5: a rook moves only along ranks and files\ndid you mean: Ra4, Rb4, Rc4, Rd4, Re4?\n",
-		"20... Bd6\nIce Age! The black rook on h4 froze; 57 squares turned to ice.\n",
+		"Bob (Black) to move · Ice Age after this move!\nWould freeze now: the black rook on h4.\n",
+		"20… Ra5: the rook on h4 cannot go to a5: a rook moves only along ranks and files.\nLegal moves like it: Ra4, Rb4, Rc4, Rd4, Re4\n",
+		"20… Bd6\nIce Age! 1 man froze: the black rook on h4.\n",
 		"  4 * * * * * * * *  4\n",
 		"21. Kxb1\n",
-		"Bob (Black) resigns. Alice (White) wins, 1-0.\n",
+		"White wins: Black resigned, 1-0.\n",
 		"FEN: ****k***/***p****/***b****/********/********/********/P****P**/1K**R*** b - - 0 21\n")
 	golden(t, "plain-iceage.txt", got)
 }
@@ -34,11 +34,11 @@ func TestRunPlainFromTheStart(t *testing.T) {
 	}
 	got := out.String()
 	wantIn(t, got,
-		"1. e4: the pawn on e2 cannot reach e4: ice on e3 blocks it\ndid you mean: exd3, fxe3, dxe3, exf3, dxc3?\n",
-		"1. hxg3\n", "1... Nxf6\n", "2. gxh4\n",
+		"1. e4: the pawn on e2 cannot reach e4: ice on e3 blocks it.\nLegal moves like it: exd3, fxe3, dxe3, exf3, dxc3\n",
+		"1. hxg3\n", "1… Nxf6\n", "2. gxh4\n",
 		"White offers a draw.\nBlack: accept the draw? Type draw to accept, no to decline.\nBlack declines the draw offer.\n",
 		"Black offers a draw.\nWhite: accept the draw? Type draw to accept, no to decline.\n",
-		"    a b c d e f g h\nDraw agreed, 1/2-1/2.\nType a move in any notation")
+		"    a b c d e f g h\nDraw by agreement, 1/2-1/2.\nType a move in any notation")
 	if n := strings.Count(got, "    a b c d e f g h\n"); n != 2*5 {
 		t.Errorf("the board is drawn %d times, want 5 (the start, three moves, the end)", n/2)
 	}

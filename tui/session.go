@@ -83,8 +83,8 @@ type Ply struct {
 	IceAge *game.IceAge // the Ice Age it brought, or nil
 }
 
-// Label returns "12. Nf3" for White's move and "12... Nf6" for Black's.
-func (p Ply) Label() string { return moveNumber(p.Number, p.Color) + " " + p.SAN }
+// Label returns "12. Nf3" for White's move and "12… Nf6" for Black's.
+func (p Ply) Label() string { return i18n.MoveLabel(p.Number, p.Color, p.SAN) }
 
 // Session is one game between two players at one keyboard, played through
 // a play.Service. It is not safe for concurrent use: one keyboard, one
@@ -110,10 +110,10 @@ func NewSession(ctx context.Context, svc *play.Service, opt Options) (*Session, 
 		opt.Lang = i18n.English
 	}
 	if opt.White == "" {
-		opt.White = "White"
+		opt.White = i18n.ColorName(opt.Lang, game.White)
 	}
 	if opt.Black == "" {
-		opt.Black = "Black"
+		opt.Black = i18n.ColorName(opt.Lang, game.Black)
 	}
 	if opt.FEN == "" {
 		opt.FEN = game.StartFEN
@@ -260,9 +260,9 @@ func (s *Session) History() []Ply {
 // Name returns how the player of colour c is called: "White", or
 // "Alice (White)" when the player has a name of their own.
 func (s *Session) Name(c game.Color) string {
-	n, t := s.opt.White, "White"
+	n, t := s.opt.White, i18n.ColorName(s.opt.Lang, game.White)
 	if c == game.Black {
-		n, t = s.opt.Black, "Black"
+		n, t = s.opt.Black, i18n.ColorName(s.opt.Lang, game.Black)
 	}
 	if n == t {
 		return t
@@ -303,14 +303,7 @@ func (s *Session) Countdown() string {
 		return ""
 	}
 	p := s.Position()
-	switch n := p.BlackMovesToIceAge(); {
-	case p.IceAgeNow():
-		return "Ice Age with this move!"
-	case n == 1:
-		return "Ice Age with Black's next move"
-	default:
-		return fmt.Sprintf("Ice Age in %d Black moves", n)
-	}
+	return i18n.IceAgeCountdown(s.opt.Lang, &p)
 }
 
 // Prompt says who is asked to act and how: the side to move, or the
@@ -327,37 +320,17 @@ func (s *Session) Prompt() string {
 	return s.Name(s.turn()) + ", your move:"
 }
 
-// EndText says how the game ended, e.g. "Checkmate! Alice (White) wins,
-// 1-0."; "" while it goes on.
+// EndText says how the game ended, with its result: "White wins by
+// checkmate, 1-0."; "" while it goes on.
 func (s *Session) EndText() string {
 	o := s.g.Outcome
 	if !o.Over() {
 		return ""
 	}
-	w, _ := o.Winner()
-	wins := s.Name(w) + " wins, " + o.Result.String() + "."
-	drawn := "The game is drawn, 1/2-1/2."
-	switch o.Reason {
-	case game.Checkmate:
-		return "Checkmate! " + wins
-	case game.KingFrozen:
-		return titleCase(w.Other()) + "'s king froze! " + wins
-	case game.BothKingsFrozen:
-		return "Both kings froze! " + drawn
-	case game.Stalemate:
-		return "Stalemate: " + s.Name(s.turn()) + " has no move. " + drawn
-	case game.FiftyMoveRule:
-		return "Fifty moves without a capture or a pawn move. " + drawn
-	case game.Resignation:
-		return s.Name(w.Other()) + " resigns. " + wins
-	case game.DrawAgreed:
-		return "Draw agreed, 1/2-1/2."
-	case game.Timeout:
-		return s.Name(w.Other()) + " ran out of time. " + wins
-	case game.Aborted:
-		return "The game was aborted."
+	if o.Reason == game.Aborted {
+		return i18n.Outcome(s.opt.Lang, o) + "."
 	}
-	return "The game is over: " + o.Result.String() + ", " + o.Reason.String() + "."
+	return i18n.Outcome(s.opt.Lang, o) + ", " + o.Result.String() + "."
 }
 
 // Help is the list of commands, as Do's "help" gives it.
@@ -459,9 +432,9 @@ func (s *Session) move(text string) Reply {
 		return s.refusal(err, &before, text)
 	}
 	mp := r.Move
-	notes := []Note{{Moved, moveNumber(before.FullMoveNumber(), before.Turn()) + " " + mp.SAN}}
+	notes := []Note{{Moved, i18n.MoveLabel(before.FullMoveNumber(), before.Turn(), mp.SAN)}}
 	if mp.IceAge != nil {
-		notes = append(notes, Note{IceAgeCame, IceAgeText(mp.IceAge)})
+		notes = append(notes, Note{IceAgeCame, IceAgeText(s.opt.Lang, mp.IceAge)})
 	}
 	reply := s.done(r, notes...)
 	if !s.Over() && s.g.EngineToMove() > 0 {
@@ -479,27 +452,33 @@ func (s *Session) refusal(err error, before *game.Position, text string) Reply {
 		return refused(err.Error())
 	}
 	var r Reply
+	marks := i18n.Marks{Player: s.nameOf, Time: func(t time.Time) string { return t.Format("2006-01-02 15:04") }}
+	plain := *x
+	plain.Suggestions = nil
+	why := i18n.Refusal(s.opt.Lang, &plain, marks)
 	switch x.Kind {
 	case play.IllegalMove:
-		r = refused(moveNumber(before.FullMoveNumber(), before.Turn()) + " " + text + ": " + x.Error())
+		r = refused(sentence(i18n.MoveLabel(before.FullMoveNumber(), before.Turn(), text) + ": " + why))
 	case play.NotAMove:
-		r = refused(sentence(x.Error()))
+		r = refused(sentence(i18n.Sentence(why)))
 		if len(x.Suggestions) == 0 {
-			r.Notes = append(r.Notes, Note{Suggested, "Moves are typed like Nxf3, hxg3 or g1f3; help lists the commands."})
+			r.Notes = append(r.Notes, Note{Suggested, i18n.T(s.opt.Lang, "terminal.how_to_type", nil)})
 		}
-	case play.NothingToTakeBack:
-		r = refused("There is no move to take back.")
-	case play.OfferRepeated:
-		r = refused(s.Name(before.Turn()) + " has offered a draw in this position already: play a move first.")
-	case play.OfferPending:
-		r = refused("An offer already waits for an answer.")
 	default:
-		r = refused(sentence(upperFirst(x.Error())))
+		r = refused(sentence(i18n.Sentence(why)))
 	}
 	if len(x.Suggestions) > 0 {
-		r.Notes = append(r.Notes, Note{Suggested, "did you mean: " + strings.Join(x.Suggestions, ", ") + "?"})
+		r.Notes = append(r.Notes, Note{Suggested, i18n.T(s.opt.Lang, "refusal.suggestions", map[string]any{"Moves": strings.Join(x.Suggestions, ", ")})})
 	}
 	return r
+}
+
+// nameOf is how a player, by id, is called.
+func (s *Session) nameOf(id string) string {
+	if id == BlackID {
+		return s.Name(game.Black)
+	}
+	return s.Name(game.White)
 }
 
 func (s *Session) resign() Reply {
@@ -675,41 +654,20 @@ func (s *Session) WritePNG(path string) error {
 	for _, sq := range s.WouldFreeze().Squares() {
 		opt.Highlights = append(opt.Highlights, render.Highlight{Square: sq, Mark: render.Info})
 	}
-	f, err := os.Create(path)
+	f, err := os.Create(path) // #nosec G304 -- the file the player named to save the board in
 	if err != nil {
 		return err
 	}
 	if err := render.PNG(f, &p, opt); err != nil {
-		f.Close()
+		_ = f.Close() // the drawing's error is the one to report
 		return err
 	}
 	return f.Close()
 }
 
-// IceAgeText tells an Ice Age: which men froze and how many squares
-// turned to ice.
-func IceAgeText(e *game.IceAge) string {
-	n := e.Iced().Count()
-	squares := fmt.Sprintf("%d squares turned to ice", n)
-	if n == 1 {
-		squares = "1 square turned to ice"
-	}
-	if len(e.Frozen) == 0 {
-		return "Ice Age! No man froze; " + squares + "."
-	}
-	men := make([]string, len(e.Frozen))
-	for i, f := range e.Frozen {
-		men[i] = "the " + f.Piece.String() + " on " + f.Square.String()
-	}
-	return "Ice Age! " + upperFirst(joinAnd(men)) + " froze; " + squares + "."
-}
-
-// joinAnd joins "a", "b", "c" as "a, b and c".
-func joinAnd(xs []string) string {
-	if len(xs) < 2 {
-		return strings.Join(xs, "")
-	}
-	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
+// IceAgeText tells an Ice Age in lang: which men froze, or that none did.
+func IceAgeText(lang i18n.Lang, e *game.IceAge) string {
+	return i18n.T(lang, "iceage.title", nil) + " " + i18n.IceAgeNews(lang, e)
 }
 
 // sentence ends s with a full stop unless it has one.
@@ -718,28 +676,6 @@ func sentence(s string) string {
 		return s
 	}
 	return s + "."
-}
-
-func upperFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
-}
-
-// moveNumber returns "12." for White's move and "12..." for Black's.
-func moveNumber(n int, c game.Color) string {
-	if c == game.White {
-		return fmt.Sprintf("%d.", n)
-	}
-	return fmt.Sprintf("%d...", n)
-}
-
-func titleCase(c game.Color) string {
-	if c == game.White {
-		return "White"
-	}
-	return "Black"
 }
 
 func (s *Session) turn() game.Color {

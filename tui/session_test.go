@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/iceagechess/iceage/game"
+	"github.com/iceagechess/iceage/i18n"
 	"github.com/iceagechess/iceage/play"
 	"github.com/iceagechess/iceage/play/memstore"
 )
@@ -53,7 +54,7 @@ func wantNotes(t *testing.T, got []Note, want ...Note) {
 func TestSessionPlaysMovesInAnyNotation(t *testing.T) {
 	s := newSession(t, Options{White: "Alice"})
 	wantNotes(t, do(t, s, "h2g3"), Note{Moved, "1. hxg3"})
-	wantNotes(t, do(t, s, "nf6"), Note{Moved, "1... Nxf6"})
+	wantNotes(t, do(t, s, "nf6"), Note{Moved, "1… Nxf6"})
 	wantNotes(t, do(t, s, "g3-h4"), Note{Moved, "2. gxh4"})
 	if got, want := s.m.FEN(), "rnbqkb1r/pppppppp/*****n**/********/*******P/******1*/PPPPPPP1/RNBQKBNR b KQkq - 0 2"; got != want {
 		t.Errorf("FEN %s, want %s", got, want)
@@ -62,7 +63,7 @@ func TestSessionPlaysMovesInAnyNotation(t *testing.T) {
 	for _, p := range s.History() {
 		labels = append(labels, p.Label())
 	}
-	if want := []string{"1. hxg3", "1... Nxf6", "2. gxh4"}; !reflect.DeepEqual(labels, want) {
+	if want := []string{"1. hxg3", "1… Nxf6", "2. gxh4"}; !reflect.DeepEqual(labels, want) {
 		t.Errorf("history %q, want %q", labels, want)
 	}
 	if m, ok := s.LastMove(); !ok || m.UCI() != "g3h4" {
@@ -83,10 +84,10 @@ func TestSessionPlaysMovesInAnyNotation(t *testing.T) {
 func TestSessionExplainsIllegalMoves(t *testing.T) {
 	s := newSession(t, Options{FEN: "4k3/8/8/8/8/*7/8/R3K3 w - - 0 1"})
 	wantNotes(t, do(t, s, "Ra5"),
-		Note{Refused, "1. Ra5: the rook on a1 cannot reach a5: ice on a3 blocks it"},
-		Note{Suggested, "did you mean: Rxa3, Ra2, Rb1, Rc1, Rd1?"})
+		Note{Refused, "1. Ra5: the rook on a1 cannot reach a5: ice on a3 blocks it."},
+		Note{Suggested, "Legal moves like it: Rxa3, Ra2, Rb1, Rc1, Rd1"})
 	got := do(t, s, "resing")
-	if len(got) != 2 || got[0].Kind != Refused || !strings.HasPrefix(got[0].Text, `"resing" is not a move`) ||
+	if len(got) != 2 || got[0].Kind != Refused || !strings.HasPrefix(got[0].Text, "“resing” is not a move") ||
 		got[1].Text != "Moves are typed like Nxf3, hxg3 or g1f3; help lists the commands." {
 		t.Errorf("a typo of a command: %q", got)
 	}
@@ -97,18 +98,18 @@ func TestSessionExplainsIllegalMoves(t *testing.T) {
 
 func TestSessionIceAge(t *testing.T) {
 	s := newSession(t, Options{FEN: iceAgeFEN})
-	if got := s.Countdown(); got != "Ice Age with this move!" {
+	if got := s.Countdown(); got != "Ice Age after this move!" {
 		t.Errorf("countdown %q", got)
 	}
 	if got := s.WouldFreeze(); got != game.Bit(h4) {
 		t.Errorf("would freeze %v, want h4", got.Squares())
 	}
-	if got, want := s.FreezeText(), "Alone, so frozen by the Ice Age unless Black's move gives them company: the black rook on h4."; got != want {
+	if got, want := s.FreezeText(), "Would freeze now: the black rook on h4."; got != want {
 		t.Errorf("freeze text %q", got)
 	}
 	wantNotes(t, do(t, s, "Bd6"),
-		Note{Moved, "20... Bd6"},
-		Note{IceAgeCame, "Ice Age! The black rook on h4 froze; 57 squares turned to ice."})
+		Note{Moved, "20… Bd6"},
+		Note{IceAgeCame, "Ice Age! 1 man froze: the black rook on h4."})
 	p := s.Position()
 	if !p.IsIce(h4) || p.PieceAt(h4) != game.NoPiece {
 		t.Error("h4 is not ice after the Ice Age")
@@ -127,16 +128,16 @@ func TestSessionIceAge(t *testing.T) {
 func TestSessionKingFreezes(t *testing.T) {
 	s := newSession(t, Options{FEN: "4k3/4p3/8/8/8/8/8/K7 b - - 0 20", Black: "Bob"})
 	wantNotes(t, do(t, s, "Kd8"),
-		Note{Moved, "20... Kd8"},
-		Note{IceAgeCame, "Ice Age! The white king on a1 froze; 62 squares turned to ice."},
-		Note{Ended, "White's king froze! Bob (Black) wins, 0-1."})
+		Note{Moved, "20… Kd8"},
+		Note{IceAgeCame, "Ice Age! 1 man froze: the white king on a1.\nA king froze: the game is over."},
+		Note{Ended, "Black wins: White's king froze in the Ice Age, 0-1."})
 	if !s.Over() || s.Outcome().Reason != game.KingFrozen {
 		t.Fatalf("outcome %+v", s.Outcome())
 	}
 	if got := s.Prompt(); got != "" {
 		t.Errorf("prompt after the end %q", got)
 	}
-	wantNotes(t, do(t, s, "a2"), Note{Refused, "The game is over: White's king froze! Bob (Black) wins, 0-1. Type new for another game, or quit."})
+	wantNotes(t, do(t, s, "a2"), Note{Refused, "The game is over: Black wins: White's king froze in the Ice Age, 0-1. Type new for another game, or quit."})
 	wantNotes(t, do(t, s, "new"), Note{Info, "A new game: White against Bob (Black)."})
 	if s.Over() || s.g.Ply() != 0 || s.m.FEN() != "4k3/4p3/8/8/8/8/8/K7 b - - 0 20" {
 		t.Errorf("the new game: over %v, FEN %s", s.Over(), s.m.FEN())
@@ -152,13 +153,13 @@ func TestSessionDrawOffer(t *testing.T) {
 	}
 	wantNotes(t, do(t, s, "hxg3"), Note{Refused, "Bob (Black), answer the draw offer first: type draw to accept or no to decline."})
 	wantNotes(t, do(t, s, "no"), Note{Info, "Bob (Black) declines the draw offer."})
-	wantNotes(t, do(t, s, "draw"), Note{Refused, "Alice (White) has offered a draw in this position already: play a move first."})
+	wantNotes(t, do(t, s, "draw"), Note{Refused, "You already offered a draw in this position. Play on, and offer again later."})
 	do(t, s, "hxg3")
 	wantNotes(t, do(t, s, "draw"), Note{Asked, "Bob (Black) offers a draw."})
 	if png := do(t, s, "fen"); len(png) != 1 || png[0].Kind != Info {
 		t.Errorf("a command that changes nothing is refused while an offer waits: %q", png)
 	}
-	wantNotes(t, do(t, s, "yes"), Note{Ended, "Draw agreed, 1/2-1/2."})
+	wantNotes(t, do(t, s, "yes"), Note{Ended, "Draw by agreement, 1/2-1/2."})
 	if o := s.Outcome(); o.Result != game.Draw || o.Reason != game.DrawAgreed {
 		t.Errorf("outcome %+v", o)
 	}
@@ -168,14 +169,14 @@ func TestSessionTakeback(t *testing.T) {
 	s := newSession(t, Options{})
 	wantNotes(t, do(t, s, "takeback"), Note{Refused, "There is no move to take back."})
 	do(t, s, "hxg3", "Nxf6")
-	wantNotes(t, do(t, s, "takeback"), Note{Asked, "Black asks to take back 1... Nxf6."})
+	wantNotes(t, do(t, s, "takeback"), Note{Asked, "Black asks to take back 1… Nxf6."})
 	if got := s.Prompt(); got != "White: allow the takeback? Type takeback to allow, no to refuse." {
 		t.Errorf("prompt %q", got)
 	}
 	wantNotes(t, do(t, s, "gxf6"), Note{Refused, "White, answer the takeback request first: type takeback to allow or no to refuse."})
 	wantNotes(t, do(t, s, "no"), Note{Info, "White declines the takeback request."})
 	do(t, s, "undo")
-	wantNotes(t, do(t, s, "takeback"), Note{Info, "Taken back: 1... Nxf6."})
+	wantNotes(t, do(t, s, "takeback"), Note{Info, "Taken back: 1… Nxf6."})
 	if got := s.turn(); got != game.Black || s.g.Ply() != 1 {
 		t.Errorf("after the takeback: %v to move, %d plies", got, s.g.Ply())
 	}
@@ -185,7 +186,7 @@ func TestSessionResign(t *testing.T) {
 	s := newSession(t, Options{White: "Alice", Black: "Bob"})
 	do(t, s, "hxg3")
 	wantNotes(t, do(t, s, "new"), Note{Refused, "This game goes on: resign or agree a draw before starting a new one."})
-	wantNotes(t, do(t, s, "resign"), Note{Ended, "Bob (Black) resigns. Alice (White) wins, 1-0."})
+	wantNotes(t, do(t, s, "resign"), Note{Ended, "White wins: Black resigned, 1-0."})
 	if got := s.Game(); got.Outcome.Reason != game.Resignation || got.Ended.IsZero() {
 		t.Errorf("stored game %+v", got.Outcome)
 	}
@@ -279,5 +280,28 @@ func TestComplete(t *testing.T) {
 	}
 	if got, want := c.Complete("bxa8q"), []string{"bxa8=Q+"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("Complete(bxa8q) = %q, want %q", got, want)
+	}
+}
+
+// TestSessionSpeaksItsLanguage: the terminal's words of a game come from
+// i18n, as the bot's do.
+func TestSessionSpeaksItsLanguage(t *testing.T) {
+	s, err := NewSession(context.Background(), play.New(memstore.New(), play.Options{}), Options{Lang: i18n.French})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Name(game.White); got != "Blancs" {
+		t.Errorf("White is %q", got)
+	}
+	if got := s.Countdown(); got != "Âge de Glace dans 20 coups des Noirs" {
+		t.Errorf("countdown %q", got)
+	}
+	got := do(t, s, "Ra5")
+	if len(got) == 0 || !strings.Contains(got[0].Text, "la tour en a1 ne peut pas") {
+		t.Errorf("an illegal move: %q", got)
+	}
+	do(t, s, "resign")
+	if got := s.EndText(); got != "Les Noirs gagnent\u00a0: les Blancs abandonnent, 0-1." {
+		t.Errorf("end %q", got)
 	}
 }

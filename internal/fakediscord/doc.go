@@ -24,10 +24,13 @@
 //
 // The fake serves what a bot needs: the gateway (HELLO, IDENTIFY, READY,
 // GUILD_CREATE, heartbeats, RESUME with replay, INTERACTION_CREATE,
-// THREAD_CREATE), interaction callbacks, edits and deletes of @original,
-// follow-ups and their edits, channel messages and their edits, threads
-// from a message or on their own, DM channels, application command bulk
-// overwrites, and reads of users, members, guilds, channels and messages.
+// THREAD_CREATE, THREAD_UPDATE, THREAD_DELETE, THREAD_MEMBERS_UPDATE,
+// CHANNEL_UPDATE, CHANNEL_DELETE), interaction callbacks, edits and
+// deletes of @original, follow-ups and their edits, channel messages and
+// their edits, threads from a message or on their own, changes to threads
+// (PATCH: name, archive time, archived), thread members, DM channels,
+// application command bulk overwrites, and reads of users, members,
+// guilds, channels and messages.
 // Files sent as multipart payload_json plus files[n] become attachments
 // with their bytes; an attachments entry of the payload ({"id": n,
 // "description": ...}) gives file n its description, the alt text.
@@ -44,12 +47,44 @@
 // The fake refuses what Discord refuses, with Discord's status and JSON
 // error, which discordgo returns as *discordgo.RESTError: a thread in a
 // channel with NoThreads (403, 50013), a message to a user with DMsClosed
-// (403, 50007), a second callback for an interaction (400, 40060), a first
+// (403, 50007) or NoMutualGuild (403, 50278), a second callback for an interaction (400, 40060), a first
 // callback later than SetResponseDeadline allows (404, 10062), a follow-up
 // before the callback, an empty or oversized message, duplicate or
 // malformed components, invalid command names, descriptions, locales or
-// option order (400, 50035), and so on. Each refusal is logged through the
-// test.
+// option order, a message over Discord's text limits (content 2,000
+// characters, embed title 256, description 4,096, field 1,024, footer
+// 2,048, all of a message's embeds 6,000), an auto_archive_duration other
+// than 60, 1440, 4320 or 10080 (400, 50035), and so on. Each refusal is
+// logged through the test.
+//
+// # Threads over weeks and permissions
+//
+// A thread cannot be started in a thread, a forum post or a voice
+// channel's chat (AddChannel with those types; 400, 50024), nor twice
+// from one message (400, 160004), nor past the guild's ActiveThreadLimit
+// (400, 160006; unarchiving counts too). The bot is its threads' first
+// member; PUT thread-members adds others (ThreadMembers lists them).
+//
+// Pass moves the fake's clock for threads: a thread with no message for
+// its auto_archive_duration is archived, as Discord does; Archive archives
+// one at once. In an archived thread Discord offers no commands and greys
+// out buttons, so Command, Click and the like dispatch nothing there and
+// return "" (logged, not a test error); edits and deletes of its messages
+// and new members answer 400 (50083); the bot's message, or its PATCH
+// archived: false, unarchives it (THREAD_UPDATE). Lock locks a thread, and
+// may archive it too, as a moderator does; the bot has no Manage Threads,
+// so it may neither post there (403, 160005; a private answer to an
+// interaction still works) nor unlock or unarchive it (403, 50013). In a
+// locked and archived thread interactions still come, and their callbacks
+// answer 400 (50083). DeleteChannel deletes a thread or channel:
+// THREAD_DELETE (CHANNEL_DELETE), its messages gone, and 404 (10003) for
+// everything on it, callbacks of interactions from it included.
+//
+// Each channel's Deny takes permissions from the bot there (SetPermissions
+// changes them later), and a thread loses its parent's too: the
+// interactions' app_permissions show what is left, and REST enforces it
+// (see Channel.Deny). Interaction callbacks and follow-ups need none of
+// them, as on Discord.
 //
 // Users may install the app to their own account (User.Installed,
 // InstallApp). Then its commands that allow it are theirs in DMs and group
@@ -107,9 +142,10 @@
 // nonce; send one with Session.RequestWithBucketID.
 //
 // Not faked: voice, presences, gateway compression, intents
-// (every event goes to every session), member lists, permissions beyond
-// NoThreads, messages that users write, and any endpoint not listed above,
-// which answers 404 and is logged.
+// (every event goes to every session), member lists, roles and members'
+// own permissions (every user may do what basePermissions allows), Manage
+// Threads for the bot, messages that users write, and any endpoint not
+// listed above, which answers 404 and is logged.
 //
 // Close every discordgo session before the test ends: a session left open
 // keeps trying to reconnect to a fake that is gone, logging errors. So may

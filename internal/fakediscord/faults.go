@@ -24,6 +24,8 @@ const (
 	RouteOriginalEdit      = "PATCH /webhooks/{app}/{token}/messages/{message}"
 	RouteDMChannel         = "POST /users/@me/channels"
 	RouteChannel           = "GET /channels/{channel}"
+	RouteChannelEdit       = "PATCH /channels/{channel}"
+	RouteThreadMember      = "PUT /channels/{channel}/thread-members/{user}"
 )
 
 // A Refusal is an answer the fake gives a request instead of its own: a

@@ -261,6 +261,12 @@ func (s *Server) dispatchLocked(kind discordgo.InteractionType, answer discordgo
 		s.tb.Errorf("fakediscord: interaction by unknown user %q", userID)
 		return ""
 	}
+	if isThread(c) && c.archived && !c.locked {
+		// Discord's client offers no commands in an archived thread, and
+		// greys out its buttons.
+		s.tb.Logf("fakediscord: %s is archived: Discord lets no one use an interaction there", c.ID)
+		return ""
+	}
 	it := &interaction{
 		id: newID(), token: newToken() + newToken(), kind: kind, answer: answer,
 		channelID: c.ID, guildID: c.GuildID, userID: userID, followups: map[string]bool{},
@@ -323,6 +329,9 @@ func (s *Server) callback(r *http.Request, rep *reply) {
 		rep.err = errUnknownInteraction
 	}
 	if rep.err != nil {
+		return
+	}
+	if rep.err = s.answerableLocked(it, p.Type, p.Data); rep.err != nil {
 		return
 	}
 	data := &reply{raw: p.Data, files: rep.files}
@@ -410,6 +419,34 @@ func (s *Server) callback(r *http.Request, rep *reply) {
 		return
 	}
 	it.responded = true
+	if c := s.channels[it.channelID]; isThread(c) && call.Message.ChannelID == c.ID && !call.Message.Ephemeral() {
+		c.lastActive = s.nowLocked()
+	}
+}
+
+// answerableLocked refuses a callback as Discord does for the state of the
+// interaction's channel: gone (10003); a thread locked and archived since
+// the interaction came (50083); a locked thread, for a response others
+// would see (160005).
+func (s *Server) answerableLocked(it *interaction, typ discordgo.InteractionResponseType, data json.RawMessage) *Error {
+	c := s.channels[it.channelID]
+	switch {
+	case c == nil:
+		return errUnknownChannel
+	case !isThread(c) || typ == discordgo.InteractionApplicationCommandAutocompleteResult || typ == discordgo.InteractionResponseModal:
+		return nil
+	case c.archived:
+		return errArchivedThread
+	case c.locked:
+		var d struct {
+			Flags discordgo.MessageFlags `json:"flags"`
+		}
+		json.Unmarshal(data, &d)
+		if d.Flags&discordgo.MessageFlagsEphemeral == 0 {
+			return errThreadLocked
+		}
+	}
+	return nil
 }
 
 // webhookLocked is the interaction whose webhook a request names.
@@ -430,8 +467,17 @@ func (s *Server) followup(r *http.Request, rep *reply) {
 		return
 	}
 	call.InteractionID = it.id
-	m, err := s.newMessageLocked(s.channels[it.channelID], it.answer, it.id, rep)
+	c := s.channels[it.channelID]
+	if c == nil {
+		rep.err = errUnknownChannel
+		return
+	}
+	m, err := s.newMessageLocked(c, it.answer, it.id, rep)
+	if err == nil && !m.Ephemeral() {
+		err = s.postableLocked(c)
+	}
 	if err != nil {
+		s.forgetLocked(m)
 		rep.err = err
 		return
 	}
@@ -459,6 +505,9 @@ func (s *Server) webhookMessage(r *http.Request, rep *reply) {
 	}
 	if rep.err == nil && m == nil {
 		rep.err = errUnknownMessage
+	}
+	if rep.err == nil && r.Method != http.MethodGet && !m.Ephemeral() {
+		rep.err = editableLocked(s.channels[m.ChannelID])
 	}
 	switch r.Method {
 	case http.MethodGet:

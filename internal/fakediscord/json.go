@@ -33,7 +33,11 @@ var (
 	errAcknowledged       = &Error{Status: 400, Code: 40060, Message: "Interaction has already been acknowledged."}
 	errEmptyMessage       = &Error{Status: 400, Code: 50006, Message: "Cannot send an empty message"}
 	errChannelType        = &Error{Status: 400, Code: 50024, Message: "Cannot execute action on this channel type"}
+	errArchivedThread     = &Error{Status: 400, Code: 50083, Message: "Thread is archived"}
+	errNoMutualGuilds     = &Error{Status: 403, Code: 50278, Message: "Cannot send messages to this user due to having no mutual guilds"}
 	errThreadExists       = &Error{Status: 400, Code: 160004, Message: "A thread has already been created for this message"}
+	errThreadLocked       = &Error{Status: 403, Code: 160005, Message: "Thread is locked"}
+	errActiveThreads      = &Error{Status: 400, Code: 160006, Message: "Maximum number of active threads reached"}
 	errTooLarge           = &Error{Status: 413, Code: 40005, Message: "Request entity too large"}
 )
 
@@ -64,24 +68,6 @@ func nullable(s string) any {
 		return nil
 	}
 	return s
-}
-
-// basePermissions are what the bot and users may do in a channel.
-const basePermissions = discordgo.PermissionViewChannel | discordgo.PermissionSendMessages |
-	discordgo.PermissionEmbedLinks | discordgo.PermissionAttachFiles | discordgo.PermissionReadMessageHistory |
-	discordgo.PermissionAddReactions | discordgo.PermissionUseExternalEmojis |
-	discordgo.PermissionCreatePublicThreads | discordgo.PermissionCreatePrivateThreads |
-	discordgo.PermissionSendMessagesInThreads
-
-func (s *Server) permissionsLocked(c *Channel) string {
-	if !s.botCanSeeLocked(c) {
-		return strconv.FormatInt(appPermissionsUserInstall, 10)
-	}
-	p := int64(basePermissions)
-	if c.NoThreads {
-		p &^= discordgo.PermissionCreatePublicThreads | discordgo.PermissionCreatePrivateThreads
-	}
-	return strconv.FormatInt(p, 10)
 }
 
 func userJSON(u User, bot bool) map[string]any {
@@ -127,13 +113,17 @@ func (s *Server) channelJSON(c *Channel) map[string]any {
 		}
 		return m
 	case discordgo.ChannelTypeGuildPublicThread, discordgo.ChannelTypeGuildPrivateThread, discordgo.ChannelTypeGuildNewsThread:
+		archivedAt := c.archivedAt
+		if archivedAt.IsZero() {
+			archivedAt = c.created
+		}
 		m["owner_id"] = s.bot.ID
 		m["message_count"] = 0
-		m["member_count"] = 1
+		m["member_count"] = len(c.members)
 		m["total_message_sent"] = 0
 		m["thread_metadata"] = map[string]any{
-			"archived": false, "auto_archive_duration": c.archiveMinutes, "archive_timestamp": timestamp(c.created),
-			"locked": false, "invitable": c.Type == discordgo.ChannelTypeGuildPrivateThread, "create_timestamp": timestamp(c.created),
+			"archived": c.archived, "auto_archive_duration": c.archiveMinutes, "archive_timestamp": timestamp(archivedAt),
+			"locked": c.locked, "invitable": c.Type == discordgo.ChannelTypeGuildPrivateThread, "create_timestamp": timestamp(c.created),
 		}
 	default:
 		m["position"] = 0
@@ -170,8 +160,10 @@ func (s *Server) guildCreateJSON(g *Guild) map[string]any {
 	channels, threads := []any{}, []any{}
 	for _, id := range s.channelOrder {
 		if c := s.channels[id]; c.GuildID == g.ID {
-			if c.ParentID != "" {
-				threads = append(threads, s.channelJSON(c))
+			if isThread(c) {
+				if !c.archived {
+					threads = append(threads, s.channelJSON(c))
+				}
 			} else {
 				channels = append(channels, s.channelJSON(c))
 			}

@@ -25,6 +25,8 @@ const (
 	KindResponseEdit Kind = "response edit" // PATCH /webhooks/{app}/{token}/messages/@original
 	KindFollowup     Kind = "followup"      // POST /webhooks/{app}/{token}
 	KindFollowupEdit Kind = "followup edit" // PATCH /webhooks/{app}/{token}/messages/{m}
+	KindChannelEdit  Kind = "channel edit"  // PATCH /channels/{c}
+	KindThreadMember Kind = "thread member" // PUT /channels/{c}/thread-members/{u}
 	KindCommands     Kind = "commands"      // PUT /applications/{app}[/guilds/{g}]/commands
 	KindIdentify     Kind = "identify"      // gateway IDENTIFY
 	KindResume       Kind = "resume"        // gateway RESUME
@@ -53,8 +55,10 @@ type Call struct {
 	// message it was started from.
 	Message Message
 
-	// Channel is the thread created or the DM channel.
+	// Channel is the thread created, changed or joined, or the DM channel.
 	Channel Channel
+	// UserID is the member a thread member call added.
+	UserID string
 
 	// GuildID and Commands are a command overwrite's guild ("" for global
 	// commands) and its commands as the fake answered them, ids filled in.

@@ -3,6 +3,7 @@ package fakediscord
 import (
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -31,6 +32,8 @@ func (s *Server) routes() *http.ServeMux {
 	handle("GET /guilds/{guild}/channels", "", s.getGuildChannels)
 	handle("GET /guilds/{guild}/members/{user}", "", s.getMember)
 	handle(RouteChannel, "", s.getChannel)
+	handle(RouteChannelEdit, KindChannelEdit, s.modifyChannel)
+	handle(RouteThreadMember, KindThreadMember, s.addThreadMember)
 	handle(RouteMessages, KindMessage, s.postMessage)
 	handle("GET /channels/{channel}/messages/{message}", "", s.channelMessage)
 	handle(RouteMessageEdit, KindMessageEdit, s.channelMessage)
@@ -213,12 +216,8 @@ func (s *Server) getMember(r *http.Request, rep *reply) {
 }
 
 func (s *Server) getChannel(r *http.Request, rep *reply) {
-	switch c := s.channels[r.PathValue("channel")]; {
-	case c == nil:
-		rep.err = errUnknownChannel
-	case !s.botCanSeeLocked(c):
-		rep.err = errMissingAccess
-	default:
+	c := s.channels[r.PathValue("channel")]
+	if rep.err = s.canSeeLocked(c); rep.err == nil {
 		rep.body = s.channelJSON(c)
 	}
 }
@@ -240,6 +239,15 @@ func (s *Server) newMessageLocked(c *Channel, typ discordgo.MessageType, interac
 	s.messages[m.ID] = m
 	s.messageOrder = append(s.messageOrder, m.ID)
 	return m, nil
+}
+
+// forgetLocked takes back a message newMessageLocked kept.
+func (s *Server) forgetLocked(m *Message) {
+	if m == nil {
+		return
+	}
+	delete(s.messages, m.ID)
+	s.messageOrder = slices.DeleteFunc(s.messageOrder, func(id string) bool { return id == m.ID })
 }
 
 // editMessageLocked applies an edit to a message if Discord would take it.
@@ -265,18 +273,28 @@ func (s *Server) postMessage(r *http.Request, rep *reply) {
 	call := Call{Kind: KindMessage, JSON: rep.raw}
 	defer func() { call.Err = rep.err; s.recordLocked(call) }()
 	c := s.channels[r.PathValue("channel")]
-	switch {
-	case c == nil:
-		rep.err = errUnknownChannel
-		return
-	case !s.botCanSeeLocked(c):
-		// A DM between users, or a server without the bot: an
-		// interaction's answer may go there, the bot's own post not.
-		rep.err = errMissingAccess
+	// A DM between users, or a server without the bot: an interaction's
+	// answer may go there, the bot's own post not (50001).
+	if rep.err = s.canSeeLocked(c); rep.err != nil {
 		return
 	}
-	if u := s.users[c.RecipientID]; u != nil && u.DMsClosed {
+	switch u := s.users[c.RecipientID]; {
+	case u != nil && u.NoMutualGuild:
+		rep.err = errNoMutualGuilds
+	case u != nil && u.DMsClosed:
 		rep.err = errCannotDM
+	case c.GuildID == "":
+	case isThread(c) && c.locked:
+		rep.err = errThreadLocked
+	case isThread(c):
+		rep.err = s.mayLocked(c, discordgo.PermissionSendMessagesInThreads)
+	default:
+		rep.err = s.mayLocked(c, discordgo.PermissionSendMessages)
+	}
+	if rep.err == nil && len(rep.files) > 0 && c.GuildID != "" {
+		rep.err = s.mayLocked(c, discordgo.PermissionAttachFiles)
+	}
+	if rep.err != nil {
 		return
 	}
 	f, _ := fields(rep.raw)
@@ -298,9 +316,16 @@ func (s *Server) postMessage(r *http.Request, rep *reply) {
 		typ = discordgo.MessageTypeReply
 	}
 	m, err := s.newMessageLocked(c, typ, "", rep)
+	if err == nil {
+		err = s.postableLocked(c)
+	}
 	if err != nil {
+		s.forgetLocked(m)
 		rep.err = err
 		return
+	}
+	if c.GuildID != "" && s.botPermissionsLocked(c)&discordgo.PermissionEmbedLinks == 0 {
+		m.Embeds = nil
 	}
 	if nonce != "" {
 		m.Nonce = nonce
@@ -346,11 +371,15 @@ func readNonce(f map[string]json.RawMessage) (nonce string, enforce bool, _ *Err
 // channelMessage gets, edits or deletes a message through its channel.
 // Ephemeral messages are not in any channel.
 func (s *Server) channelMessage(r *http.Request, rep *reply) {
+	c := s.channels[r.PathValue("channel")]
 	m := s.messages[r.PathValue("message")]
-	if c := s.channels[r.PathValue("channel")]; c != nil && !s.botCanSeeLocked(c) {
-		rep.err = errMissingAccess
-	} else if m == nil || m.ChannelID != r.PathValue("channel") || m.Ephemeral() {
+	switch {
+	case s.canSeeLocked(c) != nil:
+		rep.err = s.canSeeLocked(c)
+	case m == nil || m.ChannelID != c.ID || m.Ephemeral():
 		rep.err = errUnknownMessage
+	case r.Method != http.MethodGet:
+		rep.err = editableLocked(c)
 	}
 	switch {
 	case r.Method == http.MethodGet:
@@ -391,27 +420,35 @@ func (s *Server) startThread(r *http.Request, rep *reply) {
 		return
 	}
 	c := s.channels[r.PathValue("channel")]
+	message := r.PathValue("message")
+	perm := int64(discordgo.PermissionCreatePublicThreads)
+	if message == "" && p.Type != discordgo.ChannelTypeGuildPublicThread {
+		perm = discordgo.PermissionCreatePrivateThreads
+	}
 	switch {
-	case c == nil:
-		rep.err = errUnknownChannel
-	case !s.botCanSeeLocked(c):
-		rep.err = errMissingAccess
+	case s.canSeeLocked(c) != nil:
+		rep.err = s.canSeeLocked(c)
 	case c.Type != discordgo.ChannelTypeGuildText && c.Type != discordgo.ChannelTypeGuildNews:
-		rep.err = errChannelType
-	case c.NoThreads:
-		rep.err = errMissingPermissions
+		rep.err = errChannelType // a thread, a forum post, a voice channel's chat
+	case s.mayLocked(c, perm) != nil:
+		rep.err = s.mayLocked(c, perm)
 	case p.Name == "" || utf8.RuneCountInString(p.Name) > 100:
 		rep.err = invalid("a thread's name has 1 to 100 characters", "name")
+	case p.AutoArchiveDuration != 0 && !slices.Contains(archiveDurations, p.AutoArchiveDuration):
+		rep.err = invalid("auto_archive_duration is 60, 1440, 4320 or 10080", "auto_archive_duration")
+	case s.activeThreadsLocked(c.GuildID) >= s.threadLimitLocked(c.GuildID):
+		rep.err = errActiveThreads
 	}
 	if rep.err != nil {
 		return
 	}
-	t := &Channel{GuildID: c.GuildID, Name: p.Name, ParentID: c.ID, created: time.Now(), archiveMinutes: p.AutoArchiveDuration}
+	t := &Channel{GuildID: c.GuildID, Name: p.Name, ParentID: c.ID, created: time.Now(), archiveMinutes: p.AutoArchiveDuration,
+		lastActive: s.nowLocked(), members: []string{s.bot.ID}}
 	if t.archiveMinutes == 0 {
 		t.archiveMinutes = 4320
 	}
-	if id := r.PathValue("message"); id != "" {
-		m := s.messages[id]
+	if message != "" {
+		m := s.messages[message]
 		switch {
 		case m == nil || m.ChannelID != c.ID || m.Ephemeral():
 			rep.err = errUnknownMessage

@@ -35,6 +35,7 @@ type Server struct {
 	calls    []Call
 	deadline time.Duration // for the first interaction callback; 0 for none
 	latency  time.Duration // before each REST request is served
+	skew     time.Duration // how far Pass moved the threads' clock
 
 	knownRoutes map[string]bool // the routes the fake serves, as Refuse names them
 	refusals    []*refusal
@@ -65,6 +66,10 @@ type Guild struct {
 	Name   string // "Test Guild" when empty
 	Locale string // preferred_locale; "en-US" when empty
 
+	// ActiveThreadLimit is how many threads may be active (not archived)
+	// at once: 1000 when zero, as on Discord. Past it, starting or
+	// unarchiving a thread answers 400 (code 160006).
+	ActiveThreadLimit int
 	// WithoutBot makes it a server that did not add the bot, where only
 	// users who installed the app to their account use its commands: the
 	// bot gets no GUILD_CREATE for it, and its REST calls on the guild and
@@ -82,9 +87,16 @@ type Channel struct {
 	Type    discordgo.ChannelType // zero is a guild text channel
 	Name    string
 
-	// NoThreads makes thread creation here answer 403 Missing Permissions
-	// (code 50013), and leaves the thread permissions out of the
-	// interactions' app_permissions.
+	// Deny lists the permissions the bot lacks here (discordgo.Permission*
+	// bits); a thread lacks its parent's too. They are left out of the
+	// interactions' app_permissions, and what needs them answers 403:
+	// Missing Access (50001) without View Channel, Missing Permissions
+	// (50013) without Send Messages (in threads: Send Messages in Threads),
+	// Create Public or Private Threads, or Attach Files for a message with
+	// files. Without Embed Links a message's embeds are dropped, as Discord
+	// does.
+	Deny int64
+	// NoThreads denies Create Public Threads and Create Private Threads.
 	NoThreads bool
 
 	ParentID    string // threads: the channel the thread is in
@@ -95,6 +107,11 @@ type Channel struct {
 
 	created        time.Time
 	archiveMinutes int
+	archived       bool
+	locked         bool
+	archivedAt     time.Time // on the fake's clock
+	lastActive     time.Time // on the fake's clock: created, unarchived or last posted in
+	members        []string  // threads: the ids of their members
 }
 
 // User is a Discord user other than the bot.
@@ -107,6 +124,9 @@ type User struct {
 	// DMsClosed makes messages sent to the user's DM channel answer 403
 	// Cannot send messages to this user (code 50007).
 	DMsClosed bool
+	// NoMutualGuild makes them answer 403 (code 50278): the user shares no
+	// server with the bot, although AddUser makes everyone a member.
+	NoMutualGuild bool
 	// Installed: the user installed the app to their account, so its
 	// commands that allow it are theirs in DMs, group DMs and servers
 	// without the bot.
@@ -228,6 +248,12 @@ func (s *Server) AddChannel(c Channel) Channel {
 		c.Name = "channel-" + c.ID
 	}
 	c.created = time.Now()
+	if isThread(&c) {
+		if c.archiveMinutes == 0 {
+			c.archiveMinutes = 4320
+		}
+		c.lastActive = s.nowLocked()
+	}
 	s.addChannelLocked(&c)
 	if s.botCanSeeLocked(&c) {
 		s.broadcastLocked("CHANNEL_CREATE", s.channelJSON(&c))

@@ -6,12 +6,13 @@ import (
 	"fmt"
 )
 
-// RecordVersion is the version of the JSON form of play's records, their
-// "v" field. Every storage keeps records in this one form, so that a
-// record written by one reads in another (the migrate command copies them
-// as they are). Versions 1 and 2 were package store's own records; 3 is
-// play's: a game has a revision, and its offers are objects.
-const RecordVersion = 3
+// RecordVersion is the version of the stored form of play's records,
+// their "v" field. Every storage keeps records in this one form, so that
+// a record written by one reads in another. Versions 1 and 2 were package
+// store's own records; 3 is play's: a game has a revision, and its offers
+// are objects; 4 keeps a game in a compact binary form (gamerecord.go),
+// and the other records as JSON objects as before.
+const RecordVersion = 4
 
 // ErrNewerRecord: a record was written by a newer version of the program.
 // Read without its new fields, it would lose them when written back, so
@@ -28,20 +29,32 @@ func (p *Prefs) version() *int     { return &p.V }
 func (s *Stats) version() *int     { return &s.V }
 func (e *LogEntry) version() *int  { return &e.V }
 
-// EncodeRecord returns the JSON form of a record (a *Game, *Challenge,
+// EncodeRecord returns the stored form of a record (a *Game, *Challenge,
 // *Player, *Prefs, *Stats or *LogEntry), with its version set to
-// RecordVersion.
+// RecordVersion: a game's binary form, the JSON form of the others.
 func EncodeRecord(v any) ([]byte, error) {
 	if r, ok := v.(versioned); ok {
 		*r.version() = RecordVersion
 	}
+	if g, ok := v.(*Game); ok {
+		return appendGame(nil, g), nil
+	}
 	return json.Marshal(v)
 }
 
-// DecodeRecord reads the JSON form of a record into v. Errors wrap
-// ErrCorrupt (it does not decode) or ErrNewerRecord (a version above
-// RecordVersion); missing fields read as zero, unknown ones are ignored.
+// DecodeRecord reads the stored form of a record into v: a game in its
+// binary form or, as versions up to 3 wrote it, as JSON. Errors wrap
+// ErrCorrupt (it does not decode, or a game's checksum does not match)
+// or ErrNewerRecord (a version above RecordVersion); in JSON, missing
+// fields read as zero and unknown ones are ignored.
 func DecodeRecord(b []byte, v any) error {
+	if g, ok := v.(*Game); ok && isBinaryGame(b) {
+		err := decodeGame(b, g)
+		if err != nil && !errors.Is(err, ErrNewerRecord) {
+			err = fmt.Errorf("%w: %v", ErrCorrupt, err)
+		}
+		return err
+	}
 	if err := json.Unmarshal(b, v); err != nil {
 		return fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}

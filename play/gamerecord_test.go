@@ -1,0 +1,298 @@
+package play
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/iceagechess/iceage/game"
+)
+
+// refGames reads the UCI moves of the reference games.
+func refGames(tb testing.TB) [][]string {
+	tb.Helper()
+	f, err := os.Open("../game/testdata/games.txt")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	var games [][]string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		if line := sc.Text(); line != "" && line[0] != '#' {
+			games = append(games, strings.Fields(strings.Split(line, ";")[0]))
+		}
+	}
+	return games
+}
+
+var recT0 = time.Date(2026, 3, 1, 12, 0, 0, 123456789, time.UTC)
+
+// playedGame is a finished game of the reference set, its moves an hour
+// and some milliseconds apart.
+func playedGame(tb testing.TB, ucis []string) Game {
+	tb.Helper()
+	m, err := game.ReplayUCI(game.StartFEN, ucis)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	g := Game{ID: 77, Revision: len(ucis) + 1, Guild: "guild", Channel: "channel",
+		White: Seat{ID: "111", Name: "Ann"}, Black: Seat{ID: "222", Name: "Bob"},
+		StartFEN: game.StartFEN, FEN: m.FEN(), Outcome: game.WinFor(game.White, game.Resignation), Last: Ended,
+		Created: recT0, Updated: recT0.Add(time.Duration(len(ucis)) * time.Hour), Ended: recT0.Add(time.Duration(len(ucis)) * time.Hour),
+		DaysPerMove: 3}
+	for i, u := range ucis {
+		g.Moves = append(g.Moves, Move{UCI: u, At: recT0.Add(time.Duration(i)*time.Hour + time.Duration(i*37)*time.Millisecond).Truncate(time.Millisecond)})
+	}
+	return g
+}
+
+// everyField is a game with every field set, the moves not replaying.
+func everyField() Game {
+	return Game{V: 4, ID: 1 << 40, Revision: -3, Guild: "g", Channel: "c\x00h", White: Seat{"w", "Wé"}, Black: Seat{"b", ""},
+		StartFEN: "not a position", FEN: "nor this", Moves: []Move{{UCI: "zz", At: time.UnixMilli(-5).UTC()}, {UCI: "", At: time.UnixMilli(1<<50 + 3).UTC()}},
+		Outcome: game.Outcome{Result: 9, Reason: 200}, Last: 255,
+		Created: time.Date(1600, 1, 1, 0, 0, 0, 1, time.UTC), Updated: time.Date(3000, 1, 1, 0, 0, 0, 999999999, time.UTC),
+		Ended: time.Unix(5, 0).UTC(), Rated: true,
+		Ratings: []RatingChange{{Scope: "", Before: [2]float64{1500, -0.5}, Deviation: [2]float64{350, 1e-300}, After: [2]float64{1, 2}}},
+		Engine:  [2]int{0, 8}, DaysPerMove: 14, Deadline: time.Unix(1e10, 7).UTC(), RemindAt: time.Unix(-1e10, 0).UTC(),
+		Reminded: []int{24, -1}, OpponentChooses: true, Flag: &Flag{By: "b", At: time.Unix(3, 0).UTC()},
+		AwayUntil: [2]time.Time{time.Unix(9, 9).UTC(), time.Unix(10, 10).UTC()},
+		Premoves:  &Premoves{By: "w", Lines: [][]string{{"e2e4", "e7e5"}, nil, {}}},
+		DrawOffer: &Offer{By: "w", Ply: 3}, Takeback: &Offer{By: "b", Ply: 0}, LastOffer: [2]int{1, 2}}
+}
+
+func asJSON(tb testing.TB, g Game) string {
+	tb.Helper()
+	b, err := json.Marshal(g)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return string(b)
+}
+
+func roundTrip(tb testing.TB, g Game) Game {
+	tb.Helper()
+	b, err := EncodeRecord(&g)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var got Game
+	if err := DecodeRecord(b, &got); err != nil {
+		tb.Fatalf("decoding %x: %v", b, err)
+	}
+	return got
+}
+
+func TestGameRecordsReadBackEqual(t *testing.T) {
+	refs := refGames(t)
+	cases := map[string]Game{
+		"every field set":         everyField(),
+		"a new game":              {ID: 1, StartFEN: game.StartFEN, FEN: game.StartFEN, Created: recT0, Updated: recT0},
+		"empty lists, not nil":    {ID: 2, Moves: []Move{}, Reminded: []int{}, Ratings: []RatingChange{}, Premoves: &Premoves{}},
+		"the zero game":           {},
+		"a game of the reference": playedGame(t, refs[0]),
+		"a game from a position": func() Game {
+			start := "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+			m, err := game.ReplayUCI(start, []string{"e2e4", "e7e5", "g1f3"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return Game{ID: 3, StartFEN: start, FEN: m.FEN(), Moves: []Move{{UCI: "e2e4"}, {UCI: "e7e5"}, {UCI: "g1f3"}}}
+		}(),
+		"a stored position the moves do not reach": func() Game {
+			g := playedGame(t, refs[1])
+			g.FEN = game.StartFEN
+			return g
+		}(),
+	}
+	for name, g := range cases {
+		t.Run(name, func(t *testing.T) {
+			g.V = RecordVersion
+			if a, b := asJSON(t, roundTrip(t, g)), asJSON(t, g); a != b {
+				t.Errorf("read back\n%s\nput\n%s", a, b)
+			}
+		})
+	}
+	t.Run("every reference game", func(t *testing.T) {
+		for _, ucis := range refs {
+			g := playedGame(t, ucis)
+			g.V = RecordVersion
+			if a, b := asJSON(t, roundTrip(t, g)), asJSON(t, g); a != b {
+				t.Fatalf("read back\n%s\nput\n%s", a, b)
+			}
+		}
+	})
+}
+
+// Every field of Game must have its place in the binary form: a field
+// added to Game and not to appendGame and decodeGame would be lost by
+// every storage.
+func TestGameRecordKnowsEveryField(t *testing.T) {
+	known := "V ID Revision Guild Channel White Black StartFEN Moves FEN Outcome Last Created Updated Ended Rated Ratings Engine " +
+		"DaysPerMove Deadline RemindAt Reminded OpponentChooses Flag AwayUntil Premoves DrawOffer Takeback LastOffer"
+	var fields []string
+	for f := range reflect.TypeFor[Game]().Fields() {
+		fields = append(fields, f.Name)
+	}
+	if got := strings.Join(fields, " "); got != known {
+		t.Fatalf("Game's fields are\n%s\nthe binary form knows\n%s\nadd the new field to appendGame, decodeGame, everyField and this list", got, known)
+	}
+	// everyField sets them all, so that its round trip tests them all.
+	v := reflect.ValueOf(everyField())
+	for i := range v.NumField() {
+		if v.Field(i).IsZero() {
+			t.Errorf("everyField leaves %s zero", v.Type().Field(i).Name)
+		}
+	}
+}
+
+func TestGameRecordIsSmall(t *testing.T) {
+	refs := refGames(t)
+	total, plies := 0, 0
+	for _, ucis := range refs {
+		g := playedGame(t, ucis)
+		b, err := EncodeRecord(&g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		total += len(b)
+		plies += len(ucis)
+	}
+	t.Logf("%d reference games of %d plies on average: %d bytes a record on average", len(refs), plies/len(refs), total/len(refs))
+	// The moves take about 5 bits and their times (an hour and a few
+	// milliseconds apart) 4 bytes each; the rest is about 60 bytes.
+	if perPly := float64(total-60*len(refs)) / float64(plies); perPly > 5 {
+		t.Errorf("%.1f bytes a ply", perPly)
+	}
+}
+
+func TestDamagedGameRecordsAreRefused(t *testing.T) {
+	g := playedGame(t, refGames(t)[0])
+	b, err := EncodeRecord(&g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range b {
+		for _, flip := range []byte{1, 0x80} {
+			d := append([]byte(nil), b...)
+			d[i] ^= flip
+			var got Game
+			err := DecodeRecord(d, &got)
+			if i == 0 {
+				continue // the version byte: another version, or JSON
+			}
+			if !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("byte %d changed: %v, want ErrCorrupt", i, err)
+			}
+		}
+	}
+	for n := range len(b) {
+		var got Game
+		if err := DecodeRecord(b[:n], &got); !errors.Is(err, ErrCorrupt) {
+			t.Fatalf("cut to %d bytes: %v, want ErrCorrupt", n, err)
+		}
+	}
+	newer := append([]byte(nil), b...)
+	newer[0] = RecordVersion + 1
+	if err := DecodeRecord(newer, new(Game)); !errors.Is(err, ErrNewerRecord) {
+		t.Errorf("a newer version: %v, want ErrNewerRecord", err)
+	}
+}
+
+func TestOldGameRecordsStillRead(t *testing.T) {
+	g := playedGame(t, refGames(t)[2])
+	g.V = 3
+	old, err := json.Marshal(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got Game
+	if err := DecodeRecord(old, &got); err != nil {
+		t.Fatal(err)
+	}
+	if a, b := asJSON(t, got), string(old); a != b {
+		t.Errorf("read\n%s\nfrom\n%s", a, b)
+	}
+}
+
+// FuzzDecodeGameRecord: no bytes make the decoder panic, and what decodes
+// encodes to a record that decodes to the same game.
+func FuzzDecodeGameRecord(f *testing.F) {
+	for _, g := range []Game{everyField(), playedGame(f, refGames(f)[0]), {}} {
+		b, err := EncodeRecord(&g)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte{4, 0, 0, 0, 0})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if !isBinaryGame(b) {
+			return
+		}
+		var g Game
+		if decodeGame(b, &g) != nil {
+			return
+		}
+		again := roundTrip(t, g)
+		if a, b := asJSON(t, again), asJSON(t, g); a != b {
+			t.Fatalf("decoded\n%s\nre-encoded and decoded\n%s", b, a)
+		}
+	})
+}
+
+// BenchmarkDecodeGameRecord decodes a stored game of 149 plies (the mean
+// of the reference games; the first 149 of the first longer one) in its
+// binary form and, for comparison, in the JSON form of version 3.
+func BenchmarkDecodeGameRecord(b *testing.B) {
+	var ref []string
+	for _, r := range refGames(b) {
+		if len(r) >= 149 {
+			ref = r[:149]
+			break
+		}
+	}
+	g := playedGame(b, ref)
+	bin, err := EncodeRecord(&g)
+	if err != nil {
+		b.Fatal(err)
+	}
+	g.V = 3
+	js, err := json.Marshal(g)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		rec  []byte
+	}{{"binary", bin}, {"json", js}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				var d Game
+				if err := DecodeRecord(c.rec, &d); err != nil || len(d.Moves) != len(ref) {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(len(c.rec)), "bytes")
+			b.ReportMetric(float64(len(ref)), "plies")
+		})
+	}
+}
+
+func BenchmarkEncodeGameRecord(b *testing.B) {
+	g := playedGame(b, refGames(b)[0])
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := EncodeRecord(&g); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
