@@ -1,4 +1,4 @@
--- Schema 4: tournaments (play.TournamentRecord). Package tournament
+-- Schema 5: tournaments (play.TournamentRecord). Package tournament
 -- encodes body; the database indexes a tournament by guild and by the
 -- games its rounds started, so that a game's end finds its tournament.
 CREATE TABLE tournaments (
