@@ -79,6 +79,8 @@ type Bot struct {
 	starting  userLocks
 	// guildNames are the servers' names by id, for PGN's Site.
 	guildNames sync.Map
+	// dmChannels are the DM channels' ids by user (notify.go).
+	dmChannels sync.Map
 	thinkers   *pool // the engine's moves (engine.go)
 	// round plays the acts of games (package round); outbox is its
 	// storage's outbox, which deliverLoop delivers (deliver.go) as owner.

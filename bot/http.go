@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"crypto/ed25519"
 	"encoding/json"
 	"fmt"
@@ -13,8 +14,9 @@ import (
 )
 
 // httpAnswerWait is how long an interaction posted over HTTP waits for
-// its answer: Discord drops the request after three seconds.
-const httpAnswerWait = 2900 * time.Millisecond
+// its answer before it is deferred: Discord drops the request after
+// three seconds, and the answer takes its time to get there.
+const httpAnswerWait = 2500 * time.Millisecond
 
 // httpAnswer is the first response to an interaction that came over
 // HTTP: it goes back in the HTTP response instead of to the callback
@@ -24,35 +26,94 @@ type httpAnswer struct {
 	body        []byte
 }
 
-// httpWaiters maps the id of an interaction posted over HTTP to the
-// channel its first answer goes to.
+// httpWaiters maps the id of an interaction posted over HTTP, while its
+// handler runs, to the request waiting for its first answer.
 type httpWaiters struct{ m sync.Map }
 
+// An httpWaiter is the HTTP request of an interaction: its first answer
+// goes back in the response, or, when the handler is slow, a deferral
+// went back instead and the answer follows through the webhook.
+type httpWaiter struct {
+	ch       chan httpAnswer
+	mu       sync.Mutex
+	answered bool                              // the HTTP response went, or will go, out
+	deferred discordgo.InteractionResponseType // what it said when it was a deferral
+}
+
 // answerOverHTTP hands the first response to an interaction to the HTTP
-// request that brought it, if one waits; ok is false otherwise, and the
-// caller sends it to Discord's callback endpoint.
-func (b *Bot) answerOverHTTP(i *discordgo.Interaction, payload any, m *message) (ok bool, err error) {
-	v, found := b.http.m.LoadAndDelete(i.ID)
+// request that brought it, if one waits: ok is true. When that request
+// was answered with a deferral meanwhile, deferred says which, and the
+// caller turns its answer into an edit or a follow-up (afterDeferral);
+// otherwise the caller sends it to Discord's callback endpoint.
+func (b *Bot) answerOverHTTP(i *discordgo.Interaction, payload any, m *message) (ok bool, deferred discordgo.InteractionResponseType, err error) {
+	v, found := b.http.m.Load(i.ID)
 	if !found {
-		return false, nil
+		return false, 0, nil
 	}
-	ch := v.(chan httpAnswer)
+	w := v.(*httpWaiter)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.answered {
+		return false, w.deferred, nil
+	}
 	var a httpAnswer
 	if m != nil && len(m.images) > 0 {
-		files := make([]*discordgo.File, len(m.images))
-		for k, img := range m.images {
-			files[k] = &discordgo.File{Name: img.name, ContentType: "image/png", Reader: bytesReader(img.data)}
-		}
-		a.contentType, a.body, err = discordgo.MultipartBodyWithJSON(payload, files)
+		a.contentType, a.body, err = discordgo.MultipartBodyWithJSON(payload, m.files())
 	} else {
 		a.contentType = "application/json"
 		a.body, err = json.Marshal(payload)
 	}
 	if err != nil {
-		return true, fmt.Errorf("bot: encoding an answer: %w", err)
+		return true, 0, fmt.Errorf("bot: encoding an answer: %w", err)
 	}
-	ch <- a
-	return true, nil
+	w.answered = true
+	w.ch <- a
+	return true, 0, nil
+}
+
+// deferOverHTTP answers a slow interaction's HTTP request with a
+// deferral, unless its answer came meanwhile; false when it cannot be
+// deferred (an autocomplete).
+func (w *httpWaiter) deferOverHTTP(kind discordgo.InteractionType) (httpAnswer, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.answered {
+		return <-w.ch, true
+	}
+	switch kind {
+	case discordgo.InteractionApplicationCommand, discordgo.InteractionModalSubmit:
+		w.deferred = discordgo.InteractionResponseDeferredChannelMessageWithSource
+	case discordgo.InteractionMessageComponent:
+		w.deferred = discordgo.InteractionResponseDeferredMessageUpdate
+	default:
+		return httpAnswer{}, false
+	}
+	w.answered = true
+	body, _ := json.Marshal(discordgo.InteractionResponse{Type: w.deferred})
+	return httpAnswer{contentType: "application/json", body: body}, true
+}
+
+// afterDeferral sends an answer of typ to an interaction whose HTTP
+// request was answered with a deferral: the deferred message is edited,
+// or, for what it cannot become (a private answer after a public
+// deferral, a new message after a click's), replaced by a follow-up.
+func (b *Bot) afterDeferral(ctx context.Context, i *discordgo.Interaction, deferred, typ discordgo.InteractionResponseType, m *message) error {
+	switch {
+	case typ == discordgo.InteractionResponseUpdateMessage:
+		return b.editResponse(ctx, i, m)
+	case typ != discordgo.InteractionResponseChannelMessageWithSource:
+		return fmt.Errorf("bot: an answer of type %d after a deferral over HTTP", typ)
+	case deferred == discordgo.InteractionResponseDeferredChannelMessageWithSource && m.Flags&discordgo.MessageFlagsEphemeral == 0:
+		return b.editResponse(ctx, i, m)
+	case deferred == discordgo.InteractionResponseDeferredChannelMessageWithSource:
+		if err := b.followUp(ctx, i, m); err != nil {
+			return err
+		}
+		_, err := b.request(ctx, http.MethodDelete, discordgo.EndpointInteractionResponseActions(b.appID(i), i.Token), nil, nil)
+		return err
+	default:
+		return b.followUp(ctx, i, m)
+	}
 }
 
 // InteractionsHandler returns the handler of the interactions endpoint
@@ -102,11 +163,13 @@ func (b *Bot) InteractionsHandler(key ed25519.PublicKey) http.Handler {
 			http.Error(w, "interaction already received", http.StatusConflict)
 			return
 		}
-		ch := make(chan httpAnswer, 1)
-		b.http.m.Store(i.ID, ch)
+		waiter := &httpWaiter{ch: make(chan httpAnswer, 1)}
+		b.http.m.Store(i.ID, waiter)
+		ch := waiter.ch
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
+			defer b.http.m.Delete(i.ID)
 			b.onInteraction(b.s, &discordgo.InteractionCreate{Interaction: &i})
 		}()
 		timeout := time.NewTimer(httpAnswerWait)
@@ -118,18 +181,18 @@ func (b *Bot) InteractionsHandler(key ed25519.PublicKey) http.Handler {
 			select {
 			case a = <-ch:
 			default:
-				b.http.m.Delete(i.ID)
 				b.log.Warn("an interaction over HTTP got no answer", "id", i.ID)
 				http.Error(w, "no answer", http.StatusInternalServerError)
 				return
 			}
 		case <-timeout.C:
-			b.http.m.Delete(i.ID)
-			b.log.Warn("an interaction over HTTP was not answered in time", "id", i.ID)
-			http.Error(w, "no answer in time", http.StatusServiceUnavailable)
-			return
+			var ok bool
+			if a, ok = waiter.deferOverHTTP(i.Type); !ok {
+				b.log.Warn("an interaction over HTTP was not answered in time", "id", i.ID)
+				http.Error(w, "no answer in time", http.StatusServiceUnavailable)
+				return
+			}
 		case <-r.Context().Done():
-			b.http.m.Delete(i.ID)
 			return
 		}
 		w.Header().Set("Content-Type", a.contentType)

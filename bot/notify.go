@@ -100,12 +100,11 @@ func (b *Bot) wantsMention(ctx context.Context, user string) bool {
 // dm sends m to the user privately. A refusal for closed DMs is
 // remembered (play.Service.NoteDMRefused) and returned as errDMClosed.
 func (b *Bot) dm(ctx context.Context, user string, m *message) error {
-	ch, err := b.s.UserChannelCreate(user, discordgo.WithContext(ctx))
+	channel, err := b.dmChannel(ctx, user)
 	if err == nil {
-		_, err = b.post(ctx, ch.ID, m)
+		_, err = b.post(ctx, channel, m)
 	}
-	var re *discordgo.RESTError
-	if errors.As(err, &re) && re.Message != nil && re.Message.Code == discordgo.ErrCodeCannotSendMessagesToThisUser {
+	if dmRefused(err) {
 		if nerr := b.play.NoteDMRefused(ctx, user, b.cfg.Now()); nerr != nil {
 			b.log.Warn("noting closed DMs", "user", user, "err", nerr)
 		}
@@ -115,6 +114,35 @@ func (b *Bot) dm(ctx context.Context, user string, m *message) error {
 }
 
 var errDMClosed = errors.New("bot: the user's direct messages are closed")
+
+// dmChannel is the DM channel with a user: Discord's answer is the same
+// channel every time, so it is asked once per user and process.
+func (b *Bot) dmChannel(ctx context.Context, user string) (string, error) {
+	if id, ok := b.dmChannels.Load(user); ok {
+		return id.(string), nil
+	}
+	ch, err := b.s.UserChannelCreate(user, discordgo.WithContext(ctx))
+	if err != nil {
+		return "", err
+	}
+	b.dmChannels.Store(user, ch.ID)
+	return ch.ID, nil
+}
+
+// dmRefused reports Discord's refusal of a direct message that trying
+// again soon will not change: the user closed their DMs (50007), or
+// shares no server with the bot any more (50278).
+func dmRefused(err error) bool {
+	var re *discordgo.RESTError
+	if !errors.As(err, &re) || re.Message == nil {
+		return false
+	}
+	return re.Message.Code == discordgo.ErrCodeCannotSendMessagesToThisUser || re.Message.Code == errCodeNoMutualGuilds
+}
+
+// errCodeNoMutualGuilds is Discord's code for a direct message to a user
+// who shares no server with the bot; discordgo v0.29.0 has no name for it.
+const errCodeNoMutualGuilds = 50278
 
 // tell gives a user news of a game: by direct message if they asked for
 // it (dm, in their language), else, or when the DM fails, by a mention
@@ -297,7 +325,13 @@ func (b *Bot) noteChallengeMessage(in *interaction, c *play.Challenge) {
 	if c.Message != "" {
 		return
 	}
-	msg, err := b.s.InteractionResponse(in.i, discordgo.WithContext(in.ctx))
+	var msg struct {
+		ID string `json:"id"`
+	}
+	body, err := b.request(in.ctx, http.MethodGet, discordgo.EndpointInteractionResponseActions(b.appID(in.i), in.i.Token), nil, nil)
+	if err == nil {
+		err = unmarshal(body, &msg)
+	}
 	if err == nil {
 		err = b.play.SetChallengeMessage(in.ctx, c.ID, msg.ID)
 	}

@@ -266,7 +266,7 @@ func (in *interaction) deferReply(ephemeral bool) error {
 	if ephemeral {
 		r.Data = &discordgo.InteractionResponseData{Flags: discordgo.MessageFlagsEphemeral}
 	}
-	return in.b.s.InteractionRespond(in.i, r, discordgo.WithContext(in.ctx))
+	return in.b.respondPlain(in.ctx, in.i, r)
 }
 
 // userOption returns the id and display name of a user option, or "".

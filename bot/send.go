@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
+	"hash/fnv"
 	"net/http"
+	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/bwmarrin/discordgo"
 )
@@ -60,11 +62,28 @@ func (m *message) mentionOnly(users ...string) {
 }
 
 // request sends payload (with m's images, if any) with discordgo's
-// request machinery: its rate limiter, retries and error type.
+// request machinery: its rate limiter, retries and error type. Its rate
+// limit bucket is the route's (bucketOf), and an error's text never shows
+// an interaction's token.
 func (b *Bot) request(ctx context.Context, method, url string, payload any, m *message) ([]byte, error) {
+	bucket := bucketOf(url)
+	var body []byte
+	var err error
 	if m == nil || len(m.images) == 0 {
-		return b.s.RequestWithBucketID(method, url, payload, url, discordgo.WithContext(ctx))
+		body, err = b.s.RequestWithBucketID(method, url, payload, bucket, discordgo.WithContext(ctx))
+	} else {
+		ct, multipart, merr := discordgo.MultipartBodyWithJSON(payload, m.files())
+		if merr != nil {
+			return nil, fmt.Errorf("bot: encoding a message with %d files: %w", len(m.images), merr)
+		}
+		body, err = b.s.RequestRaw(method, url, ct, multipart, bucket, 0, discordgo.WithContext(ctx))
 	}
+	return body, redact(err)
+}
+
+// files are m's attachments, each with its content type: a board's PNG,
+// a replay's GIF, a game's PGN.
+func (m *message) files() []*discordgo.File {
 	files := make([]*discordgo.File, len(m.images))
 	for i, img := range m.images {
 		mime := img.mime
@@ -73,12 +92,60 @@ func (b *Bot) request(ctx context.Context, method, url string, payload any, m *m
 		}
 		files[i] = &discordgo.File{Name: img.name, ContentType: mime, Reader: bytes.NewReader(img.data)}
 	}
-	ct, body, err := discordgo.MultipartBodyWithJSON(payload, files)
-	if err != nil {
-		return nil, fmt.Errorf("bot: encoding a message with %d images: %w", len(files), err)
-	}
-	return b.s.RequestRaw(method, url, ct, body, url, 0, discordgo.WithContext(ctx))
+	return files
 }
+
+// interactionPath matches the token in the paths of an interaction's
+// callback and its webhook: /interactions/{id}/{token}/...,
+// /webhooks/{application}/{token}/....
+var interactionPath = regexp.MustCompile(`/(interactions|webhooks)/([0-9]+)/[^/?"\s]+`)
+
+// bucketStripes is how many rate limit buckets the requests on one
+// interaction route share, by their token.
+const bucketStripes = 64
+
+// bucketOf is the rate limit bucket of a request of the bot's. discordgo
+// keeps a bucket for every key it is given, for good: keyed by the URL,
+// as discordgo keys its own calls, each interaction's token would leave
+// one behind (discordgo's issue #1333). Interaction routes share
+// bucketStripes buckets, picked by the token so that requests of
+// different interactions rarely wait for each other; other URLs name only
+// channels, messages and the like, whose number is bounded.
+func bucketOf(url string) string {
+	loc := interactionPath.FindStringSubmatchIndex(url)
+	if loc == nil {
+		return url
+	}
+	token := url[loc[5]+1 : loc[1]]
+	h := fnv.New32a()
+	h.Write([]byte(token))
+	route, _, _ := strings.Cut(url[:loc[4]]+":id/:token"+url[loc[1]:], "?")
+	return route + "#" + strconv.Itoa(int(h.Sum32()%bucketStripes))
+}
+
+// redact hides interaction tokens in err's text, since a failed request's
+// error shows its URL and the logs should not hold what could answer an
+// interaction for fifteen minutes. errors.As still finds what err wraps.
+func redact(err error) error {
+	if err == nil {
+		return nil
+	}
+	text := redactText(err.Error())
+	if text == err.Error() {
+		return err
+	}
+	return redactedError{err, text}
+}
+
+func redactText(s string) string { return interactionPath.ReplaceAllString(s, "/$1/$2/:token") }
+
+type redactedError struct {
+	err  error
+	text string
+}
+
+func (e redactedError) Error() string { return e.text }
+func (e redactedError) Unwrap() error { return e.err }
 
 // respond answers an interaction with a message (typ 4, or 7 to update
 // the message a component is on).
@@ -87,23 +154,32 @@ func (b *Bot) respond(ctx context.Context, i *discordgo.Interaction, typ discord
 		Type discordgo.InteractionResponseType `json:"type"`
 		Data *message                          `json:"data,omitempty"`
 	}{typ, m}
-	if ok, err := b.answerOverHTTP(i, payload, m); ok {
+	ok, deferred, err := b.answerOverHTTP(i, payload, m)
+	switch {
+	case ok:
 		return err
+	case deferred != 0:
+		return b.afterDeferral(ctx, i, deferred, typ, m)
 	}
-	_, err := b.request(ctx, http.MethodPost, discordgo.EndpointInteractionResponse(i.ID, i.Token), payload, m)
+	_, err = b.request(ctx, http.MethodPost, discordgo.EndpointInteractionResponse(i.ID, i.Token), payload, m)
 	return err
 }
 
 // respondPlain answers an interaction with a response that carries no
 // files (an autocomplete's choices, a deferral).
 func (b *Bot) respondPlain(ctx context.Context, i *discordgo.Interaction, r *discordgo.InteractionResponse) error {
-	if ok, err := b.answerOverHTTP(i, r, nil); ok {
+	ok, deferred, err := b.answerOverHTTP(i, r, nil)
+	switch {
+	case ok:
 		return err
+	case deferred != 0 && (r.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource || r.Type == discordgo.InteractionResponseDeferredMessageUpdate):
+		return nil // deferred already
+	case deferred != 0:
+		return fmt.Errorf("bot: a response of type %d after a deferral over HTTP", r.Type)
 	}
-	return b.s.InteractionRespond(i, r, discordgo.WithContext(ctx))
+	_, err = b.request(ctx, http.MethodPost, discordgo.EndpointInteractionResponse(i.ID, i.Token), r, nil)
+	return err
 }
-
-func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }
 
 // editResponse replaces the deferred or sent response of an interaction.
 func (b *Bot) editResponse(ctx context.Context, i *discordgo.Interaction, m *message) error {

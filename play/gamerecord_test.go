@@ -287,12 +287,32 @@ func BenchmarkDecodeGameRecord(b *testing.B) {
 	}
 }
 
+// BenchmarkEncodeGameRecord encodes a game of 149 plies, as every write of
+// a game does (a move rewrites its game): the binary form replays the
+// game; the JSON form of version 3, for comparison.
 func BenchmarkEncodeGameRecord(b *testing.B) {
-	g := playedGame(b, refGames(b)[0])
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := EncodeRecord(&g); err != nil {
-			b.Fatal(err)
+	var ref []string
+	for _, r := range refGames(b) {
+		if len(r) >= 149 {
+			ref = r[:149]
+			break
 		}
 	}
+	g := playedGame(b, ref)
+	b.Run("binary", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := EncodeRecord(&g); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("json", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := json.Marshal(&g); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
