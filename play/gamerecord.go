@@ -103,6 +103,19 @@ func isBinaryGame(b []byte) bool {
 	return true
 }
 
+// GameRecordDerivesFEN reports whether b is a game record in the binary
+// form whose position is not stored but is, by construction, the one its
+// moves reach: decoding it replays the moves, each one of the legal
+// moves, and takes the position from there. A check of stored games need
+// not replay those again. It does not decode b.
+func GameRecordDerivesFEN(b []byte) bool {
+	if !isBinaryGame(b) || len(b) < 2 {
+		return false
+	}
+	has, n := binary.Uvarint(b[1:])
+	return n > 0 && has&(gameHasFEN|gameHasRawMoves) == 0
+}
+
 // appendGame appends the binary form of g (version RecordVersion).
 func appendGame(b []byte, g *Game) []byte {
 	start := len(b)

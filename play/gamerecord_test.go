@@ -316,3 +316,34 @@ func BenchmarkEncodeGameRecord(b *testing.B) {
 		}
 	})
 }
+
+func TestGameRecordDerivesFEN(t *testing.T) {
+	refs := refGames(t)
+	played := playedGame(t, refs[0])
+	elsewhere := playedGame(t, refs[1])
+	elsewhere.FEN = game.StartFEN
+	cases := []struct {
+		name string
+		g    Game
+		want bool
+	}{
+		{"a played game", played, true},
+		{"a stored position the moves do not reach", elsewhere, false},
+		{"moves that do not replay", everyField(), false},
+	}
+	for _, c := range cases {
+		b, err := EncodeRecord(&c.g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := GameRecordDerivesFEN(b); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+	js, _ := json.Marshal(played)
+	for _, b := range [][]byte{js, nil, {4}, {4, 0x80}} {
+		if GameRecordDerivesFEN(b) {
+			t.Errorf("%q derives its position", b)
+		}
+	}
+}
