@@ -1,4 +1,4 @@
--- Schema 5: each server's own settings (play.ServerSettings), chosen by
+-- Schema 6: each server's own settings (play.ServerSettings), chosen by
 -- its admins with /server-settings.
 CREATE TABLE servers (
 	guild_id text  PRIMARY KEY,
