@@ -85,6 +85,9 @@ func (b *Bot) prepare(in *interaction) {
 	if p := b.prefs(in.ctx, in.user); p.Language != "" {
 		in.lang = i18n.Lang(p.Language)
 	}
+	if s := b.serverSettings(in); s.Language != "" {
+		in.public = i18n.Lang(s.Language)
+	}
 }
 
 // myMove reports whether user is the one to act in g: to move, or to

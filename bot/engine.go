@@ -101,14 +101,16 @@ func (b *Bot) engineChallenge(in *interaction, n play.NewChallenge, level int) e
 	name := truncate(tr(in.public, "thread.name", map[string]any{"White": white.Name, "Black": black.Name}), 100)
 	var ch *discordgo.Channel
 	var err error
-	if in.botDM() {
-		ch = &discordgo.Channel{ID: in.i.ChannelID} // a DM has no threads: the game is played in it
+	set := b.serverSettings(in)
+	noThreads := in.botDM() || !set.Threads.Or(true) // a DM has no threads; a server may want none
+	if noThreads {
+		ch = &discordgo.Channel{ID: in.i.ChannelID} // the game is played in the channel
 	} else {
 		ch, err = b.s.ThreadStartComplex(in.i.ChannelID, &discordgo.ThreadStart{Name: name,
 			AutoArchiveDuration: threadArchiveMinutes, Type: discordgo.ChannelTypeGuildPublicThread}, discordgo.WithContext(in.ctx))
 	}
 	switch {
-	case in.botDM():
+	case noThreads:
 	case err == nil:
 		channel, thread = ch.ID, ch.ID
 	case isForbidden(err):
