@@ -80,6 +80,13 @@ type ReadTx interface {
 	// limit of zero or less returns nothing, here and in Finished.
 	Due(kind DueKind, now time.Time, limit int) ([]Due, error)
 	NextDue(kind DueKind) (at time.Time, ok bool, err error)
+
+	// Tournament returns the tournament with that id; Tournaments a
+	// guild's, newest first; TournamentOf the id of the tournament whose
+	// round started the game (ErrNotFound when none did).
+	Tournament(id uint64) (TournamentRecord, error)
+	Tournaments(guild string) ([]TournamentRecord, error)
+	TournamentOf(game uint64) (uint64, error)
 }
 
 // Tx reads and writes records inside a read-write transaction.
@@ -105,6 +112,9 @@ type Tx interface {
 	// the rest of the transaction; an item whose Key is pending already
 	// is left as it is.
 	PutOutbox(items ...OutboxItem) error
+	// PutTournament creates or replaces a tournament and indexes its
+	// games (a game once listed stays listed).
+	PutTournament(r TournamentRecord) error
 }
 
 // DueKind names a time index.

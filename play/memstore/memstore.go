@@ -32,6 +32,9 @@ type Memory struct {
 	standings map[string][]play.Standing
 	// outbox holds the pending outbox items by key (outbox.go).
 	outbox map[string]play.OutboxItem
+	// tournaments and their games' index (tournament.go).
+	tournaments  map[uint64]play.TournamentRecord
+	tournamentOf map[uint64]uint64
 }
 
 // New returns an empty in-memory storage.
@@ -40,7 +43,8 @@ func New() *Memory {
 		games: map[uint64]play.Game{}, challenges: map[uint64]play.Challenge{},
 		players: map[[2]string]play.Player{}, stats: map[string]play.Stats{}, prefs: map[string]play.Prefs{},
 		logs: map[[2]string][]play.LogEntry{}, standings: map[string][]play.Standing{},
-		outbox: map[string]play.OutboxItem{},
+		outbox:      map[string]play.OutboxItem{},
+		tournaments: map[uint64]play.TournamentRecord{}, tournamentOf: map[uint64]uint64{},
 	}
 }
 
@@ -53,7 +57,7 @@ func (m *Memory) Update(ctx context.Context, fn func(play.Tx) error) error {
 	defer m.mu.Unlock()
 	tx := &memTx{m: m, seq: m.seq, games: map[uint64]play.Game{}, challenges: map[uint64]*play.Challenge{},
 		players: map[[2]string]play.Player{}, stats: map[string]play.Stats{}, prefs: map[string]play.Prefs{},
-		logs: map[[2]string]map[uint64]play.LogEntry{}}
+		logs: map[[2]string]map[uint64]play.LogEntry{}, tournaments: map[uint64]play.TournamentRecord{}}
 	if err := fn(tx); err != nil {
 		return err
 	}
@@ -76,6 +80,7 @@ func (m *Memory) Update(ctx context.Context, fn func(play.Tx) error) error {
 		m.logs[k] = mergeLog(m.logs[k], es)
 	}
 	m.addOutbox(tx.outbox)
+	m.addTournaments(tx.tournaments)
 	return nil
 }
 
@@ -91,16 +96,17 @@ func (m *Memory) View(ctx context.Context, fn func(play.ReadTx) error) error {
 
 // memTx overlays a transaction's writes on the committed state.
 type memTx struct {
-	m          *Memory
-	readOnly   bool
-	seq        uint64
-	games      map[uint64]play.Game
-	challenges map[uint64]*play.Challenge // nil: deleted
-	players    map[[2]string]play.Player
-	stats      map[string]play.Stats
-	prefs      map[string]play.Prefs
-	logs       map[[2]string]map[uint64]play.LogEntry // by scope and user, then game
-	outbox     []play.OutboxItem                      // put, in order
+	m           *Memory
+	readOnly    bool
+	seq         uint64
+	games       map[uint64]play.Game
+	challenges  map[uint64]*play.Challenge // nil: deleted
+	players     map[[2]string]play.Player
+	stats       map[string]play.Stats
+	prefs       map[string]play.Prefs
+	logs        map[[2]string]map[uint64]play.LogEntry // by scope and user, then game
+	outbox      []play.OutboxItem                      // put, in order
+	tournaments map[uint64]play.TournamentRecord
 }
 
 func notFound(format string, args ...any) error {
