@@ -360,7 +360,11 @@ func (s *Service) start(tx Tx, n NewGame) (Game, error) {
 			g.AwayUntil[c] = p.AwayUntil
 		}
 	}
-	g.OpponentChooses = s.opts.OpponentChooses && n.DaysPerMove > 0
+	set, err := tx.ServerSettings(n.Guild)
+	if err != nil {
+		return Game{}, err
+	}
+	g.OpponentChooses = set.OpponentChooses.Or(s.opts.OpponentChooses) && n.DaysPerMove > 0
 	if err := s.startClock(tx, &g, at); err != nil {
 		return Game{}, err
 	}
