@@ -82,10 +82,18 @@ func (b *Bot) prepare(in *interaction) {
 	if in.i.Type == discordgo.InteractionApplicationCommandAutocomplete || in.user == "" {
 		return
 	}
-	if p := b.prefs(in.ctx, in.user); p.Language != "" {
+	// The settings only choose the language, and Discord's locale will
+	// do: a database slow to give them must not eat the three seconds
+	// the interaction's answer (or apology) has.
+	ctx, cancel := context.WithTimeout(in.ctx, prefsWait)
+	defer cancel()
+	if p := b.prefs(ctx, in.user); p.Language != "" {
 		in.lang = i18n.Lang(p.Language)
 	}
 }
+
+// prefsWait is how long an interaction waits for its user's settings.
+const prefsWait = 500 * time.Millisecond
 
 // myMove reports whether user is the one to act in g: to move, or to
 // choose after the opponent's time ran out.
