@@ -99,7 +99,7 @@ func TestLocalAgainstTheEngineInLineMode(t *testing.T) {
 		"Alice (White) against Ice Age Engine (level 1) (Black).",
 		"1. hxg3\n1… ", // the engine answers at once
 		"2. Nxf3\n2… ",
-		"Taken back: ",
+		"moves were taken back.",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, out)

@@ -7,9 +7,13 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"time"
 
 	"github.com/iceagechess/iceage/engine"
 	"github.com/iceagechess/iceage/game"
+	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/play/memstore"
+	"github.com/iceagechess/iceage/play/round"
 )
 
 func init() {
@@ -34,7 +38,7 @@ func runSelfplay(args []string, stdout, stderr io.Writer) int {
 	games := fs.Int("games", 1, "number of games")
 	seed := fs.Uint64("seed", 1, "seed for the weaker levels' choices and the random openings; game i uses seed+i")
 	nodes := fs.Int64("nodes", 0, "node budget per move instead of the levels' own (0: the levels' budgets); makes the games reproducible")
-	moveTime := fs.Duration("time", 0, "time budget per move instead of the levels' own (0: the levels' budgets)")
+	moveTime := fs.Duration("time", 0, "the most a move may take (0: the levels' own budgets); the levels that think for a time scale theirs to it")
 	swap := fs.Bool("swap", false, "swap colours after every game")
 	openings := fs.Int("openings", 0, "start every game with this many random plies (chosen by the game's seed), for variety")
 	maxPlies := fs.Int("maxplies", 300, "end a game still going after this many plies as a draw")
@@ -83,17 +87,6 @@ func runSelfplay(args []string, stdout, stderr io.Writer) int {
 		w = f
 	}
 
-	limits := func(level int) engine.Limits {
-		lim := engine.Level(level)
-		if *nodes > 0 {
-			lim.Nodes, lim.Time = *nodes, 0
-		}
-		if *moveTime > 0 {
-			lim.Time = *moveTime
-		}
-		return lim
-	}
-	engines := [2]*engine.Engine{engine.New(engine.Options{}), engine.New(engine.Options{})}
 	var wins [2]int // by colour
 	draws := 0
 	for i := range *games {
@@ -102,7 +95,7 @@ func runSelfplay(args []string, stdout, stderr io.Writer) int {
 			levels[0], levels[1] = levels[1], levels[0]
 		}
 		s := *seed + uint64(i)
-		m, err := selfplayGame(engines, [2]engine.Limits{limits(levels[0]), limits(levels[1])}, start, s, *openings, *maxPlies)
+		m, err := selfplayGame(levels, round.EngineOptions{Nodes: *nodes, MoveTime: *moveTime, Seed: s}, start, s, *openings, *maxPlies)
 		if err != nil {
 			fmt.Fprintf(stderr, "selfplay: game %d: %v\n", i+1, err)
 			return 1
@@ -138,41 +131,61 @@ func runSelfplay(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// selfplayGame plays one game from start: openings random plies chosen
-// by seed, then each side's engine with its limits (engines[0] plays
-// White). A game still going after maxPlies is ended as a draw. Each
-// engine is reset first, so a game depends only on its arguments (and
-// the clock, when a limit has a time budget). An error means the engine
-// chose a move the match refused: a bug.
-func selfplayGame(engines [2]*engine.Engine, lims [2]engine.Limits, start game.Position, seed uint64, openings, maxPlies int) (*game.Match, error) {
-	for _, e := range engines {
-		e.Reset()
+// selfplayGame plays one game from start between the engine at levels
+// (White's first) through the round, as the bot and the terminal play it:
+// openings random plies chosen by seed, then the engine's moves with
+// opts. A game still going after maxPlies is ended as a draw. A game
+// depends only on its arguments (and the clock, when a level thinks for
+// a time). An error means the engine chose a move play refused: a bug.
+func selfplayGame(levels [2]int, opts round.EngineOptions, start game.Position, seed uint64, openings, maxPlies int) (*game.Match, error) {
+	ctx := context.Background()
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	clock := func() time.Time { at = at.Add(time.Second); return at }
+	r, err := round.New(play.New(memstore.New(), play.Options{}), round.Options{Engine: opts, Now: clock})
+	if err != nil {
+		return nil, err
 	}
-	m := game.NewMatch(start)
-	r := seed*0x9e3779b97f4a7c15 + 1
-	for ply := 0; !m.Outcome().Over(); ply++ {
+	out, err := r.Start(ctx, play.NewGame{Channel: "selfplay", StartFEN: start.FEN(), Engine: levels, At: clock(),
+		White: play.Seat{ID: "white", Name: round.EngineName(levels[0])}, Black: play.Seat{ID: "black", Name: round.EngineName(levels[1])}})
+	if err != nil {
+		return nil, err
+	}
+	g := out.Game
+	rng := seed*0x9e3779b97f4a7c15 + 1
+	for ply := 0; !g.Over(); ply++ {
 		if ply >= maxPlies {
+			m, err := g.Match()
+			if err != nil {
+				return nil, err
+			}
 			// Adjudicated a draw at the cap; the game is not over, so End cannot fail.
 			_ = m.End(game.Outcome{Result: game.Draw, Reason: game.DrawAgreed})
-			break
+			return m, nil
 		}
-		p := m.Position()
-		side := p.Turn()
-		var mv game.Move
+		if err := r.Done(ctx, out.Keys...); err != nil {
+			return nil, err
+		}
 		if ply < openings {
+			p, err := g.Position()
+			if err != nil {
+				return nil, err
+			}
 			legal := p.LegalMoves(nil)
-			r ^= r << 13
-			r ^= r >> 7
-			r ^= r << 17
-			mv = legal[r%uint64(len(legal))]
+			rng ^= rng << 13
+			rng ^= rng >> 7
+			rng ^= rng << 17
+			mv := legal[rng%uint64(len(legal))]
+			a := round.Act{Act: play.Act{By: g.ToMove().ID, Game: g.ID, Revision: g.Revision, At: clock()}, Kind: round.Move, Text: mv.UCI()}
+			if out, err = r.Do(ctx, a); err != nil {
+				return nil, fmt.Errorf("the opening move %s in %s: %w", mv, p.FEN(), err)
+			}
 		} else {
-			lim := lims[side]
-			lim.Seed = seed<<16 + uint64(ply)
-			mv = engines[side].Search(context.Background(), p, lim).Best
+			var ok bool
+			if out, ok, err = r.Engine(ctx, g.ID); err != nil || !ok {
+				return nil, fmt.Errorf("the engine did not move in %s: %v", g.FEN, err)
+			}
 		}
-		if _, err := m.PlayMove(mv); err != nil {
-			return m, fmt.Errorf("the engine chose %s in %s: %w", mv, p.FEN(), err)
-		}
+		g = out.Game
 	}
-	return m, nil
+	return g.Match()
 }

@@ -71,9 +71,11 @@ type Bot struct {
 	stop     context.CancelFunc
 	inflight sync.WaitGroup
 	closing  atomic.Bool
-	locales  locales     // the languages interactions told, for news (notify.go)
-	http     httpWaiters // interactions posted over HTTP, waiting for their answer
-	seen     seenIDs     // the ids of interactions posted over HTTP (replay.go)
+	locales  locales // the languages interactions told, for news (notify.go)
+	// followers are the last interactions of private games (installs.go).
+	followers followers
+	http      httpWaiters // interactions posted over HTTP, waiting for their answer
+	seen      seenIDs     // the ids of interactions posted over HTTP (replay.go)
 	// cooldowns and starting hold the per-user limits (limits.go).
 	cooldowns cooldowns
 	starting  userLocks

@@ -176,6 +176,9 @@ func (b *Bot) deliverBoard(ctx context.Context, it play.OutboxItem) error {
 	if err != nil {
 		return err
 	}
+	if d.Game.Private {
+		return b.deliverPrivately(ctx, &d)
+	}
 	m, err := b.deliveryMessage(ctx, b.guildLang(ctx, d.Game.Guild), &d)
 	if err != nil {
 		return err
@@ -282,6 +285,7 @@ func (b *Bot) deliveryMessage(ctx context.Context, lang i18n.Lang, d *round.Deli
 	var declined *round.Declined
 	var took *round.TookBack
 	started := false
+	marks := discordMarks
 	for _, e := range d.Events {
 		switch e := e.(type) {
 		case round.Moved:
@@ -302,26 +306,21 @@ func (b *Bot) deliveryMessage(ctx context.Context, lang i18n.Lang, d *round.Deli
 	case offered != nil && ended == nil:
 		return offerMessage(lang, g, offered), nil
 	case declined != nil:
-		id := "draw.declined"
-		if declined.Offer == round.Takeback {
-			id = "takeback.declined"
-		}
-		m := &message{Content: tr(lang, id, map[string]any{"Player": mention(declined.By)})}
+		m := &message{Content: i18n.Event(lang, *declined, d.Act, marks)}
 		m.mentionOnly()
 		return m, nil
 	case took != nil:
-		return b.boardMessage(ctx, lang, view{g: g, headline: i18n.N(lang, "game.took_back", took.Plies, nil), buttons: true, ping: true})
+		return b.boardMessage(ctx, lang, view{g: g, headline: i18n.Event(lang, *took, d.Act, marks), buttons: true, ping: true})
 	case len(moves) > 0:
 		first := moves[0]
 		played, err := round.Played(g, first.Ply)
 		if err != nil {
 			return nil, err
 		}
-		v := view{g: g, played: played, buttons: true, ping: true,
-			headline: tr(lang, "game.moved", map[string]any{"Player": mention(first.By), "Move": "**" + first.SAN + "**"})}
+		v := view{g: g, played: played, buttons: true, ping: true, headline: i18n.Event(lang, first, d.Act, marks)}
 		if len(moves) > 1 && moves[1].Reply {
 			reply := moves[1]
-			v.headline += "\n" + tr(lang, "premove.played", map[string]any{"Player": mention(reply.By), "Move": "**" + reply.SAN + "**"})
+			v.headline += "\n" + i18n.Event(lang, reply, d.Act, marks)
 			if rp, err := round.Played(g, reply.Ply); err == nil && rp.IceAge != nil {
 				v.played = rp
 			}
@@ -330,30 +329,24 @@ func (b *Bot) deliveryMessage(ctx context.Context, lang i18n.Lang, d *round.Deli
 	case started:
 		return b.boardMessage(ctx, lang, view{g: g, headline: tr(lang, "game.started", nil), buttons: true, ping: true})
 	case ended != nil:
-		headline := ""
-		switch d.Act {
-		case round.Resign:
-			headline = tr(lang, "game.resigned", map[string]any{"Player": mention(ended.By)})
-		case round.Abort:
-			headline = tr(lang, "game.aborted", map[string]any{"Player": mention(ended.By)})
-		case round.OfferDraw, round.AcceptDraw:
-			headline = tr(lang, "game.draw_agreed", nil)
-		}
-		return b.boardMessage(ctx, lang, view{g: g, headline: headline})
+		return b.boardMessage(ctx, lang, view{g: g, headline: i18n.Event(lang, *ended, d.Act, marks)})
 	}
 	return b.boardMessage(ctx, lang, view{g: g, buttons: true})
 }
 
+// discordMarks write players as mentions and moves in bold.
+var discordMarks = i18n.EventMarks{Player: mention, Move: func(san string) string { return "**" + san + "**" }}
+
 // offerMessage shows a draw offer or a takeback request with the buttons
 // that answer it, mentioning the player it is made to.
 func offerMessage(lang i18n.Lang, g *play.Game, o *round.Offered) *message {
-	text, yes, no := "draw.offered", "button.accept_draw", "button.decline_draw"
+	yes, no := "button.accept_draw", "button.decline_draw"
 	yesID, noID := idDrawYes.forGame(g), idDrawNo.forGame(g)
 	if o.Offer == round.Takeback {
-		text, yes, no = "takeback.requested", "button.accept_takeback", "button.decline_takeback"
+		yes, no = "button.accept_takeback", "button.decline_takeback"
 		yesID, noID = idTakebackYes.forGame(g), idTakebackNo.forGame(g)
 	}
-	m := &message{Content: tr(lang, text, map[string]any{"Player": mention(o.By), "Opponent": mention(o.To)}),
+	m := &message{Content: i18n.Event(lang, *o, 0, discordMarks),
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.Button{Label: tr(lang, yes, nil), Style: discordgo.SuccessButton, CustomID: yesID},
 			discordgo.Button{Label: tr(lang, no, nil), Style: discordgo.SecondaryButton, CustomID: noID},

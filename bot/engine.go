@@ -63,11 +63,18 @@ func (b *Bot) isEngine(user string) bool {
 // thread (or in the channel where threads are not allowed), and has the
 // engine move first when it has White.
 func (b *Bot) engineChallenge(in *interaction, n play.NewChallenge, level int) error {
-	if in.i.GuildID == "" {
+	switch {
+	case in.private():
+		// The bot is no member of a DM between users: its moves would
+		// have nowhere to go.
+		return in.tell(tr(in.lang, "install.engine_elsewhere", nil))
+	case in.i.GuildID == "" && !in.botDM():
 		return in.tell(tr(in.lang, "error.guild_only", nil))
 	}
-	if err := in.mayHostGame(); err != nil {
-		return err
+	if !in.botDM() {
+		if err := in.mayHostGame(); err != nil {
+			return err
+		}
 	}
 	unlock := b.starting.lock(in.user)
 	defer unlock()
@@ -100,7 +107,13 @@ func (b *Bot) engineChallenge(in *interaction, n play.NewChallenge, level int) e
 		return err
 	}
 	name := truncate(tr(in.public, "thread.name", map[string]any{"White": white.Name, "Black": black.Name}), 100)
-	place, err := b.openGameThread(in.ctx, in, name, "")
+	var place threadPlace
+	var err error
+	if in.botDM() {
+		place = threadPlace{channel: in.i.ChannelID} // a DM has no threads: the game is played in it
+	} else {
+		place, err = b.openGameThread(in.ctx, in, name, "")
+	}
 	if err != nil {
 		return fmt.Errorf("bot: opening a thread for an engine game: %w", err)
 	}
@@ -124,7 +137,7 @@ func (b *Bot) engineChallenge(in *interaction, n play.NewChallenge, level int) e
 	if thread != "" {
 		b.addPlayers(in.ctx, thread, n.From.ID)
 	}
-	m := &message{Content: tr(in.public, "engine.started", map[string]any{"Player": mention(in.user), "Level": level, "Channel": "<#" + channel + ">"})}
+	m := &message{Content: tr(in.public, "engine.started", map[string]any{"Player": mention(in.user), "Level": level, "Channel": channelRef(&play.Game{Guild: n.Guild, Channel: channel})})}
 	for _, note := range notes {
 		m.Content += "\n" + note
 	}

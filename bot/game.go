@@ -125,6 +125,9 @@ func (b *Bot) playRound(in *interaction, a round.Act, by answerBy) (round.Outcom
 	// The act is committed: what is left is done even when the
 	// interaction's time is up.
 	after := b.life
+	if len(out.Boards) > 0 {
+		b.followers.note(&out.Boards[len(out.Boards)-1].Game, in, 0)
+	}
 	if a.Answers {
 		m, err := b.deliveryMessage(in.ctx, in.public, &out.Boards[len(out.Boards)-1])
 		if err == nil {

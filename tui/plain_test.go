@@ -36,8 +36,8 @@ func TestRunPlainFromTheStart(t *testing.T) {
 	wantIn(t, got,
 		"1. e4: the pawn on e2 cannot reach e4: ice on e3 blocks it.\nLegal moves like it: exd3, fxe3, dxe3, exf3, dxc3\n",
 		"1. hxg3\n", "1… Nxf6\n", "2. gxh4\n",
-		"White offers a draw.\nBlack: accept the draw? Type draw to accept, no to decline.\nBlack declines the draw offer.\n",
-		"Black offers a draw.\nWhite: accept the draw? Type draw to accept, no to decline.\n",
+		"White offers a draw. Black, do you accept?\nBlack: accept the draw? Type draw to accept, no to decline.\nBlack declined the draw. Play on!\n",
+		"Black offers a draw. White, do you accept?\nWhite: accept the draw? Type draw to accept, no to decline.\n",
 		"    a b c d e f g h\nDraw by agreement, 1/2-1/2.\nType a move in any notation")
 	if n := strings.Count(got, "    a b c d e f g h\n"); n != 2*5 {
 		t.Errorf("the board is drawn %d times, want 5 (the start, three moves, the end)", n/2)

@@ -12,6 +12,7 @@ import (
 	"github.com/iceagechess/iceage/game"
 	"github.com/iceagechess/iceage/i18n"
 	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/play/round"
 	"github.com/iceagechess/iceage/render"
 )
 
@@ -92,6 +93,7 @@ func (p Ply) Label() string { return i18n.MoveLabel(p.Number, p.Color, p.SAN) }
 type Session struct {
 	ctx     context.Context
 	svc     *play.Service
+	round   *round.Round
 	opt     Options
 	g       play.Game
 	m       *game.Match
@@ -127,14 +129,18 @@ func NewSession(ctx context.Context, svc *play.Service, opt Options) (*Session, 
 	}
 	if opt.Engine != 0 {
 		opt.Engine = min(max(opt.Engine, 1), engine.Levels)
-		name := fmt.Sprintf("Ice Age Engine (level %d)", opt.Engine)
+		name := round.EngineName(opt.Engine)
 		if opt.EngineColor == game.White {
 			opt.White = name
 		} else {
 			opt.Black = name
 		}
 	}
-	s := &Session{ctx: ctx, svc: svc, opt: opt}
+	r, err := round.New(svc, round.Options{Engine: round.EngineOptions{Nodes: opt.EngineNodes}, Now: opt.Now})
+	if err != nil {
+		return nil, err
+	}
+	s := &Session{ctx: ctx, svc: svc, round: r, opt: opt}
 	if err := s.start(); err != nil {
 		return nil, err
 	}
@@ -142,7 +148,7 @@ func NewSession(ctx context.Context, svc *play.Service, opt Options) (*Session, 
 }
 
 func (s *Session) start() error {
-	r, err := s.svc.Start(s.ctx, play.NewGame{
+	out, err := s.round.Start(s.ctx, play.NewGame{
 		Channel:  Channel,
 		White:    play.Seat{ID: WhiteID, Name: s.opt.White},
 		Black:    play.Seat{ID: BlackID, Name: s.opt.Black},
@@ -157,7 +163,10 @@ func (s *Session) start() error {
 		}
 		return err
 	}
-	if err := s.set(r.Game); err != nil {
+	if err := s.delivered(&out); err != nil {
+		return err
+	}
+	if err := s.set(out.Game); err != nil {
 		return err
 	}
 	if s.g.EngineToMove() > 0 {
@@ -183,26 +192,21 @@ func (s *Session) Pending() []Note {
 	return n
 }
 
-// engineMove plays the engine's move, if it is its turn.
+// engineMove has the engine play its move, if it is its turn.
 func (s *Session) engineMove() Reply {
-	level := s.g.EngineToMove()
-	if level == 0 {
+	out, ok, err := s.round.Engine(s.ctx, s.g.ID)
+	if err != nil {
+		return refused(err.Error())
+	}
+	if !ok {
 		return Reply{}
 	}
-	lim := engine.Level(level)
-	lim.Seed = s.g.ID<<16 ^ uint64(s.g.Ply())
-	if n := s.opt.EngineNodes; n > 0 {
-		lim.Time = 0
-		if lim.Nodes == 0 || lim.Nodes > n {
-			lim.Nodes = n
-		}
-	}
-	res := engine.New(engine.Options{TableBytes: 4 << 20}).Search(s.ctx, s.Position(), lim)
-	if res.Best == game.NullMove {
-		return Reply{}
-	}
-	return s.move(res.Best.UCI())
+	return s.done(out)
 }
+
+// delivered marks what an act left in the outbox done: the screen shows
+// it all at once, and there is nobody else to tell.
+func (s *Session) delivered(out *round.Outcome) error { return s.round.Done(s.ctx, out.Keys...) }
 
 // set takes g as the current game and replays its record.
 func (s *Session) set(g play.Game) error {
@@ -413,30 +417,61 @@ func (s *Session) act(c game.Color) play.Act {
 	return play.Act{By: by, Game: s.g.ID, Revision: s.g.Revision, At: s.opt.Now()}
 }
 
-// done takes the game an act returned and says what the act did, with
-// the end of the game if it came.
-func (s *Session) done(r play.Result, notes ...Note) Reply {
-	if err := s.set(r.Game); err != nil {
+// do runs the act of the player of colour c through the round.
+func (s *Session) do(c game.Color, k round.Kind, text string) (round.Outcome, error) {
+	return s.round.Do(s.ctx, round.Act{Act: s.act(c), Kind: k, Text: text})
+}
+
+// done takes the game after an act and what followed, and says what
+// happened, with the end of the game if it came.
+func (s *Session) done(out round.Outcome) Reply {
+	if err := s.delivered(&out); err != nil {
 		return refused(err.Error())
 	}
+	if err := s.set(out.Game); err != nil {
+		return refused(err.Error())
+	}
+	notes := s.notes(&out)
 	if s.Over() {
 		notes = append(notes, Note{Ended, s.EndText()})
 	}
 	return Reply{Changed: true, Notes: notes}
 }
 
+// notes say the events of an act and what followed as the terminal
+// shows them: a move by its number, an Ice Age with what froze, the rest
+// in the words every front end uses (i18n.Event). An end is said by
+// EndText.
+func (s *Session) notes(out *round.Outcome) []Note {
+	var notes []Note
+	marks := i18n.EventMarks{Player: s.nameOf, Move: func(san string) string { return san }}
+	for _, d := range out.Boards {
+		for _, e := range d.Events {
+			switch e := e.(type) {
+			case round.Moved:
+				if p, err := round.Played(&out.Game, e.Ply); err == nil {
+					notes = append(notes, Note{Moved, i18n.MoveLabel(p.Before.FullMoveNumber(), p.By, e.SAN)})
+					if p.IceAge != nil {
+						notes = append(notes, Note{IceAgeCame, IceAgeText(s.opt.Lang, p.IceAge)})
+					}
+				}
+			case round.Offered:
+				notes = append(notes, Note{Asked, i18n.Event(s.opt.Lang, e, d.Act, marks)})
+			case round.Declined, round.TookBack:
+				notes = append(notes, Note{Info, i18n.Event(s.opt.Lang, e, d.Act, marks)})
+			}
+		}
+	}
+	return notes
+}
+
 func (s *Session) move(text string) Reply {
 	before := s.Position()
-	r, err := s.svc.Move(s.ctx, s.act(before.Turn()), text)
+	out, err := s.do(before.Turn(), round.Move, text)
 	if err != nil {
 		return s.refusal(err, &before, text)
 	}
-	mp := r.Move
-	notes := []Note{{Moved, i18n.MoveLabel(before.FullMoveNumber(), before.Turn(), mp.SAN)}}
-	if mp.IceAge != nil {
-		notes = append(notes, Note{IceAgeCame, IceAgeText(s.opt.Lang, mp.IceAge)})
-	}
-	reply := s.done(r, notes...)
+	reply := s.done(out)
 	if !s.Over() && s.g.EngineToMove() > 0 {
 		e := s.engineMove()
 		reply.Notes = append(reply.Notes, e.Notes...)
@@ -483,45 +518,27 @@ func (s *Session) nameOf(id string) string {
 
 func (s *Session) resign() Reply {
 	p := s.Position()
-	r, err := s.svc.Resign(s.ctx, s.act(p.Turn()))
+	out, err := s.do(p.Turn(), round.Resign, "")
 	if err != nil {
 		return s.refusal(err, &p, "resign")
 	}
-	return s.done(r)
+	return s.done(out)
 }
 
+// offerDraw offers a draw; the engine, when it plays, answers at once (in
+// the round).
 func (s *Session) offerDraw() Reply {
 	p := s.Position()
-	me := p.Turn()
-	r, err := s.svc.OfferDraw(s.ctx, s.act(me))
+	out, err := s.do(p.Turn(), round.OfferDraw, "")
 	if err != nil {
 		return s.refusal(err, &p, "draw")
 	}
-	reply := s.done(r, Note{Asked, s.Name(me) + " offers a draw."})
-	return s.engineAnswers(reply)
+	return s.afterEngine(s.done(out))
 }
 
-// engineAnswers has the engine answer the offer the human just made: a
-// draw only in a position it finds dead equal (a tenth of a pawn), a
-// takeback always (play refuses them in rated games before).
-func (s *Session) engineAnswers(reply Reply) Reply {
-	o := s.g.DrawOffer
-	isDraw := o != nil
-	if o == nil {
-		o = s.g.Takeback
-	}
-	if o == nil || s.g.Engine[s.answerer(o)] == 0 {
-		return reply
-	}
-	word := "yes"
-	if isDraw {
-		res := engine.New(engine.Options{TableBytes: 4 << 20}).Search(s.ctx, s.Position(), engine.Limits{Nodes: 100_000})
-		if res.Score > 10 || res.Score < -10 {
-			word = "no"
-		}
-	}
-	a := s.answer(word)
-	reply.Notes = append(reply.Notes, a.Notes...)
+// afterEngine has the engine play its move after an act that left it
+// its turn (a takeback it granted).
+func (s *Session) afterEngine(reply Reply) Reply {
 	if !s.Over() && s.g.EngineToMove() > 0 {
 		reply.Notes = append(reply.Notes, s.engineMove().Notes...)
 	}
@@ -538,11 +555,11 @@ func (s *Session) requestTakeback() Reply {
 	if s.opt.Engine > 0 {
 		me = s.opt.EngineColor.Other() // the person, whoever moved last
 	}
-	r, err := s.svc.RequestTakeback(s.ctx, s.act(me))
+	out, err := s.do(me, round.RequestTakeback, "")
 	if err != nil {
 		return s.refusal(err, &p, "takeback")
 	}
-	return s.engineAnswers(s.done(r, Note{Asked, s.Name(me) + " asks to take back " + h[len(h)-1].Label() + "."}))
+	return s.afterEngine(s.done(out))
 }
 
 // answer takes the answer to the waiting draw offer or takeback request;
@@ -551,44 +568,26 @@ func (s *Session) answer(word string) Reply {
 	p := s.Position()
 	isDraw := s.g.DrawOffer != nil
 	offer, accept, what, verbs := s.g.Takeback, "takeback", "takeback request", "to allow or no to refuse"
+	yes, no := round.AcceptTakeback, round.DeclineTakeback
 	if isDraw {
 		offer, accept, what, verbs = s.g.DrawOffer, "draw", "draw offer", "to accept or no to decline"
+		yes, no = round.AcceptDraw, round.DeclineDraw
 	}
 	who := s.answerer(offer)
-	act := s.act(who)
+	var k round.Kind
 	switch word {
 	case accept, "yes", "y", "accept":
-		if isDraw {
-			r, err := s.svc.AcceptDraw(s.ctx, act)
-			if err != nil {
-				return s.refusal(err, &p, word)
-			}
-			return s.done(r)
-		}
-		h := s.History()
-		r, err := s.svc.AcceptTakeback(s.ctx, act)
-		if err != nil {
-			return s.refusal(err, &p, word)
-		}
-		var taken []string
-		for _, ply := range h[len(h)-r.TakenBack:] {
-			taken = append(taken, ply.Label())
-		}
-		return s.done(r, Note{Info, "Taken back: " + strings.Join(taken, " ") + "."})
+		k = yes
 	case "no", "n", "decline":
-		var r play.Result
-		var err error
-		if isDraw {
-			r, err = s.svc.DeclineDraw(s.ctx, act)
-		} else {
-			r, err = s.svc.DeclineTakeback(s.ctx, act)
-		}
-		if err != nil {
-			return s.refusal(err, &p, word)
-		}
-		return s.done(r, Note{Info, s.Name(who) + " declines the " + what + "."})
+		k = no
+	default:
+		return refused(s.Name(who) + ", answer the " + what + " first: type " + accept + " " + verbs + ".")
 	}
-	return refused(s.Name(who) + ", answer the " + what + " first: type " + accept + " " + verbs + ".")
+	out, err := s.do(who, k, "")
+	if err != nil {
+		return s.refusal(err, &p, word)
+	}
+	return s.done(out)
 }
 
 // answerer returns the colour that answers an offer: the opponent of the

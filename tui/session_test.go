@@ -147,15 +147,15 @@ func TestSessionKingFreezes(t *testing.T) {
 func TestSessionDrawOffer(t *testing.T) {
 	s := newSession(t, Options{White: "Alice", Black: "Bob"})
 	wantNotes(t, do(t, s, "no"), Note{Refused, "There is nothing to answer: no draw or takeback is offered."})
-	wantNotes(t, do(t, s, "draw"), Note{Asked, "Alice (White) offers a draw."})
+	wantNotes(t, do(t, s, "draw"), Note{Asked, "Alice (White) offers a draw. Bob (Black), do you accept?"})
 	if got := s.Prompt(); got != "Bob (Black): accept the draw? Type draw to accept, no to decline." {
 		t.Errorf("prompt %q", got)
 	}
 	wantNotes(t, do(t, s, "hxg3"), Note{Refused, "Bob (Black), answer the draw offer first: type draw to accept or no to decline."})
-	wantNotes(t, do(t, s, "no"), Note{Info, "Bob (Black) declines the draw offer."})
+	wantNotes(t, do(t, s, "no"), Note{Info, "Bob (Black) declined the draw. Play on!"})
 	wantNotes(t, do(t, s, "draw"), Note{Refused, "You already offered a draw in this position. Play on, and offer again later."})
 	do(t, s, "hxg3")
-	wantNotes(t, do(t, s, "draw"), Note{Asked, "Bob (Black) offers a draw."})
+	wantNotes(t, do(t, s, "draw"), Note{Asked, "Bob (Black) offers a draw. Alice (White), do you accept?"})
 	if png := do(t, s, "fen"); len(png) != 1 || png[0].Kind != Info {
 		t.Errorf("a command that changes nothing is refused while an offer waits: %q", png)
 	}
@@ -169,14 +169,14 @@ func TestSessionTakeback(t *testing.T) {
 	s := newSession(t, Options{})
 	wantNotes(t, do(t, s, "takeback"), Note{Refused, "There is no move to take back."})
 	do(t, s, "hxg3", "Nxf6")
-	wantNotes(t, do(t, s, "takeback"), Note{Asked, "Black asks to take back 1… Nxf6."})
+	wantNotes(t, do(t, s, "takeback"), Note{Asked, "Black asks to take back their last move. White, do you allow it?"})
 	if got := s.Prompt(); got != "White: allow the takeback? Type takeback to allow, no to refuse." {
 		t.Errorf("prompt %q", got)
 	}
 	wantNotes(t, do(t, s, "gxf6"), Note{Refused, "White, answer the takeback request first: type takeback to allow or no to refuse."})
-	wantNotes(t, do(t, s, "no"), Note{Info, "White declines the takeback request."})
+	wantNotes(t, do(t, s, "no"), Note{Info, "White refused the takeback."})
 	do(t, s, "undo")
-	wantNotes(t, do(t, s, "takeback"), Note{Info, "Taken back: 1… Nxf6."})
+	wantNotes(t, do(t, s, "takeback"), Note{Info, "One move was taken back."})
 	if got := s.turn(); got != game.Black || s.g.Ply() != 1 {
 		t.Errorf("after the takeback: %v to move, %d plies", got, s.g.Ply())
 	}

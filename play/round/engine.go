@@ -22,6 +22,9 @@ type EngineOptions struct {
 	// budget (or the level's own, if smaller): the engine's moves are
 	// then the same on every run and machine.
 	Nodes int64
+	// Seed is mixed into the seed of every move, so that runs of the same
+	// games differ (selfplay's -seed); 0 leaves the game's own.
+	Seed uint64
 }
 
 func (o EngineOptions) withDefaults() EngineOptions {
@@ -48,7 +51,7 @@ func EngineName(level int) string { return fmt.Sprintf("Ice Age Engine (level %d
 func (o EngineOptions) Limits(level int, id uint64, ply int) engine.Limits {
 	o = o.withDefaults()
 	lim := engine.Level(level)
-	lim.Seed = id<<16 ^ uint64(ply)
+	lim.Seed = id<<16 ^ uint64(ply) + o.Seed*0x9e3779b97f4a7c15
 	switch {
 	case o.Nodes > 0:
 		lim.Time = 0
