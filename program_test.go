@@ -42,7 +42,7 @@ var built struct {
 }
 
 // binary builds the program once per test run.
-func binary(t *testing.T) string {
+func binary(t testing.TB) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds and runs the program; skipped with -short")
@@ -175,7 +175,7 @@ func (l *lockedBuffer) String() string {
 }
 
 // freeAddr returns an address on 127.0.0.1 that nothing listens on.
-func freeAddr(t *testing.T) string {
+func freeAddr(t testing.TB) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -185,7 +185,7 @@ func freeAddr(t *testing.T) string {
 	return ln.Addr().String()
 }
 
-func startBot(t *testing.T, srv *fakediscord.Server, dir string, env ...string) *botProcess {
+func startBot(t testing.TB, srv *fakediscord.Server, dir string, env ...string) *botProcess {
 	t.Helper()
 	addr := freeAddr(t)
 	p := &botProcess{dir: dir, http: addr, stderr: &lockedBuffer{}, done: make(chan error, 1)}

@@ -195,11 +195,16 @@ func timestamp(t time.Time, style string) string {
 // gameButtons are the buttons under a board: they carry the game's id and
 // revision, so a click on an older board is refused as stale.
 func gameButtons(lang i18n.Lang, g *play.Game) []discordgo.MessageComponent {
-	row := discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+	row := discordgo.ActionsRow{}
+	if g.Flag == nil && g.EngineToMove() == 0 {
+		row.Components = append(row.Components, discordgo.Button{Label: tr(lang, "clickmove.button", nil), Style: discordgo.PrimaryButton,
+			CustomID: idMove.forGame(g), Emoji: &discordgo.ComponentEmoji{Name: "♟️"}})
+	}
+	row.Components = append(row.Components,
 		discordgo.Button{Label: tr(lang, "button.resign", nil), Style: discordgo.DangerButton, CustomID: idResign.forGame(g), Emoji: &discordgo.ComponentEmoji{Name: "🏳️"}},
 		discordgo.Button{Label: tr(lang, "button.offer_draw", nil), Style: discordgo.SecondaryButton, CustomID: idDraw.forGame(g), Emoji: &discordgo.ComponentEmoji{Name: "🤝"}},
 		discordgo.Button{Label: tr(lang, "button.flip", nil), Style: discordgo.SecondaryButton, CustomID: idFlip.forGame(g), Emoji: &discordgo.ComponentEmoji{Name: "🔄"}},
-	}}
+	)
 	if g.Abortable() {
 		row.Components = append(row.Components, discordgo.Button{Label: tr(lang, "button.abort", nil), Style: discordgo.SecondaryButton, CustomID: idAbort.forGame(g)})
 	}

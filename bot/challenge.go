@@ -138,9 +138,14 @@ func (b *Bot) challengeMember(in *interaction, data discordgo.ApplicationCommand
 }
 
 func (b *Bot) challenge(in *interaction, n play.NewChallenge) error {
-	if in.i.GuildID == "" {
+	switch {
+	case in.botDM():
+		// Nobody else sees this DM: only the engine can play here.
+		return in.tell(tr(in.lang, "install.bot_dm", nil))
+	case in.i.GuildID == "" && !in.private():
 		return in.tell(tr(in.lang, "error.guild_only", nil))
 	}
+	n.Private = in.private()
 	unlock := b.starting.lock(in.user)
 	defer unlock()
 	if err := b.tooManyChallenges(in); err != nil {
@@ -229,7 +234,7 @@ func (b *Bot) acceptClick(in *interaction, id uint64) error {
 	if c.Color == play.Random {
 		name = truncate(tr(in.public, "thread.name_random", map[string]any{"A": c.From.Name, "B": in.seat.Name}), 100)
 	}
-	if in.i.Message != nil {
+	if in.i.Message != nil && !c.Private {
 		ch, err := b.s.MessageThreadStartComplex(in.i.ChannelID, in.i.Message.ID, &discordgo.ThreadStart{Name: name, AutoArchiveDuration: threadArchiveMinutes}, discordgo.WithContext(in.ctx))
 		switch {
 		case err == nil:
@@ -250,7 +255,10 @@ func (b *Bot) acceptClick(in *interaction, id uint64) error {
 		return err
 	}
 	g := r.Game
-	done := &message{Content: tr(in.public, "challenge.accepted", map[string]any{"From": mention(c.From.ID), "By": mention(in.user), "Channel": "<#" + channel + ">"}), Components: []discordgo.MessageComponent{}}
+	done := &message{Content: tr(in.public, "challenge.accepted", map[string]any{"From": mention(c.From.ID), "By": mention(in.user), "Channel": channelRef(&g)}), Components: []discordgo.MessageComponent{}}
+	if g.Private {
+		done.Content = tr(in.public, "install.accepted_here", map[string]any{"From": mention(c.From.ID), "By": mention(in.user)})
+	}
 	if in.i.Message != nil { // a click posted over HTTP may come without it
 		done.Embeds = in.i.Message.Embeds
 	}
@@ -265,9 +273,10 @@ func (b *Bot) acceptClick(in *interaction, id uint64) error {
 	if err != nil {
 		return err
 	}
-	if _, err = b.post(ctx, channel, board); err != nil {
+	if err := b.publish(ctx, in, &g, board); err != nil {
 		return err
 	}
+	b.followers.note(&g, in, 1)
 	b.notifyTurn(ctx, &g, "", "")
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/iceagechess/iceage/game"
 	"github.com/iceagechess/iceage/play"
 )
 
@@ -37,6 +38,10 @@ func TestPostedCustomIDsStillRoute(t *testing.T) {
 		{"rec:pgn", "rec:pgn", nil},
 		{"rec:gif", "rec:gif", nil},
 		{"rec:older:42:99", "rec:older", map[string]string{"user": "42", "before": "99"}},
+		{"g:mv:12:7", "g:mv", nil},
+		{"mv:man:12:7", "mv:man", map[string]string{"game": "12", "rev": "7"}},
+		{"mv:to:12:7", "mv:to", nil},
+		{"mv:page:12:7:d1:1", "mv:page", map[string]string{"from": "d1", "page": "1"}},
 	}
 	for _, tt := range tests {
 		_, f, ok := clicks.match(tt.id)
@@ -157,5 +162,22 @@ func TestEveryCommandIsDeclaredOnceAndHelped(t *testing.T) {
 		if d.Type != discordgo.UserApplicationCommand && !helped[d.Name] {
 			t.Errorf("/%s is not in /help", d.Name)
 		}
+	}
+}
+
+// TestAQueenInTheOpenNeedsTwoPages: 27 moves, checks and captures
+// first, more than one menu takes.
+func TestAQueenInTheOpenNeedsTwoPages(t *testing.T) {
+	pos, err := game.ParseFEN("1k6/8/8/3Q4/8/8/8/7K w - - 0 40")
+	if err != nil {
+		t.Fatal(err)
+	}
+	moves := movesFrom(&pos, game.SquareAt(3, 4))
+	if len(moves) <= movesPerPage {
+		t.Fatalf("%d moves", len(moves))
+	}
+	first := moves[0].SAN
+	if first[len(first)-1] != '+' {
+		t.Errorf("the first move %s is no check", first)
 	}
 }

@@ -222,6 +222,9 @@ func (b *Bot) deliverBoard(ctx context.Context, it play.OutboxItem) error {
 	if err != nil {
 		return err
 	}
+	if d.Game.Private {
+		return b.deliverPrivately(ctx, &d)
+	}
 	m, err := b.deliveryMessage(ctx, b.guildLang(ctx, d.Game.Guild), &d)
 	if err != nil {
 		return err

@@ -50,6 +50,15 @@
 // scores. Results — /leaderboard, /stats, /variantstats, /pgn, /gif,
 // /history — read play's ratings and statistics.
 //
+// Users may install the bot to their own account (installs.go). Each
+// command's reach in the table says where it works: the commands that
+// play are registered for user installs and for DMs and group DMs, the
+// server's own for servers. In a DM or group DM between users the bot is
+// no member: a game there is play.Game.Private, its challenge and boards
+// are answers and follow-ups of the players' interactions (publish), and
+// turns, reminders and timeouts go by direct message (tellPrivately). In
+// a server that did not add the bot, every command answers how to add it.
+//
 // # Caveats
 //
 // Discord wants an answer within three seconds. Moves, boards and

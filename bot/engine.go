@@ -63,7 +63,12 @@ func (b *Bot) isEngine(user string) bool {
 // thread (or in the channel where threads are not allowed), and has the
 // engine move first when it has White.
 func (b *Bot) engineChallenge(in *interaction, n play.NewChallenge, level int) error {
-	if in.i.GuildID == "" {
+	switch {
+	case in.private():
+		// The bot is no member of a DM between users: its moves would
+		// have nowhere to go.
+		return in.tell(tr(in.lang, "install.engine_elsewhere", nil))
+	case in.i.GuildID == "" && !in.botDM():
 		return in.tell(tr(in.lang, "error.guild_only", nil))
 	}
 	unlock := b.starting.lock(in.user)
@@ -94,9 +99,16 @@ func (b *Bot) engineChallenge(in *interaction, n play.NewChallenge, level int) e
 	}
 	channel, thread := in.i.ChannelID, ""
 	name := truncate(tr(in.public, "thread.name", map[string]any{"White": white.Name, "Black": black.Name}), 100)
-	ch, err := b.s.ThreadStartComplex(in.i.ChannelID, &discordgo.ThreadStart{Name: name,
-		AutoArchiveDuration: threadArchiveMinutes, Type: discordgo.ChannelTypeGuildPublicThread}, discordgo.WithContext(in.ctx))
+	var ch *discordgo.Channel
+	var err error
+	if in.botDM() {
+		ch = &discordgo.Channel{ID: in.i.ChannelID} // a DM has no threads: the game is played in it
+	} else {
+		ch, err = b.s.ThreadStartComplex(in.i.ChannelID, &discordgo.ThreadStart{Name: name,
+			AutoArchiveDuration: threadArchiveMinutes, Type: discordgo.ChannelTypeGuildPublicThread}, discordgo.WithContext(in.ctx))
+	}
 	switch {
+	case in.botDM():
 	case err == nil:
 		channel, thread = ch.ID, ch.ID
 	case isForbidden(err):
@@ -117,7 +129,7 @@ func (b *Bot) engineChallenge(in *interaction, n play.NewChallenge, level int) e
 	// The outbox posts the board in the game's channel, and the pool has
 	// the engine's first move if it has White.
 	defer b.wakeOutbox()
-	m := &message{Content: tr(in.public, "engine.started", map[string]any{"Player": mention(in.user), "Level": level, "Channel": "<#" + channel + ">"})}
+	m := &message{Content: tr(in.public, "engine.started", map[string]any{"Player": mention(in.user), "Level": level, "Channel": channelRef(&play.Game{Guild: n.Guild, Channel: channel})})}
 	for _, note := range notes {
 		m.Content += "\n" + note
 	}

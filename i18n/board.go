@@ -16,28 +16,26 @@ import (
 // Age in 3 Black moves", or "Ice Age after this move!" when Black is to
 // play the move that brings it, or "Ice Age after Black's next move!".
 func IceAgeCountdown(lang Lang, p *game.Position) string {
-	n := p.BlackMovesToIceAge()
-	switch {
-	case n > 1:
-		return Countdown(lang, n)
-	case p.Turn() == game.Black:
-		return T(lang, "iceage.this_move", nil)
-	default:
-		return T(lang, "iceage.next_move", nil)
-	}
+	return countdown(lang, p, "iceage.this_move", "iceage.next_move")
 }
 
 // countdownLabel is the countdown as a label, without exclamation:
 // "Ice Age in 3 Black moves", "Ice Age after this move".
 func countdownLabel(lang Lang, p *game.Position) string {
+	return countdown(lang, p, "position.this_move", "position.next_move")
+}
+
+// countdown says how many Black moves are left, or, when one is, the
+// message thisMove (Black to play it) or nextMove.
+func countdown(lang Lang, p *game.Position, thisMove, nextMove string) string {
 	n := p.BlackMovesToIceAge()
 	switch {
 	case n > 1:
 		return Countdown(lang, n)
 	case p.Turn() == game.Black:
-		return T(lang, "position.this_move", nil)
+		return T(lang, thisMove, nil)
 	default:
-		return T(lang, "position.next_move", nil)
+		return T(lang, nextMove, nil)
 	}
 }
 

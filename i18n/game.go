@@ -55,6 +55,10 @@ func forms(lang Lang, prefix string) map[string]any {
 	return out
 }
 
+// PieceForms returns the forms of the name of kind k in lang, for a
+// message that picks one ({{.Victim.def}}).
+func PieceForms(lang Lang, k game.Kind) map[string]any { return pieceForms(lang, k) }
+
 // pieceForms returns the forms of the name of kind k (none for NoKind, so
 // that a template that uses them shows "<no value>" in tests).
 func pieceForms(lang Lang, k game.Kind) map[string]any {

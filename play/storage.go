@@ -70,6 +70,8 @@ type ReadTx interface {
 	Stats(scope string) (Stats, error)
 	// Prefs returns the user's settings (zero Prefs if none).
 	Prefs(user string) (Prefs, error)
+	// ServerSettings returns a server's settings (zero if none).
+	ServerSettings(guild string) (ServerSettings, error)
 	// PlayerLog calls fn for every entry of the user's log in scope, in
 	// increasing order of game id; an error from fn stops the walk and is
 	// returned. A user with no log has no entries.
@@ -80,6 +82,13 @@ type ReadTx interface {
 	// limit of zero or less returns nothing, here and in Finished.
 	Due(kind DueKind, now time.Time, limit int) ([]Due, error)
 	NextDue(kind DueKind) (at time.Time, ok bool, err error)
+
+	// Tournament returns the tournament with that id; Tournaments a
+	// guild's, newest first; TournamentOf the id of the tournament whose
+	// round started the game (ErrNotFound when none did).
+	Tournament(id uint64) (TournamentRecord, error)
+	Tournaments(guild string) ([]TournamentRecord, error)
+	TournamentOf(game uint64) (uint64, error)
 }
 
 // Tx reads and writes records inside a read-write transaction.
@@ -101,10 +110,14 @@ type Tx interface {
 	PutLogEntry(e LogEntry) error
 	PutStats(s Stats) error
 	PutPrefs(user string, p Prefs) error
+	PutServerSettings(guild string, s ServerSettings) error
 	// PutOutbox adds items to the outbox (see Outbox), committed with
 	// the rest of the transaction; an item whose Key is pending already
 	// is left as it is.
 	PutOutbox(items ...OutboxItem) error
+	// PutTournament creates or replaces a tournament and indexes its
+	// games (a game once listed stays listed).
+	PutTournament(r TournamentRecord) error
 }
 
 // DueKind names a time index.

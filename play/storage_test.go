@@ -32,15 +32,19 @@ func (s *faulty) View(ctx context.Context, fn func(play.ReadTx) error) error {
 // readOnly makes a ReadTx a Tx whose writes are never called.
 type readOnly struct{ play.ReadTx }
 
-func (readOnly) NextID() (uint64, error)            { panic("a write in View") }
-func (readOnly) PutGame(play.Game) error            { panic("a write in View") }
-func (readOnly) PutChallenge(play.Challenge) error  { panic("a write in View") }
-func (readOnly) DeleteChallenge(uint64) error       { panic("a write in View") }
-func (readOnly) PutPlayer(play.Player) error        { panic("a write in View") }
-func (readOnly) PutLogEntry(play.LogEntry) error    { panic("a write in View") }
-func (readOnly) PutStats(play.Stats) error          { panic("a write in View") }
-func (readOnly) PutPrefs(string, play.Prefs) error  { panic("a write in View") }
-func (readOnly) PutOutbox(...play.OutboxItem) error { panic("a write in View") }
+func (readOnly) NextID() (uint64, error)                   { panic("a write in View") }
+func (readOnly) PutGame(play.Game) error                   { panic("a write in View") }
+func (readOnly) PutChallenge(play.Challenge) error         { panic("a write in View") }
+func (readOnly) DeleteChallenge(uint64) error              { panic("a write in View") }
+func (readOnly) PutPlayer(play.Player) error               { panic("a write in View") }
+func (readOnly) PutLogEntry(play.LogEntry) error           { panic("a write in View") }
+func (readOnly) PutStats(play.Stats) error                 { panic("a write in View") }
+func (readOnly) PutPrefs(string, play.Prefs) error         { panic("a write in View") }
+func (readOnly) PutOutbox(...play.OutboxItem) error        { panic("a write in View") }
+func (readOnly) PutTournament(play.TournamentRecord) error { panic("a write in View") }
+func (readOnly) PutServerSettings(string, play.ServerSettings) error {
+	panic("a write in View")
+}
 
 type faultyTx struct {
 	play.Tx

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -221,56 +222,79 @@ func BenchmarkDue(b *testing.B) {
 	}
 }
 
-// archive100k is the file of BenchmarkOpenArchive100k, built once per
-// test process (the benchmark function runs several times) and removed by
+// archives are the files of the archive benchmarks, each built once per
+// test process (a benchmark function runs several times) and removed by
 // TestMain.
-var archive100k struct {
-	once sync.Once
-	dir  string
+var archives struct {
+	sync.Mutex
+	dir   string
+	files map[int]archiveFile
+}
+
+type archiveFile struct {
 	path string
-	took time.Duration
+	took time.Duration // to fill it
+}
+
+// archive returns a file holding games finished games of reference
+// length (149 plies on average) among users players in 50 guilds.
+func archive(b *testing.B, games, users int) archiveFile {
+	archives.Lock()
+	defer archives.Unlock()
+	if f, ok := archives.files[games]; ok {
+		return f
+	}
+	if archives.dir == "" {
+		dir, err := os.MkdirTemp("", "iceage-bench")
+		if err != nil {
+			b.Fatal(err)
+		}
+		archives.dir, archives.files = dir, map[int]archiveFile{}
+	}
+	f := archiveFile{path: filepath.Join(archives.dir, fmt.Sprintf("archive%d.db", games))}
+	s, err := Open(f.path, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	// Synced once at the end, not at each of the thousands of commits.
+	s.db.NoSync = true
+	begin := time.Now()
+	fill(b, s, games, true, 0, users)
+	if err := s.db.Sync(); err != nil {
+		b.Fatal(err)
+	}
+	f.took = time.Since(begin)
+	if err := s.Close(); err != nil {
+		b.Fatal(err)
+	}
+	archives.files[games] = f
+	return f
 }
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if archive100k.dir != "" {
-		os.RemoveAll(archive100k.dir)
+	if archives.dir != "" {
+		os.RemoveAll(archives.dir)
 	}
 	os.Exit(code)
 }
 
 // BenchmarkOpenArchive100k is the time to open (and close) a file holding
 // 100,000 finished games of reference length; it reports the file size
-// and logs the time to read a page of one player's games.
+// and the time the check of the whole file takes in the background, and
+// logs the time to read a page of one player's games.
 func BenchmarkOpenArchive100k(b *testing.B) {
 	if testing.Short() {
-		b.Skip("builds a file of hundreds of megabytes")
+		b.Skip("builds a file of a hundred megabytes")
 	}
-	archive100k.once.Do(func() {
-		dir, err := os.MkdirTemp("", "iceage-bench")
-		if err != nil {
-			b.Fatal(err)
-		}
-		archive100k.dir, archive100k.path = dir, filepath.Join(dir, "archive.db")
-		s, err := Open(archive100k.path, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		begin := time.Now()
-		fill(b, s, 100000, true, 0, 5000)
-		archive100k.took = time.Since(begin)
-		if err := s.Close(); err != nil {
-			b.Fatal(err)
-		}
-	})
-	path := archive100k.path
-	st, err := os.Stat(path)
+	f := archive(b, 100000, 5000)
+	st, err := os.Stat(f.path)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		s, err := Open(path, nil)
+		s, err := Open(f.path, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -279,12 +303,17 @@ func BenchmarkOpenArchive100k(b *testing.B) {
 	b.StopTimer()
 	b.ReportMetric(float64(st.Size())/(1<<20), "MB")
 	b.ReportMetric(float64(st.Size())/100000, "bytes/game")
-	s, err := Open(path, nil)
+	s, err := Open(f.path, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer s.Close()
 	begin := time.Now()
+	if err := s.Checked(ctx); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(time.Since(begin).Seconds(), "check-s")
+	begin = time.Now()
 	err = s.View(ctx, func(tx play.ReadTx) error {
 		list, err := tx.Finished("u77", "", 0, 20)
 		if err == nil && len(list) != 20 {
@@ -295,7 +324,83 @@ func BenchmarkOpenArchive100k(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Logf("filled in %v; a page of 20 of one player's finished games read in %v", archive100k.took.Round(time.Millisecond), time.Since(begin))
+	b.Logf("filled in %v; a page of 20 of one player's finished games read in %v", f.took.Round(time.Millisecond), time.Since(begin))
+}
+
+// archive1M enables BenchmarkArchive1M, whose file takes minutes to build.
+var archive1M = flag.Bool("archive1m", false, "run BenchmarkArchive1M, which builds a file of a million games (go test ./store -run '^$' -bench Archive1M -archive1m)")
+
+// BenchmarkArchive1M is a server after years: a file of 1,000,000
+// finished games of reference length among 20,000 players. It measures
+// the open (and close), a page of 20 of one player's finished games
+// (/history), a backup of the whole file (Backup, the copy alone, and
+// BackupFile, which checks the copy before it keeps it: the check Open
+// runs in the background), and reports the file's size. It runs only
+// with -archive1m.
+func BenchmarkArchive1M(b *testing.B) {
+	if testing.Short() || !*archive1M {
+		b.Skip("builds a file of a million games: run with -archive1m")
+	}
+	const games, users = 1000000, 20000
+	f := archive(b, games, users)
+	st, err := os.Stat(f.path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("filled in %v", f.took.Round(time.Second))
+	b.Run("open", func(b *testing.B) {
+		for b.Loop() {
+			s, err := Open(f.path, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			s.Close()
+		}
+		b.ReportMetric(float64(st.Size())/(1<<20), "MB")
+		b.ReportMetric(float64(st.Size())/games, "bytes/game")
+	})
+	s, err := Open(f.path, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	b.Run("page", func(b *testing.B) {
+		i := 0
+		for b.Loop() {
+			err := s.View(ctx, func(tx play.ReadTx) error {
+				list, err := tx.Finished(fmt.Sprint("u", i*7919%users), "", 0, 20)
+				if err == nil && len(list) != 20 {
+					err = fmt.Errorf("%d games", len(list))
+				}
+				return err
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+			i++
+		}
+	})
+	b.Run("backup", func(b *testing.B) {
+		for b.Loop() {
+			out, err := os.Create(filepath.Join(b.TempDir(), "backup.db"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := s.Backup(out); err != nil {
+				b.Fatal(err)
+			}
+			if err := out.Close(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("backup-checked", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := s.BackupFile(filepath.Join(b.TempDir(), "backup.db")); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 // benchNow is the time of the leaderboard and statistics benchmarks'

@@ -60,6 +60,39 @@ const checkChildEnv = "ICEAGE_STORE_CHECK_CHILD"
 // checkLockEnv holds how long the child waits for the file's lock.
 const checkLockEnv = "ICEAGE_STORE_CHECK_LOCK"
 
+// checkExtentEnv says what the child checks: "start" for what a start
+// needs (checkStart), anything else for the whole file.
+const checkExtentEnv = "ICEAGE_STORE_CHECK_EXTENT"
+
+// checkExtent is how much of a file a check reads.
+type checkExtent int
+
+const (
+	// checkWhole is every page and every record.
+	checkWhole checkExtent = iota
+	// checkStart is what the bot needs to start and to serve: bbolt's
+	// free list (which a read-write open reads), and every bucket but
+	// the ones that grow with the archive (deferredBuckets), pages and
+	// records. The archive is left to the whole check, which Open runs
+	// in the background.
+	checkStart
+)
+
+// deferredBuckets are the buckets that grow with the number of finished
+// games, which checkStart leaves to the check in the background: the
+// archive, its indexes and the players' logs. No act on an active game
+// reads them.
+var deferredBuckets = [][]byte{bucketArchive, bucketFinished, bucketUserArch, bucketGuildArch, bucketLog}
+
+func deferred(name []byte) bool {
+	for _, d := range deferredBuckets {
+		if bytes.Equal(name, d) {
+			return true
+		}
+	}
+	return false
+}
+
 // Exit statuses of the child, and the lines it prints: "damage: …" for
 // each problem (after at most maxProblems, "damage: and N more problems"),
 // or "error: …" when it could not open the file.
@@ -75,10 +108,10 @@ const (
 const maxProblems = 12
 
 // DefaultCheckTimeout is how long Open, Check and the backups give the
-// damage check of a file before they judge it damaged: bbolt can walk a
-// cycle of damaged pages for ever. A healthy file of 20,000 games (66 MB)
-// is checked in under a second, so one of a million games in under a
-// minute.
+// damage check of a file, and a second more per megabyte, before they
+// judge it damaged: bbolt can walk a cycle of damaged pages for ever. A
+// healthy file of 100,000 games (80 MB) is checked whole in a few
+// seconds, one of a million in under a minute.
 const DefaultCheckTimeout = 2 * time.Minute
 
 // childMemoryBase and the file's size bound the heap of the checking
@@ -94,12 +127,16 @@ func init() {
 		return
 	}
 	lock, _ := time.ParseDuration(os.Getenv(checkLockEnv))
-	os.Exit(checkChild(path, lock, os.Stdout))
+	scope := checkWhole
+	if os.Getenv(checkExtentEnv) == "start" {
+		scope = checkStart
+	}
+	os.Exit(checkChild(path, lock, scope, os.Stdout))
 }
 
 // checkChild is the child's work: check the file at path and report on w.
 // It returns the exit status.
-func checkChild(path string, lock time.Duration, w io.Writer) int {
+func checkChild(path string, lock time.Duration, scope checkExtent, w io.Writer) int {
 	// A cycle of pages that bbolt follows recursively overflows the stack;
 	// a small limit makes that a quick crash rather than a gigabyte.
 	debug.SetMaxStack(64 << 20)
@@ -133,7 +170,7 @@ func checkChild(path string, lock time.Duration, w io.Writer) int {
 		return childOpenFail
 	}
 	defer db.Close()
-	problems := checkDB(db)
+	problems := checkDB(db, scope)
 	for _, p := range problems {
 		fmt.Fprintln(w, "damage:", p)
 	}
@@ -143,21 +180,25 @@ func checkChild(path string, lock time.Duration, w io.Writer) int {
 	return childHealthy
 }
 
-// checkDB runs the whole check on db and returns its problems, at most
-// maxProblems and a last line that counts the rest.
-func checkDB(db *bolt.DB) []string {
+// checkDB runs the check of scope on db and returns its problems, at
+// most maxProblems and a last line that counts the rest.
+func checkDB(db *bolt.DB, scope checkExtent) []string {
 	var r report
 	err := db.View(func(tx *bolt.Tx) error {
-		if checkPageRuns(db.Path(), db.Info().PageSize, tx.Size(), &r); len(r.lines) > 0 {
-			return nil
-		}
-		for e := range tx.Check() {
-			r.add("%v", e)
+		if scope == checkStart {
+			checkStartPages(tx, &r)
+		} else {
+			if checkPageRuns(db.Path(), db.Info().PageSize, tx.Size(), &r); len(r.lines) > 0 {
+				return nil
+			}
+			for e := range tx.Check() {
+				r.add("%v", e)
+			}
 		}
 		if len(r.lines) == 0 {
 			// Walking the contents of a file whose pages are wrong would
 			// only repeat bbolt's findings, or fault on them.
-			checkContents(tx, &r)
+			checkContents(tx, scope, &r)
 		}
 		return nil
 	})
@@ -165,6 +206,28 @@ func checkDB(db *bolt.DB) []string {
 		r.add("reading the file: %v", err)
 	}
 	return r.done()
+}
+
+// checkStartPages runs bbolt's check on the pages of every bucket but the
+// deferred ones, after reading their every key and value: a page that
+// faults or loops does so here, in the child. bbolt's check of a subtree
+// also reads the free list. Its cost is the size of those buckets, not of
+// the file.
+func checkStartPages(tx *bolt.Tx, r *report) {
+	// The walks are the check: what they meet shows as a fault or a
+	// panic, or in bbolt's check, not as an error of theirs.
+	_ = tx.ForEach(func(name []byte, b *bolt.Bucket) error {
+		if deferred(name) {
+			return nil
+		}
+		_ = b.ForEach(func(k, v []byte) error { return nil })
+		if root := b.RootPage(); root != 0 {
+			for e := range tx.Check(bolt.WithPageId(uint64(root))) {
+				r.add("bucket %s: %v", name, e)
+			}
+		}
+		return nil
+	})
 }
 
 // checkPageRuns reads the header of every page below the high-water mark
@@ -224,12 +287,18 @@ func (r *report) done() []string {
 // records decode under their own keys, that games replay to their
 // positions, and that index entries point at records. Buckets an older
 // schema lacks are skipped.
-func checkContents(tx *bolt.Tx, r *report) {
+//
+// Of scope checkStart, it leaves out the deferred buckets and the index
+// entries that point into them.
+func checkContents(tx *bolt.Tx, scope checkExtent, r *report) {
 	// Read every key and value of every bucket, known or not: a damaged
 	// overflow page shows here as a fault or a panic, in the child.
 	// The walk is the check: what it meets shows as a fault or a
 	// panic, not as an error (its functions return none).
 	_ = tx.ForEach(func(name []byte, b *bolt.Bucket) error {
+		if scope == checkStart && deferred(name) {
+			return nil
+		}
 		return b.ForEach(func(k, v []byte) error { return nil })
 	})
 	if v, err := schemaOf(tx); err != nil || v != schemaVersion {
@@ -243,6 +312,9 @@ func checkContents(tx *bolt.Tx, r *report) {
 		return b != nil && b.Get(key) != nil
 	}
 	each := func(bucket []byte, fn func(k, v []byte)) {
+		if scope == checkStart && deferred(bucket) {
+			return
+		}
 		if b := tx.Bucket(bucket); b != nil {
 			_ = b.ForEach(func(k, v []byte) error { fn(k, v); return nil }) // the function never fails
 		}
@@ -259,7 +331,7 @@ func checkContents(tx *bolt.Tx, r *report) {
 		if g.Over() {
 			r.add("game %d is over (%v) but among the active games", g.ID, g.Outcome.Reason)
 		}
-		replaysTo(r, &g)
+		replaysTo(r, &g, v)
 		channels[g.ID] = g.Channel
 		// The channel's entry is how play finds an active game: one
 		// missing or naming another game loses this one.
@@ -278,7 +350,7 @@ func checkContents(tx *bolt.Tx, r *report) {
 		if !g.Over() {
 			r.add("game %d goes on but is in the archive", g.ID)
 		}
-		replaysTo(r, &g)
+		replaysTo(r, &g, v)
 	})
 	each(bucketChannels, func(k, v []byte) {
 		if len(v) != 8 || channels[binary.BigEndian.Uint64(v)] != string(k) {
@@ -317,6 +389,9 @@ func checkContents(tx *bolt.Tx, r *report) {
 		{bucketGuildArch, bucketArchive, afterOwner},
 		{bucketChallUsers, bucketChallenges, afterOwner},
 	} {
+		if scope == checkStart && deferred(ix.target) {
+			continue
+		}
 		each(ix.bucket, func(k, _ []byte) {
 			if ref, ok := ix.ref(k); !ok || !has(ix.target, ref) {
 				r.add("the index %s has an entry %q for a record that %s does not hold", ix.bucket, k, ix.target)
@@ -340,8 +415,14 @@ func checkRecord(r *report, what string, v []byte, into any) bool {
 }
 
 // replaysTo replays a game's moves and compares the position reached with
-// the one stored.
-func replaysTo(r *report, g *play.Game) {
+// the one stored. A record v whose position is the one its moves reach
+// by construction (play.GameRecordDerivesFEN), decoded, was replayed
+// already: only an outcome that no end of a game can have is left to
+// judge, which the board may have decided itself.
+func replaysTo(r *report, g *play.Game, v []byte) {
+	if play.GameRecordDerivesFEN(v) && (!g.Over() || g.Outcome.Valid()) {
+		return
+	}
 	m, err := g.Match()
 	if err != nil {
 		// play's error names the game already ("game 7 does not replay:
@@ -366,25 +447,43 @@ var checkTimeout = DefaultCheckTimeout
 // when the child could not open the file at all: the caller's own open
 // then says why.
 func checkFile(path string, lock, timeout time.Duration) ([]string, error) {
+	return checkFileExtent(path, lock, timeout, checkWhole, nil)
+}
+
+// errStopped: the check was stopped (the store closed) before it was done.
+var errStopped = errors.New("store: the check was stopped")
+
+// checkFileExtent is checkFile of a scope, stopped (killed, errStopped) when
+// stop is closed.
+func checkFileExtent(path string, lock, timeout time.Duration, scope checkExtent, stop <-chan struct{}) ([]string, error) {
 	if timeout <= 0 {
 		timeout = checkTimeout
+		// A healthy file takes about a second per 20 MB, more on a
+		// busy machine: a large one gets a second per megabyte more.
+		if st, err := os.Stat(path); err == nil {
+			timeout += time.Duration(st.Size()>>20) * time.Second
+		}
 	}
 	exe, err := os.Executable()
 	if err != nil {
 		// No copy of this program to run: check in this process, where
 		// most damage shows as panics that bbolt recovers, but a fault
 		// or a cycle of pages would still end the process.
-		return checkInProcess(path, lock)
+		return checkInProcess(path, lock, scope)
+	}
+	scopeName := "whole"
+	if scope == checkStart {
+		scopeName = "start"
 	}
 	cmd := exec.Command(exe) // #nosec G204 -- this very program (os.Executable), run as the checking child
-	cmd.Env = append(os.Environ(), checkChildEnv+"="+path, checkLockEnv+"="+lock.String(),
+	cmd.Env = append(os.Environ(), checkChildEnv+"="+path, checkLockEnv+"="+lock.String(), checkExtentEnv+"="+scopeName,
 		// A race-detector build (the tests under -race) would otherwise
 		// wait a second at exit for reports from other threads.
 		"GORACE="+strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &limitedWriter{&stdout, 64 << 10}, &limitedWriter{&stderr, 64 << 10}
 	if err := cmd.Start(); err != nil {
-		return checkInProcess(path, lock)
+		return checkInProcess(path, lock, scope)
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -395,6 +494,10 @@ func checkFile(path string, lock, timeout time.Duration) ([]string, error) {
 		_ = cmd.Process.Kill() // if it ended meanwhile, done says so
 		<-done
 		return []string{fmt.Sprintf("the check did not finish within %v, as when bbolt walks a cycle of damaged pages", timeout)}, nil
+	case <-stop:
+		_ = cmd.Process.Kill() // if it ended meanwhile, done says so
+		<-done
+		return nil, errStopped
 	}
 	var problems []string
 	var openErr string
@@ -425,7 +528,7 @@ func checkFile(path string, lock, timeout time.Duration) ([]string, error) {
 var errNotChecked = errors.New("store: the file could not be checked")
 
 // checkInProcess is checkFile without a child process.
-func checkInProcess(path string, lock time.Duration) (problems []string, err error) {
+func checkInProcess(path string, lock time.Duration, scope checkExtent) (problems []string, err error) {
 	if lock <= 0 {
 		lock = DefaultTimeout
 	}
@@ -445,7 +548,7 @@ func checkInProcess(path string, lock time.Duration) (problems []string, err err
 			problems = append(problems, fmt.Sprintf("the check panicked reading it (%v)", r))
 		}
 	}()
-	return checkDB(db), nil
+	return checkDB(db, scope), nil
 }
 
 // crashLine picks from a crashed child's standard error the line that

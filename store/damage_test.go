@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -145,74 +146,89 @@ func TestOpenRefusesADamagedFile(t *testing.T) {
 		name   string
 		damage func(t *testing.T, path string)
 		says   string
+		// archive: the damage is in the archive, which a start does not
+		// need.
+		archive bool
 	}{
 		{"a page of games overwritten with random bytes", func(t *testing.T, path string) {
 			buf := make([]byte, pageSize(t, path))
 			randomBytes(rand.New(rand.NewPCG(1, 2)), buf)
 			writeAt(t, path, rootOf(t, path, bucketActive)*int64(len(buf)), buf)
-		}, ""},
+		}, "", false},
 		{"a page that points out of the file, where reading faults", func(t *testing.T, path string) {
 			root := rootOf(t, path, bucketActive)
 			writeAt(t, path, root*int64(pageSize(t, path)), farBranch(root))
-		}, ""},
+		}, "", false},
 		{"both meta pages failing their checksums", func(t *testing.T, path string) {
 			ps := int64(pageSize(t, path))
 			for _, page := range []int64{0, 1} {
 				writeAt(t, path, page*ps+16+56, []byte("damaged!")) // the checksum of the meta
 			}
-		}, "both meta pages fail their checksums"},
+		}, "both meta pages fail their checksums", false},
 		{"a stored move changed, the record still valid JSON", func(t *testing.T, path string) {
 			rewrite(t, path, bucketActive, u64(2), func(g *play.Game) { g.Moves[3].UCI = "a1a8" })
-		}, "game 2 does not replay"},
+		}, "game 2 does not replay", false},
 		{"a stored position that its moves do not reach", func(t *testing.T, path string) {
 			rewrite(t, path, bucketActive, u64(2), func(g *play.Game) { g.FEN = game.StartFEN })
-		}, "game 2 replays to "},
+		}, "game 2 replays to ", false},
 		{"a record that does not decode", func(t *testing.T, path string) {
 			put(t, path, bucketArchive, u64(1), []byte(`{"v":3,"id":1,"moves":[`))
-		}, "the archived game under key 0000000000000001 does not decode"},
+		}, "the archived game under key 0000000000000001 does not decode", true},
 		{"a record under another's key", func(t *testing.T, path string) {
 			rewrite(t, path, bucketActive, u64(2), func(g *play.Game) { g.ID = 3 })
-		}, "the active game under key 0000000000000002 says its id is 3"},
+		}, "the active game under key 0000000000000002 says its id is 3", false},
 		{"a game in another channel than its channel's entry says", func(t *testing.T, path string) {
 			rewrite(t, path, bucketActive, u64(2), func(g *play.Game) { g.Channel = "channel-2" })
-		}, `channel "channel-1" points at 0000000000000002, which is no active game in that channel`},
+		}, `channel "channel-1" points at 0000000000000002, which is no active game in that channel`, false},
 		{"an active game that its channel's entry does not name", func(t *testing.T, path string) {
 			put(t, path, bucketChannels, []byte("channel-1"), u64(3))
-		}, `the active game 2 is in channel "channel-1", whose entry names 0000000000000003 instead`},
+		}, `the active game 2 is in channel "channel-1", whose entry names 0000000000000003 instead`, false},
 		{"a finished game among the active ones", func(t *testing.T, path string) {
 			rewrite(t, path, bucketActive, u64(2), func(g *play.Game) { g.Outcome = game.WinFor(game.White, game.Resignation) })
-		}, "game 2 is over (resignation) but among the active games"},
+		}, "game 2 is over (resignation) but among the active games", false},
 		{"a game that goes on in the archive", func(t *testing.T, path string) {
 			rewrite(t, path, bucketArchive, u64(1), func(g *play.Game) { g.Outcome = game.Outcome{} })
-		}, "game 1 goes on but is in the archive"},
+		}, "game 1 goes on but is in the archive", true},
 		{"a time index entry of the wrong length", func(t *testing.T, path string) {
 			put(t, path, bucketDeadlines, append([]byte{0xff, 0, 0, 0}, u64(2)...), []byte{})
-		}, "the index idx.deadline has an entry"},
+		}, "the index idx.deadline has an entry", false},
 		{"a challenge that does not decode", func(t *testing.T, path string) {
 			put(t, path, bucketChallenges, u64(13), []byte(`{"v":3,"id":`))
-		}, "the challenge under key 000000000000000d does not decode"},
+		}, "the challenge under key 000000000000000d does not decode", false},
 		{"an index entry for a game that is not there", func(t *testing.T, path string) {
 			put(t, path, bucketUserGames, join([]byte("user-1"), u64(999)), []byte{})
-		}, "the index idx.userGames has an entry"},
+		}, "the index idx.userGames has an entry", false},
 		{"an index entry for an archived game that is not there", func(t *testing.T, path string) {
 			put(t, path, bucketFinished, u64(998), []byte{})
-		}, "the index idx.finished has an entry"},
+		}, "the index idx.finished has an entry", true},
+	}
+	// A file is checked whole at Open, or, past wholeCheckBelow, in two
+	// parts: what a start needs at Open, the rest (the archive) in the
+	// background, whose damage then refuses every write.
+	defer func(n int64) { wholeCheckBelow = n }(wholeCheckBelow)
+	for _, c := range cases {
+		for _, parts := range []string{"", " (in two parts)"} {
+			t.Run(c.name+" is refused, and the error says how to restore a backup"+parts, func(t *testing.T) {
+				wholeCheckBelow = 1 << 62
+				if parts != "" {
+					wholeCheckBelow = 0
+				}
+				path := filepath.Join(t.TempDir(), "iceage.db")
+				buildDB(t, path, 12)
+				c.damage(t, path)
+				err := openDamaged(t, path, c.archive && parts != "")
+				checkDamaged(t, c.says, path, err)
+			})
+		}
 	}
 	for _, c := range cases {
-		t.Run(c.name+" is refused, and the error says how to restore a backup", func(t *testing.T) {
+		t.Run(c.name+": a backup of it is refused", func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "iceage.db")
 			buildDB(t, path, 12)
 			c.damage(t, path)
-			_, err := Open(path, &Options{CheckTimeout: 10 * time.Second})
-			if !errors.Is(err, ErrDamaged) {
-				t.Fatalf("Open = %v, want ErrDamaged", err)
+			{
 			}
-			for _, want := range []string{c.says, path, "Restore a backup", "iceage backup"} {
-				if !strings.Contains(err.Error(), want) {
-					t.Errorf("the error does not say %q: %v", want, err)
-				}
-			}
-			t.Run("and a backup of it is refused", func(t *testing.T) {
+			{
 				out := filepath.Join(t.TempDir(), "backup.db")
 				if err := os.WriteFile(out, []byte("the previous backup"), 0o600); err != nil {
 					t.Fatal(err)
@@ -226,7 +242,7 @@ func TestOpenRefusesADamagedFile(t *testing.T) {
 				if left, _ := filepath.Glob(out + ".tmp*"); len(left) > 0 {
 					t.Fatalf("temporary files left: %v", left)
 				}
-			})
+			}
 		})
 	}
 	t.Run("a healthy file and an empty one open", func(t *testing.T) {
@@ -239,6 +255,52 @@ func TestOpenRefusesADamagedFile(t *testing.T) {
 		}
 		openAt(t, empty, nil)
 	})
+}
+
+// openDamaged opens the damaged file at path and returns the error that
+// refuses it: Open's or, when Open leaves the archive to the check in the
+// background, the one that then refuses writes. archive says the damage
+// is in the archive: then Open must open the file, and reads of active
+// games must go on.
+func openDamaged(t *testing.T, path string, archive bool) error {
+	t.Helper()
+	s, err := Open(path, &Options{CheckTimeout: 10 * time.Second})
+	if err != nil {
+		if archive {
+			t.Errorf("Open refused damage in the archive, which it leaves to the check in the background: %v", err)
+		}
+		return err
+	}
+	defer s.Close()
+	if !archive {
+		t.Errorf("Open opened a file with damage where a start needs it")
+	}
+	if _, err := s.Checked(ctx), s.Checked(ctx); err == nil {
+		t.Fatal("the check in the background found nothing")
+	}
+	if _, err := service(s).Game(ctx, 2); err != nil {
+		t.Errorf("reading an active game after the archive's damage was found: %v", err)
+	}
+	if s.Damage() == nil {
+		t.Error("Damage() says nothing")
+	}
+	err = s.Update(ctx, func(tx play.Tx) error { return tx.PutPrefs("user-1", play.Prefs{}) })
+	if !errors.Is(err, ErrDamaged) {
+		t.Fatalf("a write after the check found damage: %v, want ErrDamaged", err)
+	}
+	return err
+}
+
+func checkDamaged(t *testing.T, says, path string, err error) {
+	t.Helper()
+	if !errors.Is(err, ErrDamaged) {
+		t.Fatalf("got %v, want ErrDamaged", err)
+	}
+	for _, want := range []string{says, path, "Restore a backup", "iceage backup"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the error does not say %q: %v", want, err)
+		}
+	}
 }
 
 // rewrite changes one game record of the file at path through bbolt,
@@ -294,6 +356,9 @@ func TestDamageWhileOpen(t *testing.T) {
 	}
 	defer s.Close()
 	svc := service(s)
+	if err := s.Damage(); err != nil {
+		t.Fatalf("Damage before any: %v", err)
+	}
 	// bbolt maps the file shared: what is written to it shows at once.
 	writeAt(t, path, offset, farBranch(root))
 
@@ -329,6 +394,11 @@ func TestDamageWhileOpen(t *testing.T) {
 		g := known[3]
 		if _, err := svc.Move(ctx, play.Act{By: g.ToMove().ID, Game: g.ID, Revision: g.Revision, At: t0}, "a2a3"); !errors.Is(err, ErrDamaged) {
 			t.Fatalf("got %v, want ErrDamaged", err)
+		}
+	})
+	t.Run("the health check can ask", func(t *testing.T) {
+		if err := s.Damage(); !errors.Is(err, ErrDamaged) {
+			t.Fatalf("Damage: got %v, want ErrDamaged", err)
 		}
 	})
 	t.Run("the check says so", func(t *testing.T) {
@@ -395,4 +465,68 @@ func TestOlderSchemasAreMigratedNotJudged(t *testing.T) {
 			t.Fatal("every schema-2 active game decodes as play's record")
 		}
 	})
+}
+
+// A check's copy left by a process killed while it checked is removed at
+// the next Open; a file that only looks like one is not.
+func TestOpenRemovesLeftCheckCopies(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "iceage.db")
+	buildDB(t, path, 2)
+	for _, name := range []string{"iceage.db.check123456", "iceage.db.checkpoint", "other.db.check42"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	openAt(t, path, nil)
+	for name, kept := range map[string]bool{"iceage.db.check123456": false, "iceage.db.checkpoint": true, "other.db.check42": true} {
+		if _, err := os.Stat(filepath.Join(dir, name)); (err == nil) != kept {
+			t.Errorf("%s: kept %v, want %v", name, err == nil, kept)
+		}
+	}
+}
+
+// A file checked in two parts: a healthy one passes the check in the
+// background, and a Close while it runs stops it and leaves no copy.
+func TestCheckInTwoParts(t *testing.T) {
+	defer func(n int64) { wholeCheckBelow = n }(wholeCheckBelow)
+	wholeCheckBelow = 0
+	dir := t.TempDir()
+	path := filepath.Join(dir, "iceage.db")
+	buildDB(t, path, 12)
+	s, err := Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Checked(ctx); err != nil {
+		t.Fatalf("the check in the background: %v", err)
+	}
+	if err := s.Update(ctx, func(tx play.Tx) error { return tx.PutPrefs("user-1", play.Prefs{}) }); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for range 5 {
+		s, err := Open(path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Checked(ctx); err != nil {
+			t.Fatalf("Checked after Close: %v", err)
+		}
+	}
+	if left, _ := filepath.Glob(path + ".check*"); len(left) > 0 {
+		t.Fatalf("copies left: %v", left)
+	}
+	short, cancel := context.WithTimeout(ctx, time.Nanosecond)
+	defer cancel()
+	<-short.Done()
+	s = openAt(t, path, nil)
+	if err := s.Checked(short); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Checked with a context that ended: %v", err)
+	}
 }

@@ -47,16 +47,29 @@
 // bbolt trusts its file, and a damaged page can make it panic, fault or
 // loop. So Open checks an existing file before it opens it: bbolt's
 // consistency check and a walk of every record (each decodes under its
-// own key, each game's moves replay to its stored position, each game is
-// in the bucket of its state and an active one is named by its channel's
-// entry, each index entry points at a record), in a child process that
-// runs this same program, so that a crash or a hang there only ends the
-// child. A damaged file is refused with ErrDamaged, whose text says what
-// was found and how to restore a backup. While the store runs, a panic
-// or fault that damage causes inside a transaction becomes an ErrDamaged
-// error rather than the end of the process, and the store refuses every
-// write after it. Check runs the check of Open on a copy of the live
-// file.
+// own key, each game's checksum matches and its moves replay to its
+// stored position, each game is in the bucket of its state and an active
+// one is named by its channel's entry, each index entry points at a
+// record), in a child process that runs this same program, so that a
+// crash or a hang there only ends the child. A damaged file is refused
+// with ErrDamaged, whose text says what was found and how to restore a
+// backup.
+//
+// A file past a few tens of megabytes (wholeCheckBelow) is checked in
+// two parts, so that an open does not grow with the archive: before Open
+// returns, what a start needs (bbolt's free list, and the pages and
+// records of every bucket but the archive, its indexes and the players'
+// logs, whose size is the active games and the players, not the games
+// ever played); then the whole file, in the background, on a copy
+// written beside it, as Check does. Damage that this finds makes the
+// store refuse every write from then on, with the error that says what
+// was found and how to restore a backup; Checked waits for it and
+// returns its verdict, and Damage reports it. Close stops it.
+//
+// While the store runs, a panic or fault that damage causes inside a
+// transaction becomes an ErrDamaged error rather than the end of the
+// process, and the store refuses every write after it. Check runs the
+// whole check on a copy of the live file.
 //
 // # Layout and encoding
 //
@@ -102,11 +115,14 @@
 // timeout, so the backup command needs the bot stopped, and a running bot
 // backs itself up with Backup or BackupFile.
 //
-// The damage check at Open reads the whole file and replays every game:
-// a fraction of a second for a few thousand games, about a minute for a
-// million. bbolt has no checksums on data pages, so damage that leaves
-// every record consistent (a letter changed in a player's name) goes
-// unseen; random damage does not. A fault in the commit of a batch of
+// The whole check reads the whole file and replays every game: a
+// fraction of a second for a few thousand games, tens of seconds for a
+// million, in the background and on a copy, which needs room beside the
+// file; until it is done, damage in the archive is found only by a read
+// that meets it. bbolt has no checksums on data pages, so damage that
+// leaves every record consistent (a letter changed in a player's name)
+// goes unseen but in a game, whose record has a checksum of its own;
+// random damage does not. A fault in the commit of a batch of
 // writes happens in bbolt's own goroutine, which no guard reaches.
 //
 // Writes are serialised, and each commit costs an fsync. A write that

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"time"
 
+	bolt "go.etcd.io/bbolt"
+
 	"github.com/iceagechess/iceage/game"
 	"github.com/iceagechess/iceage/play"
 )
@@ -101,11 +103,28 @@ func (t *txn) moveEntries(old, now []entry) error {
 		if v == nil {
 			v = []byte{}
 		}
-		if err := t.tx.Bucket(e.bucket).Put(e.key, v); err != nil {
+		if err := t.writeBucket(e.bucket).Put(e.key, v); err != nil {
 			return fmt.Errorf("store: indexing in %s: %w", e.bucket, err)
 		}
 	}
 	return nil
+}
+
+// archiveFill is how full bbolt fills the pages of the archive and of
+// idx.finished when they split. Their keys are game ids, which grow:
+// most games end in the order they began, so most inserts are at the
+// end, where bbolt's default (half full, for inserts anywhere) would
+// leave every page half empty.
+const archiveFill = 0.9
+
+// writeBucket returns a bucket to write to, its pages filled as its keys
+// call for.
+func (t *txn) writeBucket(name []byte) *bolt.Bucket {
+	b := t.tx.Bucket(name)
+	if bytes.Equal(name, bucketArchive) || bytes.Equal(name, bucketFinished) {
+		b.FillPercent = archiveFill
+	}
+	return b
 }
 
 func contains(es []entry, e entry) bool {
@@ -152,7 +171,7 @@ func (t *txn) PutGame(g play.Game) error {
 			return fmt.Errorf("store: moving game %d: %w", g.ID, err)
 		}
 	}
-	if err := t.tx.Bucket(recordBucket(now.over)).Put(id, b); err != nil {
+	if err := t.writeBucket(recordBucket(now.over)).Put(id, b); err != nil {
 		return fmt.Errorf("store: writing game %d: %w", g.ID, err)
 	}
 	var was []entry

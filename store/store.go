@@ -1,12 +1,15 @@
 package store
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -56,12 +59,19 @@ type Store struct {
 	checkTimeout time.Duration
 	batching     bool
 	writers      atomic.Int32 // writes in progress, for choosing to batch
+
+	checked  chan struct{} // closed when the whole file was checked (see Open)
+	checkErr error         // the result of the check in the background, once checked is closed
+	stop     chan struct{} // closed by Close, to stop that check
+	closing  sync.Once
 }
 
 // Open opens (creating if needed) the database file at path, upgrades an
 // older schema in place, and returns the Store. An existing file is first
 // checked for damage, in a child process running this program (see
-// ErrDamaged; it takes a moment per hundred megabytes). Open fails with
+// ErrDamaged): a small file whole, a larger one in what a start needs,
+// the rest in the background once Open returned (see Checked). Open
+// fails with
 // ErrLocked if another process holds the file, ErrDamaged if the file is
 // damaged (the error says what was found and how to restore a backup),
 // ErrNewerSchema if the file comes from a newer program, and a wrapped
@@ -77,10 +87,15 @@ func Open(path string, opts *Options) (*Store, error) {
 	if o.BatchDelay == 0 {
 		o.BatchDelay = DefaultBatchDelay
 	}
+	later := false // the archive is left to the check in the background
 	if st, err := os.Stat(path); err == nil && st.Size() > 0 {
 		// Before bbolt touches the file here: opening it read-write
 		// already reads its free list, which damage can make fault.
-		problems, err := checkFile(path, o.Timeout, o.CheckTimeout)
+		extent := checkWhole
+		if st.Size() >= wholeCheckBelow {
+			extent, later = checkStart, true
+		}
+		problems, err := checkFileExtent(path, o.Timeout, o.CheckTimeout, extent, nil)
 		if err != nil && !errors.Is(err, errNotChecked) {
 			return nil, err
 		}
@@ -103,8 +118,20 @@ func Open(path string, opts *Options) (*Store, error) {
 		_ = bdb.Close() // the stat's error is the one to report
 		return nil, fmt.Errorf("store: opening %s: %w", path, err)
 	}
+	if !o.ReadOnly {
+		// The copies that checks of this file left when their process
+		// was killed: with the file locked, no check of it runs now.
+		// Their names are the file's, ".check" and CreateTemp's digits.
+		left, _ := filepath.Glob(filepath.Join(filepath.Dir(path), globEscape(filepath.Base(path))+".check*"))
+		for _, f := range left {
+			if rest := strings.TrimPrefix(filepath.Base(f), filepath.Base(path)+".check"); rest != "" && strings.Trim(rest, "0123456789") == "" {
+				_ = os.Remove(f) // a copy that will not go is only left over
+			}
+		}
+	}
 	db := guardedDB{DB: bdb, harm: new(harm)}
-	s := &Store{db: db, path: path, file: file, checkTimeout: o.CheckTimeout, batching: o.BatchDelay > 0}
+	s := &Store{db: db, path: path, file: file, checkTimeout: o.CheckTimeout, batching: o.BatchDelay > 0,
+		checked: make(chan struct{}), stop: make(chan struct{})}
 	if s.batching {
 		bdb.MaxBatchDelay = o.BatchDelay
 	}
@@ -131,11 +158,71 @@ func Open(path string, opts *Options) (*Store, error) {
 		_ = db.Close() // the open's error is the one to report
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	if later {
+		go s.checkInBackground()
+	} else {
+		close(s.checked)
+	}
 	return s, nil
 }
 
-// Close closes the database. It waits for running transactions.
-func (s *Store) Close() error { return s.db.Close() }
+// globEscape escapes the characters that filepath.Glob reads as a pattern.
+func globEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`*?[\\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// wholeCheckBelow is the size of file below which Open checks the whole
+// file before it returns, as it takes a fraction of a second; a larger
+// one is checked in two parts (see Open). A variable for the tests.
+var wholeCheckBelow int64 = 32 << 20
+
+// checkInBackground checks the whole file, on a copy, as Check does,
+// after an Open that checked only what a start needs. Damage found makes
+// the store refuse every write from then on, with the error that says
+// what was found and how to restore a backup, as damage met by a
+// transaction does.
+func (s *Store) checkInBackground() {
+	defer close(s.checked)
+	err := s.check(s.stop)
+	if errors.Is(err, errStopped) {
+		err = nil
+	}
+	if errors.Is(err, ErrDamaged) {
+		s.db.harm.err.CompareAndSwap(nil, &err)
+	}
+	s.checkErr = err
+}
+
+// Checked waits for the check of the whole file that Open leaves to run
+// in the background, for a file past a few tens of megabytes (at once
+// for a smaller one, which Open checked whole), and returns its result:
+// nil for a healthy file (or a store closed before the check was done),
+// an error wrapping ErrDamaged, or the error that kept the check from
+// running (no room for the copy it checks, for one). It returns ctx's
+// error if ctx ends first.
+func (s *Store) Checked(ctx context.Context) error {
+	select {
+	case <-s.checked:
+		return s.checkErr
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Close closes the database: it stops the check in the background, if
+// one runs, and waits for running transactions.
+func (s *Store) Close() error {
+	s.closing.Do(func() { close(s.stop) })
+	<-s.checked
+	return s.db.Close()
+}
 
 // Path returns the file the store was opened from.
 func (s *Store) Path() string { return s.path }
@@ -288,7 +375,10 @@ func syncDir(dir string) error {
 // returns nil for a healthy file, an error wrapping ErrDamaged that says
 // what was found and how to restore a backup (at once if the store met
 // damage while running), or the error that kept it from copying.
-func (s *Store) Check() error {
+func (s *Store) Check() error { return s.check(nil) }
+
+// check is Check, stopped (errStopped) when stop is closed.
+func (s *Store) check(stop <-chan struct{}) error {
 	if err := s.db.harm.get(); err != nil {
 		return err
 	}
@@ -297,21 +387,51 @@ func (s *Store) Check() error {
 		return fmt.Errorf("store: checking %s: %w", s.path, err)
 	}
 	defer os.Remove(f.Name())
-	_, err = s.Backup(f)
+	_, err = s.Backup(stoppableWriter{f, stop})
 	if cerr := f.Close(); err == nil {
 		err = cerr
+	}
+	if err != nil && stopped(stop) {
+		return errStopped // bbolt's copy does not wrap the writer's error
 	}
 	if err != nil {
 		return fmt.Errorf("store: checking %s: %w", s.path, err)
 	}
-	problems, err := checkFile(f.Name(), DefaultTimeout, s.checkTimeout)
+	problems, err := checkFileExtent(f.Name(), DefaultTimeout, s.checkTimeout, checkWhole, stop)
 	if len(problems) > 0 {
 		return damaged(s.path, problems)
+	}
+	if errors.Is(err, errStopped) {
+		return err
 	}
 	if err != nil {
 		return fmt.Errorf("store: checking %s: %w", s.path, err)
 	}
 	return nil
+}
+
+// stopped reports whether stop is closed.
+func stopped(stop <-chan struct{}) bool {
+	select {
+	case <-stop:
+		return true
+	default:
+		return false
+	}
+}
+
+// stoppableWriter fails every write once stop is closed, so that a copy
+// of the file in a read transaction ends when the store closes.
+type stoppableWriter struct {
+	w    io.Writer
+	stop <-chan struct{}
+}
+
+func (w stoppableWriter) Write(p []byte) (int, error) {
+	if stopped(w.stop) {
+		return 0, errStopped
+	}
+	return w.w.Write(p)
 }
 
 // refusal marks an error that a write function returned before writing

@@ -22,7 +22,7 @@ func BenchmarkPairDutch200(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				play(f, p, r)
+				playRound(f, p, r)
 			}
 			for b.Loop() {
 				if _, err := PairDutch(f); err != nil {

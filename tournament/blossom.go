@@ -45,12 +45,54 @@ type matcher struct {
 // edges' weights is as large as possible. Edges of weight zero are never
 // worth taking; an edge's i and j must differ and lie in [0, n).
 func maxWeightMatching(n int, edges []matchEdge) []int {
+	mate, _ := maxWeightMatchingDuals(n, edges)
+	return mate
+}
+
+// duals is the optimal dual solution that proves a matching optimal: an
+// edge whose reduced cost (tight) is positive is in no maximum-weight
+// matching at all, which lets a caller rule out a choice without
+// solving again.
+type duals struct {
+	m *matcher
+}
+
+// tight tells whether edge i-j of weight w has zero reduced cost. An
+// edge that is not tight is in no optimal matching.
+func (d duals) tight(i, j int, w weight) bool {
+	m := d.m
+	if m == nil {
+		return true
+	}
+	s := m.dual[i].add(m.dual[j])
+	// Blossoms that hold both ends add twice their dual.
+	ci, cj := m.chain(i), m.chain(j)
+	for x, y := len(ci)-1, len(cj)-1; x >= 0 && y >= 0 && ci[x] == cj[y]; x, y = x-1, y-1 {
+		s = s.add(m.dual[ci[x]].double())
+	}
+	return s == w.double().double()
+}
+
+// free tells whether vertex v may stay single in an optimal matching.
+func (d duals) free(v int) bool { return d.m == nil || d.m.dual[v].isZero() }
+
+// chain lists the blossoms that hold v, innermost first.
+func (m *matcher) chain(v int) []int {
+	var c []int
+	for b := m.parent[v]; b >= 0; b = m.parent[b] {
+		c = append(c, b)
+	}
+	return c
+}
+
+// maxWeightMatchingDuals is maxWeightMatching with the dual solution.
+func maxWeightMatchingDuals(n int, edges []matchEdge) ([]int, duals) {
 	mate := make([]int, n)
 	for i := range mate {
 		mate[i] = -1
 	}
 	if n == 0 || len(edges) == 0 {
-		return mate
+		return mate, duals{}
 	}
 	m := &matcher{n: n, edges: make([]matchEdge, len(edges))}
 	var maxw weight
@@ -68,7 +110,7 @@ func maxWeightMatching(n int, edges []matchEdge) []int {
 			mate[v] = m.endpoint[m.mate[v]]
 		}
 	}
-	return mate
+	return mate, duals{m}
 }
 
 func (m *matcher) run(maxw weight) {

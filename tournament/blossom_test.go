@@ -108,7 +108,7 @@ func BenchmarkMaxWeightMatching200(b *testing.B) {
 		for j := i + 1; j < 200; j++ {
 			if r.IntN(10) < 9 {
 				var w weight
-				w[4] = 1 + r.Uint64N(4)
+				w[3] = 1 + r.Uint64N(4)
 				w[0] = r.Uint64N(1 << 40)
 				edges = append(edges, matchEdge{i: i, j: j, w: w})
 			}
@@ -116,5 +116,64 @@ func BenchmarkMaxWeightMatching200(b *testing.B) {
 	}
 	for b.Loop() {
 		maxWeightMatching(200, edges)
+	}
+}
+
+// An edge the duals call not tight is in no maximum-weight matching:
+// forcing it in must lose weight.
+func TestDualsRuleOutOnlyLosingEdges(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for trial := 0; trial < 400; trial++ {
+		n := 2 + r.IntN(8)
+		w := make([][]uint64, n)
+		for i := range w {
+			w[i] = make([]uint64, n)
+		}
+		var edges []matchEdge
+		for i := 0; i < n; i++ {
+			for j := i + 1; j < n; j++ {
+				if r.IntN(3) > 0 {
+					x := 1 + r.Uint64N(4)
+					w[i][j], w[j][i] = x, x
+					edges = append(edges, matchEdge{i: i, j: j, w: weightOf(x)})
+				}
+			}
+		}
+		_, d := maxWeightMatchingDuals(n, edges)
+		best := bruteMatching(n, w)
+		for _, e := range edges {
+			// The best matching that takes e.
+			rest := make([][]uint64, n)
+			for i := range rest {
+				rest[i] = append([]uint64{}, w[i]...)
+				if i == e.i || i == e.j {
+					for j := range rest[i] {
+						rest[i][j] = 0
+					}
+				}
+				rest[i][e.i], rest[i][e.j] = 0, 0
+			}
+			with := bruteMatching(n, rest) + w[e.i][e.j]
+			if !d.tight(e.i, e.j, e.w) && with == best {
+				t.Fatalf("trial %d: edge %d-%d is in a best matching but the duals rule it out", trial, e.i, e.j)
+			}
+		}
+		for v := 0; v < n; v++ {
+			if d.free(v) {
+				continue
+			}
+			rest := make([][]uint64, n)
+			for i := range rest {
+				rest[i] = append([]uint64{}, w[i]...)
+				for j := range rest[i] {
+					if i == v || j == v {
+						rest[i][j] = 0
+					}
+				}
+			}
+			if bruteMatching(n, rest) == best {
+				t.Fatalf("trial %d: vertex %d can stay single in a best matching but the duals rule it out", trial, v)
+			}
+		}
 	}
 }

@@ -57,6 +57,61 @@ type bracketPairing struct {
 	lay      layout
 	cur      []int
 	curSum   weight
+
+	// cert proves the current matching optimal in the criteria compared
+	// (the weights above certShift): a choice that needs an edge it does
+	// not call tight cannot be taken, and needs no solve to know it.
+	cert      duals
+	certIdx   []int
+	certShift uint
+	certStale bool // certified lazily, when a choice first needs a solve
+}
+
+// certify solves the active players again on the weights above shift,
+// for the duals.
+func (b *bracketPairing) certify(shift uint) {
+	n := len(b.v)
+	b.certIdx = make([]int, n)
+	var idx []int
+	for a := 0; a < n; a++ {
+		b.certIdx[a] = -1
+		if b.active[a] {
+			b.certIdx[a] = len(idx)
+			idx = append(idx, a)
+		}
+	}
+	var edges []matchEdge
+	for x, a := range idx {
+		for y := x + 1; y < len(idx); y++ {
+			if c := idx[y]; b.has[a][c] {
+				edges = append(edges, matchEdge{i: x, j: y, w: b.base[a][c].above(shift)})
+			}
+		}
+	}
+	_, b.cert = maxWeightMatchingDuals(len(idx), edges)
+	b.certShift = shift
+}
+
+// tight tells whether the pair a-c may be in an optimal pairing.
+func (b *bracketPairing) tight(a, c int) bool {
+	if a > c {
+		a, c = c, a
+	}
+	if !b.has[a][c] {
+		return false
+	}
+	x, y := b.certIdx[a], b.certIdx[c]
+	if x < 0 || y < 0 {
+		return true
+	}
+	return b.cert.tight(x, y, b.base[a][c].above(b.certShift))
+}
+
+// mayStaySingle tells whether a may be left unmatched in an optimal
+// pairing.
+func (b *bracketPairing) mayStaySingle(a int) bool {
+	x := b.certIdx[a]
+	return x < 0 || b.cert.free(x)
 }
 
 func (b *bracketPairing) resident(a int) bool  { return a >= b.nmdp && a < b.nb }
@@ -306,9 +361,16 @@ func (b *bracketPairing) sumOf(mate []int) weight {
 
 // try makes prop true if an equally good pairing (compared from bit
 // shift up) allows it, and says whether it did.
-func (b *bracketPairing) try(prop func(mate []int) bool, bonus func(a, c int) uint64, shift uint) bool {
+func (b *bracketPairing) try(possible func() bool, prop func(mate []int) bool, bonus func(a, c int) uint64, shift uint) bool {
 	if prop(b.cur) {
 		return true
+	}
+	if b.certStale {
+		b.certify(shift)
+		b.certStale = false
+	}
+	if !possible() {
+		return false
 	}
 	mate, sum := b.solve(bonus)
 	if !prop(mate) || sum.above(shift) != b.curSum.above(shift) {
@@ -343,6 +405,15 @@ func (b *bracketPairing) pair() ([][2]int, []int, error) {
 	b.cur, b.curSum = b.solve(nil)
 	fixShift := b.lay.fix.shift
 	eShift := b.lay.e2.shift
+	b.certStale = true
+	anyTight := func(a int, ok func(c int) bool) bool {
+		for c := range b.v {
+			if c != a && b.active[c] && ok(c) && b.tight(a, c) {
+				return true
+			}
+		}
+		return false
+	}
 
 	// The moved-down players to pair: the set with the smallest
 	// differing BSN among the best (4.4), so in order, each if it can.
@@ -354,7 +425,7 @@ func (b *bracketPairing) pair() ([][2]int, []int, error) {
 	}
 	var paired []int
 	for m := 0; m < b.nmdp; m++ {
-		ok := need > 0 && b.try(func(mate []int) bool { return b.resident(mate[m]) },
+		ok := need > 0 && b.try(func() bool { return anyTight(m, b.resident) }, func(mate []int) bool { return b.resident(mate[m]) },
 			func(a, c int) uint64 { return b2u((a == m && b.resident(c)) || (c == m && b.resident(a))) }, fixShift)
 		if !ok {
 			for c := b.nmdp; c < b.nb; c++ {
@@ -370,6 +441,7 @@ func (b *bracketPairing) pair() ([][2]int, []int, error) {
 			}
 		}
 		b.curSum = b.sumOf(b.cur)
+		b.certStale = true
 	}
 	// Their opponents: the first transposition of S2 (4.2).
 	for _, m := range paired {
@@ -377,7 +449,7 @@ func (b *bracketPairing) pair() ([][2]int, []int, error) {
 			if !b.active[c] || !b.edge(m, c) {
 				continue
 			}
-			if b.try(func(mate []int) bool { return mate[m] == c },
+			if b.try(func() bool { return b.tight(m, c) }, func(mate []int) bool { return mate[m] == c },
 				func(a, x int) uint64 { return b2u((a == m && x == c) || (a == c && x == m)) }, fixShift) {
 				break
 			}
@@ -412,6 +484,7 @@ func (b *bracketPairing) pair() ([][2]int, []int, error) {
 			}
 		}
 		b.cur, b.curSum = b.solve(nil)
+		b.certStale = true
 		higher := func(mate []int, a int) bool { c := mate[a]; return c > a && inRem(c) }
 		exchanges := 0
 		for _, a := range rem[:pairsInRem] {
@@ -423,7 +496,8 @@ func (b *bracketPairing) pair() ([][2]int, []int, error) {
 		left := exchanges
 		for i := pairsInRem - 1; i >= 0 && left > 0; i-- {
 			a := rem[i]
-			if b.try(func(mate []int) bool { return !higher(mate, a) },
+			below := func(c int) bool { return !(c > a && inRem(c)) }
+			if b.try(func() bool { return b.mayStaySingle(a) || anyTight(a, below) }, func(mate []int) bool { return !higher(mate, a) },
 				func(x, y int) uint64 { return b2u(!(x == a && y > a && inRem(y))) }, eShift) {
 				left--
 				for _, c := range rem[i+1:] {
@@ -435,7 +509,8 @@ func (b *bracketPairing) pair() ([][2]int, []int, error) {
 		left = exchanges
 		for i := pairsInRem; i < len(rem) && left > 0; i++ {
 			y := rem[i]
-			if b.try(func(mate []int) bool { return higher(mate, y) },
+			above := func(c int) bool { return c > y && inRem(c) }
+			if b.try(func() bool { return anyTight(y, above) }, func(mate []int) bool { return higher(mate, y) },
 				func(x, z int) uint64 { return b2u(x == y && z > y && inRem(z)) }, eShift) {
 				left--
 			} else {
@@ -478,7 +553,7 @@ func (b *bracketPairing) pair() ([][2]int, []int, error) {
 				if c <= a || !b.active[c] || isS1[c] || !b.edge(a, c) {
 					continue
 				}
-				if b.try(func(mate []int) bool { return mate[a] == c },
+				if b.try(func() bool { return b.tight(a, c) }, func(mate []int) bool { return mate[a] == c },
 					func(x, y int) uint64 { return b2u((x == a && y == c) || (x == c && y == a)) }, eShift) {
 					break
 				}

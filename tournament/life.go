@@ -37,22 +37,35 @@ type Member struct {
 // Board is one game of a round, by index into Tournament.Members.
 type Board struct {
 	White, Black int
-	GameID       string // the play game, once started
+	GameID       uint64 // the play game, once started
 	Outcome      Outcome
 }
 
-// TRound is one round: its boards, the bye (-1 for none) and when it
-// started.
+// TRound is one round: its boards, the bye (-1 for none), when it
+// started and when it closes (zero: when its games end).
 type TRound struct {
 	Boards  []Board
 	Bye     int
 	Started time.Time
+	Closes  time.Time
 }
+
+// Adjudication is what the organiser chose for games still going on when
+// a round closes. The values are stored.
+type Adjudication int8
+
+const (
+	// AdjudicateDraw scores an unfinished game as a draw.
+	AdjudicateDraw Adjudication = iota
+	// AdjudicateLossToMove scores it as lost by the player to move, who
+	// held the round up.
+	AdjudicateLossToMove
+)
 
 // Tournament is one event from sign-up to the end. It does no I/O and
 // reads no clock: the caller passes the time and keeps the record.
 type Tournament struct {
-	ID          int64
+	ID          uint64
 	Guild       string
 	Name        string
 	Organiser   string
@@ -60,12 +73,17 @@ type Tournament struct {
 	Rounds      int // Swiss: the rounds; round-robin: computed at start
 	Cycles      int // round-robin: 1 or 2
 	DaysPerMove int
-	Rated       bool
-	StartAt     time.Time // zero: the organiser starts it
-	Status      Status
-	Members     []Member
-	Played      []TRound
-	Revision    int
+	// RoundDays closes a round that many days after it starts (0: a round
+	// lasts until its games end); Adjudicate says how its unfinished
+	// games are scored then.
+	RoundDays  int
+	Adjudicate Adjudication
+	Rated      bool
+	StartAt    time.Time // zero: the organiser starts it
+	Status     Status
+	Members    []Member
+	Played     []TRound
+	Revision   int
 }
 
 // Refusals of the tournament's life, for front ends to word.
@@ -191,6 +209,38 @@ func (t *Tournament) Record(board int, white Outcome) error {
 	return nil
 }
 
+// Close scores the current round's unfinished games as the organiser
+// chose, once its closing time has come; whiteToMove tells, for a board,
+// whether White is to move in its game. It returns the boards it scored.
+func (t *Tournament) Close(now time.Time, whiteToMove func(board int) bool) ([]int, error) {
+	if t.Status != Running || len(t.Played) == 0 {
+		return nil, ErrNotRunning
+	}
+	r := &t.Played[len(t.Played)-1]
+	if r.Closes.IsZero() || now.Before(r.Closes) {
+		return nil, fmt.Errorf("the round closes at %v, not yet", r.Closes)
+	}
+	var scored []int
+	for i := range r.Boards {
+		if r.Boards[i].Outcome != Pending {
+			continue
+		}
+		out := Draw
+		if t.Adjudicate == AdjudicateLossToMove {
+			out = Win
+			if whiteToMove(i) {
+				out = Loss
+			}
+		}
+		r.Boards[i].Outcome = out
+		scored = append(scored, i)
+	}
+	if len(scored) > 0 {
+		t.Revision++
+	}
+	return scored, nil
+}
+
 // Next pairs the next round once the current one is over, or finishes
 // the tournament after its last round (the result is then nil).
 func (t *Tournament) Next(now time.Time) (*TRound, error) {
@@ -211,6 +261,9 @@ func (t *Tournament) Next(now time.Time) (*TRound, error) {
 
 func (t *Tournament) pairNext(now time.Time) (*TRound, error) {
 	r := TRound{Bye: -1, Started: now}
+	if t.RoundDays > 0 {
+		r.Closes = now.Add(time.Duration(t.RoundDays) * 24 * time.Hour)
+	}
 	if t.System == RoundRobin {
 		pairs, bye, err := BergerRound(len(t.Members), t.Cycles, len(t.Played)+1)
 		if err != nil {
@@ -272,6 +325,20 @@ func (t *Tournament) Field() *Field {
 			}
 			f.Players[r.Bye].Games[k] = Game{Opponent: -1, Outcome: out}
 		}
+	}
+	return f
+}
+
+// Completed is the field of the rounds over: a round still under way is
+// left out, so that a pairing program given it pairs that round again.
+func (t *Tournament) Completed() *Field {
+	f := t.Field()
+	done := len(t.Played)
+	if done > 0 && !t.RoundOver() {
+		done--
+	}
+	for i := range f.Players {
+		f.Players[i].Games = f.Players[i].Games[:done]
 	}
 	return f
 }

@@ -15,9 +15,9 @@ func newField(n, rounds int) *Field {
 	return f
 }
 
-// play records a pairing's round in f with results drawn from r: the
+// playRound records a pairing's round in f with results drawn from r: the
 // better rated wins more often, and some games are drawn.
-func play(f *Field, p Pairing, r *rand.Rand) {
+func playRound(f *Field, p Pairing, r *rand.Rand) {
 	for i := range f.Players {
 		f.Players[i].Games = append(f.Players[i].Games, Game{Opponent: -1, Outcome: ZeroBye})
 	}
@@ -130,7 +130,7 @@ func TestDutchGeneratedTournaments(t *testing.T) {
 						t.Fatalf("round %d: %v", round+1, err)
 					}
 					checkRound(t, f, p)
-					play(f, p, r)
+					playRound(f, p, r)
 				}
 			})
 		}

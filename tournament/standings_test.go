@@ -75,7 +75,7 @@ func BenchmarkStandings200(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		play(f, Pairing{Pairs: pairs, Bye: -1}, r)
+		playRound(f, Pairing{Pairs: pairs, Bye: -1}, r)
 	}
 	for b.Loop() {
 		Standings(f, SwissTiebreaks)

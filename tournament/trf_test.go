@@ -17,7 +17,7 @@ func TestTRFRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		play(f, p, r)
+		playRound(f, p, r)
 	}
 	f.Players[4].Out = true
 	var buf bytes.Buffer

@@ -9,7 +9,7 @@ import "math/bits"
 // setup refuses a layout that would not fit rather than let fields
 // overflow into each other, and a bracket too wide for its hint field
 // (bracket.go) goes without it first.
-const weightWords = 8
+const weightWords = 6
 
 // weight is an unsigned integer of weightWords words, least significant
 // word first. The matching only adds, subtracts (never below zero),

@@ -163,6 +163,21 @@ func (m Message) Buttons() []discordgo.Button {
 	return buttons
 }
 
+// Menus returns the message's select menus, row by row.
+func (m Message) Menus() []discordgo.SelectMenu {
+	var menus []discordgo.SelectMenu
+	for _, c := range m.Components {
+		if row, ok := c.(*discordgo.ActionsRow); ok {
+			for _, c := range row.Components {
+				if sm, ok := c.(*discordgo.SelectMenu); ok {
+					menus = append(menus, *sm)
+				}
+			}
+		}
+	}
+	return menus
+}
+
 // File is an attachment.
 type File struct {
 	ID          string

@@ -25,6 +25,7 @@ type Memory struct {
 	players    map[[2]string]play.Player
 	stats      map[string]play.Stats
 	prefs      map[string]play.Prefs
+	servers    map[string]play.ServerSettings
 	// logs are the players' logs by scope and user, each sorted by game.
 	logs map[[2]string][]play.LogEntry
 	// standings are the sorted standings of the scopes asked for, dropped
@@ -32,6 +33,9 @@ type Memory struct {
 	standings map[string][]play.Standing
 	// outbox holds the pending outbox items by key (outbox.go).
 	outbox map[string]play.OutboxItem
+	// tournaments and their games' index (tournament.go).
+	tournaments  map[uint64]play.TournamentRecord
+	tournamentOf map[uint64]uint64
 }
 
 // New returns an empty in-memory storage.
@@ -39,8 +43,10 @@ func New() *Memory {
 	return &Memory{
 		games: map[uint64]play.Game{}, challenges: map[uint64]play.Challenge{},
 		players: map[[2]string]play.Player{}, stats: map[string]play.Stats{}, prefs: map[string]play.Prefs{},
-		logs: map[[2]string][]play.LogEntry{}, standings: map[string][]play.Standing{},
-		outbox: map[string]play.OutboxItem{},
+		servers: map[string]play.ServerSettings{},
+		logs:    map[[2]string][]play.LogEntry{}, standings: map[string][]play.Standing{},
+		outbox:      map[string]play.OutboxItem{},
+		tournaments: map[uint64]play.TournamentRecord{}, tournamentOf: map[uint64]uint64{},
 	}
 }
 
@@ -53,7 +59,7 @@ func (m *Memory) Update(ctx context.Context, fn func(play.Tx) error) error {
 	defer m.mu.Unlock()
 	tx := &memTx{m: m, seq: m.seq, games: map[uint64]play.Game{}, challenges: map[uint64]*play.Challenge{},
 		players: map[[2]string]play.Player{}, stats: map[string]play.Stats{}, prefs: map[string]play.Prefs{},
-		logs: map[[2]string]map[uint64]play.LogEntry{}}
+		servers: map[string]play.ServerSettings{}, logs: map[[2]string]map[uint64]play.LogEntry{}, tournaments: map[uint64]play.TournamentRecord{}}
 	if err := fn(tx); err != nil {
 		return err
 	}
@@ -72,10 +78,12 @@ func (m *Memory) Update(ctx context.Context, fn func(play.Tx) error) error {
 	}
 	maps.Copy(m.stats, tx.stats)
 	maps.Copy(m.prefs, tx.prefs)
+	maps.Copy(m.servers, tx.servers)
 	for k, es := range tx.logs {
 		m.logs[k] = mergeLog(m.logs[k], es)
 	}
 	m.addOutbox(tx.outbox)
+	m.addTournaments(tx.tournaments)
 	return nil
 }
 
@@ -91,16 +99,18 @@ func (m *Memory) View(ctx context.Context, fn func(play.ReadTx) error) error {
 
 // memTx overlays a transaction's writes on the committed state.
 type memTx struct {
-	m          *Memory
-	readOnly   bool
-	seq        uint64
-	games      map[uint64]play.Game
-	challenges map[uint64]*play.Challenge // nil: deleted
-	players    map[[2]string]play.Player
-	stats      map[string]play.Stats
-	prefs      map[string]play.Prefs
-	logs       map[[2]string]map[uint64]play.LogEntry // by scope and user, then game
-	outbox     []play.OutboxItem                      // put, in order
+	m           *Memory
+	readOnly    bool
+	seq         uint64
+	games       map[uint64]play.Game
+	challenges  map[uint64]*play.Challenge // nil: deleted
+	players     map[[2]string]play.Player
+	stats       map[string]play.Stats
+	prefs       map[string]play.Prefs
+	servers     map[string]play.ServerSettings
+	logs        map[[2]string]map[uint64]play.LogEntry // by scope and user, then game
+	outbox      []play.OutboxItem                      // put, in order
+	tournaments map[uint64]play.TournamentRecord
 }
 
 func notFound(format string, args ...any) error {
@@ -364,6 +374,25 @@ func (t *memTx) Prefs(user string) (play.Prefs, error) {
 	}
 	p.Reminders = slices.Clone(p.Reminders)
 	return p, nil
+}
+
+func (t *memTx) ServerSettings(guild string) (play.ServerSettings, error) {
+	s, ok := t.servers[guild]
+	if !ok {
+		s = t.m.servers[guild]
+	}
+	return s, nil
+}
+
+func (t *memTx) PutServerSettings(guild string, s play.ServerSettings) error {
+	if err := t.writable(); err != nil {
+		return err
+	}
+	if err := play.CheckID("guild id", guild); err != nil {
+		return err
+	}
+	t.servers[guild] = s
+	return nil
 }
 
 func (t *memTx) PlayerLog(scope, user string, fn func(play.LogEntry) error) error {

@@ -1,0 +1,261 @@
+package bot
+
+import (
+	"bytes"
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/iceagechess/iceage/game"
+	"github.com/iceagechess/iceage/i18n"
+	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/render"
+)
+
+// Moves by clicking, for phones and for players who do not know SAN: the
+// Move button under a board opens, for the player to move alone, a menu
+// of the men that can move; choosing one shows that man's legal moves in
+// SAN (checks and captures first) with a board where its targets are
+// marked; choosing a move plays it exactly as /move does. Every step
+// carries the game's revision, so a menu left open after the game moved
+// on is refused as stale.
+
+func init() {
+	clicks.handle(idMove, gameAct((*Bot).moveClick))
+	clicks.handle(idMoveMan, gameAct((*Bot).moveManChosen))
+	clicks.handle(idMoveTo, gameAct((*Bot).moveChosen))
+	clicks.handle(idMovePage, (*Bot).movePageClick)
+}
+
+var (
+	// idMove is the Move button of a board.
+	idMove = gamePattern("mv")
+	// idMoveMan is the menu of the men that can move; its value is a
+	// man's square.
+	idMoveMan = pattern("mv:man:{game}:{rev}")
+	// idMoveTo is the menu of one man's moves; its value is a move in UCI.
+	idMoveTo = pattern("mv:to:{game}:{rev}")
+	// idMovePage turns the pages of a man's moves.
+	idMovePage = pattern("mv:page:{game}:{rev}:{from}:{page}")
+)
+
+// movesPerPage is how many of a man's moves a menu shows: Discord takes 25
+// options, and a queen in the open has up to 27 moves.
+const movesPerPage = 25
+
+// movePreviewSize is the side of the board in a move menu: small, as the
+// menu is ephemeral and read on a phone.
+const movePreviewSize = 320
+
+// yourTurn returns the game of a click on a move menu when the clicker is
+// the one to move in it, as the click's board showed it; otherwise play's
+// refusal: not a player, not their turn, or a board that is no longer
+// current.
+func (b *Bot) yourTurn(in *interaction, a play.Act) (play.Game, error) {
+	g, err := b.play.PlayersGame(in.ctx, a.Game, in.user)
+	if err != nil {
+		return g, err
+	}
+	if g.Revision != a.Revision {
+		return g, &play.Refusal{Kind: play.Stale, Game: g.ID, Revision: g.Revision}
+	}
+	if to := g.ToMove(); to.ID != in.user || g.Flag != nil {
+		pos, _ := g.Position()
+		return g, &play.Refusal{Kind: play.NotYourTurn, Game: g.ID, Who: to, Turn: pos.Turn()}
+	}
+	return g, nil
+}
+
+// moveClick answers the Move button: the men that can move, privately.
+func (b *Bot) moveClick(in *interaction, a play.Act) error {
+	g, err := b.yourTurn(in, a)
+	if err != nil {
+		return err
+	}
+	m, err := b.menMenu(in.lang, &g)
+	if err != nil {
+		return err
+	}
+	m.Flags = discordgo.MessageFlagsEphemeral
+	return in.respond(m)
+}
+
+// menMenu is the first step: a menu of every man that has a legal move,
+// kings first, then by square.
+func (b *Bot) menMenu(lang i18n.Lang, g *play.Game) (*message, error) {
+	pos, err := g.Position()
+	if err != nil {
+		return nil, err
+	}
+	var from []game.Square
+	for _, ms := range pos.SANs() {
+		if !slices.Contains(from, ms.Move.From()) {
+			from = append(from, ms.Move.From())
+		}
+	}
+	slices.SortFunc(from, func(x, y game.Square) int {
+		return cmp.Or(cmp.Compare(pos.PieceAt(y).Kind(), pos.PieceAt(x).Kind()), cmp.Compare(x, y))
+	})
+	menu := discordgo.SelectMenu{CustomID: idMoveMan.forGame(g), Placeholder: tr(lang, "clickmove.pick_man", nil)}
+	for _, s := range from[:min(len(from), maxChoices)] {
+		menu.Options = append(menu.Options, discordgo.SelectMenuOption{
+			Label: i18n.ManOn(lang, pos.PieceAt(s), s), Value: s.String(),
+			Description: truncate(i18n.N(lang, "clickmove.man_moves", len(movesFrom(&pos, s)), nil), 100),
+		})
+	}
+	m := &message{Content: tr(lang, "clickmove.intro", nil)}
+	m.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{menu}}}
+	return m, nil
+}
+
+// moveManChosen answers the choice of a man: its moves.
+func (b *Bot) moveManChosen(in *interaction, a play.Act) error {
+	g, err := b.yourTurn(in, a)
+	if err != nil {
+		return err
+	}
+	v, err := menuValue(in)
+	if err != nil {
+		return err
+	}
+	from, err := game.ParseSquare(v)
+	if err != nil {
+		return fmt.Errorf("%w: square %q", errBadCustomID, v)
+	}
+	return b.showMoves(in, &g, from, 0)
+}
+
+// movePageClick turns to another page of a man's moves.
+func (b *Bot) movePageClick(in *interaction, f idFields) error {
+	return gameAct(func(b *Bot, in *interaction, a play.Act) error {
+		g, err := b.yourTurn(in, a)
+		if err != nil {
+			return err
+		}
+		from, err := game.ParseSquare(f.str("from"))
+		if err != nil {
+			return fmt.Errorf("%w: square %q", errBadCustomID, f.str("from"))
+		}
+		page, err := f.num("page")
+		if err != nil || page > 4 {
+			return fmt.Errorf("%w: page %q", errBadCustomID, f.str("page"))
+		}
+		return b.showMoves(in, &g, from, int(page))
+	})(b, in, f)
+}
+
+// showMoves replaces the menu by one man's moves, a page of them, with a
+// board where their targets are marked.
+func (b *Bot) showMoves(in *interaction, g *play.Game, from game.Square, page int) error {
+	pos, err := g.Position()
+	if err != nil {
+		return err
+	}
+	moves := movesFrom(&pos, from)
+	if len(moves) == 0 {
+		return in.tell(tr(in.lang, "clickmove.no_moves", map[string]any{"Square": from.String()}))
+	}
+	pages := (len(moves) + movesPerPage - 1) / movesPerPage
+	page = min(page, pages-1)
+	shown := moves[page*movesPerPage : min(len(moves), (page+1)*movesPerPage)]
+	menu := discordgo.SelectMenu{CustomID: idMoveTo.forGame(g), Placeholder: tr(in.lang, "clickmove.pick_move", nil)}
+	opt := render.Options{Theme: b.cfg.Theme, Size: movePreviewSize, NoHeader: true, FastPNG: true,
+		Highlights: []render.Highlight{{Square: from, Mark: render.Info}}}
+	for _, mv := range shown {
+		menu.Options = append(menu.Options, discordgo.SelectMenuOption{Label: mv.SAN, Value: mv.Move.UCI(),
+			Description: truncate(moveDescription(in.lang, &pos, mv), 100)})
+		opt.Arrows = append(opt.Arrows, render.Arrow{From: from, To: mv.Move.To(), Mark: render.Hint})
+	}
+	var png bytes.Buffer
+	if err := render.PNG(&png, &pos, opt); err != nil {
+		return fmt.Errorf("bot: drawing the moves of game %d: %w", g.ID, err)
+	}
+	man := i18n.ManOn(in.lang, pos.PieceAt(from), from)
+	m := &message{Content: tr(in.lang, "clickmove.moves_of", map[string]any{"Label": man})}
+	m.attach(image{name: "moves.png", data: png.Bytes(), alt: i18n.BoardDescription(in.lang, &pos)})
+	m.Embeds = []*discordgo.MessageEmbed{{Color: colorOngoing, Image: &discordgo.MessageEmbedImage{URL: "attachment://moves.png"}}}
+	m.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{menu}}}
+	nav := discordgo.ActionsRow{}
+	if pages > 1 {
+		nav.Components = append(nav.Components,
+			discordgo.Button{Label: tr(in.lang, "button.previous", nil), Style: discordgo.SecondaryButton, Disabled: page == 0,
+				CustomID: idMovePage.id(g.ID, g.Revision, from, max(page-1, 0)), Emoji: &discordgo.ComponentEmoji{Name: "◀️"}},
+			discordgo.Button{Label: tr(in.lang, "button.next", nil), Style: discordgo.SecondaryButton, Disabled: page == pages-1,
+				CustomID: idMovePage.id(g.ID, g.Revision, from, min(page+1, pages-1)), Emoji: &discordgo.ComponentEmoji{Name: "▶️"}})
+	}
+	nav.Components = append(nav.Components, discordgo.Button{Label: tr(in.lang, "clickmove.other_man", nil), Style: discordgo.SecondaryButton,
+		CustomID: idMove.forGame(g), Emoji: &discordgo.ComponentEmoji{Name: "↩️"}})
+	m.Components = append(m.Components, nav)
+	if in.i.Type == discordgo.InteractionMessageComponent && in.i.Message != nil && in.i.Message.Flags&discordgo.MessageFlagsEphemeral != 0 {
+		return in.update(m)
+	}
+	m.Flags = discordgo.MessageFlagsEphemeral
+	return in.respond(m)
+}
+
+// moveChosen plays the move chosen in the menu, as /move would.
+func (b *Bot) moveChosen(in *interaction, a play.Act) error {
+	if _, err := b.yourTurn(in, a); err != nil {
+		return err
+	}
+	v, err := menuValue(in)
+	if err != nil {
+		return err
+	}
+	if _, err := game.ParseUCI(v); err != nil {
+		return fmt.Errorf("%w: move %q", errBadCustomID, v)
+	}
+	return b.move(in, a, v)
+}
+
+// movesFrom returns the legal moves of the man on from: checks first,
+// then captures, then the others, each in SAN order.
+func movesFrom(pos *game.Position, from game.Square) []game.MoveSAN {
+	var out []game.MoveSAN
+	for _, ms := range pos.SANs() {
+		if ms.Move.From() == from {
+			out = append(out, ms)
+		}
+	}
+	rank := func(ms game.MoveSAN) int {
+		switch {
+		case ms.SAN[len(ms.SAN)-1] == '+' || ms.SAN[len(ms.SAN)-1] == '#':
+			return 0
+		case pos.PieceAt(ms.Move.To()) != game.NoPiece || isEnPassant(pos, ms.Move):
+			return 1
+		}
+		return 2
+	}
+	slices.SortStableFunc(out, func(x, y game.MoveSAN) int { return cmp.Compare(rank(x), rank(y)) })
+	return out
+}
+
+// moveDescription says what a move does, for its option: what it takes,
+// a check, a mate, whether it brings the Ice Age.
+func moveDescription(lang i18n.Lang, pos *game.Position, ms game.MoveSAN) string {
+	var parts []string
+	switch victim := pos.PieceAt(ms.Move.To()); {
+	case isEnPassant(pos, ms.Move):
+		parts = append(parts, tr(lang, "clickmove.takes_en_passant", nil))
+	case pos.IsIce(ms.Move.To()):
+		parts = append(parts, tr(lang, "clickmove.takes_ice", nil))
+	case victim != game.NoPiece:
+		parts = append(parts, tr(lang, "clickmove.takes", map[string]any{"Victim": i18n.PieceForms(lang, victim.Kind())}))
+	default:
+		parts = append(parts, tr(lang, "clickmove.to", map[string]any{"Square": ms.Move.To().String()}))
+	}
+	after, ev := pos.ApplyWithEvent(ms.Move)
+	switch {
+	case after.Outcome().Over():
+		parts = append(parts, i18n.Outcome(lang, after.Outcome()))
+	case after.InCheck():
+		parts = append(parts, tr(lang, "clickmove.check", nil))
+	}
+	if ev != nil && !after.Outcome().Over() {
+		parts = append(parts, i18n.N(lang, "describe.men_frozen", len(ev.Frozen), nil))
+	}
+	return strings.Join(parts, " · ")
+}

@@ -1,0 +1,140 @@
+package bot_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/iceagechess/iceage/internal/fakediscord"
+	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/play/memstore"
+)
+
+// menu finds a message's one select menu.
+func menu(t testing.TB, m fakediscord.Message) discordgo.SelectMenu {
+	t.Helper()
+	ms := m.Menus()
+	if len(ms) != 1 {
+		t.Fatalf("message %q has %d menus", m.Content, len(ms))
+	}
+	return ms[0]
+}
+
+// option finds a menu's option by its label.
+func option(t testing.TB, sm discordgo.SelectMenu, label string) discordgo.SelectMenuOption {
+	t.Helper()
+	var labels []string
+	for _, o := range sm.Options {
+		if o.Label == label {
+			return o
+		}
+		labels = append(labels, o.Label)
+	}
+	t.Fatalf("menu %s has no option %q: %q", sm.CustomID, label, labels)
+	return discordgo.SelectMenuOption{}
+}
+
+// clickMove plays a move by clicking only: Move under board, the man,
+// then the move by its SAN. It returns the board the move posted.
+func (w *world) clickMove(by fakediscord.User, board fakediscord.Message, man, san string) fakediscord.Message {
+	w.t.Helper()
+	men := w.click(by, board, "mv")
+	if !men.Ephemeral() {
+		w.t.Fatalf("the men's menu is public: %q", men.Content)
+	}
+	sm := menu(w.t, men)
+	moves := w.answer(w.srv.Select(by.ID, men.ID, sm.CustomID, option(w.t, sm, man).Value))
+	mm := menu(w.t, moves)
+	played := w.answer(w.srv.Select(by.ID, moves.ID, mm.CustomID, option(w.t, mm, san).Value))
+	if played.Ephemeral() || len(played.Files) == 0 {
+		w.t.Fatalf("%s by %s answered %q (ephemeral %v)", san, by.Username, played.Content, played.Ephemeral())
+	}
+	return played
+}
+
+func TestFirstMovesPlayedOnlyByClicking(t *testing.T) {
+	w := newWorld(t, memstore.New(), "en-US")
+	thread, board := w.challengeAccepted(w.chess, w.alice, w.bob)
+
+	// A stranger's click is refused, privately, and changes nothing.
+	got := w.click(w.carol, board, "mv")
+	if !got.Ephemeral() || len(got.Menus()) != 0 {
+		t.Fatalf("Carol's click on Move was answered %q with menus %v", got.Content, got.Menus())
+	}
+	// So is the opponent's, who is not to move.
+	got = w.click(w.bob, board, "mv")
+	if !got.Ephemeral() || !strings.Contains(got.Content, "<@"+w.alice.ID+">") {
+		t.Fatalf("Bob's click out of turn was answered %q", got.Content)
+	}
+
+	men := w.click(w.alice, board, "mv")
+	sm := menu(t, men)
+	if len(sm.Options) == 0 || sm.Options[0].Label != "♘ Knight b1" {
+		t.Errorf("the men start with %+v", sm.Options[:1])
+	}
+	knight := option(t, sm, "♘ Knight g1")
+	moves := w.answer(w.srv.Select(w.alice.ID, men.ID, sm.CustomID, knight.Value))
+	mm := menu(t, moves)
+	var labels []string
+	for _, o := range mm.Options {
+		labels = append(labels, o.Label)
+	}
+	if strings.Join(labels, " ") != "Nxf3 Nxh3" {
+		t.Errorf("the knight's moves are %q, want its two captures of ice", labels)
+	}
+	if len(moves.Files) != 1 || moves.Files[0].Description == "" {
+		t.Errorf("the moves come without a described board: %+v", moves.Files)
+	}
+	writeShot(t, "clickmove-menu.png", moves.Files[0].Data)
+
+	// Carol cannot use Alice's menu either.
+	id := w.srv.Select(w.carol.ID, moves.ID, mm.CustomID, option(t, mm, "Nxf3").Value)
+	if refusal := w.answer(id); !refusal.Ephemeral() {
+		t.Fatalf("Carol's choice in Alice's menu was answered in public: %q", refusal.Content)
+	}
+
+	played := w.answer(w.srv.Select(w.alice.ID, moves.ID, mm.CustomID, option(t, mm, "Nxf3").Value))
+	if !strings.Contains(played.Content, "**Nxf3**") {
+		t.Fatalf("the move's board says %q", played.Content)
+	}
+	// The menu of an older board is stale now.
+	stale := w.answer(w.srv.Select(w.alice.ID, moves.ID, mm.CustomID, option(t, mm, "Nxh3").Value))
+	if !stale.Ephemeral() {
+		t.Fatalf("a choice in a stale menu was answered in public: %q", stale.Content)
+	}
+	// Bob, in French, answers by clicking.
+	men = w.click(w.bob, played, "mv")
+	if !strings.Contains(men.Content, "Quelle pièce") {
+		t.Errorf("Bob's menu is not in French: %q", men.Content)
+	}
+	played = w.clickMove(w.bob, played, "♞ Cavalier g8", "Nxf6")
+	played = w.clickMove(w.alice, played, "♙ Pawn h2", "hxg3")
+	writeShot(t, "clickmove-board.png", played.Files[0].Data)
+	g, err := play.New(w.st, play.Options{}).GameIn(context.Background(), thread)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ucis []string
+	for _, m := range g.Moves {
+		ucis = append(ucis, m.UCI)
+	}
+	if strings.Join(ucis, " ") != "g1f3 g8f6 h2g3" {
+		t.Errorf("the game holds %v", ucis)
+	}
+}
+
+// writeShot keeps a picture the bot sent for a person to look at, when
+// ICEAGE_SHOTS names a folder.
+func writeShot(t *testing.T, name string, data []byte) {
+	dir := os.Getenv("ICEAGE_SHOTS")
+	if dir == "" {
+		return
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+		t.Error(err)
+	}
+}

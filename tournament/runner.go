@@ -1,0 +1,256 @@
+package tournament
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/iceagechess/iceage/game"
+	"github.com/iceagechess/iceage/play"
+)
+
+// Runner runs tournaments on play: their records live in play's storage
+// and their games start through play.Service.Start, so that a
+// tournament's games are ordinary games — moves, clocks, reminders,
+// ratings and all. Give play the OnEnd hook below so that a game's end
+// records its result in the tournament.
+type Runner struct {
+	Play *play.Service
+	// Channel makes the place where a board's game is played (a thread)
+	// before the game starts.
+	Channel func(ctx context.Context, t *Tournament, board int) (string, error)
+}
+
+func load(tx play.ReadTx, id uint64) (*Tournament, error) {
+	rec, err := tx.Tournament(id)
+	if err != nil {
+		return nil, err
+	}
+	return FromRecord(rec)
+}
+
+func save(tx play.Tx, t *Tournament) error {
+	rec, err := t.Stored()
+	if err != nil {
+		return err
+	}
+	return tx.PutTournament(rec)
+}
+
+// Get returns the stored tournament.
+func (r *Runner) Get(ctx context.Context, id uint64) (*Tournament, error) {
+	var t *Tournament
+	err := r.Play.Storage().View(ctx, func(tx play.ReadTx) error {
+		var err error
+		t, err = load(tx, id)
+		return err
+	})
+	return t, err
+}
+
+// List returns a guild's tournaments, newest first.
+func (r *Runner) List(ctx context.Context, guild string) ([]*Tournament, error) {
+	var out []*Tournament
+	err := r.Play.Storage().View(ctx, func(tx play.ReadTx) error {
+		recs, err := tx.Tournaments(guild)
+		for _, rec := range recs {
+			t, err := FromRecord(rec)
+			if err != nil {
+				return err
+			}
+			out = append(out, t)
+		}
+		return err
+	})
+	return out, err
+}
+
+// Create stores a new tournament taking sign-ups and gives it its id.
+func (r *Runner) Create(ctx context.Context, t Tournament) (*Tournament, error) {
+	if t.System != Swiss && t.System != RoundRobin {
+		return nil, fmt.Errorf("a tournament is Swiss or round-robin, not system %d", t.System)
+	}
+	if t.System == Swiss && (t.Rounds < 1 || t.Rounds > maxTRFRounds) {
+		return nil, fmt.Errorf("a Swiss has 1 to %d rounds, not %d", maxTRFRounds, t.Rounds)
+	}
+	t.Status, t.Members, t.Played = SigningUp, nil, nil
+	err := r.Play.Storage().Update(ctx, func(tx play.Tx) error {
+		id, err := tx.NextID()
+		if err != nil {
+			return err
+		}
+		t.ID = id
+		return save(tx, &t)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &t, nil
+}
+
+// Do runs fn on the stored tournament in one transaction and stores what
+// fn made of it; an error from fn changes nothing.
+func (r *Runner) Do(ctx context.Context, id uint64, fn func(t *Tournament) error) (*Tournament, error) {
+	var t *Tournament
+	err := r.Play.Storage().Update(ctx, func(tx play.Tx) error {
+		var err error
+		if t, err = load(tx, id); err != nil {
+			return err
+		}
+		if err := fn(t); err != nil {
+			return err
+		}
+		return save(tx, t)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// Start starts the tournament (by its organiser, or by "" at its time),
+// pairs round 1 and starts its games.
+func (r *Runner) Start(ctx context.Context, id uint64, by string, now time.Time) (*Tournament, error) {
+	if _, err := r.Do(ctx, id, func(t *Tournament) error { _, err := t.Start(by, now); return err }); err != nil {
+		return nil, err
+	}
+	if _, err := r.StartGames(ctx, id, now); err != nil {
+		return nil, err
+	}
+	return r.Get(ctx, id)
+}
+
+var errStartedAlready = errors.New("tournament: the board's game started already")
+
+// StartGames starts the games of the current round that have not started:
+// each game in one transaction with the tournament's record of it, so
+// that a board gets exactly one game, whatever fails or runs twice.
+func (r *Runner) StartGames(ctx context.Context, id uint64, now time.Time) ([]play.Game, error) {
+	t, err := r.Get(ctx, id)
+	if err != nil || t.Status != Running || len(t.Played) == 0 {
+		return nil, err
+	}
+	k := len(t.Played) - 1
+	var started []play.Game
+	for i, b := range t.Played[k].Boards {
+		if b.GameID != 0 || b.Outcome != Pending {
+			continue
+		}
+		ch, err := r.Channel(ctx, t, i)
+		if err != nil {
+			return started, fmt.Errorf("tournament %d round %d board %d: %w", id, k+1, i+1, err)
+		}
+		w, bl := t.Members[b.White], t.Members[b.Black]
+		res, err := r.Play.Then(func(tx play.Tx, res *play.Result) error {
+			cur, err := load(tx, id)
+			if err != nil {
+				return err
+			}
+			if len(cur.Played) != k+1 || cur.Played[k].Boards[i].GameID != 0 {
+				return errStartedAlready
+			}
+			cur.Played[k].Boards[i].GameID = res.Game.ID
+			return save(tx, cur)
+		}).Start(ctx, play.NewGame{
+			Guild: t.Guild, Channel: ch,
+			White: play.Seat{ID: w.ID, Name: w.Name}, Black: play.Seat{ID: bl.ID, Name: bl.Name},
+			Rated: t.Rated, DaysPerMove: t.DaysPerMove, At: now,
+		})
+		if errors.Is(err, errStartedAlready) {
+			continue
+		}
+		if err != nil {
+			return started, fmt.Errorf("tournament %d round %d board %d: %w", id, k+1, i+1, err)
+		}
+		started = append(started, res.Game)
+	}
+	return started, nil
+}
+
+// OnEnd is the hook for play.Options.OnEnd: the end of a game of a
+// tournament's current round records its result there, in the game's
+// own transaction. A game of an earlier round, or one adjudicated when
+// its round closed, changes nothing.
+func OnEnd(tx play.Tx, g *play.Game) error {
+	id, err := tx.TournamentOf(g.ID)
+	if errors.Is(err, play.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	t, err := load(tx, id)
+	if err != nil || t.Status != Running || len(t.Played) == 0 {
+		return err
+	}
+	r := &t.Played[len(t.Played)-1]
+	for i, b := range r.Boards {
+		if b.GameID != g.ID || b.Outcome != Pending {
+			continue
+		}
+		if err := t.Record(i, whiteOutcome(g.Outcome)); err != nil {
+			return err
+		}
+		return save(tx, t)
+	}
+	return nil
+}
+
+// whiteOutcome is a finished game's result from White's side. An
+// aborted game (no result) counts as a draw so that the round can end.
+func whiteOutcome(o game.Outcome) Outcome {
+	if w, decisive := o.Winner(); decisive {
+		if w == game.White {
+			return Win
+		}
+		return Loss
+	}
+	return Draw
+}
+
+// Advance pairs the next round once the current one is over and starts
+// its games, or finishes the tournament after its last round.
+func (r *Runner) Advance(ctx context.Context, id uint64, now time.Time) (*Tournament, []play.Game, error) {
+	t, err := r.Do(ctx, id, func(t *Tournament) error { _, err := t.Next(now); return err })
+	if err != nil {
+		return nil, nil, err
+	}
+	if t.Status == Finished {
+		return t, nil, nil
+	}
+	games, err := r.StartGames(ctx, id, now)
+	if err != nil {
+		return nil, games, err
+	}
+	t, err = r.Get(ctx, id)
+	return t, games, err
+}
+
+// CloseRound scores the unfinished games of a round whose closing time
+// has come, as the organiser chose, and advances.
+func (r *Runner) CloseRound(ctx context.Context, id uint64, now time.Time) (*Tournament, []play.Game, error) {
+	err := r.Play.Storage().Update(ctx, func(tx play.Tx) error {
+		t, err := load(tx, id)
+		if err != nil {
+			return err
+		}
+		boards := t.Played[max(len(t.Played)-1, 0):]
+		if _, err := t.Close(now, func(i int) bool {
+			g, err := tx.Game(boards[0].Boards[i].GameID)
+			if err != nil {
+				return true
+			}
+			f := strings.Fields(g.FEN)
+			return len(f) < 2 || f[1] == "w"
+		}); err != nil {
+			return err
+		}
+		return save(tx, t)
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return r.Advance(ctx, id, now)
+}

@@ -1,0 +1,159 @@
+package tournament
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/play/memstore"
+)
+
+func newRunner(t *testing.T) (*Runner, *play.Service) {
+	t.Helper()
+	svc := play.New(memstore.New(), play.Options{OnEnd: []func(play.Tx, *play.Game) error{OnEnd}})
+	return &Runner{Play: svc, Channel: func(_ context.Context, tr *Tournament, board int) (string, error) {
+		return fmt.Sprintf("t%d-r%d-b%d", tr.ID, len(tr.Played), board+1), nil
+	}}, svc
+}
+
+// endRound has White resign on every board still going: the results
+// reach the tournament through play's end of game.
+func endRound(t *testing.T, ctx context.Context, r *Runner, svc *play.Service, id uint64, at time.Time) {
+	t.Helper()
+	tr, err := r.Get(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range tr.Played[len(tr.Played)-1].Boards {
+		if b.Outcome != Pending {
+			continue
+		}
+		g, err := svc.Game(ctx, b.GameID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := svc.Resign(ctx, play.Act{By: g.White.ID, Game: g.ID, Revision: g.Revision, At: at}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestRunnerSwissThroughPlay(t *testing.T) {
+	ctx := context.Background()
+	r, svc := newRunner(t)
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	tr, err := r.Create(ctx, Tournament{Guild: "g1", Name: "Winter Swiss", Organiser: "org", System: Swiss, Rounds: 3, DaysPerMove: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 5; i++ {
+		m := Member{ID: fmt.Sprintf("u%d", i), Name: fmt.Sprintf("Player %d", i), Rating: 1500 + i}
+		if _, err := r.Do(ctx, tr.ID, func(t *Tournament) error { return t.Join(m) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := r.Start(ctx, tr.ID, "u1", now); !errors.Is(err, ErrNotOrganiser) {
+		t.Fatalf("a player started it: %v", err)
+	}
+	tr, err = r.Start(ctx, tr.ID, "org", now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	round := tr.Played[0]
+	if len(round.Boards) != 2 || round.Bye < 0 {
+		t.Fatalf("round 1: %+v", round)
+	}
+	for _, b := range round.Boards {
+		g, err := svc.Game(ctx, b.GameID)
+		if err != nil || g.DaysPerMove != 3 || g.White.ID != tr.Members[b.White].ID {
+			t.Fatalf("board %+v: game %+v, %v", b, g, err)
+		}
+	}
+	// Starting again starts nothing twice.
+	if again, err := r.StartGames(ctx, tr.ID, now); err != nil || len(again) != 0 {
+		t.Fatalf("started again: %v %v", again, err)
+	}
+	if _, _, err := r.Advance(ctx, tr.ID, now); !errors.Is(err, ErrRoundUnderway) {
+		t.Fatalf("advanced during round 1: %v", err)
+	}
+	endRound(t, ctx, r, svc, tr.ID, now.Add(time.Hour))
+	if _, err := r.Do(ctx, tr.ID, func(t *Tournament) error { return t.Withdraw("u0") }); err != nil {
+		t.Fatal(err)
+	}
+	for k := 2; k <= 3; k++ {
+		tr, _, err = r.Advance(ctx, tr.ID, now.Add(time.Duration(k)*time.Hour))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rd := tr.Played[k-1]; len(rd.Boards) != 2 || rd.Bye != -1 {
+			t.Fatalf("round %d: %+v", k, rd)
+		}
+		endRound(t, ctx, r, svc, tr.ID, now.Add(time.Duration(k)*time.Hour+time.Minute))
+	}
+	tr, _, err = r.Advance(ctx, tr.ID, now.Add(5*time.Hour))
+	if err != nil || tr.Status != Finished {
+		t.Fatalf("after round 3: %v, %v", tr.Status, err)
+	}
+	list, err := r.List(ctx, "g1")
+	if err != nil || len(list) != 1 || list[0].Status != Finished {
+		t.Fatalf("the guild's tournaments: %v %v", list, err)
+	}
+	// Black won every game by White's resignation.
+	st := tr.Standings()
+	total := Points(0)
+	for _, s := range st {
+		total += s.Score
+	}
+	if total != 2*(2+2+2)+2 { // six games and one bye
+		t.Fatalf("points handed out: %v in %+v", total, st)
+	}
+}
+
+func TestRunnerRoundClosesWithAdjudication(t *testing.T) {
+	ctx := context.Background()
+	r, svc := newRunner(t)
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	tr, err := r.Create(ctx, Tournament{Guild: "g1", Organiser: "org", System: RoundRobin, DaysPerMove: 14, RoundDays: 7, Adjudicate: AdjudicateLossToMove})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 4; i++ {
+		m := Member{ID: fmt.Sprintf("u%d", i), Name: fmt.Sprintf("P%d", i)}
+		if _, err := r.Do(ctx, tr.ID, func(t *Tournament) error { return t.Join(m) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if tr, err = r.Start(ctx, tr.ID, "org", now); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := r.CloseRound(ctx, tr.ID, now.Add(6*24*time.Hour)); err == nil {
+		t.Fatal("closed the round before its time")
+	}
+	tr, _, err = r.CloseRound(ctx, tr.ID, now.Add(7*24*time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range tr.Played[0].Boards {
+		if b.Outcome != Loss {
+			t.Fatalf("an unfinished game with White to move scored %v", b.Outcome)
+		}
+	}
+	if len(tr.Played) != 2 {
+		t.Fatalf("round 2 was not paired: %d rounds", len(tr.Played))
+	}
+	// The adjudicated game ends later: it changes nothing.
+	g, err := svc.Game(ctx, tr.Played[0].Boards[0].GameID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Resign(ctx, play.Act{By: g.Black.ID, Game: g.ID, Revision: g.Revision, At: now.Add(8 * 24 * time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	tr, _ = r.Get(ctx, tr.ID)
+	if tr.Played[0].Boards[0].Outcome != Loss {
+		t.Fatalf("a late end changed an adjudicated result to %v", tr.Played[0].Boards[0].Outcome)
+	}
+}
