@@ -158,6 +158,8 @@ func New(cfg Config, svc *play.Service) (*Bot, error) {
 	s.AddHandler(b.onInteraction)
 	s.AddHandler(b.onGuildCreate)
 	s.AddHandler(b.onGuildUpdate)
+	s.AddHandler(b.onThreadUpdate)
+	s.AddHandler(b.onThreadDelete)
 	return b, nil
 }
 

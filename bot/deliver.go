@@ -230,8 +230,30 @@ func (b *Bot) deliverBoard(ctx context.Context, it play.OutboxItem) error {
 		return err
 	}
 	m.setNonce(nonce(it.Key))
-	_, err = b.post(ctx, d.Game.Channel, m)
+	// The game may have moved since the act, its thread gone.
+	channel := d.Game.Channel
+	if g, err := b.play.Game(ctx, d.Game.ID); err == nil {
+		channel = g.Channel
+	}
+	_, err = b.post(ctx, channel, m)
+	if gone(err) {
+		b.threadGone(ctx, d.Game.ID, channel)
+	}
 	return err
+}
+
+// threadGone moves a game whose channel Discord refused as gone to a new
+// thread, when the channel's parent can still be found: the gateway's
+// THREAD_DELETE and THREAD_UPDATE do it otherwise. The item is tried
+// again, in the new thread.
+func (b *Bot) threadGone(ctx context.Context, id uint64, channel string) {
+	c, err := b.s.Channel(channel, discordgo.WithContext(ctx))
+	if err != nil || c.ParentID == "" || !isThreadType(c.Type) {
+		return
+	}
+	if g, err := b.play.Game(ctx, id); err == nil && !g.Over() && g.Channel == channel {
+		b.rehome(ctx, &g, c.ParentID)
+	}
 }
 
 // deliverTells tells the players of an act what they asked to be told
