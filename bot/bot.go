@@ -92,6 +92,7 @@ type Bot struct {
 	outbox outbox
 	owner  string
 	wake   chan struct{}
+	done   doneKeys
 	// Interactions counts answered interactions by outcome, for tests
 	// and metrics.
 	Metrics Metrics
@@ -157,6 +158,8 @@ func New(cfg Config, svc *play.Service) (*Bot, error) {
 	s.AddHandler(b.onInteraction)
 	s.AddHandler(b.onGuildCreate)
 	s.AddHandler(b.onGuildUpdate)
+	s.AddHandler(b.onThreadUpdate)
+	s.AddHandler(b.onThreadDelete)
 	return b, nil
 }
 

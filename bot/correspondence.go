@@ -293,6 +293,7 @@ func (b *Bot) claimWinClick(in *interaction, a play.Act) error {
 	if err != nil {
 		return err
 	}
+	b.tellClaimPrivately(in, &r, "timeout.claimed_win")
 	return b.respondEnd(in, &r, tr(in.public, "timeout.claimed_win", map[string]any{"Player": mention(in.user)}))
 }
 
@@ -301,6 +302,7 @@ func (b *Bot) claimDrawClick(in *interaction, a play.Act) error {
 	if err != nil {
 		return err
 	}
+	b.tellClaimPrivately(in, &r, "timeout.claimed_draw")
 	return b.respondEnd(in, &r, tr(in.public, "timeout.claimed_draw", map[string]any{"Player": mention(in.user)}))
 }
 

@@ -68,6 +68,20 @@
 //
 // # Caveats
 //
+// Games live for weeks in their threads (threads.go): a challenge inside
+// a thread starts its game in a new thread of the parent channel (Discord
+// starts no thread in a thread), and where no thread can be had the game
+// is played in the channel, with a note. The bot unarchives the thread of
+// a game that goes on when Discord archives it, adds both players to it,
+// and moves the game to a new thread when a moderator locks or deletes
+// its own (play.Service.Rehome), posting the board there. /challenge reads
+// app_permissions first and refuses privately, naming what is missing.
+//
+// The bot's own requests go through discordgo's rate limiter under a
+// bucket per route (send.go), not per URL: discordgo never forgets a
+// bucket, and an interaction's URL carries its token. Errors never show a
+// token in the logs.
+//
 // Discord wants an answer within three seconds. Moves, boards and
 // refusals answer at once (a board renders in milliseconds); accepting a
 // challenge, which opens a thread, and drawing a replay with /gif defer

@@ -300,3 +300,52 @@ func TestATimeoutInADMComesByDM(t *testing.T) {
 		}
 	}
 }
+
+// When the opponent chooses on a timeout, the choice's buttons come by
+// DM, and the player out of time hears the choice the same way; a
+// challenge nobody answered in a DM is told its challenger by DM.
+func TestAChoiceOnTimeAndAnExpiredChallengeInADM(t *testing.T) {
+	w := newCorrWorld(t, memstore.New(), play.Options{OpponentChooses: true})
+	w.srv.InstallApp(w.alice.ID, true)
+	w.srv.InstallApp(w.bob.ID, true)
+	dm := w.srv.AddPrivateChannel(w.alice.ID, w.bob.ID)
+	ch := w.command(w.alice, dm.ID, "challenge", fakediscord.UserOption("opponent", w.bob.ID))
+	w.click(w.bob, ch, "accept")
+	w.waitAnswer(dm.ID, func(m fakediscord.Message) bool { return len(m.Files) > 0 })
+	g := w.gameIn(dm.ID)
+	w.advance(g.Deadline.Add(time.Minute))
+	choice := w.waitMessage(w.srv.DMChannel(w.bob.ID).ID, func(m fakediscord.Message) bool { return len(m.Buttons()) > 0 })
+	claimed := w.click(w.bob, choice, "cwin")
+	if !strings.Contains(claimed.Content+fmt.Sprint(claimed.Embeds), "revendique la victoire") {
+		t.Errorf("Bob's claim was answered %q", claimed.Content)
+	}
+	told := w.waitMessage(w.srv.DMChannel(w.alice.ID).ID, func(m fakediscord.Message) bool { return strings.Contains(m.Content, "claimed the win") })
+	if !strings.Contains(told.Content, dm.ID) {
+		t.Errorf("Alice's DM of the claim: %q", told.Content)
+	}
+	if end := finishedGame(t, w.st, dm.ID); end.Outcome.Reason != game.Timeout {
+		t.Errorf("the game ended by %v", end.Outcome)
+	}
+
+	w.command(w.alice, dm.ID, "challenge", fakediscord.UserOption("opponent", w.bob.ID))
+	w.advance(w.clk.Now().Add(play.DefaultChallengeTTL))
+	w.waitMessage(w.srv.DMChannel(w.alice.ID).ID, func(m fakediscord.Message) bool { return strings.Contains(m.Content, "expired without an answer") })
+}
+
+// In a DM, a friend who did not install the app plays all the same, by
+// clicking: the challenge's Accept and the board's Move are buttons.
+func TestAFriendWithoutTheAppPlaysADMGameByClicking(t *testing.T) {
+	w := newWorld(t, memstore.New(), "en-US")
+	w.srv.InstallApp(w.alice.ID, true)
+	dm := w.srv.AddPrivateChannel(w.alice.ID, w.bob.ID)
+	ch := w.command(w.alice, dm.ID, "challenge", fakediscord.UserOption("opponent", w.bob.ID), fakediscord.StringOption("color", "black"))
+	w.click(w.bob, ch, "accept")
+	board := w.waitAnswer(dm.ID, func(m fakediscord.Message) bool { return len(m.Files) > 0 })
+	played := w.clickMove(w.bob, board, "♘ Cavalier g1", "Nxf3")
+	if played.ChannelID != dm.ID || !strings.Contains(played.Content, "**Nxf3**") {
+		t.Errorf("Bob's clicked move answered %q in %s", played.Content, played.ChannelID)
+	}
+	if m := w.command(w.alice, dm.ID, "move", fakediscord.StringOption("move", "Nxf6")); m.Ephemeral() || m.ChannelID != dm.ID {
+		t.Errorf("Alice's answer: %q", m.Content)
+	}
+}
