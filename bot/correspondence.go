@@ -82,13 +82,21 @@ func (b *Bot) prepare(in *interaction) {
 	if in.i.Type == discordgo.InteractionApplicationCommandAutocomplete || in.user == "" {
 		return
 	}
-	if p := b.prefs(in.ctx, in.user); p.Language != "" {
+	// The settings only choose the language, and Discord's locale will
+	// do: a database slow to give them must not eat the three seconds
+	// the interaction's answer (or apology) has.
+	ctx, cancel := context.WithTimeout(in.ctx, prefsWait)
+	defer cancel()
+	if p := b.prefs(ctx, in.user); p.Language != "" {
 		in.lang = i18n.Lang(p.Language)
 	}
 	if s := b.serverSettings(in); s.Language != "" {
 		in.public = i18n.Lang(s.Language)
 	}
 }
+
+// prefsWait is how long an interaction waits for its user's settings.
+const prefsWait = 500 * time.Millisecond
 
 // myMove reports whether user is the one to act in g: to move, or to
 // choose after the opponent's time ran out.
@@ -288,6 +296,7 @@ func (b *Bot) claimWinClick(in *interaction, a play.Act) error {
 	if err != nil {
 		return err
 	}
+	b.tellClaimPrivately(in, &r, "timeout.claimed_win")
 	return b.respondEnd(in, &r, tr(in.public, "timeout.claimed_win", map[string]any{"Player": mention(in.user)}))
 }
 
@@ -296,6 +305,7 @@ func (b *Bot) claimDrawClick(in *interaction, a play.Act) error {
 	if err != nil {
 		return err
 	}
+	b.tellClaimPrivately(in, &r, "timeout.claimed_draw")
 	return b.respondEnd(in, &r, tr(in.public, "timeout.claimed_draw", map[string]any{"Player": mention(in.user)}))
 }
 

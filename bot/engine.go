@@ -71,6 +71,11 @@ func (b *Bot) engineChallenge(in *interaction, n play.NewChallenge, level int) e
 	case in.i.GuildID == "" && !in.botDM():
 		return in.tell(tr(in.lang, "error.guild_only", nil))
 	}
+	if !in.botDM() {
+		if err := in.mayHostGame(); err != nil {
+			return err
+		}
+	}
 	unlock := b.starting.lock(in.user)
 	defer unlock()
 	if err := b.tooManyEngineGames(in); err != nil {
@@ -97,26 +102,26 @@ func (b *Bot) engineChallenge(in *interaction, n play.NewChallenge, level int) e
 	if n.Rated && !rated {
 		notes = append(notes, tr(in.lang, "engine.casual_only", nil))
 	}
-	channel, thread := in.i.ChannelID, ""
-	name := truncate(tr(in.public, "thread.name", map[string]any{"White": white.Name, "Black": black.Name}), 100)
-	var ch *discordgo.Channel
-	var err error
-	set := b.serverSettings(in)
-	noThreads := in.botDM() || !set.Threads.Or(true) // a DM has no threads; a server may want none
-	if noThreads {
-		ch = &discordgo.Channel{ID: in.i.ChannelID} // the game is played in the channel
-	} else {
-		ch, err = b.s.ThreadStartComplex(in.i.ChannelID, &discordgo.ThreadStart{Name: name,
-			AutoArchiveDuration: threadArchiveMinutes, Type: discordgo.ChannelTypeGuildPublicThread}, discordgo.WithContext(in.ctx))
+	// Opening a thread may wait on Discord: acknowledge first.
+	if err := in.deferReply(false); err != nil {
+		return err
 	}
-	switch {
-	case noThreads:
-	case err == nil:
-		channel, thread = ch.ID, ch.ID
-	case isForbidden(err):
-		notes = append(notes, tr(in.public, "challenge.no_threads", nil))
-	default:
+	name := truncate(tr(in.public, "thread.name", map[string]any{"White": white.Name, "Black": black.Name}), 100)
+	var place threadPlace
+	var err error
+	if in.botDM() || !b.serverSettings(in).Threads.Or(true) {
+		// A DM has no threads, and a server may want none: the game is
+		// played in the channel.
+		place = threadPlace{channel: in.i.ChannelID}
+	} else {
+		place, err = b.openGameThread(in.ctx, in, name, "")
+	}
+	if err != nil {
 		return fmt.Errorf("bot: opening a thread for an engine game: %w", err)
+	}
+	channel, thread := place.channel, place.thread
+	if place.note != "" {
+		notes = append(notes, place.note)
 	}
 	_, err = b.round.Start(in.ctx, play.NewGame{Guild: n.Guild, Channel: channel, White: white, Black: black,
 		Rated: rated, DaysPerMove: n.DaysPerMove, Engine: levels, At: b.cfg.Now()})
@@ -131,10 +136,13 @@ func (b *Bot) engineChallenge(in *interaction, n play.NewChallenge, level int) e
 	// The outbox posts the board in the game's channel, and the pool has
 	// the engine's first move if it has White.
 	defer b.wakeOutbox()
+	if thread != "" {
+		b.addPlayers(in.ctx, thread, n.From.ID)
+	}
 	m := &message{Content: tr(in.public, "engine.started", map[string]any{"Player": mention(in.user), "Level": level, "Channel": channelRef(&play.Game{Guild: n.Guild, Channel: channel})})}
 	for _, note := range notes {
 		m.Content += "\n" + note
 	}
 	m.mentionOnly()
-	return in.respond(m)
+	return in.edit(m)
 }

@@ -216,3 +216,24 @@ func (b *Bot) dmPlayers(ctx context.Context, g *play.Game, users []string, build
 	}
 	return errors.Join(errs...)
 }
+
+// tellClaimPrivately tells the opponent of a private game, by direct
+// message, the choice its player made on a timeout: the choice is made on
+// buttons the bot sent by DM, so nothing in the game's DM shows it.
+func (b *Bot) tellClaimPrivately(in *interaction, r *play.Result, id string) {
+	g := &r.Game
+	if !g.Private || in.i.ChannelID == g.Channel {
+		return
+	}
+	err := b.dmPlayers(in.ctx, g, []string{opponentOf(g, in.user).ID}, func(lang i18n.Lang) (*message, error) {
+		m, err := b.boardMessage(in.ctx, lang, view{g: g, headline: tr(lang, id, map[string]any{"Player": mention(in.user)})})
+		if err == nil {
+			m.Content += "\n" + gameLink(g)
+			m.mentionOnly()
+		}
+		return m, err
+	})
+	if err != nil {
+		b.log.Warn("telling the opponent of a private game a timeout's choice", "game", g.ID, "err", err)
+	}
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/iceagechess/iceage/game"
 	"github.com/iceagechess/iceage/internal/fakediscord"
 	"github.com/iceagechess/iceage/play"
 	"github.com/iceagechess/iceage/play/memstore"
@@ -127,6 +128,12 @@ func TestAWholeGameInADMBetweenTwoUsers(t *testing.T) {
 	turn := w.waitMessage(w.srv.DMChannel(w.alice.ID).ID, func(m fakediscord.Message) bool { return strings.Contains(m.Content, "your move") })
 	if !strings.Contains(turn.Content, "https://discord.com/channels/@me/"+dm.ID) {
 		t.Errorf("Alice's DM says %q", turn.Content)
+	}
+
+	// /help in the DM lists what works there, not a server's commands.
+	help := w.command(w.alice, dm.ID, "help")
+	if d := help.Embeds[0].Description; !strings.Contains(d, "`/move`") || strings.Contains(d, "`/leaderboard`") {
+		t.Errorf("/help in the DM lists %q", d)
 	}
 
 	// /games in the DM lists it, with its link.
@@ -264,5 +271,81 @@ func TestAResignationInADMFollowsUpThere(t *testing.T) {
 	told := w.waitMessage(w.srv.DMChannel(w.alice.ID).ID, func(m fakediscord.Message) bool { return strings.Contains(m.Content, "resigned") })
 	if len(told.Files) == 0 || !strings.Contains(told.Content, "<@"+w.bob.ID+">") {
 		t.Errorf("Alice's DM of the resignation: %q", told.Content)
+	}
+}
+
+// A private game lost on time is announced to its players by DM, each in
+// their language; a player whose DMs are closed is not told twice.
+func TestATimeoutInADMComesByDM(t *testing.T) {
+	w := newCorrWorld(t, memstore.New(), play.Options{})
+	w.srv.InstallApp(w.alice.ID, true)
+	w.srv.InstallApp(w.bob.ID, true)
+	w.srv.SetDMsClosed(w.alice.ID, true)
+	dm := w.srv.AddPrivateChannel(w.alice.ID, w.bob.ID)
+	ch := w.command(w.alice, dm.ID, "challenge", fakediscord.UserOption("opponent", w.bob.ID))
+	w.click(w.bob, ch, "accept")
+	w.waitAnswer(dm.ID, func(m fakediscord.Message) bool { return len(m.Files) > 0 })
+	g := w.gameIn(dm.ID)
+	w.advance(g.Deadline.Add(time.Minute))
+	lost := w.waitMessage(w.srv.DMChannel(w.bob.ID).ID, func(m fakediscord.Message) bool { return len(m.Files) > 0 })
+	if !strings.Contains(lost.Content, "Le temps de <@"+w.alice.ID+">") || !strings.Contains(lost.Content, "<@"+w.bob.ID+"> gagne") {
+		t.Errorf("Bob's DM of the timeout: %q", lost.Content)
+	}
+	if end := finishedGame(t, w.st, dm.ID); end.Outcome.Reason != game.Timeout {
+		t.Errorf("the game ended by %v", end.Outcome)
+	}
+	for _, c := range w.srv.Calls() {
+		if c.Kind == fakediscord.KindMessage && (c.Message.ChannelID == dm.ID || c.Err != nil && c.Err.Code == discordgo.ErrCodeMissingAccess) {
+			t.Errorf("the bot tried a post of its own in the DM: %s", c)
+		}
+	}
+}
+
+// When the opponent chooses on a timeout, the choice's buttons come by
+// DM, and the player out of time hears the choice the same way; a
+// challenge nobody answered in a DM is told its challenger by DM.
+func TestAChoiceOnTimeAndAnExpiredChallengeInADM(t *testing.T) {
+	w := newCorrWorld(t, memstore.New(), play.Options{OpponentChooses: true})
+	w.srv.InstallApp(w.alice.ID, true)
+	w.srv.InstallApp(w.bob.ID, true)
+	dm := w.srv.AddPrivateChannel(w.alice.ID, w.bob.ID)
+	ch := w.command(w.alice, dm.ID, "challenge", fakediscord.UserOption("opponent", w.bob.ID))
+	w.click(w.bob, ch, "accept")
+	w.waitAnswer(dm.ID, func(m fakediscord.Message) bool { return len(m.Files) > 0 })
+	g := w.gameIn(dm.ID)
+	w.advance(g.Deadline.Add(time.Minute))
+	choice := w.waitMessage(w.srv.DMChannel(w.bob.ID).ID, func(m fakediscord.Message) bool { return len(m.Buttons()) > 0 })
+	claimed := w.click(w.bob, choice, "cwin")
+	if !strings.Contains(claimed.Content+fmt.Sprint(claimed.Embeds), "revendique la victoire") {
+		t.Errorf("Bob's claim was answered %q", claimed.Content)
+	}
+	told := w.waitMessage(w.srv.DMChannel(w.alice.ID).ID, func(m fakediscord.Message) bool { return strings.Contains(m.Content, "claimed the win") })
+	if !strings.Contains(told.Content, dm.ID) {
+		t.Errorf("Alice's DM of the claim: %q", told.Content)
+	}
+	if end := finishedGame(t, w.st, dm.ID); end.Outcome.Reason != game.Timeout {
+		t.Errorf("the game ended by %v", end.Outcome)
+	}
+
+	w.command(w.alice, dm.ID, "challenge", fakediscord.UserOption("opponent", w.bob.ID))
+	w.advance(w.clk.Now().Add(play.DefaultChallengeTTL))
+	w.waitMessage(w.srv.DMChannel(w.alice.ID).ID, func(m fakediscord.Message) bool { return strings.Contains(m.Content, "expired without an answer") })
+}
+
+// In a DM, a friend who did not install the app plays all the same, by
+// clicking: the challenge's Accept and the board's Move are buttons.
+func TestAFriendWithoutTheAppPlaysADMGameByClicking(t *testing.T) {
+	w := newWorld(t, memstore.New(), "en-US")
+	w.srv.InstallApp(w.alice.ID, true)
+	dm := w.srv.AddPrivateChannel(w.alice.ID, w.bob.ID)
+	ch := w.command(w.alice, dm.ID, "challenge", fakediscord.UserOption("opponent", w.bob.ID), fakediscord.StringOption("color", "black"))
+	w.click(w.bob, ch, "accept")
+	board := w.waitAnswer(dm.ID, func(m fakediscord.Message) bool { return len(m.Files) > 0 })
+	played := w.clickMove(w.bob, board, "♘ Cavalier g1", "Nxf3")
+	if played.ChannelID != dm.ID || !strings.Contains(played.Content, "**Nxf3**") {
+		t.Errorf("Bob's clicked move answered %q in %s", played.Content, played.ChannelID)
+	}
+	if m := w.command(w.alice, dm.ID, "move", fakediscord.StringOption("move", "Nxf6")); m.Ephemeral() || m.ChannelID != dm.ID {
+		t.Errorf("Alice's answer: %q", m.Content)
 	}
 }
