@@ -79,6 +79,7 @@ const (
 	gameHasLastOffer             // LastOffer
 	gameHasReminded0             // Reminded is an empty slice, not nil
 	gameHasRatings0              // Ratings is an empty slice, not nil
+	gameHasPrivate               // Private
 	gameHasAll       = 1<<iota - 1
 )
 
@@ -133,6 +134,7 @@ func appendGame(b []byte, g *Game) []byte {
 	set(gameHasUpdated, !g.Updated.IsZero())
 	set(gameHasEnded, !g.Ended.IsZero())
 	set(gameHasRated, g.Rated)
+	set(gameHasPrivate, g.Private)
 	set(gameHasRatings, len(g.Ratings) > 0)
 	set(gameHasRatings0, g.Ratings != nil && len(g.Ratings) == 0)
 	set(gameHasEngine, g.Engine != [2]int{})
@@ -545,6 +547,7 @@ func decodeGame(b []byte, g *Game) error {
 	}
 	g.OpponentChooses = has&gameHasChoose != 0
 	g.Rated = has&gameHasRated != 0
+	g.Private = has&gameHasPrivate != 0
 	if has&gameHasFlag != 0 {
 		g.Flag = &Flag{By: r.string("the flag")}
 		g.Flag.At = r.time(base, "the flag's time")
