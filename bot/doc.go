@@ -46,7 +46,11 @@
 // against the engine at once; the engine plays through package round,
 // its moves computed by a small pool of workers (engine.go, pool.go), off
 // the interactions' goroutines, and a player whose move waits is told
-// how many games are ahead.
+// how many games are ahead. /analyze marks a finished game's mistakes
+// with the engine's scores, in the same pool behind a bounded queue, on
+// the games /pgn would show, and says when its time ran out before the
+// end. Results — /leaderboard, /stats, /variantstats, /pgn, /gif,
+// /history — read play's ratings and statistics.
 //
 // Acts on a game are parse → round → answer (game.go, playRound): the
 // round plays the act and what follows from it and writes, in the act's
@@ -61,9 +65,7 @@
 // start. Every post the outbox makes carries the item's key as Discord's
 // message nonce with enforce_nonce, so a retry after a lost response
 // never posts twice; items are marked done in batches, and retried with
-// backoff. /analyze marks a finished game's mistakes with the engine's
-// scores. Results — /leaderboard, /stats, /variantstats, /pgn, /gif,
-// /history — read play's ratings and statistics.
+// backoff.
 //
 // Users may install the bot to their own account (installs.go). Each
 // command's reach in the table says where it works: the commands that
@@ -73,6 +75,12 @@
 // are answers and follow-ups of the players' interactions (publish), and
 // turns, reminders and timeouts go by direct message (tellPrivately). In
 // a server that did not add the bot, every command answers how to add it.
+//
+// Abuse (limits.go, replay.go): each user has caps on waiting
+// challenges and engine games and cooldowns on /analyze, /gif and
+// challenging one person again, answered with when to try again; over
+// HTTP, a request signed minutes off the clock, or an interaction id
+// already seen, is refused before anything runs.
 //
 // # Caveats
 //
