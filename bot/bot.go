@@ -64,6 +64,8 @@ type Bot struct {
 	botUser  atomic.Value // string: the bot's own user id
 	ready    chan struct{}
 	readyOne sync.Once
+	// registered: the commands are where they belong (register.go).
+	registered atomic.Bool
 
 	// life is the bot's own context, the root of every interaction's:
 	// it ends when Run has finished those in flight.
@@ -83,6 +85,8 @@ type Bot struct {
 	guildNames sync.Map
 	// dmChannels are the DM channels' ids by user (notify.go).
 	dmChannels sync.Map
+	// parents are the threads' parent channels by thread id (analyze.go).
+	parents sync.Map
 	thinkers   *pool // the engine's moves (engine.go)
 	// drawing holds a place for each replay being drawn (records_view.go).
 	drawing chan struct{}
@@ -199,28 +203,11 @@ func (b *Bot) onReady(s *discordgo.Session, r *discordgo.Ready) {
 	if r.User != nil {
 		b.botUser.Store(r.User.ID)
 	}
-	if err := b.register(); err != nil {
+	if err := b.register(r); err != nil {
 		b.log.Error("registering commands", "err", err)
 	}
 	b.readyOne.Do(func() { close(b.ready) })
 	b.log.Info("connected to Discord", "guilds", len(r.Guilds))
-}
-
-// register overwrites the commands, in each development guild or
-// globally.
-func (b *Bot) register() error {
-	cmds := declarations(&b.cfg)
-	app := b.app.Load().(string)
-	if len(b.cfg.Guilds) == 0 {
-		_, err := b.s.ApplicationCommandBulkOverwrite(app, "", cmds)
-		return err
-	}
-	for _, g := range b.cfg.Guilds {
-		if _, err := b.s.ApplicationCommandBulkOverwrite(app, g, cmds); err != nil {
-			return fmt.Errorf("in guild %s: %w", g, err)
-		}
-	}
-	return nil
 }
 
 // onInteraction is the one door for every interaction: it recovers
