@@ -96,6 +96,7 @@ type Bot struct {
 	outbox outbox
 	owner  string
 	wake   chan struct{}
+	done   doneKeys
 	// Interactions counts answered interactions by outcome, for tests
 	// and metrics.
 	Metrics Metrics

@@ -56,10 +56,56 @@ func (b *Bot) wakeOutbox() {
 	}
 }
 
+// doneKeys are outbox items delivered, waiting to be marked done in one
+// transaction with the others: the boards the interactions showed, the
+// items of a batch.
+type doneKeys struct {
+	mu   sync.Mutex
+	keys []string
+}
+
+func (d *doneKeys) add(keys ...string) {
+	d.mu.Lock()
+	d.keys = append(d.keys, keys...)
+	d.mu.Unlock()
+}
+
+func (d *doneKeys) take() []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	k := d.keys
+	d.keys = nil
+	return k
+}
+
+// shown marks the boards of an act that its interaction showed: the
+// loop marks them done with what else it has done.
+func (b *Bot) shown(out *round.Outcome) {
+	for _, d := range out.Boards {
+		b.done.add(d.Key)
+	}
+}
+
+// flushDone marks the items delivered so far done. Should it fail, the
+// boards shown are posted again when their hold ends, and the items of a
+// batch when their claim lapses: at least once.
+func (b *Bot) flushDone(ctx context.Context) {
+	keys := b.done.take()
+	if len(keys) == 0 {
+		return
+	}
+	if err := b.outbox.DoneOutbox(ctx, keys...); err != nil {
+		b.log.Error("marking outbox items done", "items", len(keys), "err", err)
+	}
+}
+
 // deliverLoop delivers the outbox's items until ctx ends.
 func (b *Bot) deliverLoop(ctx context.Context) {
 	timer := time.NewTimer(0)
 	defer timer.Stop()
+	// What was delivered is marked done as the loop stops, so that a
+	// restart does not deliver it again.
+	defer b.flushDone(context.WithoutCancel(ctx))
 	for {
 		select {
 		case <-ctx.Done():
@@ -67,6 +113,7 @@ func (b *Bot) deliverLoop(ctx context.Context) {
 		case <-b.wake:
 		case <-timer.C:
 		}
+		b.flushDone(ctx)
 		for ctx.Err() == nil {
 			items, err := b.outbox.ClaimOutbox(ctx, b.owner, b.cfg.Now(), deliveryLease, deliveryBatch)
 			if err != nil {
@@ -79,6 +126,7 @@ func (b *Bot) deliverLoop(ctx context.Context) {
 				break
 			}
 			b.deliverAll(ctx, items)
+			b.flushDone(ctx)
 		}
 		timer.Reset(deliveryPoll)
 	}
@@ -135,9 +183,7 @@ func (b *Bot) deliverOne(ctx context.Context, it play.OutboxItem) {
 		if err != nil {
 			b.log.Error("dropping an outbox item Discord refuses", "key", it.Key, "game", it.Game, "tries", it.Tries+1, "err", err)
 		}
-		if derr := b.outbox.DoneOutbox(ctx, it.Key); derr != nil {
-			b.log.Error("marking an outbox item done", "key", it.Key, "err", derr)
-		}
+		b.done.add(it.Key)
 		if err == nil {
 			b.Metrics.Delivered.Add(1)
 			if b.Metrics.ObserveDelivery != nil {

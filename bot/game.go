@@ -147,9 +147,7 @@ func (b *Bot) playRound(in *interaction, a round.Act, by answerBy) (round.Outcom
 			}
 			return out, nil
 		}
-		if err := b.round.Shown(after, &out); err != nil {
-			b.log.Error("marking a board shown; it may be posted again", "game", a.Game, "err", err)
-		}
+		b.shown(&out)
 	}
 	for _, e := range out.Events {
 		if t, ok := e.(round.EngineThinking); ok && t.Ahead > 0 {

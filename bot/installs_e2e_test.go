@@ -331,3 +331,21 @@ func TestAChoiceOnTimeAndAnExpiredChallengeInADM(t *testing.T) {
 	w.advance(w.clk.Now().Add(play.DefaultChallengeTTL))
 	w.waitMessage(w.srv.DMChannel(w.alice.ID).ID, func(m fakediscord.Message) bool { return strings.Contains(m.Content, "expired without an answer") })
 }
+
+// In a DM, a friend who did not install the app plays all the same, by
+// clicking: the challenge's Accept and the board's Move are buttons.
+func TestAFriendWithoutTheAppPlaysADMGameByClicking(t *testing.T) {
+	w := newWorld(t, memstore.New(), "en-US")
+	w.srv.InstallApp(w.alice.ID, true)
+	dm := w.srv.AddPrivateChannel(w.alice.ID, w.bob.ID)
+	ch := w.command(w.alice, dm.ID, "challenge", fakediscord.UserOption("opponent", w.bob.ID), fakediscord.StringOption("color", "black"))
+	w.click(w.bob, ch, "accept")
+	board := w.waitAnswer(dm.ID, func(m fakediscord.Message) bool { return len(m.Files) > 0 })
+	played := w.clickMove(w.bob, board, "♘ Cavalier g1", "Nxf3")
+	if played.ChannelID != dm.ID || !strings.Contains(played.Content, "**Nxf3**") {
+		t.Errorf("Bob's clicked move answered %q in %s", played.Content, played.ChannelID)
+	}
+	if m := w.command(w.alice, dm.ID, "move", fakediscord.StringOption("move", "Nxf6")); m.Ephemeral() || m.ChannelID != dm.ID {
+		t.Errorf("Alice's answer: %q", m.Content)
+	}
+}
