@@ -86,8 +86,8 @@ type Bot struct {
 	// dmChannels are the DM channels' ids by user (notify.go).
 	dmChannels sync.Map
 	// parents are the threads' parent channels by thread id (analyze.go).
-	parents sync.Map
-	thinkers   *pool // the engine's moves (engine.go)
+	parents  sync.Map
+	thinkers *pool // the engine's moves (engine.go)
 	// drawing holds a place for each replay being drawn (records_view.go).
 	drawing chan struct{}
 	// round plays the acts of games (package round); outbox is its
