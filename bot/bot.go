@@ -83,6 +83,9 @@ type Bot struct {
 	starting  userLocks
 	// guildNames are the servers' names by id, for PGN's Site.
 	guildNames sync.Map
+	// commandIDs are the registered commands' ids, by guild ("" for
+	// global) NUL name.
+	commandIDs sync.Map
 	// dmChannels are the DM channels' ids by user (notify.go).
 	dmChannels sync.Map
 	// parents are the threads' parent channels by thread id (analyze.go).
@@ -209,6 +212,27 @@ func (b *Bot) onReady(s *discordgo.Session, r *discordgo.Ready) {
 	}
 	b.readyOne.Do(func() { close(b.ready) })
 	b.log.Info("connected to Discord", "guilds", len(r.Guilds))
+}
+
+// noteCommandIDs remembers the ids Discord gave the commands registered
+// in guild ("" globally), for /help's mentions.
+func (b *Bot) noteCommandIDs(guild string, cmds []*discordgo.ApplicationCommand) {
+	for _, c := range cmds {
+		if c != nil && c.ID != "" {
+			b.commandIDs.Store(guild+"\x00"+c.Name, c.ID)
+		}
+	}
+}
+
+// commandID is the id of a registered command as a member of guild sees
+// it: the guild's own registration, else the global one; "" if unknown.
+func (b *Bot) commandID(guild, name string) string {
+	for _, scope := range []string{guild, ""} {
+		if id, ok := b.commandIDs.Load(scope + "\x00" + name); ok {
+			return id.(string)
+		}
+	}
+	return ""
 }
 
 // onInteraction is the one door for every interaction: it recovers

@@ -20,11 +20,13 @@ const registerGuildsChecked = 25
 // twice, or globally, with the sets of the servers in READY emptied. Only
 // shard 0 does it, once per process, and only where Discord's set differs
 // from the declarations: every READY of every shard overwrote them
-// before.
+// before. Either way the commands' ids are noted, for /help.
 func (b *Bot) register(r *discordgo.Ready) error {
-	if b.cfg.ShardID != 0 || b.registered.Load() {
+	if b.registered.Load() {
 		return nil
 	}
+	// The other shards only read the commands, for their ids (/help).
+	readOnly := b.cfg.ShardID != 0
 	cmds := declarations(&b.cfg)
 	app := b.app.Load().(string)
 	put := map[string][]*discordgo.ApplicationCommand{}
@@ -51,15 +53,18 @@ func (b *Bot) register(r *discordgo.Ready) error {
 			}
 			return fmt.Errorf("reading the commands of %q: %w", guild, redact(err))
 		}
-		if sameCommands(have, want) {
+		if readOnly || sameCommands(have, want) {
+			b.noteCommandIDs(guild, have)
 			continue
 		}
 		if want == nil {
 			want = []*discordgo.ApplicationCommand{}
 		}
-		if _, err := b.s.ApplicationCommandBulkOverwrite(app, guild, want); err != nil {
+		got, err := b.s.ApplicationCommandBulkOverwrite(app, guild, want)
+		if err != nil {
 			return fmt.Errorf("registering the commands of %q: %w", guild, redact(err))
 		}
+		b.noteCommandIDs(guild, got)
 		b.log.Info("registered the commands", "guild", guild, "commands", len(want))
 	}
 	b.registered.Store(true)
