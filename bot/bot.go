@@ -81,6 +81,9 @@ type Bot struct {
 	starting  userLocks
 	// guildNames are the servers' names by id, for PGN's Site.
 	guildNames sync.Map
+	// commandIDs are the registered commands' ids, by guild ("" for
+	// global) NUL name.
+	commandIDs sync.Map
 	// dmChannels are the DM channels' ids by user (notify.go).
 	dmChannels sync.Map
 	thinkers   *pool // the engine's moves (engine.go)
@@ -213,15 +216,39 @@ func (b *Bot) register() error {
 	cmds := declarations(&b.cfg)
 	app := b.app.Load().(string)
 	if len(b.cfg.Guilds) == 0 {
-		_, err := b.s.ApplicationCommandBulkOverwrite(app, "", cmds)
+		got, err := b.s.ApplicationCommandBulkOverwrite(app, "", cmds)
+		b.noteCommandIDs("", got)
 		return err
 	}
 	for _, g := range b.cfg.Guilds {
-		if _, err := b.s.ApplicationCommandBulkOverwrite(app, g, cmds); err != nil {
+		got, err := b.s.ApplicationCommandBulkOverwrite(app, g, cmds)
+		if err != nil {
 			return fmt.Errorf("in guild %s: %w", g, err)
 		}
+		b.noteCommandIDs(g, got)
 	}
 	return nil
+}
+
+// noteCommandIDs remembers the ids Discord gave the commands registered
+// in guild ("" globally), for /help's mentions.
+func (b *Bot) noteCommandIDs(guild string, cmds []*discordgo.ApplicationCommand) {
+	for _, c := range cmds {
+		if c != nil && c.ID != "" {
+			b.commandIDs.Store(guild+"\x00"+c.Name, c.ID)
+		}
+	}
+}
+
+// commandID is the id of a registered command as a member of guild sees
+// it: the guild's own registration, else the global one; "" if unknown.
+func (b *Bot) commandID(guild, name string) string {
+	for _, scope := range []string{guild, ""} {
+		if id, ok := b.commandIDs.Load(scope + "\x00" + name); ok {
+			return id.(string)
+		}
+	}
+	return ""
 }
 
 // onInteraction is the one door for every interaction: it recovers
