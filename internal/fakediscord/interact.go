@@ -286,7 +286,7 @@ func (s *Server) dispatchLocked(kind discordgo.InteractionType, answer discordgo
 	it.owners = owners
 	if g := s.guilds[c.GuildID]; g != nil {
 		member := memberJSON(*u, false, g.joined, true)
-		member["permissions"] = strconv.FormatInt(basePermissions, 10)
+		member["permissions"] = strconv.FormatInt(basePermissions|u.Permissions, 10)
 		obj["guild_id"], obj["guild_locale"], obj["member"] = g.ID, g.Locale, member
 		obj["guild"] = map[string]any{"id": g.ID, "locale": g.Locale, "features": []string{}}
 	} else {

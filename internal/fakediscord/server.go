@@ -131,6 +131,11 @@ type User struct {
 	// commands that allow it are theirs in DMs, group DMs and servers
 	// without the bot.
 	Installed bool
+	// Permissions are what the user's roles add, in servers, to what
+	// every member may do (Manage Server, say); Roles are those roles'
+	// ids, as the member's roles in interactions.
+	Permissions int64
+	Roles       []string
 }
 
 // interaction is one interaction the fake dispatched.
