@@ -20,14 +20,20 @@ func init() {
 
 // counts are the records of a storage, kind by kind, for checking a copy.
 type counts struct {
-	Games, Finished, Challenges, Players, Stats, Prefs int
+	Games, Finished, Challenges, Players, Stats, Prefs, Servers int
 }
 
-func (c counts) total() int { return c.Games + c.Challenges + c.Players + c.Stats + c.Prefs }
+func (c counts) total() int {
+	return c.Games + c.Challenges + c.Players + c.Stats + c.Prefs + c.Servers
+}
 
 func (c counts) String() string {
-	return fmt.Sprintf("%d games (%d finished), %d challenges, %d player records, %d stats, %d prefs",
+	text := fmt.Sprintf("%d games (%d finished), %d challenges, %d player records, %d stats, %d prefs",
 		c.Games, c.Finished, c.Challenges, c.Players, c.Stats, c.Prefs)
+	if c.Servers > 0 {
+		text += fmt.Sprintf(", %d server settings", c.Servers)
+	}
+	return text
 }
 
 // countOf counts the records of a storage.
@@ -45,6 +51,7 @@ func countOf(ctx context.Context, st play.Exporter) (counts, error) {
 		Player:    func(play.Player) error { c.Players++; return nil },
 		Stats:     func(play.Stats) error { c.Stats++; return nil },
 		Prefs:     func(string, play.Prefs) error { c.Prefs++; return nil },
+		Server:    func(string, play.ServerSettings) error { c.Servers++; return nil },
 	})
 	return c, err
 }
@@ -119,6 +126,10 @@ func copyRecords(ctx context.Context, from, to interface {
 		Prefs: func(user string, p play.Prefs) error {
 			want.Prefs++
 			return add(func(tx play.Tx) error { return tx.PutPrefs(user, p) })
+		},
+		Server: func(guild string, s play.ServerSettings) error {
+			want.Servers++
+			return add(func(tx play.Tx) error { return tx.PutServerSettings(guild, s) })
 		},
 	})
 	if err == nil {

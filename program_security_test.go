@@ -253,3 +253,22 @@ func TestAUserOverAQuotaIsToldWhenToTryAgain(t *testing.T) {
 		t.Fatalf("a second challenge to the same person: %q", again.Content)
 	}
 }
+
+func TestOversizedHeadersAreRefused(t *testing.T) {
+	b := startInteractionsBot(t)
+	for _, addr := range []string{b.interactions, b.http} {
+		r, err := http.NewRequest(http.MethodGet, "http://"+addr+"/healthz", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Header.Set("X-Padding", strings.Repeat("x", 64<<10))
+		resp, err := http.DefaultClient.Do(r)
+		if err != nil {
+			continue // dropped: as good as refused
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusRequestHeaderFieldsTooLarge {
+			t.Errorf("%s: 64 KB of headers got %d, want 431", addr, resp.StatusCode)
+		}
+	}
+}

@@ -71,9 +71,11 @@ type Bot struct {
 	stop     context.CancelFunc
 	inflight sync.WaitGroup
 	closing  atomic.Bool
-	locales  locales     // the languages interactions told, for news (notify.go)
-	http     httpWaiters // interactions posted over HTTP, waiting for their answer
-	seen     seenIDs     // the ids of interactions posted over HTTP (replay.go)
+	locales  locales // the languages interactions told, for news (notify.go)
+	// followers are the last interactions of private games (installs.go).
+	followers followers
+	http      httpWaiters // interactions posted over HTTP, waiting for their answer
+	seen      seenIDs     // the ids of interactions posted over HTTP (replay.go)
 	// cooldowns and starting hold the per-user limits (limits.go).
 	cooldowns cooldowns
 	starting  userLocks
@@ -82,12 +84,15 @@ type Bot struct {
 	// dmChannels are the DM channels' ids by user (notify.go).
 	dmChannels sync.Map
 	thinkers   *pool // the engine's moves (engine.go)
+	// drawing holds a place for each replay being drawn (records_view.go).
+	drawing chan struct{}
 	// round plays the acts of games (package round); outbox is its
 	// storage's outbox, which deliverLoop delivers (deliver.go) as owner.
 	round  *round.Round
 	outbox outbox
 	owner  string
 	wake   chan struct{}
+	done   doneKeys
 	// Interactions counts answered interactions by outcome, for tests
 	// and metrics.
 	Metrics Metrics
@@ -137,6 +142,7 @@ func New(cfg Config, svc *play.Service) (*Bot, error) {
 	b := &Bot{cfg: cfg, play: svc, s: s, log: cfg.Logger, ready: make(chan struct{})}
 	b.life, b.stop = context.WithCancel(context.Background())
 	b.thinkers = newPool(b.life, cfg.Engine.Workers)
+	b.drawing = make(chan struct{}, gifsAtOnce)
 	b.owner, b.wake = outboxOwner(), make(chan struct{}, 1)
 	if svc != nil {
 		r, err := round.New(svc, round.Options{Engine: round.EngineOptions{MoveTime: cfg.Engine.MoveTime, Nodes: cfg.Engine.Nodes},
@@ -152,6 +158,8 @@ func New(cfg Config, svc *play.Service) (*Bot, error) {
 	s.AddHandler(b.onInteraction)
 	s.AddHandler(b.onGuildCreate)
 	s.AddHandler(b.onGuildUpdate)
+	s.AddHandler(b.onThreadUpdate)
+	s.AddHandler(b.onThreadDelete)
 	return b, nil
 }
 

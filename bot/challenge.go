@@ -138,9 +138,19 @@ func (b *Bot) challengeMember(in *interaction, data discordgo.ApplicationCommand
 }
 
 func (b *Bot) challenge(in *interaction, n play.NewChallenge) error {
-	if in.i.GuildID == "" {
+	switch {
+	case in.botDM():
+		// Nobody else sees this DM: only the engine can play here.
+		return in.tell(tr(in.lang, "install.bot_dm", nil))
+	case in.i.GuildID == "" && !in.private():
 		return in.tell(tr(in.lang, "error.guild_only", nil))
 	}
+	if in.i.GuildID != "" && !in.serverWithoutBot() {
+		if err := in.mayHostGame(); err != nil {
+			return err
+		}
+	}
+	n.Private = in.private()
 	unlock := b.starting.lock(in.user)
 	defer unlock()
 	if err := b.tooManyChallenges(in); err != nil {
@@ -229,16 +239,12 @@ func (b *Bot) acceptClick(in *interaction, id uint64) error {
 	if c.Color == play.Random {
 		name = truncate(tr(in.public, "thread.name_random", map[string]any{"A": c.From.Name, "B": in.seat.Name}), 100)
 	}
-	if in.i.Message != nil {
-		ch, err := b.s.MessageThreadStartComplex(in.i.ChannelID, in.i.Message.ID, &discordgo.ThreadStart{Name: name, AutoArchiveDuration: threadArchiveMinutes}, discordgo.WithContext(in.ctx))
-		switch {
-		case err == nil:
-			channel, thread = ch.ID, ch.ID
-		case isForbidden(err):
-			note = tr(in.public, "challenge.no_threads", nil)
-		default:
+	if in.i.Message != nil && !c.Private {
+		place, err := b.openGameThread(ctx, in, name, in.i.Message.ID)
+		if err != nil {
 			return fmt.Errorf("bot: opening a thread for challenge %d: %w", id, err)
 		}
+		channel, thread, note = place.channel, place.thread, place.note
 	}
 	r, err := b.play.Accept(ctx, id, in.seat, channel, now)
 	if err != nil {
@@ -250,7 +256,13 @@ func (b *Bot) acceptClick(in *interaction, id uint64) error {
 		return err
 	}
 	g := r.Game
-	done := &message{Content: tr(in.public, "challenge.accepted", map[string]any{"From": mention(c.From.ID), "By": mention(in.user), "Channel": "<#" + channel + ">"}), Components: []discordgo.MessageComponent{}}
+	if thread != "" {
+		b.addPlayers(ctx, thread, g.White.ID, g.Black.ID)
+	}
+	done := &message{Content: tr(in.public, "challenge.accepted", map[string]any{"From": mention(c.From.ID), "By": mention(in.user), "Channel": channelRef(&g)}), Components: []discordgo.MessageComponent{}}
+	if g.Private {
+		done.Content = tr(in.public, "install.accepted_here", map[string]any{"From": mention(c.From.ID), "By": mention(in.user)})
+	}
 	if in.i.Message != nil { // a click posted over HTTP may come without it
 		done.Embeds = in.i.Message.Embeds
 	}
@@ -265,9 +277,10 @@ func (b *Bot) acceptClick(in *interaction, id uint64) error {
 	if err != nil {
 		return err
 	}
-	if _, err = b.post(ctx, channel, board); err != nil {
+	if err := b.publish(ctx, in, &g, board); err != nil {
 		return err
 	}
+	b.followers.note(&g, in, 1)
 	b.notifyTurn(ctx, &g, "", "")
 	return nil
 }
@@ -296,6 +309,20 @@ func (b *Bot) declineClick(in *interaction, id uint64) error {
 	}
 	m.mentionOnly()
 	return in.update(m)
+}
+
+// mayHostGame refuses privately, naming what is missing, a challenge
+// where the bot lacks what a game needs: a challenge accepted there would
+// fail when its board is posted.
+func (in *interaction) mayHostGame() error {
+	missing := missingPermissions(in.lang, in.i)
+	if missing == "" {
+		return nil
+	}
+	if err := in.tell(tr(in.lang, "challenge.missing_permissions", map[string]any{"Permissions": missing})); err != nil {
+		return err
+	}
+	return errNotHere
 }
 
 // isForbidden reports a Discord refusal for lack of permission.

@@ -82,10 +82,18 @@ func (b *Bot) prepare(in *interaction) {
 	if in.i.Type == discordgo.InteractionApplicationCommandAutocomplete || in.user == "" {
 		return
 	}
-	if p := b.prefs(in.ctx, in.user); p.Language != "" {
+	// The settings only choose the language, and Discord's locale will
+	// do: a database slow to give them must not eat the three seconds
+	// the interaction's answer (or apology) has.
+	ctx, cancel := context.WithTimeout(in.ctx, prefsWait)
+	defer cancel()
+	if p := b.prefs(ctx, in.user); p.Language != "" {
 		in.lang = i18n.Lang(p.Language)
 	}
 }
+
+// prefsWait is how long an interaction waits for its user's settings.
+const prefsWait = 500 * time.Millisecond
 
 // myMove reports whether user is the one to act in g: to move, or to
 // choose after the opponent's time ran out.
@@ -111,6 +119,14 @@ func (b *Bot) gamesCommand(in *interaction, _ discordgo.ApplicationCommandIntera
 	}
 	sortGames(gs, in.user)
 	m := gamesMessage(in.lang, in.user, gs, b.prefs(in.ctx, in.user), b.cfg.Now)
+	if in.i.GuildID == "" {
+		// In a DM: the games of DMs, each with its link.
+		e := m.Embeds[0]
+		e.Title = tr(in.lang, "install.games_title", nil)
+		if len(gs) == 0 {
+			e.Description = strings.Replace(e.Description, tr(in.lang, "games.none", nil), tr(in.lang, "install.games_none", nil), 1)
+		}
+	}
 	m.Flags = discordgo.MessageFlagsEphemeral
 	return in.respond(m)
 }
@@ -202,7 +218,7 @@ func gameLine(lang i18n.Lang, user string, g *play.Game, now time.Time) string {
 		state = "⚪ " + tr(lang, "games.their_move", nil)
 	}
 	first := []string{state, tr(lang, "games.vs", map[string]any{"Opponent": mention(opp.ID)}),
-		tr(lang, "games.move", map[string]any{"Number": pos.FullMoveNumber()}), "<#" + g.Channel + ">"}
+		tr(lang, "games.move", map[string]any{"Number": pos.FullMoveNumber()}), channelRef(g)}
 	var second []string
 	if !g.Deadline.IsZero() {
 		second = append(second, "⏳ "+tr(lang, "games.due", map[string]any{"When": timestamp(g.Deadline, "R")}))
@@ -239,10 +255,18 @@ func (b *Bot) gamesSelect(in *interaction) error {
 	if g.Flag != nil {
 		m.Components = claimButtons(b.guildLang(in.ctx, g.Guild), &g)
 	}
+	if g.Private {
+		// The bot may not post in the game's DM: the board is for the
+		// asker alone, with the way to it; they act there.
+		m.Components = []discordgo.MessageComponent{}
+		m.Content = tr(in.lang, "install.board_there", map[string]any{"Game": gameLink(&g)})
+		m.Flags = discordgo.MessageFlagsEphemeral
+		return in.respond(m)
+	}
 	if _, err := b.post(in.ctx, g.Channel, m); err != nil {
 		return err
 	}
-	return in.tell(tr(in.lang, "games.posted", map[string]any{"Channel": "<#" + g.Channel + ">"}))
+	return in.tell(tr(in.lang, "games.posted", map[string]any{"Channel": channelRef(&g)}))
 }
 
 // correspondenceStatus adds to a board's status what correspondence
@@ -269,6 +293,7 @@ func (b *Bot) claimWinClick(in *interaction, a play.Act) error {
 	if err != nil {
 		return err
 	}
+	b.tellClaimPrivately(in, &r, "timeout.claimed_win")
 	return b.respondEnd(in, &r, tr(in.public, "timeout.claimed_win", map[string]any{"Player": mention(in.user)}))
 }
 
@@ -277,6 +302,7 @@ func (b *Bot) claimDrawClick(in *interaction, a play.Act) error {
 	if err != nil {
 		return err
 	}
+	b.tellClaimPrivately(in, &r, "timeout.claimed_draw")
 	return b.respondEnd(in, &r, tr(in.public, "timeout.claimed_draw", map[string]any{"Player": mention(in.user)}))
 }
 
@@ -319,13 +345,23 @@ func (b *Bot) announceAway(ctx context.Context, user string, away play.Away) {
 		return
 	}
 	for _, g := range gs {
-		lang := b.guildLang(ctx, g.Guild)
-		text := "🏖️ " + tr(lang, "vacation.note", map[string]any{"Player": mention(user), "Until": timestamp(away.Until, "f")})
-		if away.Back {
-			text = "👋 " + tr(lang, "vacation.note_back", map[string]any{"Player": mention(user)})
+		note := func(lang i18n.Lang, where string) *message {
+			text := "🏖️ " + tr(lang, "vacation.note", map[string]any{"Player": mention(user), "Until": timestamp(away.Until, "f")})
+			if away.Back {
+				text = "👋 " + tr(lang, "vacation.note_back", map[string]any{"Player": mention(user)})
+			}
+			m := &message{Content: strings.TrimSpace(text + "\n" + where)}
+			m.mentionOnly()
+			return m
 		}
-		m := &message{Content: text}
-		m.mentionOnly()
+		if g.Private {
+			// No post in a DM without the bot: the opponent hears it alone.
+			if err := b.tellPrivately(ctx, opponentOf(&g, user).ID, &g, func(lang i18n.Lang) *message { return note(lang, gameLink(&g)) }); err != nil {
+				b.log.Warn("announcing a vacation", "game", g.ID, "err", err)
+			}
+			continue
+		}
+		m := note(b.guildLang(ctx, g.Guild), "")
 		if _, err := b.post(ctx, g.Channel, m); err != nil {
 			b.log.Warn("announcing a vacation", "game", g.ID, "err", err)
 		}

@@ -57,10 +57,56 @@ func (b *Bot) wakeOutbox() {
 	}
 }
 
+// doneKeys are outbox items delivered, waiting to be marked done in one
+// transaction with the others: the boards the interactions showed, the
+// items of a batch.
+type doneKeys struct {
+	mu   sync.Mutex
+	keys []string
+}
+
+func (d *doneKeys) add(keys ...string) {
+	d.mu.Lock()
+	d.keys = append(d.keys, keys...)
+	d.mu.Unlock()
+}
+
+func (d *doneKeys) take() []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	k := d.keys
+	d.keys = nil
+	return k
+}
+
+// shown marks the boards of an act that its interaction showed: the
+// loop marks them done with what else it has done.
+func (b *Bot) shown(out *round.Outcome) {
+	for _, d := range out.Boards {
+		b.done.add(d.Key)
+	}
+}
+
+// flushDone marks the items delivered so far done. Should it fail, the
+// boards shown are posted again when their hold ends, and the items of a
+// batch when their claim lapses: at least once.
+func (b *Bot) flushDone(ctx context.Context) {
+	keys := b.done.take()
+	if len(keys) == 0 {
+		return
+	}
+	if err := b.outbox.DoneOutbox(ctx, keys...); err != nil {
+		b.log.Error("marking outbox items done", "items", len(keys), "err", err)
+	}
+}
+
 // deliverLoop delivers the outbox's items until ctx ends.
 func (b *Bot) deliverLoop(ctx context.Context) {
 	timer := time.NewTimer(0)
 	defer timer.Stop()
+	// What was delivered is marked done as the loop stops, so that a
+	// restart does not deliver it again.
+	defer b.flushDone(context.WithoutCancel(ctx))
 	for {
 		select {
 		case <-ctx.Done():
@@ -68,6 +114,7 @@ func (b *Bot) deliverLoop(ctx context.Context) {
 		case <-b.wake:
 		case <-timer.C:
 		}
+		b.flushDone(ctx)
 		for ctx.Err() == nil {
 			items, err := b.outbox.ClaimOutbox(ctx, b.owner, b.cfg.Now(), deliveryLease, deliveryBatch)
 			if err != nil {
@@ -80,6 +127,7 @@ func (b *Bot) deliverLoop(ctx context.Context) {
 				break
 			}
 			b.deliverAll(ctx, items)
+			b.flushDone(ctx)
 		}
 		timer.Reset(deliveryPoll)
 	}
@@ -138,9 +186,7 @@ func (b *Bot) deliverOne(ctx context.Context, it play.OutboxItem) {
 		if err != nil {
 			b.log.Error("dropping an outbox item Discord refuses", "key", it.Key, "game", it.Game, "tries", it.Tries+1, "err", err)
 		}
-		if derr := b.outbox.DoneOutbox(ctx, it.Key); derr != nil {
-			b.log.Error("marking an outbox item done", "key", it.Key, "err", derr)
-		}
+		b.done.add(it.Key)
 		if err == nil {
 			b.Metrics.Delivered.Add(1)
 			if b.Metrics.ObserveDelivery != nil {
@@ -179,13 +225,38 @@ func (b *Bot) deliverBoard(ctx context.Context, it play.OutboxItem) error {
 	if err != nil {
 		return err
 	}
+	if d.Game.Private {
+		return b.deliverPrivately(ctx, &d)
+	}
 	m, err := b.deliveryMessage(ctx, b.guildLang(ctx, d.Game.Guild), &d)
 	if err != nil {
 		return err
 	}
 	m.setNonce(nonce(it.Key))
-	_, err = b.post(ctx, d.Game.Channel, m)
+	// The game may have moved since the act, its thread gone.
+	channel := d.Game.Channel
+	if g, err := b.play.Game(ctx, d.Game.ID); err == nil {
+		channel = g.Channel
+	}
+	_, err = b.post(ctx, channel, m)
+	if gone(err) {
+		b.threadGone(ctx, d.Game.ID, channel)
+	}
 	return err
+}
+
+// threadGone moves a game whose channel Discord refused as gone to a new
+// thread, when the channel's parent can still be found: the gateway's
+// THREAD_DELETE and THREAD_UPDATE do it otherwise. The item is tried
+// again, in the new thread.
+func (b *Bot) threadGone(ctx context.Context, id uint64, channel string) {
+	c, err := b.s.Channel(channel, discordgo.WithContext(ctx))
+	if err != nil || c.ParentID == "" || !isThreadType(c.Type) {
+		return
+	}
+	if g, err := b.play.Game(ctx, id); err == nil && !g.Over() && g.Channel == channel {
+		b.rehome(ctx, &g, c.ParentID)
+	}
 }
 
 // deliverTells tells the players of an act what they asked to be told

@@ -58,10 +58,40 @@
 // small pool of workers (engine.go, pool.go), off the interactions'
 // goroutines, and a player whose move waits is told how many games are
 // ahead. /analyze marks a finished game's mistakes with the engine's
-// scores. Results — /leaderboard, /stats, /variantstats, /pgn, /gif,
+// scores, in the same pool behind a bounded queue, on the games /pgn
+// would show, and says when its time ran out before the end. Results — /leaderboard, /stats, /variantstats, /pgn, /gif,
 // /history — read play's ratings and statistics.
 //
+// Users may install the bot to their own account (installs.go). Each
+// command's reach in the table says where it works: the commands that
+// play are registered for user installs and for DMs and group DMs, the
+// server's own for servers. In a DM or group DM between users the bot is
+// no member: a game there is play.Game.Private, its challenge and boards
+// are answers and follow-ups of the players' interactions (publish), and
+// turns, reminders and timeouts go by direct message (tellPrivately). In
+// a server that did not add the bot, every command answers how to add it.
+//
+// Abuse (limits.go, replay.go): each user has caps on waiting
+// challenges and engine games and cooldowns on /analyze, /gif and
+// challenging one person again, answered with when to try again; over
+// HTTP, a request signed minutes off the clock, or an interaction id
+// already seen, is refused before anything runs.
+//
 // # Caveats
+//
+// Games live for weeks in their threads (threads.go): a challenge inside
+// a thread starts its game in a new thread of the parent channel (Discord
+// starts no thread in a thread), and where no thread can be had the game
+// is played in the channel, with a note. The bot unarchives the thread of
+// a game that goes on when Discord archives it, adds both players to it,
+// and moves the game to a new thread when a moderator locks or deletes
+// its own (play.Service.Rehome), posting the board there. /challenge reads
+// app_permissions first and refuses privately, naming what is missing.
+//
+// The bot's own requests go through discordgo's rate limiter under a
+// bucket per route (send.go), not per URL: discordgo never forgets a
+// bucket, and an interaction's URL carries its token. Errors never show a
+// token in the logs.
 //
 // Discord wants an answer within three seconds. Moves, boards and
 // refusals answer at once (a board renders in milliseconds); accepting a

@@ -176,6 +176,16 @@ func (w *world) answer(id string) fakediscord.Message {
 	if c.Err != nil {
 		w.t.Fatalf("the response to %s was refused: %v", id, c.Err)
 	}
+	if c.ResponseType != discordgo.InteractionResponseDeferredChannelMessageWithSource {
+		return c.Message
+	}
+	// A deferral: the answer is its edit, or a follow-up that replaces it.
+	c, err = w.srv.WaitFor(w.ctx(), func(c fakediscord.Call) bool {
+		return c.InteractionID == id && (c.Kind == fakediscord.KindResponseEdit || c.Kind == fakediscord.KindFollowup)
+	})
+	if err != nil || c.Err != nil {
+		w.t.Fatalf("no answer after the deferral of %s: %v, %v", id, err, c.Err)
+	}
 	return c.Message
 }
 

@@ -63,8 +63,18 @@ func (b *Bot) isEngine(user string) bool {
 // thread (or in the channel where threads are not allowed), and has the
 // engine move first when it has White.
 func (b *Bot) engineChallenge(in *interaction, n play.NewChallenge, level int) error {
-	if in.i.GuildID == "" {
+	switch {
+	case in.private():
+		// The bot is no member of a DM between users: its moves would
+		// have nowhere to go.
+		return in.tell(tr(in.lang, "install.engine_elsewhere", nil))
+	case in.i.GuildID == "" && !in.botDM():
 		return in.tell(tr(in.lang, "error.guild_only", nil))
+	}
+	if !in.botDM() {
+		if err := in.mayHostGame(); err != nil {
+			return err
+		}
 	}
 	unlock := b.starting.lock(in.user)
 	defer unlock()
@@ -92,17 +102,24 @@ func (b *Bot) engineChallenge(in *interaction, n play.NewChallenge, level int) e
 	if n.Rated && !rated {
 		notes = append(notes, tr(in.lang, "engine.casual_only", nil))
 	}
-	channel, thread := in.i.ChannelID, ""
+	// Opening a thread may wait on Discord: acknowledge first.
+	if err := in.deferReply(false); err != nil {
+		return err
+	}
 	name := truncate(tr(in.public, "thread.name", map[string]any{"White": white.Name, "Black": black.Name}), 100)
-	ch, err := b.s.ThreadStartComplex(in.i.ChannelID, &discordgo.ThreadStart{Name: name,
-		AutoArchiveDuration: threadArchiveMinutes, Type: discordgo.ChannelTypeGuildPublicThread}, discordgo.WithContext(in.ctx))
-	switch {
-	case err == nil:
-		channel, thread = ch.ID, ch.ID
-	case isForbidden(err):
-		notes = append(notes, tr(in.public, "challenge.no_threads", nil))
-	default:
+	var place threadPlace
+	var err error
+	if in.botDM() {
+		place = threadPlace{channel: in.i.ChannelID} // a DM has no threads: the game is played in it
+	} else {
+		place, err = b.openGameThread(in.ctx, in, name, "")
+	}
+	if err != nil {
 		return fmt.Errorf("bot: opening a thread for an engine game: %w", err)
+	}
+	channel, thread := place.channel, place.thread
+	if place.note != "" {
+		notes = append(notes, place.note)
 	}
 	_, err = b.round.Start(in.ctx, play.NewGame{Guild: n.Guild, Channel: channel, White: white, Black: black,
 		Rated: rated, DaysPerMove: n.DaysPerMove, Engine: levels, At: b.cfg.Now()})
@@ -117,10 +134,13 @@ func (b *Bot) engineChallenge(in *interaction, n play.NewChallenge, level int) e
 	// The outbox posts the board in the game's channel, and the pool has
 	// the engine's first move if it has White.
 	defer b.wakeOutbox()
-	m := &message{Content: tr(in.public, "engine.started", map[string]any{"Player": mention(in.user), "Level": level, "Channel": "<#" + channel + ">"})}
+	if thread != "" {
+		b.addPlayers(in.ctx, thread, n.From.ID)
+	}
+	m := &message{Content: tr(in.public, "engine.started", map[string]any{"Player": mention(in.user), "Level": level, "Channel": channelRef(&play.Game{Guild: n.Guild, Channel: channel})})}
 	for _, note := range notes {
 		m.Content += "\n" + note
 	}
 	m.mentionOnly()
-	return in.respond(m)
+	return in.edit(m)
 }

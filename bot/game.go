@@ -125,6 +125,9 @@ func (b *Bot) playRound(in *interaction, a round.Act, by answerBy) (round.Outcom
 	// The act is committed: what is left is done even when the
 	// interaction's time is up.
 	after := b.life
+	if len(out.Boards) > 0 {
+		b.followers.note(&out.Boards[len(out.Boards)-1].Game, in, 0)
+	}
 	if a.Answers {
 		m, err := b.deliveryMessage(in.ctx, in.public, &out.Boards[len(out.Boards)-1])
 		if err == nil {
@@ -144,9 +147,7 @@ func (b *Bot) playRound(in *interaction, a round.Act, by answerBy) (round.Outcom
 			}
 			return out, nil
 		}
-		if err := b.round.Shown(after, &out); err != nil {
-			b.log.Error("marking a board shown; it may be posted again", "game", a.Game, "err", err)
-		}
+		b.shown(&out)
 	}
 	for _, e := range out.Events {
 		if t, ok := e.(round.EngineThinking); ok && t.Ahead > 0 {
@@ -293,6 +294,17 @@ func (b *Bot) resignClick(in *interaction, a play.Act) error {
 }
 
 func (b *Bot) resignConfirmed(in *interaction, a play.Act) error {
+	if g, err := b.play.Game(in.ctx, a.Game); err == nil && g.Private {
+		// The bot may not post in a private game's DM: the board follows
+		// up on this click, then the confirmation says it is done.
+		if err := in.deferUpdate(); err != nil {
+			return err
+		}
+		if _, err := b.playRound(in, round.Act{Act: a, Kind: round.Resign}, answerNew); err != nil {
+			return err
+		}
+		return in.edit(&message{Content: tr(in.lang, "resign.done", nil), Components: []discordgo.MessageComponent{}, Embeds: []*discordgo.MessageEmbed{}})
+	}
 	if _, err := b.playRound(in, round.Act{Act: a, Kind: round.Resign}, answerElsewhere); err != nil {
 		return err
 	}

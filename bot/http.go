@@ -109,8 +109,7 @@ func (b *Bot) afterDeferral(ctx context.Context, i *discordgo.Interaction, defer
 		if err := b.followUp(ctx, i, m); err != nil {
 			return err
 		}
-		_, err := b.request(ctx, http.MethodDelete, discordgo.EndpointInteractionResponseActions(b.appID(i), i.Token), nil, nil)
-		return err
+		return b.deleteResponse(ctx, i)
 	default:
 		return b.followUp(ctx, i, m)
 	}

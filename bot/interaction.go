@@ -25,6 +25,8 @@ type interaction struct {
 	lang     i18n.Lang // the user's, for ephemeral answers
 	public   i18n.Lang // the guild's, for messages everyone sees
 	answered bool
+	// pending: the answer was deferred (deferReply) and not given yet.
+	pending bool
 }
 
 // interactionDeadline bounds the work of one interaction: its token, the
@@ -88,6 +90,18 @@ func (in *interaction) respond(m *message) error {
 	if m.Embeds == nil {
 		m.Embeds = []*discordgo.MessageEmbed{}
 	}
+	if in.pending {
+		// A public deferral becomes the answer; a private answer
+		// replaces it, since a deferral's message cannot turn private.
+		in.pending = false
+		if m.Flags&discordgo.MessageFlagsEphemeral == 0 {
+			return in.b.editResponse(in.ctx, in.i, m)
+		}
+		if err := in.b.followUp(in.ctx, in.i, m); err != nil {
+			return err
+		}
+		return in.b.deleteResponse(in.ctx, in.i)
+	}
 	if in.answered {
 		return in.b.followUp(in.ctx, in.i, m)
 	}
@@ -108,7 +122,10 @@ func (in *interaction) deferUpdate() error {
 	return in.b.respondPlain(in.ctx, in.i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate})
 }
 
-func (in *interaction) edit(m *message) error { return in.b.editResponse(in.ctx, in.i, m) }
+func (in *interaction) edit(m *message) error {
+	in.pending = false
+	return in.b.editResponse(in.ctx, in.i, m)
+}
 
 // sorry answers an unexpected failure politely.
 func (in *interaction) sorry() {

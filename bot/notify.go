@@ -150,6 +150,9 @@ const errCodeNoMutualGuilds = 50278
 // a user who asked for nothing.
 // A nonce, when given, makes the posts idempotent (deliver.go).
 func (b *Bot) tell(ctx context.Context, user string, g *play.Game, nonce string, dm func(i18n.Lang) *message, public func(i18n.Lang) *message) error {
+	if g.Private {
+		return b.tellPrivately(ctx, user, g, dm)
+	}
 	p := b.prefs(ctx, user)
 	if p.Notifications == play.NotifyNone {
 		return nil
@@ -200,7 +203,7 @@ func (b *Bot) notifyTurn(ctx context.Context, g *play.Game, played, nonce string
 	}
 	to := g.ToMove()
 	p := b.prefs(ctx, to.ID)
-	if !b.dmFirst(ctx, &p) {
+	if !g.Private && !b.dmFirst(ctx, &p) {
 		return // the board mentions them, or they asked for nothing
 	}
 	opp := opponentOf(g, to.ID)
@@ -259,7 +262,29 @@ func (b *Bot) Remind(ctx context.Context, r play.Reminder) error {
 // implements schedule.Notifier.
 func (b *Bot) TimedOut(ctx context.Context, t schedule.Timeout) error {
 	g := &t.Game
-	lang := b.guildLang(ctx, g.Guild)
+	if !g.Private {
+		m, err := b.timeoutMessage(ctx, &t, b.guildLang(ctx, g.Guild))
+		if err != nil {
+			return err
+		}
+		_, err = b.post(ctx, g.Channel, m)
+		return err
+	}
+	// A private game's channel takes no post: each player it concerns is
+	// told by direct message, in their language.
+	m, err := b.timeoutMessage(ctx, &t, i18n.English)
+	if err != nil {
+		return err
+	}
+	return b.dmPlayers(ctx, g, m.AllowedMentions.Users, func(lang i18n.Lang) (*message, error) {
+		return b.timeoutMessage(ctx, &t, lang)
+	})
+}
+
+// timeoutMessage is the board that announces t in lang, with the claim
+// buttons when the opponent chooses; it mentions the players it concerns.
+func (b *Bot) timeoutMessage(ctx context.Context, t *schedule.Timeout, lang i18n.Lang) (*message, error) {
+	g := &t.Game
 	var headline string
 	var ping []string
 	switch {
@@ -285,19 +310,32 @@ func (b *Bot) TimedOut(ctx context.Context, t schedule.Timeout) error {
 	}
 	m, err := b.boardMessage(ctx, lang, view{g: g, headline: headline})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	m.mentionOnly(ping...)
 	if g.Flag != nil && !g.Over() {
 		m.Components = claimButtons(lang, g)
 	}
-	_, err = b.post(ctx, g.Channel, m)
-	return err
+	return m, nil
 }
 
 // Expired edits the message of a challenge that expired unanswered: its
 // buttons go, a line says why. It implements schedule.Notifier.
 func (b *Bot) Expired(ctx context.Context, c play.Challenge) error {
+	if c.Private {
+		// Its message, in a DM without the bot, is not the bot's to edit:
+		// the challenger hears it by direct message.
+		p := b.prefs(ctx, c.From.ID)
+		if !b.mayDM(&p) {
+			return nil
+		}
+		m := &message{Content: "⌛ " + tr(b.userLang(ctx, &p, c.From.ID, ""), "challenge.expired", map[string]any{"From": mention(c.From.ID), "To": mention(c.To.ID)})}
+		m.mentionOnly()
+		if err := b.dm(ctx, c.From.ID, m); err != nil && !errors.Is(err, errDMClosed) {
+			return err
+		}
+		return nil
+	}
 	if c.Message == "" {
 		return nil
 	}

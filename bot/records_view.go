@@ -196,6 +196,9 @@ func (b *Bot) pgnMessage(ctx context.Context, lang i18n.Lang, g *play.Game) (*me
 	return m, nil
 }
 
+// gifsAtOnce is how many replays are drawn at once.
+const gifsAtOnce = 2
+
 // gifMessage attaches a game's animated replay.
 func (b *Bot) gifMessage(ctx context.Context, lang i18n.Lang, g *play.Game) (*message, error) {
 	mt, err := g.Match()
@@ -203,6 +206,14 @@ func (b *Bot) gifMessage(ctx context.Context, lang i18n.Lang, g *play.Game) (*me
 		return nil, err
 	}
 	moves := mt.Moves()
+	// A replay takes a core and tens of megabytes while it is drawn: a
+	// few at once, the others wait their turn.
+	select {
+	case b.drawing <- struct{}{}:
+		defer func() { <-b.drawing }()
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 	var buf bytes.Buffer
 	// A long game is sampled to render.DefaultMaxFrames frames: its
 	// memory and time are bounded whatever its length.

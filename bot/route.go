@@ -14,6 +14,9 @@ func (b *Bot) route(in *interaction) error {
 		return errors.New("bot: an interaction without a user")
 	}
 	b.prepare(in)
+	if in.serverWithoutBot() && in.i.Type != discordgo.InteractionMessageComponent {
+		return b.notInThisServer(in)
+	}
 	switch in.i.Type {
 	case discordgo.InteractionApplicationCommand:
 		data := in.i.ApplicationCommandData()

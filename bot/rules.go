@@ -104,6 +104,9 @@ func (b *Bot) rulesCommand(in *interaction, _ discordgo.ApplicationCommandIntera
 func (b *Bot) helpCommand(in *interaction, _ discordgo.ApplicationCommandInteractionData) error {
 	var lines []string
 	for _, c := range helpOrder() {
+		if in.i.GuildID == "" && c.reach != anywhere {
+			continue // a server's command, not offered in DMs
+		}
 		lines = append(lines, fmt.Sprintf("`/%s` — %s", c.name, tr(in.lang, "cmd."+c.name+".desc", nil)))
 	}
 	m := &message{Flags: discordgo.MessageFlagsEphemeral, Embeds: []*discordgo.MessageEmbed{{

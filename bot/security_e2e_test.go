@@ -13,6 +13,8 @@ import (
 
 	"github.com/iceagechess/iceage/bot"
 	"github.com/iceagechess/iceage/internal/fakediscord"
+	"github.com/iceagechess/iceage/internal/pgtest"
+	"github.com/iceagechess/iceage/pgstore"
 	"github.com/iceagechess/iceage/play"
 	"github.com/iceagechess/iceage/play/memstore"
 )
@@ -114,4 +116,27 @@ func TestForgedClicks(t *testing.T) {
 			t.Fatalf("%d failures (a panic?) accepting without a message", f-before)
 		}
 	})
+}
+
+// TestAStalledDatabaseGetsAFastApology stalls PostgreSQL under a running
+// bot: the player is told at once that something went wrong, within the
+// three seconds Discord gives an interaction's first answer (the fake
+// Discord refuses a later one), instead of waiting on the database.
+func TestAStalledDatabaseGetsAFastApology(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits out the timeouts of a stalled PostgreSQL; skipped with -short")
+	}
+	url, stall := pgtest.Stalling(t)
+	st, err := pgstore.Open(context.Background(), url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(st.Close)
+	w := newWorld(t, st, "en-US")
+	thread, _ := w.challengeAccepted(w.chess, w.alice, w.bob)
+	stall()
+	got := w.command(w.alice, thread, "board")
+	if !got.Ephemeral() || !strings.Contains(got.Content, "something went wrong") {
+		t.Fatalf("/board on a stalled database answered %q", got.Content)
+	}
 }

@@ -187,6 +187,12 @@ func (b *Bot) editResponse(ctx context.Context, i *discordgo.Interaction, m *mes
 	return err
 }
 
+// deleteResponse deletes an interaction's response.
+func (b *Bot) deleteResponse(ctx context.Context, i *discordgo.Interaction) error {
+	_, err := b.request(ctx, http.MethodDelete, discordgo.EndpointInteractionResponseActions(b.appID(i), i.Token), nil, nil)
+	return err
+}
+
 // followUp posts one more message for an interaction.
 func (b *Bot) followUp(ctx context.Context, i *discordgo.Interaction, m *message) error {
 	_, err := b.request(ctx, http.MethodPost, discordgo.EndpointFollowupMessage(b.appID(i), i.Token), m, m)

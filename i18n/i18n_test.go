@@ -192,10 +192,14 @@ func everyKey(l Lang) map[string]any {
 		// Leaderboards, statistics, history and exports.
 		"ID": 7, "Result": "…", "Endings": "…", "Average": "1.5", "Name": "…", "Rating": "1500?",
 		"WinRate": "50%", "Page": 1, "Pages": 2, "Deviation": 80, "High": 1600, "Low": 1400, "Shown": 9, "Draws": "5%",
+		// Threads over weeks.
+		"Permissions": "**View Channel**, **Embed Links**",
 		// Engine games and analysis.
 		"Level": 4, "Drop": "1.5", "Best": "Nxf3",
 		// Tournaments.
 		"Organiser": "@o", "Max": 20, "Thread": "#t", "Time": "…", "In": "…", "How": "…", "Round": 2, "Rounds": 5, "Count": 4, "Place": 3, "Of": 12, "Points": "2.5",
+		// Games in DMs.
+		"Link": "<https://…>",
 		// Positions described.
 		"Squares": "a2 b2", "List": "a3, c3–e3", "Iced": "…", "Frozen": "…", "Countdown": "…", "Board": "…", "Symbol": "♘", "Label": "♘ Knight g1", "Victim": pieceForms(l, game.Knight),
 	}

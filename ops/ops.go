@@ -103,9 +103,13 @@ func (m *Metrics) Observe(command, outcome string, latency time.Duration) {
 // database is reported as such, at once, rather than hanging the check.
 const healthWait = 2 * time.Second
 
-// backupWrite is how long a client has to download a backup: it holds a
-// temporary file, not the database, but not for ever.
-const backupWrite = 10 * time.Minute
+// A client has backupWrite, and backupRate more for every byte, to
+// download a backup: a stalled one holds a temporary file (and the one
+// backup at a time), not the database, but not for ever.
+const (
+	backupWrite = time.Minute
+	backupRate  = 1 << 20 // bytes a second
+)
 
 // Handler serves /healthz, /metrics and /backup. With src.Token set,
 // /metrics and /backup answer only requests that carry it
@@ -176,7 +180,7 @@ func serveBackup(w http.ResponseWriter, r *http.Request, src Sources) {
 	defer f.Close()
 	// The server's write timeout suits small answers; a backup may be
 	// large.
-	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(backupWrite))
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(backupWrite + time.Duration(n/backupRate)*time.Second))
 	w.Header().Set("Content-Type", "application/octet-stream")
 	w.Header().Set("Content-Disposition", `attachment; filename="iceage-backup.db"`)
 	http.ServeContent(w, r, "", time.Time{}, f)

@@ -95,6 +95,18 @@ func (s *Store) Export(ctx context.Context, w play.Walk) error {
 			return err
 		}
 	}
+	if w.Server != nil {
+		err := each("servers", `SELECT guild_id, rec FROM servers ORDER BY guild_id`, func(k string, rec []byte) error {
+			var s play.ServerSettings
+			if err := decode("settings of server "+k, rec, &s); err != nil {
+				return err
+			}
+			return w.Server(k, s)
+		})
+		if err != nil {
+			return err
+		}
+	}
 	if w.Prefs != nil {
 		err := each("prefs", `SELECT user_id, rec FROM prefs ORDER BY user_id`, func(k string, rec []byte) error {
 			var p play.Prefs

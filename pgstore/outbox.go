@@ -86,9 +86,12 @@ func (s *Store) ClaimOutbox(ctx context.Context, owner string, now time.Time, le
 }
 
 // DoneOutbox implements play.Outbox.
-func (s *Store) DoneOutbox(ctx context.Context, key string) error {
-	if _, err := s.pool.Exec(ctx, `DELETE FROM outbox WHERE key = $1`, key); err != nil {
-		return fmt.Errorf("pgstore: marking outbox item %q done: %w", key, err)
+func (s *Store) DoneOutbox(ctx context.Context, keys ...string) error {
+	if len(keys) == 0 {
+		return nil
+	}
+	if _, err := s.pool.Exec(ctx, `DELETE FROM outbox WHERE key = ANY($1)`, keys); err != nil {
+		return fmt.Errorf("pgstore: marking %d outbox items done: %w", len(keys), err)
 	}
 	return nil
 }

@@ -321,6 +321,40 @@ func (t *txn) Prefs(user string) (play.Prefs, error) {
 	return p, decode("prefs of "+user, rec, &p)
 }
 
+// ServerSettings returns a server's settings; zero if none were saved.
+func (t *txn) ServerSettings(guild string) (play.ServerSettings, error) {
+	var s play.ServerSettings
+	if !validID(guild) {
+		return s, nil
+	}
+	var rec []byte
+	err := t.tx.QueryRow(t.ctx, `SELECT rec FROM servers WHERE guild_id = $1`+t.locking(), guild).Scan(&rec)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return s, nil
+	}
+	if err != nil {
+		return s, t.check(err, "reading the settings of server %s", guild)
+	}
+	return s, decode("settings of server "+guild, rec, &s)
+}
+
+// PutServerSettings writes a server's settings.
+func (t *txn) PutServerSettings(guild string, s play.ServerSettings) error {
+	if err := t.willWrite(); err != nil {
+		return err
+	}
+	if err := checkID("guild id", guild); err != nil {
+		return err
+	}
+	b, err := encode(&s)
+	if err != nil {
+		return fmt.Errorf("pgstore: encoding the settings of server %s: %w", guild, err)
+	}
+	_, err = t.tx.Exec(t.ctx, `INSERT INTO servers (guild_id, rec) VALUES ($1, $2)
+		ON CONFLICT (guild_id) DO UPDATE SET rec = excluded.rec`, guild, b)
+	return t.check(err, "writing the settings of server %s", guild)
+}
+
 // PutPrefs writes the user's settings.
 func (t *txn) PutPrefs(user string, p play.Prefs) error {
 	if err := t.willWrite(); err != nil {

@@ -22,6 +22,9 @@ type NewChallenge struct {
 	DaysPerMove int
 	StartFEN    string // "" for the start position
 	At          time.Time
+	// Private: Channel is a DM or group DM of the players where the front
+	// end only answers their acts (see Game.Private); the game is too.
+	Private bool
 }
 
 // Challenge records a challenge, waiting for an answer until it expires
@@ -57,7 +60,7 @@ func (s *Service) Challenge(ctx context.Context, n NewChallenge) (Challenge, err
 	at := normTime(n.At)
 	c := Challenge{Guild: n.Guild, Channel: n.Channel, From: n.From, To: n.To, Color: n.Color,
 		StartFEN: n.StartFEN, Rated: n.Rated, DaysPerMove: n.DaysPerMove,
-		Created: at, Expires: at.Add(s.opts.ChallengeTTL)}
+		Created: at, Expires: at.Add(s.opts.ChallengeTTL), Private: n.Private}
 	err := s.st.Update(ctx, func(tx Tx) error {
 		mine, err := tx.Challenges(n.From.ID)
 		if err != nil {
@@ -171,7 +174,7 @@ func (s *Service) Accept(ctx context.Context, id uint64, by Seat, channel string
 		// start decides before it writes, so a refusal (a busy channel)
 		// leaves the challenge standing and nothing written.
 		g, err := s.start(tx, NewGame{Guild: c.Guild, Channel: where, White: white, Black: black,
-			StartFEN: c.StartFEN, Rated: c.Rated, DaysPerMove: c.DaysPerMove, At: at})
+			StartFEN: c.StartFEN, Rated: c.Rated, DaysPerMove: c.DaysPerMove, At: at, Private: c.Private})
 		if err != nil {
 			return err
 		}
@@ -288,6 +291,8 @@ type NewGame struct {
 	// a person): see Game.Engine.
 	Engine [2]int
 	At     time.Time
+	// Private: see Game.Private.
+	Private bool
 }
 
 // Start starts a game. Refusals: SelfChallenge (one user in both seats),
@@ -345,7 +350,7 @@ func (s *Service) start(tx Tx, n NewGame) (Game, error) {
 	at := normTime(n.At)
 	g := Game{ID: id, Revision: 1, Last: Started, Guild: n.Guild, Channel: n.Channel,
 		White: n.White, Black: n.Black, StartFEN: n.StartFEN, FEN: pos.FEN(), Moves: []Move{},
-		Created: at, Updated: at, Rated: n.Rated, DaysPerMove: n.DaysPerMove, Engine: n.Engine}
+		Created: at, Updated: at, Rated: n.Rated, DaysPerMove: n.DaysPerMove, Engine: n.Engine, Private: n.Private}
 	for _, c := range []game.Color{game.White, game.Black} {
 		p, err := tx.Prefs(g.Seat(c).ID)
 		if err != nil {
@@ -355,7 +360,11 @@ func (s *Service) start(tx Tx, n NewGame) (Game, error) {
 			g.AwayUntil[c] = p.AwayUntil
 		}
 	}
-	g.OpponentChooses = s.opts.OpponentChooses && n.DaysPerMove > 0
+	set, err := tx.ServerSettings(n.Guild)
+	if err != nil {
+		return Game{}, err
+	}
+	g.OpponentChooses = set.OpponentChooses.Or(s.opts.OpponentChooses) && n.DaysPerMove > 0
 	if err := s.startClock(tx, &g, at); err != nil {
 		return Game{}, err
 	}

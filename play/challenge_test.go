@@ -325,6 +325,21 @@ func TestAccept(t *testing.T) {
 		wantKind(t, func() error { _, err := svc.GameIn(ctx, "c1"); return err }(), play.NoGame)
 	})
 
+	t.Run("a challenge in a DM of the players gives a game there that stays private", func(t *testing.T) {
+		svc, _ := newService(play.Options{})
+		c := must(svc.Challenge(ctx, play.NewChallenge{Channel: "dm1", From: ann, To: bob, Rated: true, At: t0, Private: true}))(t)
+		if !must(svc.GetChallenge(ctx, c.ID))(t).Private {
+			t.Fatal("the stored challenge forgot it is private")
+		}
+		g := must(svc.Accept(ctx, c.ID, bob, "", t0))(t).Game
+		if !g.Private || g.Channel != "dm1" || g.Guild != "" || !g.Rated {
+			t.Fatalf("game %+v, want a private, rated game in dm1", g)
+		}
+		if got := must(svc.GameIn(ctx, "dm1"))(t); !got.Private || got.ID != g.ID {
+			t.Fatalf("the DM's game %+v, want game %d, private", got, g.ID)
+		}
+	})
+
 	t.Run("the acceptor keeps the name the challenge gave when the front end gives none", func(t *testing.T) {
 		svc, _ := newService(play.Options{})
 		c := challenge(t, svc, play.WhiteSide, bob)

@@ -23,4 +23,5 @@ type Walk struct {
 	Player    func(Player) error
 	Stats     func(Stats) error
 	Prefs     func(user string, p Prefs) error
+	Server    func(guild string, s ServerSettings) error
 }

@@ -79,6 +79,7 @@ const (
 	gameHasLastOffer             // LastOffer
 	gameHasReminded0             // Reminded is an empty slice, not nil
 	gameHasRatings0              // Ratings is an empty slice, not nil
+	gameHasPrivate               // Private
 	gameHasAll       = 1<<iota - 1
 )
 
@@ -102,6 +103,19 @@ func isBinaryGame(b []byte) bool {
 	return true
 }
 
+// GameRecordDerivesFEN reports whether b is a game record in the binary
+// form whose position is not stored but is, by construction, the one its
+// moves reach: decoding it replays the moves, each one of the legal
+// moves, and takes the position from there. A check of stored games need
+// not replay those again. It does not decode b.
+func GameRecordDerivesFEN(b []byte) bool {
+	if !isBinaryGame(b) || len(b) < 2 {
+		return false
+	}
+	has, n := binary.Uvarint(b[1:])
+	return n > 0 && has&(gameHasFEN|gameHasRawMoves) == 0
+}
+
 // appendGame appends the binary form of g (version RecordVersion).
 func appendGame(b []byte, g *Game) []byte {
 	start := len(b)
@@ -120,6 +134,7 @@ func appendGame(b []byte, g *Game) []byte {
 	set(gameHasUpdated, !g.Updated.IsZero())
 	set(gameHasEnded, !g.Ended.IsZero())
 	set(gameHasRated, g.Rated)
+	set(gameHasPrivate, g.Private)
 	set(gameHasRatings, len(g.Ratings) > 0)
 	set(gameHasRatings0, g.Ratings != nil && len(g.Ratings) == 0)
 	set(gameHasEngine, g.Engine != [2]int{})
@@ -532,6 +547,7 @@ func decodeGame(b []byte, g *Game) error {
 	}
 	g.OpponentChooses = has&gameHasChoose != 0
 	g.Rated = has&gameHasRated != 0
+	g.Private = has&gameHasPrivate != 0
 	if has&gameHasFlag != 0 {
 		g.Flag = &Flag{By: r.string("the flag")}
 		g.Flag.At = r.time(base, "the flag's time")

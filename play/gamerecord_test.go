@@ -59,7 +59,7 @@ func everyField() Game {
 		StartFEN: "not a position", FEN: "nor this", Moves: []Move{{UCI: "zz", At: time.UnixMilli(-5).UTC()}, {UCI: "", At: time.UnixMilli(1<<50 + 3).UTC()}},
 		Outcome: game.Outcome{Result: 9, Reason: 200}, Last: 255,
 		Created: time.Date(1600, 1, 1, 0, 0, 0, 1, time.UTC), Updated: time.Date(3000, 1, 1, 0, 0, 0, 999999999, time.UTC),
-		Ended: time.Unix(5, 0).UTC(), Rated: true,
+		Ended: time.Unix(5, 0).UTC(), Rated: true, Private: true,
 		Ratings: []RatingChange{{Scope: "", Before: [2]float64{1500, -0.5}, Deviation: [2]float64{350, 1e-300}, After: [2]float64{1, 2}}},
 		Engine:  [2]int{0, 8}, DaysPerMove: 14, Deadline: time.Unix(1e10, 7).UTC(), RemindAt: time.Unix(-1e10, 0).UTC(),
 		Reminded: []int{24, -1}, OpponentChooses: true, Flag: &Flag{By: "b", At: time.Unix(3, 0).UTC()},
@@ -135,7 +135,7 @@ func TestGameRecordsReadBackEqual(t *testing.T) {
 // added to Game and not to appendGame and decodeGame would be lost by
 // every storage.
 func TestGameRecordKnowsEveryField(t *testing.T) {
-	known := "V ID Revision Guild Channel White Black StartFEN Moves FEN Outcome Last Created Updated Ended Rated Ratings Engine " +
+	known := "V ID Revision Guild Channel Private White Black StartFEN Moves FEN Outcome Last Created Updated Ended Rated Ratings Engine " +
 		"DaysPerMove Deadline RemindAt Reminded OpponentChooses Flag AwayUntil Premoves DrawOffer Takeback LastOffer"
 	var fields []string
 	for f := range reflect.TypeFor[Game]().Fields() {
@@ -315,4 +315,35 @@ func BenchmarkEncodeGameRecord(b *testing.B) {
 			}
 		}
 	})
+}
+
+func TestGameRecordDerivesFEN(t *testing.T) {
+	refs := refGames(t)
+	played := playedGame(t, refs[0])
+	elsewhere := playedGame(t, refs[1])
+	elsewhere.FEN = game.StartFEN
+	cases := []struct {
+		name string
+		g    Game
+		want bool
+	}{
+		{"a played game", played, true},
+		{"a stored position the moves do not reach", elsewhere, false},
+		{"moves that do not replay", everyField(), false},
+	}
+	for _, c := range cases {
+		b, err := EncodeRecord(&c.g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := GameRecordDerivesFEN(b); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+	js, _ := json.Marshal(played)
+	for _, b := range [][]byte{js, nil, {4}, {4, 0x80}} {
+		if GameRecordDerivesFEN(b) {
+			t.Errorf("%q derives its position", b)
+		}
+	}
 }

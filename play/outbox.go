@@ -50,9 +50,10 @@ type Outbox interface {
 	// earliest first (then by Key), that no live claim holds, and holds
 	// them for owner until now+lease.
 	ClaimOutbox(ctx context.Context, owner string, now time.Time, lease time.Duration, limit int) ([]OutboxItem, error)
-	// DoneOutbox removes a delivered item; an item no longer there is
-	// not an error (someone else delivered it, or it was done before).
-	DoneOutbox(ctx context.Context, key string) error
+	// DoneOutbox removes delivered items, in one transaction; an item no
+	// longer there is not an error (someone else delivered it, or it was
+	// done before).
+	DoneOutbox(ctx context.Context, keys ...string) error
 	// RetryOutbox gives up owner's claim on an item and makes it due
 	// again at at, counting a failed try (Tries). An item owner no longer
 	// holds (another loop claimed it, or it is done) is left alone; owner

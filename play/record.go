@@ -29,6 +29,8 @@ func (p *Prefs) version() *int     { return &p.V }
 func (s *Stats) version() *int     { return &s.V }
 func (e *LogEntry) version() *int  { return &e.V }
 
+var _ versioned = (*ServerSettings)(nil)
+
 // EncodeRecord returns the stored form of a record (a *Game, *Challenge,
 // *Player, *Prefs, *Stats or *LogEntry), with its version set to
 // RecordVersion: a game's binary form, the JSON form of the others.

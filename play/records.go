@@ -97,6 +97,11 @@ type Game struct {
 	Revision int    `json:"rev"` // bumped by every change, see Act
 	Guild    string `json:"guild"`
 	Channel  string `json:"channel"` // channel or thread where it is played; one active game each
+	// Private: Channel is a DM or group DM of the players, where a
+	// Discord app they installed is no member: the front end cannot post
+	// there on its own, only answer the players' acts, and tells them the
+	// rest privately. Its Guild is "".
+	Private bool `json:"private,omitempty"`
 
 	White Seat `json:"white"`
 	Black Seat `json:"black"`
@@ -319,6 +324,8 @@ type Challenge struct {
 	// Message is the front end's message that shows the challenge, so it
 	// can be edited when the challenge is answered or expires.
 	Message string `json:"message,omitempty"`
+	// Private: Channel is a DM or group DM of the players (Game.Private).
+	Private bool `json:"private,omitempty"`
 }
 
 // Open reports whether anyone may accept the challenge.

@@ -70,6 +70,8 @@ type ReadTx interface {
 	Stats(scope string) (Stats, error)
 	// Prefs returns the user's settings (zero Prefs if none).
 	Prefs(user string) (Prefs, error)
+	// ServerSettings returns a server's settings (zero if none).
+	ServerSettings(guild string) (ServerSettings, error)
 	// PlayerLog calls fn for every entry of the user's log in scope, in
 	// increasing order of game id; an error from fn stops the walk and is
 	// returned. A user with no log has no entries.
@@ -108,6 +110,7 @@ type Tx interface {
 	PutLogEntry(e LogEntry) error
 	PutStats(s Stats) error
 	PutPrefs(user string, p Prefs) error
+	PutServerSettings(guild string, s ServerSettings) error
 	// PutOutbox adds items to the outbox (see Outbox), committed with
 	// the rest of the transaction; an item whose Key is pending already
 	// is left as it is.

@@ -42,6 +42,9 @@ func (readOnly) PutStats(play.Stats) error                 { panic("a write in V
 func (readOnly) PutPrefs(string, play.Prefs) error         { panic("a write in View") }
 func (readOnly) PutOutbox(...play.OutboxItem) error        { panic("a write in View") }
 func (readOnly) PutTournament(play.TournamentRecord) error { panic("a write in View") }
+func (readOnly) PutServerSettings(string, play.ServerSettings) error {
+	panic("a write in View")
+}
 
 type faultyTx struct {
 	play.Tx

@@ -356,6 +356,9 @@ func TestDamageWhileOpen(t *testing.T) {
 	}
 	defer s.Close()
 	svc := service(s)
+	if err := s.Damage(); err != nil {
+		t.Fatalf("Damage before any: %v", err)
+	}
 	// bbolt maps the file shared: what is written to it shows at once.
 	writeAt(t, path, offset, farBranch(root))
 
@@ -391,6 +394,11 @@ func TestDamageWhileOpen(t *testing.T) {
 		g := known[3]
 		if _, err := svc.Move(ctx, play.Act{By: g.ToMove().ID, Game: g.ID, Revision: g.Revision, At: t0}, "a2a3"); !errors.Is(err, ErrDamaged) {
 			t.Fatalf("got %v, want ErrDamaged", err)
+		}
+	})
+	t.Run("the health check can ask", func(t *testing.T) {
+		if err := s.Damage(); !errors.Is(err, ErrDamaged) {
+			t.Fatalf("Damage: got %v, want ErrDamaged", err)
 		}
 	})
 	t.Run("the check says so", func(t *testing.T) {

@@ -78,6 +78,18 @@ func (s *Store) Export(ctx context.Context, w play.Walk) error {
 				return err
 			}
 		}
+		if b := tx.Bucket(bucketServers); w.Server != nil && b != nil {
+			err := each(bucketServers, func(k, v []byte) error {
+				var s play.ServerSettings
+				if err := decode(fmt.Sprintf("settings of server %q", k), v, &s); err != nil {
+					return err
+				}
+				return w.Server(string(k), s)
+			})
+			if err != nil {
+				return err
+			}
+		}
 		if w.Prefs != nil {
 			err := each(bucketPrefs, func(k, v []byte) error {
 				var p play.Prefs

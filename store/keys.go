@@ -57,6 +57,7 @@ var (
 	keySchema  = []byte("schema")
 	keyCreated = []byte("created")
 	keyConvert = []byte("convert") // while game records are converted (migrate4to5)
+	keyCompact = []byte("compact") // once they are, until the file is compacted (compactFile)
 )
 
 func u64(v uint64) []byte {

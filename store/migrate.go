@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -33,7 +35,8 @@ import (
 //	5  game records in play's binary form (record version 4), about a
 //	   seventh of their JSON. The migration only marks the file (meta's
 //	   "convert"); convertGames then rewrites the games in transactions
-//	   of convertBatch, before Open returns (see convertGames).
+//	   of convertBatch, before Open returns (see convertGames), and
+//	   compactFile then writes the file anew, a fifth of its size.
 const schemaVersion = 5
 
 // migrations[i] upgrades a file from schema version i+1 to i+2. Each runs
@@ -541,5 +544,77 @@ func convertSome(tx *bolt.Tx, n int) (done bool, err error) {
 			return false, meta.Put(keyConvert, append([]byte{byte(which)}, last...))
 		}
 	}
-	return true, meta.Delete(keyConvert)
+	if err := meta.Delete(keyConvert); err != nil {
+		return false, err
+	}
+	return true, meta.Put(keyCompact, []byte{})
+}
+
+// compacting reports whether the file is marked for compactFile.
+func compacting(db guardedDB) bool {
+	marked := false
+	_ = db.View(func(tx *bolt.Tx) error {
+		meta := tx.Bucket(bucketMeta)
+		marked = meta != nil && meta.Get(keyCompact) != nil
+		return nil
+	})
+	return marked
+}
+
+// compactFile rewrites the database db, open on path, into a new file,
+// its pages full (bbolt's Compact), and puts that in its place: the
+// conversion of the games leaves the file as large as their JSON made it
+// (bbolt gives no page back), four fifths of it free. The copy is
+// written beside the file, synced, and renamed over it, so a crash
+// leaves the one file or the other, both whole; meta's "compact", which
+// the copy does not keep, makes the next Open try again. It returns the
+// database open on the new file, or on the old one if the compaction
+// failed before the rename, with the error; nil only if neither opens.
+func compactFile(path string, db *bolt.DB, lock time.Duration) (*bolt.DB, error) {
+	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".compact*")
+	if err != nil {
+		return db, fmt.Errorf("compacting: %w", err)
+	}
+	tmp := f.Name()
+	_ = f.Close() // bbolt opens it again
+	keep := func(err error) (*bolt.DB, error) {
+		_ = os.Remove(tmp) // the copy is only left over
+		return db, fmt.Errorf("compacting: %w", err)
+	}
+	dst, err := bolt.Open(tmp, 0o600, nil)
+	if err != nil {
+		return keep(err)
+	}
+	dst.NoSync = true // synced once, below
+	err = bolt.Compact(dst, db, 64<<20)
+	if err == nil {
+		err = dst.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketMeta).Delete(keyCompact) })
+	}
+	if err == nil {
+		err = dst.Sync()
+	}
+	if cerr := dst.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return keep(err)
+	}
+	// The lock goes with the old file; the new one is locked at its open.
+	if err := db.Close(); err != nil {
+		return keep(err)
+	}
+	err = os.Rename(tmp, path)
+	if err == nil {
+		err = syncDir(filepath.Dir(path))
+	} else {
+		_ = os.Remove(tmp) // the old file stays, marked
+	}
+	reopened, oerr := bolt.Open(path, 0o600, &bolt.Options{Timeout: lock})
+	if oerr != nil {
+		return nil, fmt.Errorf("compacting: reopening: %w", oerr)
+	}
+	if err != nil {
+		return reopened, fmt.Errorf("compacting: %w", err)
+	}
+	return reopened, nil
 }

@@ -135,6 +135,56 @@ func TestMigrateSchema4(t *testing.T) {
 		s.Close()
 		after, _ := os.Stat(path)
 		t.Logf("the fixture's file: %d bytes before, %d after", before.Size(), after.Size())
+		if after.Size() >= before.Size() {
+			t.Errorf("the file was not compacted: %d bytes before, %d after", before.Size(), after.Size())
+		}
+	})
+
+	t.Run("a compaction cut short is done at the next open", func(t *testing.T) {
+		path := copyFixture(t, fixtureV4)
+		db, err := bolt.Open(path, 0o600, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// What a crash before the compacted copy's rename leaves: the
+		// games converted, the file marked, a part of a copy beside it.
+		if err := db.Update(upgrade); err != nil {
+			t.Fatal(err)
+		}
+		for done := false; !done; {
+			if err := db.Update(func(tx *bolt.Tx) (err error) { done, err = convertSome(tx, convertBatch); return err }); err != nil {
+				t.Fatal(err)
+			}
+		}
+		db.Close()
+		left := path + ".compact123"
+		if err := os.WriteFile(left, []byte("half a copy"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		before, _ := os.Stat(path)
+		s := openAt(t, path, nil)
+		s.db.View(func(tx *bolt.Tx) error {
+			if tx.Bucket(bucketMeta).Get(keyCompact) != nil {
+				t.Error("the file is still marked for compaction")
+			}
+			return nil
+		})
+		after, _ := os.Stat(path)
+		if after.Size() >= before.Size() {
+			t.Errorf("the file was not compacted: %d bytes before, %d after", before.Size(), after.Size())
+		}
+		if _, err := os.Stat(left); err == nil {
+			t.Error("the part of a copy is left")
+		}
+		sameAsSchema4(t, s, want)
+		// The store works on the new file: a write, and a backup that
+		// knows the new file for the database.
+		if err := s.Update(ctx, func(tx play.Tx) error { return tx.PutPrefs("user-1", play.Prefs{Language: "nb"}) }); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.BackupFile(path); !errors.Is(err, ErrInvalid) {
+			t.Errorf("a backup onto the compacted file itself: %v, want ErrInvalid", err)
+		}
 	})
 
 	t.Run("a conversion cut short goes on at the next open", func(t *testing.T) {

@@ -103,6 +103,19 @@ func (s *Store) ClaimOutbox(ctx context.Context, owner string, now time.Time, le
 	if limit <= 0 {
 		return nil, nil
 	}
+	// Most looks find nothing due: they read, and commit (and sync)
+	// nothing.
+	end := timeKey(now)
+	var anyDue bool
+	if err := s.db.View(func(tx *bolt.Tx) error {
+		if b := tx.Bucket(bucketOutboxDue); b != nil {
+			k, _ := b.Cursor().First()
+			anyDue = len(k) >= 8 && string(k[:8]) <= string(end)
+		}
+		return nil
+	}); err != nil || !anyDue {
+		return nil, err
+	}
 	var out []play.OutboxItem
 	err := s.write(func(tx *bolt.Tx) error {
 		out = out[:0]
@@ -113,7 +126,6 @@ func (s *Store) ClaimOutbox(ctx context.Context, owner string, now time.Time, le
 		if err != nil {
 			return err
 		}
-		end := timeKey(now)
 		var keys []string
 		c := due.Cursor()
 		for k, _ := c.First(); k != nil && len(keys) < limit; k, _ = c.Next() {
@@ -146,9 +158,12 @@ func (s *Store) ClaimOutbox(ctx context.Context, owner string, now time.Time, le
 }
 
 // DoneOutbox implements play.Outbox.
-func (s *Store) DoneOutbox(ctx context.Context, key string) error {
+func (s *Store) DoneOutbox(ctx context.Context, keys ...string) error {
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	if len(keys) == 0 {
+		return nil
 	}
 	err := s.write(func(tx *bolt.Tx) error {
 		if tx.Bucket(bucketOutbox) == nil {
@@ -158,17 +173,25 @@ func (s *Store) DoneOutbox(ctx context.Context, key string) error {
 		if err != nil {
 			return err
 		}
-		it, err := getOutboxItem(items, key)
-		if err != nil || it == nil {
-			return err
+		for _, key := range keys {
+			it, err := getOutboxItem(items, key)
+			if err != nil {
+				return err
+			}
+			if it == nil {
+				continue
+			}
+			if err := due.Delete(outboxDueKey(it)); err != nil {
+				return err
+			}
+			if err := items.Delete([]byte(key)); err != nil {
+				return err
+			}
 		}
-		if err := due.Delete(outboxDueKey(it)); err != nil {
-			return err
-		}
-		return items.Delete([]byte(key))
+		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("store: marking outbox item %q done: %w", key, unrefuse(err))
+		return fmt.Errorf("store: marking %d outbox items done: %w", len(keys), unrefuse(err))
 	}
 	return nil
 }

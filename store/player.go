@@ -137,6 +137,44 @@ func (t *txn) Prefs(user string) (play.Prefs, error) {
 	return p, nil
 }
 
+// bucketServers holds each server's settings: guild → play.ServerSettings.
+// Made by the first server that saves its settings: a file that has
+// none reads as zero settings everywhere.
+var bucketServers = []byte("servers")
+
+// ServerSettings returns a server's settings; zero if none were saved.
+func (t *txn) ServerSettings(guild string) (play.ServerSettings, error) {
+	var s play.ServerSettings
+	b := t.tx.Bucket(bucketServers)
+	if b == nil || !validID(guild) {
+		return s, nil
+	}
+	if v := b.Get([]byte(guild)); v != nil {
+		return s, decode("settings of server "+guild, v, &s)
+	}
+	return s, nil
+}
+
+// PutServerSettings writes a server's settings.
+func (t *txn) PutServerSettings(guild string, s play.ServerSettings) error {
+	if err := t.willWrite(); err != nil {
+		return err
+	}
+	if err := checkID("guild id", guild); err != nil {
+		return err
+	}
+	v, err := encode(&s)
+	if err != nil {
+		return fmt.Errorf("store: encoding the settings of server %s: %w", guild, err)
+	}
+	b, err := t.tx.CreateBucketIfNotExists(bucketServers)
+	if err != nil {
+		return fmt.Errorf("store: the servers' settings: %w", err)
+	}
+	t.wrote = true
+	return b.Put([]byte(guild), v)
+}
+
 // PutPrefs writes the user's settings.
 func (t *txn) PutPrefs(user string, p play.Prefs) error {
 	if err := t.willWrite(); err != nil {

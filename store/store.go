@@ -122,10 +122,13 @@ func Open(path string, opts *Options) (*Store, error) {
 		// The copies that checks of this file left when their process
 		// was killed: with the file locked, no check of it runs now.
 		// Their names are the file's, ".check" and CreateTemp's digits.
-		left, _ := filepath.Glob(filepath.Join(filepath.Dir(path), globEscape(filepath.Base(path))+".check*"))
-		for _, f := range left {
-			if rest := strings.TrimPrefix(filepath.Base(f), filepath.Base(path)+".check"); rest != "" && strings.Trim(rest, "0123456789") == "" {
-				_ = os.Remove(f) // a copy that will not go is only left over
+		// So are the compacted copies of an interrupted compaction.
+		for _, kind := range []string{".check", ".compact"} {
+			left, _ := filepath.Glob(filepath.Join(filepath.Dir(path), globEscape(filepath.Base(path))+kind+"*"))
+			for _, f := range left {
+				if rest := strings.TrimPrefix(filepath.Base(f), filepath.Base(path)+kind); rest != "" && strings.Trim(rest, "0123456789") == "" {
+					_ = os.Remove(f) // a copy that will not go is only left over
+				}
 			}
 		}
 	}
@@ -153,9 +156,28 @@ func Open(path string, opts *Options) (*Store, error) {
 		if err == nil {
 			err = convertGames(db)
 		}
+		if err == nil && compacting(db) {
+			// A compaction that failed before its rename leaves the file
+			// as it was, still marked: the next Open tries again.
+			cdb, cerr := compactFile(path, db.DB, o.Timeout)
+			if cdb == nil {
+				err, db.DB = cerr, nil
+			} else {
+				db.DB = cdb
+				s.db = db
+				if s.batching {
+					cdb.MaxBatchDelay = o.BatchDelay
+				}
+				if st, serr := os.Stat(path); serr == nil {
+					s.file = st
+				}
+			}
+		}
 	}
 	if err != nil {
-		_ = db.Close() // the open's error is the one to report
+		if db.DB != nil {
+			_ = db.Close() // the open's error is the one to report
+		}
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if later {

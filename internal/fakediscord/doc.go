@@ -94,9 +94,10 @@
 // install only, and the bot is no member there — its own posts, thread
 // starts and reads of those channels and servers answer 403 Missing Access
 // (50001), as Discord answers them, so answers and follow-ups are all it
-// has. Discord offers a command only where its registered contexts and
-// integration_types allow, and a user's install only to that user: Command
-// and UserCommand report a test error for any other.
+// has — five follow-ups per interaction at most (400). Discord offers a
+// command only where its registered contexts and integration_types allow,
+// and a user's install only to that user: Command and UserCommand report a
+// test error for any other.
 //
 // # Caveats
 //

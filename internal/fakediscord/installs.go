@@ -13,6 +13,12 @@ import (
 // that did not add it: only what an interaction's answer may carry.
 const appPermissionsUserInstall = discordgo.PermissionAttachFiles | discordgo.PermissionEmbedLinks | discordgo.PermissionMentionEveryone
 
+// maxUserInstallFollowups is how many follow-ups Discord takes per
+// interaction from an app that only a user's install authorizes there.
+// Discord's changelog of June 2024 sets the limit without naming the
+// refusal's code; the fake answers 400 Invalid Form Body.
+const maxUserInstallFollowups = 5
+
 // AddPrivateChannel adds a DM between two users, or a group DM of three or
 // more, without the bot: a place where only users who installed the app
 // to their account (User.Installed) use its commands, as interactions of

@@ -55,6 +55,15 @@ func TestUserInstallInAPrivateChannel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A user's install has five follow-ups per interaction.
+	for n := 3; n <= 5; n++ {
+		if _, err := w.dg.FollowupMessageCreate(i.Interaction, true, &discordgo.WebhookParams{Content: "more"}); err != nil {
+			t.Fatalf("follow-up %d was refused: %v", n, err)
+		}
+	}
+	_, err = w.dg.FollowupMessageCreate(i.Interaction, true, &discordgo.WebhookParams{Content: "one too many"})
+	restError(t, err, http.StatusBadRequest, discordgo.ErrCodeInvalidFormBody)
+
 	click := w.interaction(t, w.srv.Click(w.bob.ID, m.ID, "go"))
 	if click.Context != discordgo.InteractionContextPrivateChannel || click.AuthorizingIntegrationOwners[discordgo.ApplicationIntegrationUserInstall] != w.alice.ID {
 		t.Errorf("a click on the answer: context %d, owners %v; want 2, Alice's install", click.Context, click.AuthorizingIntegrationOwners)

@@ -467,6 +467,10 @@ func (s *Server) followup(r *http.Request, rep *reply) {
 		return
 	}
 	call.InteractionID = it.id
+	if _, server := it.owners["0"]; it.owners != nil && !server && len(it.followups) >= maxUserInstallFollowups {
+		rep.err = invalid(fmt.Sprintf("an app installed by a user sends at most %d follow-ups per interaction", maxUserInstallFollowups))
+		return
+	}
 	c := s.channels[it.channelID]
 	if c == nil {
 		rep.err = errUnknownChannel

@@ -282,3 +282,15 @@ func (c Channel) Locked() bool { return c.locked }
 
 // AutoArchiveMinutes is a thread's auto_archive_duration.
 func (c Channel) AutoArchiveMinutes() int { return c.archiveMinutes }
+
+// SetActiveThreadLimit changes how many threads may be active at once in a
+// guild (Guild.ActiveThreadLimit).
+func (s *Server) SetActiveThreadLimit(guildID string, n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if g := s.guilds[guildID]; g != nil {
+		g.ActiveThreadLimit = n
+	} else {
+		s.tb.Errorf("fakediscord: SetActiveThreadLimit: no guild %q", guildID)
+	}
+}

@@ -25,6 +25,7 @@ type Memory struct {
 	players    map[[2]string]play.Player
 	stats      map[string]play.Stats
 	prefs      map[string]play.Prefs
+	servers    map[string]play.ServerSettings
 	// logs are the players' logs by scope and user, each sorted by game.
 	logs map[[2]string][]play.LogEntry
 	// standings are the sorted standings of the scopes asked for, dropped
@@ -42,7 +43,8 @@ func New() *Memory {
 	return &Memory{
 		games: map[uint64]play.Game{}, challenges: map[uint64]play.Challenge{},
 		players: map[[2]string]play.Player{}, stats: map[string]play.Stats{}, prefs: map[string]play.Prefs{},
-		logs: map[[2]string][]play.LogEntry{}, standings: map[string][]play.Standing{},
+		servers: map[string]play.ServerSettings{},
+		logs:    map[[2]string][]play.LogEntry{}, standings: map[string][]play.Standing{},
 		outbox:      map[string]play.OutboxItem{},
 		tournaments: map[uint64]play.TournamentRecord{}, tournamentOf: map[uint64]uint64{},
 	}
@@ -57,7 +59,7 @@ func (m *Memory) Update(ctx context.Context, fn func(play.Tx) error) error {
 	defer m.mu.Unlock()
 	tx := &memTx{m: m, seq: m.seq, games: map[uint64]play.Game{}, challenges: map[uint64]*play.Challenge{},
 		players: map[[2]string]play.Player{}, stats: map[string]play.Stats{}, prefs: map[string]play.Prefs{},
-		logs: map[[2]string]map[uint64]play.LogEntry{}, tournaments: map[uint64]play.TournamentRecord{}}
+		servers: map[string]play.ServerSettings{}, logs: map[[2]string]map[uint64]play.LogEntry{}, tournaments: map[uint64]play.TournamentRecord{}}
 	if err := fn(tx); err != nil {
 		return err
 	}
@@ -76,6 +78,7 @@ func (m *Memory) Update(ctx context.Context, fn func(play.Tx) error) error {
 	}
 	maps.Copy(m.stats, tx.stats)
 	maps.Copy(m.prefs, tx.prefs)
+	maps.Copy(m.servers, tx.servers)
 	for k, es := range tx.logs {
 		m.logs[k] = mergeLog(m.logs[k], es)
 	}
@@ -104,6 +107,7 @@ type memTx struct {
 	players     map[[2]string]play.Player
 	stats       map[string]play.Stats
 	prefs       map[string]play.Prefs
+	servers     map[string]play.ServerSettings
 	logs        map[[2]string]map[uint64]play.LogEntry // by scope and user, then game
 	outbox      []play.OutboxItem                      // put, in order
 	tournaments map[uint64]play.TournamentRecord
@@ -370,6 +374,25 @@ func (t *memTx) Prefs(user string) (play.Prefs, error) {
 	}
 	p.Reminders = slices.Clone(p.Reminders)
 	return p, nil
+}
+
+func (t *memTx) ServerSettings(guild string) (play.ServerSettings, error) {
+	s, ok := t.servers[guild]
+	if !ok {
+		s = t.m.servers[guild]
+	}
+	return s, nil
+}
+
+func (t *memTx) PutServerSettings(guild string, s play.ServerSettings) error {
+	if err := t.writable(); err != nil {
+		return err
+	}
+	if err := play.CheckID("guild id", guild); err != nil {
+		return err
+	}
+	t.servers[guild] = s
+	return nil
 }
 
 func (t *memTx) PlayerLog(scope, user string, fn func(play.LogEntry) error) error {

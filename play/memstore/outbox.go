@@ -68,13 +68,15 @@ func (m *Memory) ClaimOutbox(ctx context.Context, owner string, now time.Time, l
 }
 
 // DoneOutbox implements play.Outbox.
-func (m *Memory) DoneOutbox(ctx context.Context, key string) error {
+func (m *Memory) DoneOutbox(ctx context.Context, keys ...string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	delete(m.outbox, key)
+	for _, key := range keys {
+		delete(m.outbox, key)
+	}
 	return nil
 }
 

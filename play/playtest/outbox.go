@@ -176,14 +176,20 @@ func runOutboxSuite(t *testing.T, open func(t *testing.T) play.Storage) {
 		}
 	})
 
-	t.Run("an item done is gone, and done again is no error", func(t *testing.T) {
+	t.Run("items done are gone, at once or one by one, and done again is no error", func(t *testing.T) {
 		st, ob := outbox(t)
-		put(t, st, item("a", T0), item("b", T0))
+		put(t, st, item("a", T0), item("b", T0), item("c", T0), item("d", T0))
 		claim(t, ob, "p1", T0, 10)
 		for range 2 {
 			if err := ob.DoneOutbox(ctx, "a"); err != nil {
 				t.Fatal(err)
 			}
+		}
+		if err := ob.DoneOutbox(ctx, "c", "never", "d"); err != nil {
+			t.Fatal(err)
+		}
+		if err := ob.DoneOutbox(ctx); err != nil {
+			t.Fatal(err)
 		}
 		if err := ob.DoneOutbox(ctx, "never"); err != nil {
 			t.Fatal(err)

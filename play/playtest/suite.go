@@ -331,6 +331,46 @@ func RunStorageSuite(t *testing.T, open func(t *testing.T) play.Storage) {
 		}
 	})
 
+	t.Run("a server's settings are kept per server and rule the games that start there", func(t *testing.T) {
+		st := open(t)
+		svc := play.New(st, play.Options{})
+		none, err := svc.ServerSettings(ctx, "g1")
+		if err != nil || none != (play.ServerSettings{}) {
+			t.Fatalf("a server that set nothing: %+v, %v", none, err)
+		}
+		want := play.ServerSettings{Language: "fr", DefaultDays: play.NoLimitDays, OpponentChooses: play.On, Threads: play.Off, GamesChannel: "c9"}
+		got, err := svc.SetServerSettings(ctx, "g1", want, "admin", T0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		read, err := svc.ServerSettings(ctx, "g1")
+		if err != nil || read.Language != "fr" || read.DefaultDays != play.NoLimitDays || read.OpponentChooses != play.On ||
+			read.Threads != play.Off || read.GamesChannel != "c9" || read.UpdatedBy != "admin" || !read.Updated.Equal(got.Updated) {
+			t.Fatalf("read back %+v, %v", read, err)
+		}
+		if other, _ := svc.ServerSettings(ctx, "g2"); other != (play.ServerSettings{}) {
+			t.Errorf("another server's settings: %+v", other)
+		}
+		for _, bad := range []play.ServerSettings{{Language: "xx"}, {DefaultDays: 4}, {DefaultDays: -2}, {Threads: 3}, {OpponentChooses: -1}, {GamesChannel: "a\x00b"}} {
+			if _, err := svc.SetServerSettings(ctx, "g1", bad, "admin", T0); err == nil {
+				t.Errorf("settings %+v were taken", bad)
+			}
+		}
+		if read, _ := svc.ServerSettings(ctx, "g1"); read.Language != "fr" {
+			t.Errorf("a refused change changed the settings: %+v", read)
+		}
+		// The server chose that the opponent chooses on a timeout: a game
+		// that starts there has the rule, one elsewhere has not.
+		r, err := svc.Start(ctx, play.NewGame{Guild: "g1", Channel: "t1", White: play.Seat{ID: "u1"}, Black: play.Seat{ID: "u2"}, DaysPerMove: 3, At: T0})
+		if err != nil || !r.Game.OpponentChooses {
+			t.Errorf("a game on the server: chooses %v, %v", r.Game.OpponentChooses, err)
+		}
+		r, err = svc.Start(ctx, play.NewGame{Guild: "g2", Channel: "t2", White: play.Seat{ID: "u1"}, Black: play.Seat{ID: "u2"}, DaysPerMove: 3, At: T0})
+		if err != nil || r.Game.OpponentChooses {
+			t.Errorf("a game elsewhere: chooses %v, %v", r.Game.OpponentChooses, err)
+		}
+	})
+
 	t.Run("standings come in leaderboard order, rated players only, and follow their records", func(t *testing.T) {
 		st := open(t)
 		player := func(scope, user string, r float64, games int, at time.Time) play.Player {

@@ -3,7 +3,6 @@ package round
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
@@ -338,11 +337,8 @@ func (r *Round) NotShown(ctx context.Context, out *Outcome) error {
 
 // Done marks outbox items delivered.
 func (r *Round) Done(ctx context.Context, keys ...string) error {
-	var errs []error
-	for _, k := range keys {
-		if err := r.st.DoneOutbox(ctx, k); err != nil {
-			errs = append(errs, err)
-		}
+	if len(keys) == 0 {
+		return nil
 	}
-	return errors.Join(errs...)
+	return r.st.DoneOutbox(ctx, keys...)
 }

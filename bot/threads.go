@@ -1,0 +1,271 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/iceagechess/iceage/i18n"
+	"github.com/iceagechess/iceage/play"
+)
+
+// A game lives for weeks in its thread, and Discord acts on threads:
+// it archives them after a week without messages, moderators lock or
+// delete them, a challenge may come from inside a thread, where no thread
+// can be started. This file opens a game's thread, keeps it open, and
+// moves the game to a new thread when its own is gone.
+
+// Discord's codes that discordgo v0.29.0 has names for, and one it has
+// not.
+const (
+	codeChannelType    = discordgo.ErrCodeCannotExecuteActionOnThisChannelType // 50024
+	codeThreadExists   = discordgo.ErrCodeThreadAlreadyCreatedForThisMessage   // 160004
+	codeThreadLocked   = discordgo.ErrCodeThreadIsLocked                       // 160005
+	codeActiveThreads  = discordgo.ErrCodeMaximumNumberOfActiveThreadsReached  // 160006
+	codeArchived       = discordgo.ErrCodePerformedOperationOnArchivedThread   // 50083
+	codeUnknownChannel = discordgo.ErrCodeUnknownChannel                       // 10003
+)
+
+// errCode is the code of Discord's JSON error in err, or 0.
+func errCode(err error) int {
+	var re *discordgo.RESTError
+	if errors.As(err, &re) && re.Message != nil {
+		return re.Message.Code
+	}
+	return 0
+}
+
+func isThreadType(t discordgo.ChannelType) bool {
+	switch t {
+	case discordgo.ChannelTypeGuildPublicThread, discordgo.ChannelTypeGuildPrivateThread, discordgo.ChannelTypeGuildNewsThread:
+		return true
+	}
+	return false
+}
+
+// threadPlace is where a new game of an interaction goes: its channel,
+// the thread the bot opened for it (which it may delete if the game does
+// not start), and why it plays in the channel when it does.
+type threadPlace struct {
+	channel, thread, note string
+}
+
+// openGameThread opens the thread of a new game: from the challenge's
+// message when there is one (fromMessage), else on its own, in the
+// interaction's channel — or in the channel's parent when the interaction
+// came from a thread, since Discord starts no thread in a thread (50024).
+// Where no thread can be had (a forum post, a voice channel's chat, no
+// permission), the game is played in the interaction's channel, with a
+// note that says why. Discord's rate limit on threads is not waited for:
+// it may last minutes, and the game is played in the channel instead.
+func (b *Bot) openGameThread(ctx context.Context, in *interaction, name, fromMessage string) (threadPlace, error) {
+	here := threadPlace{channel: in.i.ChannelID}
+	start := &discordgo.ThreadStart{Name: name, AutoArchiveDuration: threadArchiveMinutes, Type: discordgo.ChannelTypeGuildPublicThread}
+	var ch *discordgo.Channel
+	var err error
+	if fromMessage != "" {
+		ch, err = b.s.MessageThreadStartComplex(in.i.ChannelID, fromMessage, start, discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(false))
+	} else {
+		ch, err = b.s.ThreadStartComplex(in.i.ChannelID, start, discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(false))
+	}
+	if errCode(err) == codeChannelType {
+		// Inside a thread: a new thread of its parent, if that is a
+		// channel that has threads.
+		if c, cerr := b.s.Channel(in.i.ChannelID, discordgo.WithContext(ctx)); cerr == nil && isThreadType(c.Type) && c.ParentID != "" {
+			ch, err = b.s.ThreadStartComplex(c.ParentID, start, discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(false))
+		}
+	}
+	var limited *discordgo.RateLimitError
+	switch code := errCode(err); {
+	case err == nil:
+		return threadPlace{channel: ch.ID, thread: ch.ID}, nil
+	case code == codeThreadExists:
+		// Another accept of the same challenge opened it: the game, if
+		// any, is that accept's, and play.Accept says so.
+		return threadPlace{channel: fromMessage}, nil
+	case code == codeChannelType:
+		// A forum post, a voice channel's chat: no thread starts here.
+		here.note = tr(in.public, "challenge.no_threads", nil)
+	case isForbidden(err):
+		here.note = tr(in.public, "challenge.no_threads", nil)
+	case code == codeActiveThreads, errors.As(err, &limited):
+		here.note = tr(in.public, "challenge.no_thread_now", nil)
+	default:
+		return threadPlace{}, redact(err)
+	}
+	return here, nil
+}
+
+// addPlayers makes the players members of their game's thread, so that
+// it shows in their sidebars for as long as the game lasts.
+func (b *Bot) addPlayers(ctx context.Context, thread string, users ...string) {
+	for _, u := range users {
+		if u == "" || b.isEngine(u) {
+			continue
+		}
+		if err := b.s.ThreadMemberAdd(thread, u, discordgo.WithContext(ctx)); err != nil {
+			b.log.Warn("could not add a player to their game's thread", "thread", thread, "user", u, "err", redact(err))
+		}
+	}
+}
+
+// onThreadUpdate keeps the thread of a game that goes on open: Discord
+// archives a thread a week after its last message, and nobody can use a
+// command in an archived thread, so the bot, which opened it, unarchives
+// it. A thread a moderator locked cannot be reopened by the bot: the game
+// moves to a new thread.
+func (b *Bot) onThreadUpdate(_ *discordgo.Session, u *discordgo.ThreadUpdate) {
+	if u.Channel == nil || u.ThreadMetadata == nil || !(u.ThreadMetadata.Archived || u.ThreadMetadata.Locked) {
+		return
+	}
+	b.background(func(ctx context.Context) {
+		g, err := b.play.GameIn(ctx, u.ID)
+		if err != nil {
+			return // no game goes on there
+		}
+		if u.ThreadMetadata.Locked {
+			b.rehome(ctx, &g, u.ParentID)
+			return
+		}
+		_, err = b.s.ChannelEditComplex(u.ID, &discordgo.ChannelEdit{Archived: ptr(false)}, discordgo.WithContext(ctx))
+		switch code := errCode(err); {
+		case err == nil:
+		case code == codeThreadLocked || code == codeUnknownChannel || isForbidden(err):
+			b.rehome(ctx, &g, u.ParentID)
+		default:
+			b.log.Warn("could not unarchive a game's thread", "thread", u.ID, "game", g.ID, "err", redact(err))
+		}
+	})
+}
+
+// onThreadDelete moves the game of a deleted thread to a new one.
+func (b *Bot) onThreadDelete(_ *discordgo.Session, d *discordgo.ThreadDelete) {
+	if d.Channel == nil {
+		return
+	}
+	b.background(func(ctx context.Context) {
+		if g, err := b.play.GameIn(ctx, d.ID); err == nil {
+			b.rehome(ctx, &g, d.ParentID)
+		}
+	})
+}
+
+// background runs fn under the bot's life, counted among the work in
+// flight that Run waits for.
+func (b *Bot) background(fn func(ctx context.Context)) {
+	if b.closing.Load() || b.play == nil {
+		return
+	}
+	b.inflight.Add(1)
+	go func() {
+		defer b.inflight.Done()
+		ctx, cancel := context.WithTimeout(b.life, deliveryDeadline)
+		defer cancel()
+		fn(ctx)
+	}()
+}
+
+// rehome moves a game whose thread was locked or deleted to a new thread
+// of the parent channel (or the parent itself, where threads cannot be
+// opened), posts the board there and mentions both players, so that the
+// game can be played on and /games links to where it is.
+func (b *Bot) rehome(ctx context.Context, g *play.Game, parent string) {
+	if parent == "" {
+		b.log.Error("a game's thread is gone, and its channel is unknown", "game", g.ID, "thread", g.Channel)
+		return
+	}
+	lang := b.guildLang(ctx, g.Guild)
+	name := truncate(tr(lang, "thread.name", map[string]any{"White": g.White.Name, "Black": g.Black.Name}), 100)
+	channel, thread := parent, ""
+	ch, err := b.s.ThreadStartComplex(parent, &discordgo.ThreadStart{Name: name, AutoArchiveDuration: threadArchiveMinutes,
+		Type: discordgo.ChannelTypeGuildPublicThread}, discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(false))
+	if err == nil {
+		channel, thread = ch.ID, ch.ID
+	} else {
+		b.log.Warn("no new thread for a game whose thread is gone; moving it to the channel", "game", g.ID, "channel", parent, "err", redact(err))
+	}
+	old := g.Channel
+	moved, err := b.play.Rehome(ctx, g.ID, old, channel)
+	if err != nil {
+		var x *play.Refusal
+		if !errors.As(err, &x) {
+			b.log.Error("moving a game to a new thread", "game", g.ID, "err", err)
+		}
+		if thread != "" {
+			if _, derr := b.s.ChannelDelete(thread, discordgo.WithContext(ctx)); derr != nil {
+				b.log.Warn("could not delete the thread of a game not moved", "thread", thread, "err", redact(derr))
+			}
+		}
+		return
+	}
+	b.log.Info("a game moved to a new thread", "game", g.ID, "from", old, "to", channel)
+	m, err := b.boardMessage(ctx, lang, view{g: &moved, buttons: true,
+		headline: tr(lang, "game.rehomed", map[string]any{"White": mention(moved.White.ID), "Black": mention(moved.Black.ID)})})
+	if err != nil {
+		b.log.Error("drawing the board of a moved game", "game", g.ID, "err", err)
+		return
+	}
+	m.mentionOnly(players(&moved, b)...)
+	if _, err := b.post(ctx, channel, m); err != nil {
+		b.log.Error("posting the board of a moved game", "game", g.ID, "channel", channel, "err", err)
+	}
+	if thread != "" {
+		b.addPlayers(ctx, thread, moved.White.ID, moved.Black.ID)
+	}
+}
+
+// players are the ids of a game's human players.
+func players(g *play.Game, b *Bot) []string {
+	var ids []string
+	for _, id := range []string{g.White.ID, g.Black.ID} {
+		if !b.isEngine(id) {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// gone reports a refusal of Discord's that says the game's channel can no
+// longer hold it: deleted (10003), locked (160005), archived and locked
+// (50083).
+func gone(err error) bool {
+	switch errCode(err) {
+	case codeUnknownChannel, codeThreadLocked, codeArchived:
+		return true
+	}
+	return false
+}
+
+// Permissions the bot needs where a game is played, by what they are
+// called in Discord's settings (the i18n ids under permission.).
+var neededPermissions = []struct {
+	bit int64
+	id  string
+}{
+	{discordgo.PermissionViewChannel, "view_channel"},
+	{discordgo.PermissionSendMessages, "send_messages"},
+	{discordgo.PermissionSendMessagesInThreads, "send_messages_in_threads"},
+	{discordgo.PermissionEmbedLinks, "embed_links"},
+	{discordgo.PermissionAttachFiles, "attach_files"},
+	{discordgo.PermissionReadMessageHistory, "read_message_history"},
+}
+
+// missingPermissions names, in lang, what the bot lacks to host a game
+// where the interaction came from, by its app_permissions: "" when
+// nothing. Opening threads is not needed (the game is then played in the
+// channel), but posting in threads is where the bot may open them.
+func missingPermissions(lang i18n.Lang, i *discordgo.Interaction) string {
+	have := i.AppPermissions
+	var missing []string
+	for _, p := range neededPermissions {
+		if p.bit == discordgo.PermissionSendMessagesInThreads && have&discordgo.PermissionCreatePublicThreads == 0 {
+			continue
+		}
+		if have&p.bit == 0 {
+			missing = append(missing, "**"+tr(lang, "permission."+p.id, nil)+"**")
+		}
+	}
+	return strings.Join(missing, ", ")
+}

@@ -1,0 +1,285 @@
+package bot_test
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/iceagechess/iceage/internal/fakediscord"
+	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/play/memstore"
+)
+
+// A correspondence game lives for weeks, and Discord acts on its thread
+// meanwhile. These tests drive the bot through each case and check that
+// the game starts, goes on, or is refused privately, and that no player
+// is left with a game they cannot reach.
+
+// reachable checks that the game of the players goes on in a channel the
+// fake still has, not archived and not locked, where a command reaches
+// the bot, and returns the channel.
+func (w *world) reachable(player fakediscord.User) string {
+	w.t.Helper()
+	var games []play.Game
+	err := w.st.View(context.Background(), func(tx play.ReadTx) (err error) { games, err = tx.ActiveGames(player.ID); return err })
+	if err != nil || len(games) != 1 {
+		w.t.Fatalf("%s's games: %v, %v; want one", player.Username, games, err)
+	}
+	c, ok := w.srv.Channel(games[0].Channel)
+	if !ok || c.Archived() || c.Locked() {
+		w.t.Fatalf("%s's game is in %q, gone, archived or locked (%+v)", player.Username, games[0].Channel, c)
+	}
+	got := w.command(player, c.ID, "board")
+	if got.Content == "" && len(got.Files) == 0 {
+		w.t.Fatalf("/board in the game's channel is answered %+v", got)
+	}
+	return c.ID
+}
+
+// accepted is challengeAccepted where the game's place is not known in
+// advance: it returns the channel the game is played in and the note of
+// the accepted challenge.
+func (w *world) accepted(channel string, from, to fakediscord.User) (string, string) {
+	w.t.Helper()
+	ch := w.command(from, channel, "challenge", fakediscord.UserOption("opponent", to.ID))
+	if ch.Ephemeral() {
+		w.t.Fatalf("the challenge is answered privately: %q", ch.Content)
+	}
+	id := w.srv.Click(to.ID, ch.ID, button(w.t, ch, "accept").CustomID)
+	c, err := w.srv.WaitFor(w.ctx(), func(c fakediscord.Call) bool {
+		return c.Kind == fakediscord.KindResponseEdit && c.InteractionID == id
+	})
+	if err != nil || c.Err != nil {
+		w.t.Fatalf("the accepted challenge was not shown: %v %v", err, c.Err)
+	}
+	_, rest, _ := strings.Cut(c.Message.Content, "<#")
+	where, _, _ := strings.Cut(rest, ">")
+	w.waitMessage(where, func(m fakediscord.Message) bool { return len(m.Files) > 0 })
+	return where, c.Message.Content
+}
+
+func TestAChallengeInsideAThreadStartsTheGameInANewThreadOfTheParent(t *testing.T) {
+	w := newWorld(t, memstore.New(), "en-US")
+	first, _ := w.challengeAccepted(w.chess, w.alice, w.bob)
+	// Carol challenges Dan inside Alice and Bob's thread.
+	where, _ := w.accepted(first, w.carol, w.dan)
+	c, _ := w.srv.Channel(where)
+	if where == first || c.ParentID != w.chess.ID {
+		t.Fatalf("the new game is in %q (parent %q), want a new thread of #chess", where, c.ParentID)
+	}
+	if c.AutoArchiveMinutes() != 10080 {
+		t.Errorf("the game's thread archives after %d minutes, want a week", c.AutoArchiveMinutes())
+	}
+	members := w.srv.ThreadMembers(where)
+	for _, u := range []fakediscord.User{w.carol, w.dan} {
+		if !contains(members, u.ID) {
+			t.Errorf("%s is not a member of the game's thread %v", u.Username, members)
+		}
+	}
+	if w.reachable(w.carol) != where || w.reachable(w.alice) != first {
+		t.Error("a game is not where it was started")
+	}
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+func TestWhereNoThreadCanBeOpenedTheGameIsPlayedInTheChannel(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		setup func(w *world) string
+		note  string
+	}{
+		{"a forum post", func(w *world) string {
+			forum := w.srv.AddChannel(fakediscord.Channel{GuildID: w.guild.ID, Name: "openings", Type: discordgo.ChannelTypeGuildForum})
+			return w.srv.AddChannel(fakediscord.Channel{GuildID: w.guild.ID, Name: "ice gambit", Type: discordgo.ChannelTypeGuildPublicThread, ParentID: forum.ID}).ID
+		}, "may not open threads"},
+		{"a voice channel's chat", func(w *world) string {
+			return w.srv.AddChannel(fakediscord.Channel{GuildID: w.guild.ID, Name: "lounge", Type: discordgo.ChannelTypeGuildVoice}).ID
+		}, "may not open threads"},
+		{"the server's active threads at Discord's limit", func(w *world) string {
+			w.srv.SetActiveThreadLimit(w.guild.ID, 0)
+			w.srv.AddChannel(fakediscord.Channel{GuildID: w.guild.ID, Name: "busy", Type: discordgo.ChannelTypeGuildPublicThread, ParentID: w.chess.ID})
+			w.srv.SetActiveThreadLimit(w.guild.ID, 1)
+			return w.chess.ID
+		}, "right now"},
+		{"thread creation rate limited for ten minutes", func(w *world) string {
+			w.srv.Refuse(fakediscord.RouteThreadFromMessage, fakediscord.Refusal{Status: 429, RetryAfter: 10 * time.Minute})
+			return w.chess.ID
+		}, "right now"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newWorld(t, memstore.New(), "en-US")
+			channel := tc.setup(w)
+			where, note := w.accepted(channel, w.alice, w.bob)
+			if where != channel || !strings.Contains(note, tc.note) {
+				t.Errorf("the game is in %q with %q; want %q and a note %q", where, note, channel, tc.note)
+			}
+			w.reachable(w.alice)
+		})
+	}
+}
+
+func TestTwoAcceptsAtOnceMakeOneGame(t *testing.T) {
+	w := newWorld(t, memstore.New(), "en-US")
+	ch := w.command(w.alice, w.chess.ID, "challenge")
+	var wg sync.WaitGroup
+	ids := make([]string, 2)
+	for i, u := range []fakediscord.User{w.bob, w.carol} {
+		wg.Add(1)
+		go func() { defer wg.Done(); ids[i] = w.srv.Click(u.ID, ch.ID, button(w.t, ch, "accept").CustomID) }()
+	}
+	wg.Wait()
+	for _, id := range ids {
+		w.srv.WaitFor(w.ctx(), func(c fakediscord.Call) bool {
+			return c.InteractionID == id && (c.Kind == fakediscord.KindResponseEdit || c.Kind == fakediscord.KindFollowup)
+		})
+	}
+	var games []play.Game
+	for _, u := range []fakediscord.User{w.bob, w.carol} {
+		w.st.View(context.Background(), func(tx play.ReadTx) error {
+			gs, err := tx.ActiveGames(u.ID)
+			games = append(games, gs...)
+			return err
+		})
+	}
+	if len(games) != 1 {
+		t.Fatalf("%d games from one open challenge, want 1", len(games))
+	}
+	if c, ok := w.srv.Channel(games[0].Channel); !ok || c.ParentID != w.chess.ID {
+		t.Errorf("the game is in %q, not a thread of #chess", games[0].Channel)
+	}
+}
+
+func TestAnArchivedThreadOfAGameIsUnarchived(t *testing.T) {
+	w := newWorld(t, memstore.New(), "en-US")
+	thread, _ := w.challengeAccepted(w.chess, w.alice, w.bob)
+	if got := w.srv.Pass(8 * 24 * time.Hour); !contains(got, thread) {
+		t.Fatalf("Discord did not archive the idle thread: %v", got)
+	}
+	c, err := w.srv.WaitFor(w.ctx(), func(c fakediscord.Call) bool {
+		return c.Kind == fakediscord.KindChannelEdit && c.Channel.ID == thread && c.Err == nil && !c.Channel.Archived()
+	})
+	if err != nil {
+		t.Fatalf("the bot did not unarchive the game's thread: %v", err)
+	}
+	_ = c
+	w.reachable(w.alice)
+	// A thread without a game stays archived.
+	other := w.srv.AddChannel(fakediscord.Channel{GuildID: w.guild.ID, Name: "chat", Type: discordgo.ChannelTypeGuildPublicThread, ParentID: w.chess.ID})
+	w.srv.Archive(other.ID)
+	w.command(w.alice, thread, "board") // the bot handled the events before this
+	if c, _ := w.srv.Channel(other.ID); !c.Archived() {
+		t.Error("the bot unarchived a thread without a game")
+	}
+}
+
+func TestALockedOrDeletedThreadMovesTheGameToANewThread(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		act  func(w *world, thread string)
+	}{
+		{"locked", func(w *world, thread string) { w.srv.Lock(thread, false) }},
+		{"locked and archived", func(w *world, thread string) { w.srv.Lock(thread, true) }},
+		{"deleted", func(w *world, thread string) { w.srv.DeleteChannel(thread) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newWorld(t, memstore.New(), "en-US")
+			thread, _ := w.challengeAccepted(w.chess, w.alice, w.bob)
+			w.command(w.alice, thread, "move", fakediscord.StringOption("move", "h2g3"))
+			tc.act(w, thread)
+			moved := w.srv.WaitFor
+			c, err := moved(w.ctx(), func(c fakediscord.Call) bool {
+				return c.Kind == fakediscord.KindMessage && c.Err == nil && c.Message.ChannelID != thread &&
+					strings.Contains(c.Message.Content, "<@"+w.alice.ID+">") && strings.Contains(c.Message.Content, "<@"+w.bob.ID+">") && len(c.Message.Files) > 0
+			})
+			if err != nil {
+				t.Fatalf("the game's board was not posted elsewhere: %v", err)
+			}
+			where := c.Message.ChannelID
+			if ch, _ := w.srv.Channel(where); ch.ParentID != w.chess.ID {
+				t.Errorf("the game moved to %q, not a thread of #chess", where)
+			}
+			if got := w.reachable(w.bob); got != where {
+				t.Errorf("Bob's game is in %q, want %q", got, where)
+			}
+			if g := w.gameOf(where); g.Ply() != 1 {
+				t.Errorf("the moved game has %d plies, want 1", g.Ply())
+			}
+			// The game goes on there.
+			got := w.command(w.bob, where, "move", fakediscord.StringOption("move", "g8f6"))
+			if got.Ephemeral() {
+				t.Errorf("Bob's move in the new thread is refused: %q", got.Content)
+			}
+			games := w.command(w.bob, where, "games")
+			if !strings.Contains(games.Content+embedText(games), where) {
+				t.Errorf("/games does not link to %s: %q", where, games.Content+embedText(games))
+			}
+		})
+	}
+}
+
+func embedText(m fakediscord.Message) string {
+	var b strings.Builder
+	for _, e := range m.Embeds {
+		b.WriteString(e.Title + e.Description)
+		for _, f := range e.Fields {
+			b.WriteString(f.Name + f.Value)
+		}
+	}
+	return b.String()
+}
+
+func TestAChallengeWhereTheBotLacksPermissionsIsRefusedPrivately(t *testing.T) {
+	for _, tc := range []struct {
+		deny int64
+		name string
+	}{
+		{discordgo.PermissionAttachFiles, "Attach Files"},
+		{discordgo.PermissionEmbedLinks, "Embed Links"},
+		{discordgo.PermissionSendMessages, "Send Messages"},
+		{discordgo.PermissionSendMessagesInThreads, "Send Messages in Threads"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newWorld(t, memstore.New(), "en-US")
+			ch := w.srv.AddChannel(fakediscord.Channel{GuildID: w.guild.ID, Name: "strict", Deny: tc.deny})
+			for _, opponent := range []string{w.bob.ID, w.srv.Bot().ID} {
+				got := w.command(w.alice, ch.ID, "challenge", fakediscord.UserOption("opponent", opponent))
+				if !got.Ephemeral() || !strings.Contains(got.Content, tc.name) {
+					t.Errorf("the challenge is answered %q, want a private refusal naming %s", got.Content, tc.name)
+				}
+			}
+			var cs []play.Challenge
+			w.st.View(context.Background(), func(tx play.ReadTx) (err error) { cs, err = tx.Challenges(w.alice.ID); return err })
+			if len(cs) != 0 {
+				t.Errorf("%d challenges saved", len(cs))
+			}
+		})
+	}
+}
+
+func TestAChallengeToTheBotIsAcknowledgedBeforeItsThreadIsOpened(t *testing.T) {
+	w := newEngineWorld(t, memstore.New(), "en-US", fastEngine)
+	w.srv.SetLatency(300 * time.Millisecond)
+	id := w.srv.Command(w.alice.ID, w.chess.ID, "challenge", fakediscord.UserOption("opponent", w.srv.Bot().ID))
+	resp, err := w.srv.WaitResponse(w.ctx(), id)
+	if err != nil || resp.Err != nil {
+		t.Fatalf("no acknowledgement: %v %v", err, resp.Err)
+	}
+	for _, c := range w.srv.Calls() {
+		if c.Seq < resp.Seq && c.Kind == fakediscord.KindThread {
+			t.Errorf("a thread was opened before the interaction was acknowledged: %v", c)
+		}
+	}
+	w.answer(id)
+}
