@@ -34,7 +34,7 @@ func newTournamentWorld(t *testing.T) *tournamentWorld {
 	return tw
 }
 
-func embedText(m fakediscord.Message) string {
+func embedAll(m fakediscord.Message) string {
 	var b strings.Builder
 	for _, e := range m.Embeds {
 		b.WriteString(e.Title + "\n" + e.Description + "\n")
@@ -103,8 +103,8 @@ func TestTournamentSwissOfFiveWithAByeAndAWithdrawal(t *testing.T) {
 	}
 	post := w.create(fakediscord.StringOption("system", "swiss"), fakediscord.IntOption("rounds", 3), fakediscord.IntOption("days", 3),
 		fakediscord.StringOption("title", "Winter Swiss"))
-	if !strings.Contains(embedText(post), "Winter Swiss") || !strings.Contains(embedText(post), "3 rounds") {
-		t.Fatalf("sign-up post: %s", embedText(post))
+	if !strings.Contains(embedAll(post), "Winter Swiss") || !strings.Contains(embedAll(post), "3 rounds") {
+		t.Fatalf("sign-up post: %s", embedAll(post))
 	}
 	for _, p := range players {
 		w.click(p, post, "join")
@@ -116,12 +116,12 @@ func TestTournamentSwissOfFiveWithAByeAndAWithdrawal(t *testing.T) {
 	}
 	now, _ := w.srv.Message(post.ID)
 	for _, p := range players {
-		if !strings.Contains(embedText(now), "<@"+p.ID+">") {
-			t.Fatalf("the sign-up post does not list %s: %s", p.Username, embedText(now))
+		if !strings.Contains(embedAll(now), "<@"+p.ID+">") {
+			t.Fatalf("the sign-up post does not list %s: %s", p.Username, embedAll(now))
 		}
 	}
-	if !strings.Contains(embedText(now), "5 players") {
-		t.Fatalf("the sign-up post does not count 5 players: %s", embedText(now))
+	if !strings.Contains(embedAll(now), "5 players") {
+		t.Fatalf("the sign-up post does not count 5 players: %s", embedAll(now))
 	}
 
 	// A number that is no tournament of this server finds none.
@@ -177,8 +177,8 @@ func TestTournamentSwissOfFiveWithAByeAndAWithdrawal(t *testing.T) {
 		}
 		if k == 2 {
 			st := w.command(w.dan, w.chess.ID, "tournament", fakediscord.SubCommand("standings"))
-			if len(st.Files) != 1 || !strings.Contains(embedText(st), "after round 1") {
-				t.Fatalf("standings after round 1: %s, %d files", embedText(st), len(st.Files))
+			if len(st.Files) != 1 || !strings.Contains(embedAll(st), "after round 1") {
+				t.Fatalf("standings after round 1: %s, %d files", embedAll(st), len(st.Files))
 			}
 			isPNG(t, st.Files[0])
 		}
@@ -187,8 +187,8 @@ func TestTournamentSwissOfFiveWithAByeAndAWithdrawal(t *testing.T) {
 		}
 	}
 	final := w.waitMessage(w.chess.ID, func(m fakediscord.Message) bool { return strings.Contains(m.Content, "is over") })
-	if len(final.Files) != 1 || !strings.Contains(final.Content, "🥇") || !strings.Contains(embedText(final), "final standings") {
-		t.Fatalf("the final post: %q %s, %d files", final.Content, embedText(final), len(final.Files))
+	if len(final.Files) != 1 || !strings.Contains(final.Content, "🥇") || !strings.Contains(embedAll(final), "final standings") {
+		t.Fatalf("the final post: %q %s, %d files", final.Content, embedAll(final), len(final.Files))
 	}
 	isPNG(t, final.Files[0])
 	if dir := os.Getenv("ICEAGE_TOURNAMENT_PNG"); dir != "" {
@@ -196,13 +196,13 @@ func TestTournamentSwissOfFiveWithAByeAndAWithdrawal(t *testing.T) {
 	}
 	// Each player's /stats tells the tournament and the place.
 	stats := w.command(w.alice, w.chess.ID, "stats")
-	if !strings.Contains(embedText(stats), "Winter Swiss: place 5 of 5") {
-		t.Errorf("/stats lacks the tournament: %s", embedText(stats))
+	if !strings.Contains(embedAll(stats), "Winter Swiss: place 5 of 5") {
+		t.Errorf("/stats lacks the tournament: %s", embedAll(stats))
 	}
 	// The sign-up post says it is over and takes no more joins.
 	now, _ = w.srv.Message(post.ID)
-	if !strings.Contains(embedText(now), "Finished") || len(now.Buttons()) != 0 {
-		t.Fatalf("the sign-up post after the end: %s, buttons %v", embedText(now), now.Buttons())
+	if !strings.Contains(embedAll(now), "Finished") || len(now.Buttons()) != 0 {
+		t.Fatalf("the sign-up post after the end: %s, buttons %v", embedAll(now), now.Buttons())
 	}
 }
 
