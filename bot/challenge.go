@@ -46,7 +46,22 @@ func challengeClick(h func(*Bot, *interaction, uint64) error) clickHandler {
 // configured ones.
 func declareChallenge(cfg *Config) *discordgo.ApplicationCommand {
 	days := option("challenge", "days", discordgo.ApplicationCommandOptionInteger, false)
-	for _, d := range append([]int{0}, cfg.AllowedDays...) {
+	days.Choices = dayChoices(cfg.AllowedDays)
+	level := option("challenge", "level", discordgo.ApplicationCommandOptionInteger, false)
+	level.MinValue, level.MaxValue = ptr(1.0), float64(engine.Levels)
+	return command("challenge",
+		option("challenge", "opponent", discordgo.ApplicationCommandOptionUser, false),
+		option("challenge", "color", discordgo.ApplicationCommandOptionString, false, "white", "black", "random"),
+		days,
+		option("challenge", "rated", discordgo.ApplicationCommandOptionBoolean, false),
+		level)
+}
+
+// dayChoices are the time controls offered, and no limit (0), as an
+// option's choices.
+func dayChoices(allowed []int) []*discordgo.ApplicationCommandOptionChoice {
+	var out []*discordgo.ApplicationCommandOptionChoice
+	for _, d := range append([]int{0}, allowed...) {
 		c := &discordgo.ApplicationCommandOptionChoice{Value: d}
 		if d == 0 {
 			c.Name, c.NameLocalizations = en("choice.no_limit"), localized("choice.no_limit")
@@ -59,22 +74,19 @@ func declareChallenge(cfg *Config) *discordgo.ApplicationCommand {
 				}
 			}
 		}
-		days.Choices = append(days.Choices, c)
+		out = append(out, c)
 	}
-	level := option("challenge", "level", discordgo.ApplicationCommandOptionInteger, false)
-	level.MinValue, level.MaxValue = ptr(1.0), float64(engine.Levels)
-	return command("challenge",
-		option("challenge", "opponent", discordgo.ApplicationCommandOptionUser, false),
-		option("challenge", "color", discordgo.ApplicationCommandOptionString, false, "white", "black", "random"),
-		days,
-		option("challenge", "rated", discordgo.ApplicationCommandOptionBoolean, false),
-		level)
+	return out
 }
 
 func (b *Bot) challengeCommand(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
 	opts := options(data)
+	set := b.serverSettings(in)
+	if ok, err := b.challengeHere(in, &set); !ok {
+		return err
+	}
 	n := play.NewChallenge{Guild: in.i.GuildID, Channel: in.i.ChannelID, From: in.seat,
-		Color: play.Random, DaysPerMove: b.cfg.DefaultDays, At: b.cfg.Now()}
+		Color: play.Random, DaysPerMove: set.Days(b.cfg.DefaultDays), At: b.cfg.Now()}
 	if o := opts["opponent"]; o != nil {
 		u := o.UserValue(nil)
 		if u == nil {
@@ -122,9 +134,13 @@ func (b *Bot) challengeMember(in *interaction, data discordgo.ApplicationCommand
 	if u == nil {
 		return errors.New("bot: a member command without its member")
 	}
+	set := b.serverSettings(in)
+	if ok, err := b.challengeHere(in, &set); !ok {
+		return err
+	}
 	if b.isEngine(u.ID) {
 		return b.engineChallenge(in, play.NewChallenge{Guild: in.i.GuildID, Channel: in.i.ChannelID, From: in.seat,
-			Color: play.Random, DaysPerMove: b.cfg.DefaultDays, At: b.cfg.Now()}, 0)
+			Color: play.Random, DaysPerMove: set.Days(b.cfg.DefaultDays), At: b.cfg.Now()}, 0)
 	}
 	if u.Bot {
 		return in.tell(tr(in.lang, "challenge.no_bots", nil))
@@ -134,7 +150,7 @@ func (b *Bot) challengeMember(in *interaction, data discordgo.ApplicationCommand
 		to.Name = m.Nick
 	}
 	return b.challenge(in, play.NewChallenge{Guild: in.i.GuildID, Channel: in.i.ChannelID, From: in.seat, To: to,
-		Color: play.Random, DaysPerMove: b.cfg.DefaultDays, At: b.cfg.Now()})
+		Color: play.Random, DaysPerMove: set.Days(b.cfg.DefaultDays), At: b.cfg.Now()})
 }
 
 func (b *Bot) challenge(in *interaction, n play.NewChallenge) error {
@@ -239,7 +255,7 @@ func (b *Bot) acceptClick(in *interaction, id uint64) error {
 	if c.Color == play.Random {
 		name = truncate(tr(in.public, "thread.name_random", map[string]any{"A": c.From.Name, "B": in.seat.Name}), 100)
 	}
-	if in.i.Message != nil && !c.Private {
+	if set := b.serverSettings(in); in.i.Message != nil && !c.Private && set.Threads.Or(true) {
 		place, err := b.openGameThread(ctx, in, name, in.i.Message.ID)
 		if err != nil {
 			return fmt.Errorf("bot: opening a thread for challenge %d: %w", id, err)

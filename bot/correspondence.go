@@ -90,6 +90,9 @@ func (b *Bot) prepare(in *interaction) {
 	if p := b.prefs(ctx, in.user); p.Language != "" {
 		in.lang = i18n.Lang(p.Language)
 	}
+	if s := b.serverSettings(in); s.Language != "" {
+		in.public = i18n.Lang(s.Language)
+	}
 }
 
 // prefsWait is how long an interaction waits for its user's settings.

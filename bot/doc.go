@@ -54,13 +54,29 @@
 // Correspondence runs through schedule: the bot is its Notifier (turn
 // notifications by mention or direct message, reminders, timeouts,
 // expired challenges). A challenge to the bot itself starts a game
-// against package engine at once; the engine's moves are computed by a
-// small pool of workers (engine.go, pool.go), off the interactions'
-// goroutines, and a player whose move waits is told how many games are
-// ahead. /analyze marks a finished game's mistakes with the engine's
-// scores, in the same pool behind a bounded queue, on the games /pgn
-// would show, and says when its time ran out before the end. Results — /leaderboard, /stats, /variantstats, /pgn, /gif,
+// against the engine at once; the engine plays through package round,
+// its moves computed by a small pool of workers (engine.go, pool.go), off
+// the interactions' goroutines, and a player whose move waits is told
+// how many games are ahead. /analyze marks a finished game's mistakes
+// with the engine's scores, in the same pool behind a bounded queue, on
+// the games /pgn would show, and says when its time ran out before the
+// end. Results — /leaderboard, /stats, /variantstats, /pgn, /gif,
 // /history — read play's ratings and statistics.
+//
+// Acts on a game are parse → round → answer (game.go, playRound): the
+// round plays the act and what follows from it and writes, in the act's
+// transaction, what is left to do to play's outbox; the interaction is
+// answered with the first board at once, and the outbox delivers the
+// rest (deliver.go): a delivery loop claims due items, posts the boards
+// an answer could not show (Discord refused it: a 429 past the window, an
+// outage, a restart in between) in the game's channel, mentioning whoever
+// must be told, sends the direct messages, and hands the engine's turns
+// to the pool — a game waiting for the engine is an outbox item, so any
+// process picks it up after any crash, with no search of the games at
+// start. Every post the outbox makes carries the item's key as Discord's
+// message nonce with enforce_nonce, so a retry after a lost response
+// never posts twice; items are marked done in batches, and retried with
+// backoff.
 //
 // Users may install the bot to their own account (installs.go). Each
 // command's reach in the table says where it works: the commands that

@@ -109,8 +109,10 @@ func (b *Bot) engineChallenge(in *interaction, n play.NewChallenge, level int) e
 	name := truncate(tr(in.public, "thread.name", map[string]any{"White": white.Name, "Black": black.Name}), 100)
 	var place threadPlace
 	var err error
-	if in.botDM() {
-		place = threadPlace{channel: in.i.ChannelID} // a DM has no threads: the game is played in it
+	if in.botDM() || !b.serverSettings(in).Threads.Or(true) {
+		// A DM has no threads, and a server may want none: the game is
+		// played in the channel.
+		place = threadPlace{channel: in.i.ChannelID}
 	} else {
 		place, err = b.openGameThread(in.ctx, in, name, "")
 	}

@@ -48,9 +48,18 @@ func (b *Bot) remember(in *interaction) {
 }
 
 // guildLang is the language of public posts in a guild: the one its
-// interactions told, or its preferred locale asked of Discord once, or
-// the default.
+// admins chose (/server-settings), or the one its interactions told, or
+// its preferred locale asked of Discord once, or the default.
 func (b *Bot) guildLang(ctx context.Context, guild string) i18n.Lang {
+	if guild != "" {
+		s, err := b.play.ServerSettings(ctx, guild)
+		if err != nil {
+			b.log.Warn("reading a server's settings", "guild", guild, "err", err)
+		}
+		if s.Language != "" {
+			return i18n.Lang(s.Language)
+		}
+	}
 	if l, ok := b.locales.guilds.Load(guild); ok {
 		return l.(i18n.Lang)
 	}

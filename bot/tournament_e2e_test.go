@@ -29,7 +29,8 @@ type tournamentWorld struct {
 func newTournamentWorld(t *testing.T) *tournamentWorld {
 	w := newWorld(t, memstore.New(), "en-US")
 	tw := &tournamentWorld{world: w}
-	tw.org = w.srv.AddUser(fakediscord.User{Username: "olga", GlobalName: "Olga", Permissions: discordgo.PermissionManageGuild})
+	tw.org = w.srv.AddUser(fakediscord.User{Username: "olga", GlobalName: "Olga"})
+	w.srv.SetMemberPermissions(w.guild.ID, tw.org.ID, discordgo.PermissionManageGuild)
 	tw.eve = w.srv.AddUser(fakediscord.User{Username: "eve", GlobalName: "Eve", Locale: "nl"})
 	return tw
 }

@@ -15,6 +15,11 @@
 // transaction: afterMigration); a schema newer than the program is refused (ErrNewerSchema).
 // Hand the Store to play.New and Close it on shutdown.
 //
+// The outbox (play.Outbox, outbox.go) is a table of its own (migration
+// 3): a claim takes due items with FOR UPDATE SKIP LOCKED and moves each
+// to the end of its lease, so two processes never hold one item, and the
+// items of a process that died are due again when their lease ends.
+//
 // Update runs a function in one transaction and returns after the
 // commit (durable as the server's synchronous_commit makes it: by
 // default, flushed to its write-ahead log). The records it reads by key

@@ -75,6 +75,22 @@
 // games, within a yearly allowance. Premove queues conditional moves,
 // which Move plays in the same transaction as the move they answer.
 //
+// # The outbox
+//
+// What an act leaves to do outside — post a board, tell a player, let
+// the engine move — is written in the act's own transaction as an
+// OutboxItem (Tx.PutOutbox), under an idempotency key, so that nothing
+// acknowledged is forgotten when a process dies or Discord refuses an
+// answer. Service.Then is how a caller (package round) writes them: it
+// runs a function in the transaction of every act, after the act. A
+// storage hands the items out to delivery loops (Outbox): ClaimOutbox
+// holds items for a lease, so that of many processes one delivers each,
+// and an item whose claimer died is due again when its lease ends;
+// DoneOutbox marks items delivered, RetryOutbox tries again later
+// (OutboxBackoff). Delivery is at least once; deliveries make
+// themselves idempotent with the key. playtest's suite checks the
+// outbox of every storage.
+//
 // # Caveats
 //
 // Storage.Update may run its function more than once (a storage may

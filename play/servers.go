@@ -71,6 +71,10 @@ func (s *ServerSettings) Days(def int) int {
 	return def
 }
 
+// OpponentChooses is the program's rule on a timeout
+// (Options.OpponentChooses), for a server that chose none.
+func (s *Service) OpponentChooses() bool { return s.opts.OpponentChooses }
+
 // ServerSettings returns a server's settings (the zero ServerSettings if
 // its admins set none).
 func (s *Service) ServerSettings(ctx context.Context, guild string) (ServerSettings, error) {

@@ -24,7 +24,10 @@
 // everywhere) and user, and those with a rated game in the rating index
 // too, which PutPlayer keeps in leaderboard order; players' logs by
 // scope, user and game; statistics by scope; settings by user. Games and
-// challenges take their ids from one sequence (NextID).
+// challenges take their ids from one sequence (NextID). The outbox
+// (play.Outbox, outbox.go) has buckets of its own, created by its first
+// write, its items indexed by the time they are due; a look that finds
+// nothing due writes nothing.
 //
 // Every query reads one index from where its answer starts — GameIn,
 // ActiveGames, GuildGames, a page of Finished, Due, NextDue, PlayerLog,

@@ -144,8 +144,7 @@
 //
 // Not faked: voice, presences, gateway compression, intents
 // (every event goes to every session), member lists, roles as objects
-// (a user's Roles and Permissions only show in the member of their
-// interactions; otherwise every user may do what basePermissions allows), Manage
+// (a user's Roles only show in the member of their interactions), Manage
 // Threads for the bot, messages that users write, and any endpoint not
 // listed above, which answers 404 and is logged.
 //

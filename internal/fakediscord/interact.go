@@ -35,6 +35,11 @@ func UserOption(name, userID string) *Option {
 	return &Option{Name: name, Type: discordgo.ApplicationCommandOptionUser, Value: userID}
 }
 
+// ChannelOption is a channel option; the interaction resolves the channel.
+func ChannelOption(name, channelID string) *Option {
+	return &Option{Name: name, Type: discordgo.ApplicationCommandOptionChannel, Value: channelID}
+}
+
 // SubCommand is a subcommand with its options.
 func SubCommand(name string, options ...*Option) *Option {
 	return &Option{Name: name, Type: discordgo.ApplicationCommandOptionSubCommand, Options: options}
@@ -190,7 +195,12 @@ func (s *Server) offerLocked(c *Channel, userID, name string, typ discordgo.Appl
 	if u == nil {
 		return true // dispatchLocked reports it
 	}
-	if why := s.offeredLocked(s.registeredLocked(c.GuildID, name, typ), c, u); why != "" {
+	cmd := s.registeredLocked(c.GuildID, name, typ)
+	why := s.offeredLocked(cmd, c, u)
+	if why == "" {
+		why = s.lacksPermissionsLocked(cmd, c.GuildID, userID)
+	}
+	if why != "" {
 		s.tb.Errorf("fakediscord: Discord would not offer %q to %s in channel %s: %s", name, userID, c.ID, why)
 		return false
 	}
@@ -286,7 +296,7 @@ func (s *Server) dispatchLocked(kind discordgo.InteractionType, answer discordgo
 	it.owners = owners
 	if g := s.guilds[c.GuildID]; g != nil {
 		member := memberJSON(*u, false, g.joined, true)
-		member["permissions"] = strconv.FormatInt(basePermissions|u.Permissions, 10)
+		member["permissions"] = s.memberPermissionsJSON(g.ID, u.ID)
 		obj["guild_id"], obj["guild_locale"], obj["member"] = g.ID, g.Locale, member
 		obj["guild"] = map[string]any{"id": g.ID, "locale": g.Locale, "features": []string{}}
 	} else {

@@ -29,13 +29,17 @@ type Server struct {
 	inflight sync.WaitGroup // REST requests being served
 	gateways sync.WaitGroup // gateway connections being served
 
-	mu       sync.Mutex
-	closed   bool
-	changed  chan struct{} // closed and replaced whenever calls grows
-	calls    []Call
-	deadline time.Duration // for the first interaction callback; 0 for none
-	latency  time.Duration // before each REST request is served
-	skew     time.Duration // how far Pass moved the threads' clock
+	mu sync.Mutex
+	// memberPerms are members' permissions beyond the base, by guild and
+	// user; allowed the commands an admin let everyone use (members.go).
+	memberPerms map[[2]string]int64
+	allowed     map[[2]string]bool
+	closed      bool
+	changed     chan struct{} // closed and replaced whenever calls grows
+	calls       []Call
+	deadline    time.Duration // for the first interaction callback; 0 for none
+	latency     time.Duration // before each REST request is served
+	skew        time.Duration // how far Pass moved the threads' clock
 
 	knownRoutes map[string]bool // the routes the fake serves, as Refuse names them
 	refusals    []*refusal
@@ -131,11 +135,9 @@ type User struct {
 	// commands that allow it are theirs in DMs, group DMs and servers
 	// without the bot.
 	Installed bool
-	// Permissions are what the user's roles add, in servers, to what
-	// every member may do (Manage Server, say); Roles are those roles'
-	// ids, as the member's roles in interactions.
-	Permissions int64
-	Roles       []string
+	// Roles are the ids of the user's roles, as the member's roles in
+	// interactions (what they allow is SetMemberPermissions').
+	Roles []string
 }
 
 // interaction is one interaction the fake dispatched.
