@@ -43,6 +43,9 @@ const (
 	// (a thread deleted, a permission lost) is tried before it is
 	// dropped, with a line in the log.
 	deliveryTries = 5
+	// deliveryGiveUp is how often any item is tried before it is dropped:
+	// with the backoff, about four hours of failures.
+	deliveryGiveUp = 30
 )
 
 // outbox is what the loop needs of the bot's storage.
@@ -179,9 +182,9 @@ func (b *Bot) deliverOne(ctx context.Context, it play.OutboxItem) {
 	if ctx.Err() != nil {
 		return // stopping: the claim lapses and the next start delivers it
 	}
-	if err == nil || permanent(err) && it.Tries+1 >= deliveryTries {
+	if err == nil || permanent(err) && it.Tries+1 >= deliveryTries || it.Tries+1 >= deliveryGiveUp {
 		if err != nil {
-			b.log.Error("dropping an outbox item Discord refuses", "key", it.Key, "game", it.Game, "tries", it.Tries+1, "err", err)
+			b.log.Error("dropping an outbox item that cannot be delivered", "key", it.Key, "game", it.Game, "tries", it.Tries+1, "err", err)
 		}
 		b.done.add(it.Key)
 		if err == nil {
@@ -330,6 +333,7 @@ func (b *Bot) deliveryMessage(ctx context.Context, lang i18n.Lang, d *round.Deli
 	var offered *round.Offered
 	var declined *round.Declined
 	var took *round.TookBack
+	var lapsed []round.Lapsed
 	started := false
 	marks := discordMarks
 	for _, e := range d.Events {
@@ -344,6 +348,8 @@ func (b *Bot) deliveryMessage(ctx context.Context, lang i18n.Lang, d *round.Deli
 			declined = &e
 		case round.TookBack:
 			took = &e
+		case round.Lapsed:
+			lapsed = append(lapsed, e)
 		case round.Started:
 			started = true
 		}
@@ -370,6 +376,9 @@ func (b *Bot) deliveryMessage(ctx context.Context, lang i18n.Lang, d *round.Deli
 			if rp, err := round.Played(g, reply.Ply); err == nil && rp.IceAge != nil {
 				v.played = rp
 			}
+		}
+		for _, l := range lapsed {
+			v.headline += "\n" + i18n.Event(lang, l, d.Act, marks)
 		}
 		return b.boardMessage(ctx, lang, v)
 	case started:
