@@ -3,11 +3,14 @@ package ops
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -148,5 +151,32 @@ func TestAFailedBackupSaysNothingOfWhy(t *testing.T) {
 	defer srv.Close()
 	if code, body := get(t, srv.URL+"/backup", ""); code != 500 || strings.Contains(body, "/srv/secret") {
 		t.Fatalf("%d %q", code, body)
+	}
+}
+
+// A client that asks for a backup and reads nothing must not hold the
+// database: the copy is finished (its read transaction over) before a
+// byte is sent.
+func TestABackupIsCopiedBeforeItIsSent(t *testing.T) {
+	var copied atomic.Bool
+	src := Sources{BackupDir: t.TempDir(), Backup: func(path string) (int64, error) {
+		data := make([]byte, 16<<20) // more than the sockets between them hold
+		err := os.WriteFile(path, data, 0o600)
+		copied.Store(true)
+		return int64(len(data)), err
+	}}
+	srv := httptest.NewServer(Handler(src, NewMetrics(src)))
+	defer srv.Close()
+	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.(*net.TCPConn).SetReadBuffer(4 << 10)
+	fmt.Fprintf(conn, "GET /backup HTTP/1.1\r\nHost: x\r\n\r\n")
+	for start := time.Now(); !copied.Load(); time.Sleep(10 * time.Millisecond) {
+		if time.Since(start) > 30*time.Second { // a bound on a hang, not a measure
+			t.Fatal("the copy waits for the client to read")
+		}
 	}
 }

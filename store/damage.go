@@ -185,6 +185,12 @@ func checkChild(path string, lock time.Duration, scope checkExtent, w io.Writer)
 func checkDB(db *bolt.DB, scope checkExtent) []string {
 	var r report
 	err := db.View(func(tx *bolt.Tx) error {
+		if v, err := schemaOf(tx); scope == checkStart && (err != nil || v != schemaVersion || converting(tx)) {
+			// A file that Open is about to migrate, or that is not
+			// ours: the migration reads every record, the archive's
+			// too, which must not meet damaged pages in the bot.
+			scope = checkWhole
+		}
 		if scope == checkStart {
 			checkStartPages(tx, &r)
 		} else {

@@ -530,3 +530,16 @@ func TestCheckInTwoParts(t *testing.T) {
 		t.Fatalf("Checked with a context that ended: %v", err)
 	}
 }
+
+// A file that Open is to migrate is checked whole first, however large:
+// the migration reads every record, the archive's too.
+func TestFileToMigrateIsCheckedWhole(t *testing.T) {
+	defer func(n int64) { wholeCheckBelow = n }(wholeCheckBelow)
+	wholeCheckBelow = 0
+	path := copyFixture(t, fixtureV4)
+	buf := make([]byte, pageSize(t, path))
+	randomBytes(rand.New(rand.NewPCG(3, 4)), buf)
+	writeAt(t, path, rootOf(t, path, bucketArchive)*int64(len(buf)), buf)
+	_, err := Open(path, nil)
+	checkDamaged(t, "", path, err)
+}

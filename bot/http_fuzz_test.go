@@ -1,0 +1,69 @@
+package bot_test
+
+import (
+	"crypto/ed25519"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/iceagechess/iceage/play/memstore"
+)
+
+// FuzzSignedInteractions posts any body, signed with the application's
+// key, to the interactions endpoint of a running bot: whatever Discord
+// (or whoever holds a captured signature) sends, the endpoint answers
+// with a status and no handler panics.
+func FuzzSignedInteractions(f *testing.F) {
+	// The bot logs from its own goroutines while inputs run, where the
+	// fuzz engine forbids f.Log: its log is dropped, its panics counted.
+	w := newWorld(quiet{f}, memstore.New(), "en-US")
+	pub, priv, _ := ed25519.GenerateKey(nil)
+	h := w.bot.InteractionsHandler(pub)
+	var panics atomic.Int64
+	w.bot.Metrics.Observe = func(command, outcome string, _ time.Duration) {
+		if outcome == "panic" {
+			panics.Add(1)
+		}
+	}
+	member := fmt.Sprintf(`"guild_id":%q,"channel_id":%q,"member":{"user":{"id":%q,"username":"alice"}}`, w.guild.ID, w.chess.ID, w.alice.ID)
+	for _, seed := range []string{
+		`{"id":"1","application_id":"1","type":1,"token":"t"}`,
+		`{"id":"2","application_id":"1","type":2,"token":"t",` + member + `,"data":{"id":"9","name":"help","type":1}}`,
+		`{"id":"3","application_id":"1","type":2,"token":"t",` + member + `,"data":{"id":"9","name":"move","type":1,"options":[{"name":"move","type":3,"value":"Nxf3"}]}}`,
+		`{"id":"4","application_id":"1","type":3,"token":"t",` + member + `,"data":{"custom_id":"g:flip:1:0","component_type":2}}`,
+		`{"id":"5","application_id":"1","type":3,"token":"t",` + member + `,"data":{"custom_id":"ch:accept:99","component_type":2}}`,
+		`{"id":"6","application_id":"1","type":4,"token":"t",` + member + `,"data":{"id":"9","name":"move","type":1,"options":[{"name":"move","type":3,"value":"N","focused":true}]}}`,
+		`{"id":"7","type":2}`,
+		`{"id":"8","type":3,"data":{}}`,
+		`{"id":"9","type":5,"data":{"custom_id":"x","components":[]}}`,
+		`[]`,
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		ts := fmt.Sprint(time.Now().Unix())
+		r := httptest.NewRequest(http.MethodPost, "/interactions", strings.NewReader(body))
+		r.Header.Set("X-Signature-Timestamp", ts)
+		r.Header.Set("X-Signature-Ed25519", fmt.Sprintf("%x", ed25519.Sign(priv, []byte(ts+body))))
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		switch rec.Code {
+		case http.StatusOK, http.StatusBadRequest, http.StatusConflict, http.StatusInternalServerError, http.StatusServiceUnavailable:
+		default:
+			t.Fatalf("status %d for %.200q", rec.Code, body)
+		}
+		if n := panics.Load(); n > 0 {
+			t.Fatalf("%d handlers panicked, the last on %.200q", n, body)
+		}
+	})
+}
+
+// quiet is a testing.TB that drops what is logged.
+type quiet struct{ testing.TB }
+
+func (quiet) Log(...any)          {}
+func (quiet) Logf(string, ...any) {}
