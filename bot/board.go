@@ -112,7 +112,10 @@ func (b *Bot) boardMessage(ctx context.Context, lang i18n.Lang, v view) (*messag
 	if m.AllowedMentions == nil {
 		m.mentionOnly()
 	}
-	if v.buttons && !g.Over() {
+	switch {
+	case g.Over():
+		m.Components = rematchButtons(lang, g)
+	case v.buttons:
 		m.Components = gameButtons(lang, g)
 	}
 	return m, nil

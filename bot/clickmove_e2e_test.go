@@ -138,3 +138,10 @@ func writeShot(t *testing.T, name string, data []byte) {
 		t.Error(err)
 	}
 }
+
+// onlyRematch reports whether a finished game's board has the Rematch
+// button and no other.
+func onlyRematch(m fakediscord.Message) bool {
+	bs := m.Buttons()
+	return len(bs) == 1 && strings.HasPrefix(bs[0].CustomID, "g:rematch:")
+}

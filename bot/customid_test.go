@@ -39,6 +39,7 @@ func TestPostedCustomIDsStillRoute(t *testing.T) {
 		{"rec:gif", "rec:gif", nil},
 		{"rec:older:42:99", "rec:older", map[string]string{"user": "42", "before": "99"}},
 		{"g:mv:12:7", "g:mv", nil},
+		{"g:rematch:12:40", "g:rematch", nil},
 		{"mv:man:12:7", "mv:man", map[string]string{"game": "12", "rev": "7"}},
 		{"mv:to:12:7", "mv:to", nil},
 		{"mv:page:12:7:d1:1", "mv:page", map[string]string{"from": "d1", "page": "1"}},
