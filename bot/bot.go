@@ -93,6 +93,7 @@ type Bot struct {
 	owner  string
 	wake   chan struct{}
 	done   doneKeys
+	atOnce sync.WaitGroup // deliverAtOnce's posts
 	// Interactions counts answered interactions by outcome, for tests
 	// and metrics.
 	Metrics Metrics
@@ -189,6 +190,10 @@ func (b *Bot) Run(ctx context.Context) error {
 	b.inflight.Wait()
 	b.stop()
 	loop.Wait()
+	b.atOnce.Wait()
+	if b.outbox != nil {
+		b.flushDone(context.Background())
+	}
 	b.thinkers.close()
 	return b.s.Close()
 }

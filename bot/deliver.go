@@ -225,20 +225,28 @@ func (b *Bot) deliverBoard(ctx context.Context, it play.OutboxItem) error {
 	if err != nil {
 		return err
 	}
+	return b.postBoard(ctx, &d, nil)
+}
+
+// postBoard posts the board of d in its game's channel, under the nonce
+// of its outbox item; m is the message, when it is drawn already.
+func (b *Bot) postBoard(ctx context.Context, d *round.Delivery, m *message) error {
 	if d.Game.Private {
-		return b.deliverPrivately(ctx, &d)
+		return b.deliverPrivately(ctx, d)
 	}
-	m, err := b.deliveryMessage(ctx, b.guildLang(ctx, d.Game.Guild), &d)
-	if err != nil {
-		return err
+	if m == nil {
+		var err error
+		if m, err = b.deliveryMessage(ctx, b.guildLang(ctx, d.Game.Guild), d); err != nil {
+			return err
+		}
 	}
-	m.setNonce(nonce(it.Key))
+	m.setNonce(nonce(d.Key))
 	// The game may have moved since the act, its thread gone.
 	channel := d.Game.Channel
 	if g, err := b.play.Game(ctx, d.Game.ID); err == nil {
 		channel = g.Channel
 	}
-	_, err = b.post(ctx, channel, m)
+	_, err := b.post(ctx, channel, m)
 	if gone(err) {
 		b.threadGone(ctx, d.Game.ID, channel)
 	}
@@ -293,6 +301,36 @@ func (b *Bot) deliverTells(ctx context.Context, it play.OutboxItem) error {
 		}
 	}
 	return nil
+}
+
+// deliverAtOnce posts, in the game's channel, the board that an act's
+// answer could not show (m, drawn for the answer): at once, as the
+// outbox would, under its item's nonce. The item stays held in the
+// outbox until the post is through, so if the process dies meanwhile the
+// next delivers it when the hold ends; if the post fails, the outbox
+// takes it over now and retries.
+func (b *Bot) deliverAtOnce(out round.Outcome, m *message) {
+	ctx, cancel := context.WithTimeout(b.life, deliveryDeadline)
+	defer cancel()
+	d := &out.Boards[len(out.Boards)-1]
+	err := b.postBoard(ctx, d, m)
+	if err == nil {
+		b.shown(&out)
+		b.wakeOutbox()
+		b.Metrics.Delivered.Add(1)
+		if b.Metrics.ObserveDelivery != nil {
+			b.Metrics.ObserveDelivery(b.cfg.Now().Sub(d.Game.Updated))
+		}
+		return
+	}
+	if ctx.Err() != nil && b.life.Err() != nil {
+		return // stopping: the hold ends and the next start posts it
+	}
+	b.log.Warn("posting a board its answer could not show; the outbox retries", "game", d.Game.ID, "err", err)
+	if rerr := b.round.NotShown(context.WithoutCancel(ctx), &out); rerr != nil {
+		b.log.Error("handing a board to the outbox; it is posted when its hold ends", "game", d.Game.ID, "err", rerr)
+	}
+	b.wakeOutbox()
 }
 
 // nonce is Discord's message nonce for an outbox key: at most 25
