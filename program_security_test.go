@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/iceagechess/iceage/internal/fakediscord"
+	"github.com/iceagechess/iceage/internal/pgtest"
 )
 
 // These tests attack the running program over loopback as a stranger on
@@ -270,5 +271,46 @@ func TestOversizedHeadersAreRefused(t *testing.T) {
 		if resp.StatusCode != http.StatusRequestHeaderFieldsTooLarge {
 			t.Errorf("%s: 64 KB of headers got %d, want 431", addr, resp.StatusCode)
 		}
+	}
+}
+
+// TestAStalledDatabaseIsReportedNotWaitedFor runs the program on a
+// PostgreSQL that then stalls: /healthz says so at once, and a player
+// gets an apology within Discord's three seconds (the fake Discord
+// refuses a later answer).
+func TestAStalledDatabaseIsReportedNotWaitedFor(t *testing.T) {
+	url, proxy := pgtest.Stalling(t)
+	srv := fakediscord.New(t)
+	g := srv.AddGuild(fakediscord.Guild{Name: "Club", Locale: "en-US"})
+	ch := srv.AddChannel(fakediscord.Channel{GuildID: g.ID, Name: "chess"})
+	alice := srv.AddUser(fakediscord.User{Username: "alice", Locale: "en-US"})
+	b := startBot(t, srv, t.TempDir(), "ICEAGE_DATABASE_URL="+url)
+	health := func() (int, string) {
+		resp, err := http.Get("http://" + b.http + "/healthz")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(body)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if _, err := srv.WaitFor(ctx, func(c fakediscord.Call) bool { return c.Kind == fakediscord.KindCommands }); err != nil {
+		t.Fatal(err)
+	}
+	if code, body := health(); code != http.StatusOK || !strings.Contains(body, "store: ok") {
+		t.Fatalf("/healthz before the stall: %d %q", code, body)
+	}
+	proxy.Stall()
+	if code, body := health(); code != http.StatusServiceUnavailable || !strings.Contains(body, "store: not answering") {
+		t.Errorf("/healthz on a stalled database: %d %q", code, body)
+	}
+	c, err := srv.WaitResponse(ctx, srv.Command(alice.ID, ch.ID, "games"))
+	if err != nil || c.Err != nil {
+		t.Fatalf("/games on a stalled database: %v %v", err, c.Err)
+	}
+	if !c.Message.Ephemeral() || !strings.Contains(c.Message.Content, "something went wrong") {
+		t.Errorf("/games on a stalled database answered %q", c.Message.Content)
 	}
 }

@@ -64,6 +64,8 @@ type Bot struct {
 	botUser  atomic.Value // string: the bot's own user id
 	ready    chan struct{}
 	readyOne sync.Once
+	// registered: the commands are where they belong (register.go).
+	registered atomic.Bool
 
 	// life is the bot's own context, the root of every interaction's:
 	// it ends when Run has finished those in flight.
@@ -81,9 +83,14 @@ type Bot struct {
 	starting  userLocks
 	// guildNames are the servers' names by id, for PGN's Site.
 	guildNames sync.Map
+	// commandIDs are the registered commands' ids, by guild ("" for
+	// global) NUL name.
+	commandIDs sync.Map
 	// dmChannels are the DM channels' ids by user (notify.go).
 	dmChannels sync.Map
-	thinkers   *pool // the engine's moves (engine.go)
+	// parents are the threads' parent channels by thread id (analyze.go).
+	parents  sync.Map
+	thinkers *pool // the engine's moves (engine.go)
 	// drawing holds a place for each replay being drawn (records_view.go).
 	drawing chan struct{}
 	// round plays the acts of games (package round); outbox is its
@@ -205,28 +212,32 @@ func (b *Bot) onReady(s *discordgo.Session, r *discordgo.Ready) {
 	if r.User != nil {
 		b.botUser.Store(r.User.ID)
 	}
-	if err := b.register(); err != nil {
+	if err := b.register(r); err != nil {
 		b.log.Error("registering commands", "err", err)
 	}
 	b.readyOne.Do(func() { close(b.ready) })
 	b.log.Info("connected to Discord", "guilds", len(r.Guilds))
 }
 
-// register overwrites the commands, in each development guild or
-// globally.
-func (b *Bot) register() error {
-	cmds := declarations(&b.cfg)
-	app := b.app.Load().(string)
-	if len(b.cfg.Guilds) == 0 {
-		_, err := b.s.ApplicationCommandBulkOverwrite(app, "", cmds)
-		return err
-	}
-	for _, g := range b.cfg.Guilds {
-		if _, err := b.s.ApplicationCommandBulkOverwrite(app, g, cmds); err != nil {
-			return fmt.Errorf("in guild %s: %w", g, err)
+// noteCommandIDs remembers the ids Discord gave the commands registered
+// in guild ("" globally), for /help's mentions.
+func (b *Bot) noteCommandIDs(guild string, cmds []*discordgo.ApplicationCommand) {
+	for _, c := range cmds {
+		if c != nil && c.ID != "" {
+			b.commandIDs.Store(guild+"\x00"+c.Name, c.ID)
 		}
 	}
-	return nil
+}
+
+// commandID is the id of a registered command as a member of guild sees
+// it: the guild's own registration, else the global one; "" if unknown.
+func (b *Bot) commandID(guild, name string) string {
+	for _, scope := range []string{guild, ""} {
+		if id, ok := b.commandIDs.Load(scope + "\x00" + name); ok {
+			return id.(string)
+		}
+	}
+	return ""
 }
 
 // onInteraction is the one door for every interaction: it recovers

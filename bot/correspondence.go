@@ -266,6 +266,10 @@ func (b *Bot) gamesSelect(in *interaction) error {
 		m.Flags = discordgo.MessageFlagsEphemeral
 		return in.respond(m)
 	}
+	// Posting may wait on Discord: acknowledge first.
+	if err := in.deferReply(true); err != nil {
+		return err
+	}
 	if _, err := b.post(in.ctx, g.Channel, m); err != nil {
 		return err
 	}

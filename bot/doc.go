@@ -82,6 +82,13 @@
 // HTTP, a request signed minutes off the clock, or an interaction id
 // already seen, is refused before anything runs.
 //
+// Moves can be played by clicking alone (clickmove.go): a board's Move
+// button, a menu of men, a menu of that man's moves. A finished game's
+// board has Rematch (rematch.go). A server's admins choose its language,
+// default time control, threads and games channel with /server-settings
+// (serversettings.go), read from play on every interaction that needs
+// them, so that a change takes effect at once.
+//
 // # Caveats
 //
 // Games live for weeks in their threads (threads.go): a challenge inside

@@ -132,7 +132,7 @@ func TestAWholeGameInADMBetweenTwoUsers(t *testing.T) {
 
 	// /help in the DM lists what works there, not a server's commands.
 	help := w.command(w.alice, dm.ID, "help")
-	if d := help.Embeds[0].Description; !strings.Contains(d, "`/move`") || strings.Contains(d, "`/leaderboard`") {
+	if d := help.Embeds[0].Description; !strings.Contains(d, "</move:") || strings.Contains(d, "</leaderboard:") {
 		t.Errorf("/help in the DM lists %q", d)
 	}
 

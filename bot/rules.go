@@ -107,13 +107,24 @@ func (b *Bot) helpCommand(in *interaction, _ discordgo.ApplicationCommandInterac
 		if in.i.GuildID == "" && c.reach != anywhere {
 			continue // a server's command, not offered in DMs
 		}
-		lines = append(lines, fmt.Sprintf("`/%s` — %s", c.name, tr(in.lang, "cmd."+c.name+".desc", nil)))
+		lines = append(lines, b.helpLine(in, c))
 	}
 	m := &message{Flags: discordgo.MessageFlagsEphemeral, Embeds: []*discordgo.MessageEmbed{{
 		Title: tr(in.lang, "help.title", nil), Color: colorOngoing,
 		Description: tr(in.lang, "help.intro", nil) + "\n\n" + strings.Join(lines, "\n") + "\n\n" + tr(in.lang, "help.notation", nil),
 	}}}
 	return in.respond(m)
+}
+
+// helpLine is one command in /help: a mention Discord shows as the
+// command, under its name in the reader's language, that a click fills
+// in; or its name alone when Discord did not say its id.
+func (b *Bot) helpLine(in *interaction, c *appCommand) string {
+	name := "`/" + tr(in.lang, "cmd."+c.name+".name", nil) + "`"
+	if id := b.commandID(in.i.GuildID, c.name); id != "" {
+		name = "</" + c.name + ":" + id + ">"
+	}
+	return name + " — " + tr(in.lang, "cmd."+c.name+".desc", nil)
 }
 
 // tr is a message in lang; data fills its template.

@@ -126,7 +126,7 @@ func TestAStalledDatabaseGetsAFastApology(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits out the timeouts of a stalled PostgreSQL; skipped with -short")
 	}
-	url, stall := pgtest.Stalling(t)
+	url, proxy := pgtest.Stalling(t)
 	st, err := pgstore.Open(context.Background(), url, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -134,7 +134,7 @@ func TestAStalledDatabaseGetsAFastApology(t *testing.T) {
 	t.Cleanup(st.Close)
 	w := newWorld(t, st, "en-US")
 	thread, _ := w.challengeAccepted(w.chess, w.alice, w.bob)
-	stall()
+	proxy.Stall()
 	got := w.command(w.alice, thread, "board")
 	if !got.Ephemeral() || !strings.Contains(got.Content, "something went wrong") {
 		t.Fatalf("/board on a stalled database answered %q", got.Content)

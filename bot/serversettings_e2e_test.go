@@ -63,3 +63,31 @@ func TestServerSettingsAreForAdminsAndRuleThePublicPosts(t *testing.T) {
 		t.Errorf("a challenge outside the games channel was answered %q", got.Content)
 	}
 }
+
+// TestHelpMentionsTheCommands: /help lists each command as a mention
+// Discord makes clickable (</name:id>, the id Discord gave it), with its
+// description in the reader's language.
+func TestHelpMentionsTheCommands(t *testing.T) {
+	w := newWorld(t, memstore.New(), "en-US")
+	reg, err := w.srv.WaitFor(w.ctx(), func(c fakediscord.Call) bool { return c.Kind == fakediscord.KindCommands && c.Err == nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]string{}
+	for _, c := range reg.Commands {
+		ids[c.Name] = c.ID
+	}
+	help := w.command(w.bob, w.chess.ID, "help") // Bob reads French
+	d := help.Embeds[0].Description
+	for _, name := range []string{"challenge", "move", "games", "leaderboard", "rules"} {
+		if !strings.Contains(d, "</"+name+":"+ids[name]+">") {
+			t.Errorf("/help lacks the mention of /%s (id %s):\n%s", name, ids[name], d)
+		}
+	}
+	if !strings.Contains(d, "</move:"+ids["move"]+"> — ") || strings.Contains(d, "`/move`") {
+		t.Errorf("/help's lines: %s", d)
+	}
+	if !help.Ephemeral() || !strings.Contains(help.Embeds[0].Title, "Aide") && !strings.Contains(d, "coup") {
+		t.Errorf("/help is not in French: %q", help.Embeds[0].Title)
+	}
+}

@@ -56,7 +56,10 @@
 // after DefaultStatementTimeout (row locks waited for included) and a
 // transaction whose client went silent after a minute, and Update and
 // View give up after Options.TxTimeout, waiting for a connection
-// included. A connection string's own connect_timeout and
+// included. Once one runs out of time, every call fails at once with
+// ErrStalled until the database answers a ping again (breaker.go), so
+// that the several reads of one interaction do not each wait out the
+// timeout. A connection string's own connect_timeout and
 // statement_timeout win.
 //
 // # Caveats

@@ -12,7 +12,7 @@ import (
 )
 
 func TestAStalledDatabaseFailsFastInsteadOfHanging(t *testing.T) {
-	url, stall := pgtest.Stalling(t)
+	url, proxy := pgtest.Stalling(t)
 	const limit = 500 * time.Millisecond
 	s, err := pgstore.Open(ctx, url, &pgstore.Options{TxTimeout: limit})
 	if err != nil {
@@ -22,7 +22,7 @@ func TestAStalledDatabaseFailsFastInsteadOfHanging(t *testing.T) {
 	if err := s.View(ctx, func(play.ReadTx) error { return nil }); err != nil {
 		t.Fatalf("before the stall: %v", err)
 	}
-	stall()
+	proxy.Stall()
 	for _, c := range []struct {
 		name string
 		run  func() error
@@ -50,6 +50,24 @@ func TestAStalledDatabaseFailsFastInsteadOfHanging(t *testing.T) {
 			}
 		})
 	}
+	t.Run("once one timed out, the others do not wait", func(t *testing.T) {
+		err := s.View(ctx, func(play.ReadTx) error { return nil })
+		if !errors.Is(err, pgstore.ErrStalled) || !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("got %v, want ErrStalled", err)
+		}
+	})
+	t.Run("when the database answers again, so does the store", func(t *testing.T) {
+		proxy.Resume()
+		for start := time.Now(); ; time.Sleep(50 * time.Millisecond) {
+			err := s.Update(ctx, func(tx play.Tx) error { return tx.PutPrefs("user-1", play.Prefs{}) })
+			if err == nil {
+				break
+			}
+			if time.Since(start) > time.Minute { // a bound on a hang, not a measure
+				t.Fatalf("still failing a minute after the database came back: %v", err)
+			}
+		}
+	})
 }
 
 func TestConnectionsGetTheDefaultTimeouts(t *testing.T) {

@@ -57,6 +57,7 @@ type Store struct {
 	pool      *pgxpool.Pool
 	retries   int
 	txTimeout time.Duration
+	brk       breaker // breaker.go
 }
 
 var _ play.Storage = (*Store)(nil)
@@ -100,7 +101,7 @@ func Open(ctx context.Context, url string, opts *Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pgstore: connecting: %w", err)
 	}
-	s := &Store{pool: pool, retries: o.Retries, txTimeout: o.TxTimeout}
+	s := &Store{pool: pool, retries: o.Retries, txTimeout: o.TxTimeout, brk: breaker{stop: make(chan struct{})}}
 	if err := s.migrate(ctx); err != nil {
 		pool.Close()
 		return nil, err
@@ -109,7 +110,10 @@ func Open(ctx context.Context, url string, opts *Options) (*Store, error) {
 }
 
 // Close closes the pool's connections. It waits for those in use.
-func (s *Store) Close() { s.pool.Close() }
+func (s *Store) Close() {
+	s.brk.close.Do(func() { close(s.brk.stop) })
+	s.pool.Close()
+}
 
 // Pool returns the connection pool, for tools and tests.
 func (s *Store) Pool() *pgxpool.Pool { return s.pool }
@@ -214,7 +218,11 @@ func (s *Store) migrate(ctx context.Context) error {
 // deadlock, a channel or a record created meanwhile) is rolled back and
 // run again, up to Options.Retries times, so fn may run more than once
 // and must act only through tx.
-func (s *Store) Update(ctx context.Context, fn func(tx play.Tx) error) error {
+func (s *Store) Update(ctx context.Context, fn func(tx play.Tx) error) (err error) {
+	if err := s.stalled(); err != nil {
+		return err
+	}
+	defer func() { s.observe(err) }()
 	ctx, cancel := context.WithTimeout(ctx, s.txTimeout)
 	defer cancel()
 	for attempt := 0; ; attempt++ {
@@ -255,7 +263,11 @@ func (s *Store) update(ctx context.Context, fn func(tx play.Tx) error) (err erro
 
 // View runs fn in one read-only REPEATABLE READ transaction: it sees one
 // snapshot, while writers go on, and never fails for their sake.
-func (s *Store) View(ctx context.Context, fn func(tx play.ReadTx) error) error {
+func (s *Store) View(ctx context.Context, fn func(tx play.ReadTx) error) (err error) {
+	if err := s.stalled(); err != nil {
+		return err
+	}
+	defer func() { s.observe(err) }()
 	ctx, cancel := context.WithTimeout(ctx, s.txTimeout)
 	defer cancel()
 	ptx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})

@@ -7,15 +7,26 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 )
 
+// Proxy is a TCP proxy in front of the test cluster that stalls on
+// demand.
+type Proxy struct{ stalled atomic.Bool }
+
+// Stall makes the proxy pass nothing either way, holding every
+// connection open, as a database that hangs or a network that drops
+// packets would: only timeouts end a wait.
+func (p *Proxy) Stall() { p.stalled.Store(true) }
+
+// Resume passes bytes again. Connections that lost bytes meanwhile are
+// out of step with the server and fail; new ones work.
+func (p *Proxy) Resume() { p.stalled.Store(false) }
+
 // Stalling returns the connection string of a new, empty schema (as New
-// does) reached through a TCP proxy on 127.0.0.1, and a function that
-// stalls the proxy: from then on it passes nothing either way and holds
-// every connection open, as a database that hangs or a network that
-// drops packets would. Nothing is closed, so only timeouts end a wait.
-func Stalling(t testing.TB) (url string, stall func()) {
+// does) reached through a Proxy on 127.0.0.1, and the proxy.
+func Stalling(t testing.TB) (url string, p *Proxy) {
 	t.Helper()
 	url = New(t)
 	var socket string
@@ -33,8 +44,7 @@ func Stalling(t testing.TB) (url string, stall func()) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stalled := make(chan struct{})
-	var once sync.Once
+	p = &Proxy{}
 	var mu sync.Mutex
 	var conns []net.Conn
 	t.Cleanup(func() {
@@ -59,25 +69,23 @@ func Stalling(t testing.TB) (url string, stall func()) {
 			mu.Lock()
 			conns = append(conns, c, s)
 			mu.Unlock()
-			go pipe(c, s, stalled)
-			go pipe(s, c, stalled)
+			go pipe(c, s, &p.stalled)
+			go pipe(s, c, &p.stalled)
 		}
 	}()
 	host, port, _ := net.SplitHostPort(ln.Addr().String())
 	url = strings.Join(append([]string{"host=" + host, "port=" + port}, rest...), " ")
-	return url, func() { once.Do(func() { close(stalled) }) }
+	return url, p
 }
 
-// pipe copies src to dst until the proxy stalls; then it drops what it
-// reads and writes nothing more.
-func pipe(dst, src net.Conn, stalled <-chan struct{}) {
+// pipe copies src to dst, dropping what it reads while the proxy is
+// stalled.
+func pipe(dst, src net.Conn, stalled *atomic.Bool) {
 	buf := make([]byte, 32<<10)
 	for {
 		n, err := src.Read(buf)
-		select {
-		case <-stalled:
+		if stalled.Load() {
 			n = 0
-		default:
 		}
 		if n > 0 {
 			if _, err := dst.Write(buf[:n]); err != nil {
