@@ -51,19 +51,36 @@ func (b *Bot) analyzeCommand(in *interaction, data discordgo.ApplicationCommandI
 		if _, err := b.play.GameIn(ctx, in.i.ChannelID); err == nil {
 			return in.tell(tr(in.lang, "analyze.not_over", nil))
 		}
-		var found bool
-		err := b.play.Storage().View(ctx, func(tx play.ReadTx) error {
-			gs, err := tx.Finished("", in.i.GuildID, 0, 100)
-			for _, x := range gs {
-				if x.Channel == in.i.ChannelID || x.Channel != "" && b.parentOf(ctx, x.Channel) == in.i.ChannelID {
-					g, found = x, true
-					break
-				}
-			}
+		// The games are read in one transaction, and the threads'
+		// parents asked of Discord after it, once acknowledged: no
+		// network inside a transaction, none before the answer.
+		var gs []play.Game
+		err := b.play.Storage().View(ctx, func(tx play.ReadTx) (err error) {
+			gs, err = tx.Finished("", in.i.GuildID, 0, 100)
 			return err
 		})
 		if err != nil {
 			return err
+		}
+		found := false
+		for _, x := range gs {
+			if x.Channel == in.i.ChannelID {
+				g, found = x, true
+				break
+			}
+		}
+		for _, x := range gs {
+			if found || x.Channel == "" {
+				break
+			}
+			if _, known := b.parents.Load(x.Channel); !known && !in.pending {
+				if err := in.deferReply(false); err != nil {
+					return err
+				}
+			}
+			if b.parentOf(ctx, x.Channel) == in.i.ChannelID {
+				g, found = x, true
+			}
 		}
 		if !found {
 			return in.tell(tr(in.lang, "analyze.none", nil))
@@ -107,9 +124,10 @@ func (b *Bot) analyzeCommand(in *interaction, data discordgo.ApplicationCommandI
 		undo()
 		return in.explain(tr(in.lang, "analyze.busy", nil))
 	}
-	in.answered = true
-	if err := b.respondPlain(ctx, in.i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}); err != nil {
-		return err
+	if !in.pending {
+		if err := in.deferReply(false); err != nil {
+			return err
+		}
 	}
 	var r analysisDone
 	select {
@@ -136,13 +154,21 @@ type analysisDone struct {
 	err error
 }
 
-// parentOf returns the channel a thread belongs to, "" if unknown.
+// parentOf returns the channel a thread belongs to, "" if unknown. A
+// thread's parent never changes: each is asked of Discord once.
 func (b *Bot) parentOf(ctx context.Context, channel string) string {
-	ch, err := b.s.Channel(channel, discordgo.WithContext(ctx))
-	if err != nil || ch == nil {
-		return ""
+	if p, ok := b.parents.Load(channel); ok {
+		return p.(string)
 	}
-	return ch.ParentID
+	ch, err := b.s.Channel(channel, discordgo.WithContext(ctx))
+	switch {
+	case err == nil && ch != nil:
+		b.parents.Store(channel, ch.ParentID)
+		return ch.ParentID
+	case errCode(err) == codeUnknownChannel || isForbidden(err):
+		b.parents.Store(channel, "")
+	}
+	return ""
 }
 
 // analysisMessage shows a game's moves with the mistakes marked, and the

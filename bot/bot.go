@@ -64,6 +64,8 @@ type Bot struct {
 	botUser  atomic.Value // string: the bot's own user id
 	ready    chan struct{}
 	readyOne sync.Once
+	// registered: the commands are where they belong (register.go).
+	registered atomic.Bool
 
 	// life is the bot's own context, the root of every interaction's:
 	// it ends when Run has finished those in flight.
@@ -86,7 +88,9 @@ type Bot struct {
 	commandIDs sync.Map
 	// dmChannels are the DM channels' ids by user (notify.go).
 	dmChannels sync.Map
-	thinkers   *pool // the engine's moves (engine.go)
+	// parents are the threads' parent channels by thread id (analyze.go).
+	parents  sync.Map
+	thinkers *pool // the engine's moves (engine.go)
 	// drawing holds a place for each replay being drawn (records_view.go).
 	drawing chan struct{}
 	// round plays the acts of games (package round); outbox is its
@@ -96,6 +100,7 @@ type Bot struct {
 	owner  string
 	wake   chan struct{}
 	done   doneKeys
+	atOnce sync.WaitGroup // deliverAtOnce's posts
 	// Interactions counts answered interactions by outcome, for tests
 	// and metrics.
 	Metrics Metrics
@@ -192,6 +197,10 @@ func (b *Bot) Run(ctx context.Context) error {
 	b.inflight.Wait()
 	b.stop()
 	loop.Wait()
+	b.atOnce.Wait()
+	if b.outbox != nil {
+		b.flushDone(context.Background())
+	}
 	b.thinkers.close()
 	return b.s.Close()
 }
@@ -203,31 +212,11 @@ func (b *Bot) onReady(s *discordgo.Session, r *discordgo.Ready) {
 	if r.User != nil {
 		b.botUser.Store(r.User.ID)
 	}
-	if err := b.register(); err != nil {
+	if err := b.register(r); err != nil {
 		b.log.Error("registering commands", "err", err)
 	}
 	b.readyOne.Do(func() { close(b.ready) })
 	b.log.Info("connected to Discord", "guilds", len(r.Guilds))
-}
-
-// register overwrites the commands, in each development guild or
-// globally.
-func (b *Bot) register() error {
-	cmds := declarations(&b.cfg)
-	app := b.app.Load().(string)
-	if len(b.cfg.Guilds) == 0 {
-		got, err := b.s.ApplicationCommandBulkOverwrite(app, "", cmds)
-		b.noteCommandIDs("", got)
-		return err
-	}
-	for _, g := range b.cfg.Guilds {
-		got, err := b.s.ApplicationCommandBulkOverwrite(app, g, cmds)
-		if err != nil {
-			return fmt.Errorf("in guild %s: %w", g, err)
-		}
-		b.noteCommandIDs(g, got)
-	}
-	return nil
 }
 
 // noteCommandIDs remembers the ids Discord gave the commands registered

@@ -71,6 +71,8 @@ type world struct {
 	// limits are the per-user limits of the bots started: none unless a
 	// test sets them and restarts.
 	limits bot.Limits
+	// guildIDs are the bots' development guilds: their commands go there.
+	guildIDs []string
 }
 
 // newWorld starts a bot on st; a nil st means a bbolt file of the test's.
@@ -109,7 +111,7 @@ func (w *world) start() {
 		w.st = db
 	}
 	svc := play.New(w.st, play.Options{Rand: func(int) int { return 0 }})
-	b, err := bot.New(bot.Config{Token: w.srv.Token(), Now: w.clock.Now, DefaultDays: 3, Engine: w.engine, Limits: w.limits,
+	b, err := bot.New(bot.Config{Token: w.srv.Token(), Now: w.clock.Now, DefaultDays: 3, Engine: w.engine, Limits: w.limits, Guilds: w.guildIDs,
 		Logger: slog.New(slog.NewTextHandler(testWriter{w.t}, &slog.HandlerOptions{Level: slog.LevelWarn}))}, svc)
 	if err != nil {
 		w.t.Fatal(err)

@@ -25,8 +25,9 @@ type interaction struct {
 	lang     i18n.Lang // the user's, for ephemeral answers
 	public   i18n.Lang // the guild's, for messages everyone sees
 	answered bool
-	// pending: the answer was deferred (deferReply) and not given yet.
-	pending bool
+	// pending: the answer was deferred (deferReply) and not given yet;
+	// privately, when pendingPrivate.
+	pending, pendingPrivate bool
 }
 
 // interactionDeadline bounds the work of one interaction: its token, the
@@ -94,7 +95,7 @@ func (in *interaction) respond(m *message) error {
 		// A public deferral becomes the answer; a private answer
 		// replaces it, since a deferral's message cannot turn private.
 		in.pending = false
-		if m.Flags&discordgo.MessageFlagsEphemeral == 0 {
+		if m.Flags&discordgo.MessageFlagsEphemeral == 0 || in.pendingPrivate {
 			return in.b.editResponse(in.ctx, in.i, m)
 		}
 		if err := in.b.followUp(in.ctx, in.i, m); err != nil {

@@ -261,7 +261,7 @@ func (in *interaction) explain(text string) error {
 // deferReply acknowledges a command whose answer may take a while; the
 // answer comes with edit.
 func (in *interaction) deferReply(ephemeral bool) error {
-	in.answered, in.pending = true, !ephemeral
+	in.answered, in.pending, in.pendingPrivate = true, true, ephemeral
 	r := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}
 	if ephemeral {
 		r.Data = &discordgo.InteractionResponseData{Flags: discordgo.MessageFlagsEphemeral}

@@ -80,6 +80,7 @@ func (b *Bot) openGameThread(ctx context.Context, in *interaction, name, fromMes
 	var limited *discordgo.RateLimitError
 	switch code := errCode(err); {
 	case err == nil:
+		b.parents.Store(ch.ID, ch.ParentID)
 		return threadPlace{channel: ch.ID, thread: ch.ID}, nil
 	case code == codeThreadExists:
 		// Another accept of the same challenge opened it: the game, if
@@ -183,6 +184,7 @@ func (b *Bot) rehome(ctx context.Context, g *play.Game, parent string) {
 		Type: discordgo.ChannelTypeGuildPublicThread}, discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(false))
 	if err == nil {
 		channel, thread = ch.ID, ch.ID
+		b.parents.Store(ch.ID, parent)
 	} else {
 		b.log.Warn("no new thread for a game whose thread is gone; moving it to the channel", "game", g.ID, "channel", parent, "err", redact(err))
 	}

@@ -2,6 +2,7 @@ package bot_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -282,4 +283,126 @@ func TestAChallengeToTheBotIsAcknowledgedBeforeItsThreadIsOpened(t *testing.T) {
 		}
 	}
 	w.answer(id)
+}
+
+// puts lists the command overwrites since call seq, as "guild:count"
+// ("global" for the global set).
+func (w *world) puts(since int) []string {
+	var got []string
+	for _, c := range w.srv.Calls() {
+		if c.Seq > since && c.Kind == fakediscord.KindCommands && c.Err == nil {
+			scope := c.GuildID
+			if scope == "" {
+				scope = "global"
+			}
+			got = append(got, fmt.Sprintf("%s:%d", scope, len(c.Commands)))
+		}
+	}
+	return got
+}
+
+func (w *world) lastSeq() int {
+	calls := w.srv.Calls()
+	return calls[len(calls)-1].Seq
+}
+
+func TestCommandsAreRegisteredOnceAndOnlyWhereTheyBelong(t *testing.T) {
+	w := newWorld(t, memstore.New(), "en-US")
+	first := w.puts(0)
+	if len(first) != 1 || !strings.HasPrefix(first[0], "global:") || first[0] == "global:0" {
+		t.Fatalf("the first start put %v, want the global set only", first)
+	}
+	n := first[0]
+	seq := w.lastSeq()
+	w.restart()
+	w.command(w.alice, w.chess.ID, "help")
+	again := w.lastSeq()
+	w.srv.Disconnect(false) // a new READY in the same process
+	w.srv.WaitFor(w.ctx(), func(c fakediscord.Call) bool { return c.Seq > again && c.Kind == fakediscord.KindIdentify })
+	w.command(w.alice, w.chess.ID, "help")
+	if got := w.puts(seq); len(got) != 0 {
+		t.Errorf("unchanged commands were put again: %v", got)
+	}
+
+	// Development guilds: their sets, and the global set emptied.
+	w.guildIDs = []string{w.guild.ID}
+	seq = w.lastSeq()
+	w.restart()
+	w.command(w.alice, w.chess.ID, "help")
+	got := w.puts(seq)
+	want := []string{"global:0", w.guild.ID + ":" + strings.TrimPrefix(n, "global:")}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("with guild_ids: put %v, want %v", got, want)
+	}
+	// And back: the global set, and the guild's emptied.
+	w.guildIDs = nil
+	seq = w.lastSeq()
+	w.restart()
+	w.command(w.alice, w.chess.ID, "help")
+	if got := w.puts(seq); fmt.Sprint(got) != fmt.Sprint([]string{n, w.guild.ID + ":0"}) {
+		t.Errorf("back to global: put %v, want %v", got, []string{n, w.guild.ID + ":0"})
+	}
+}
+
+// Discord at 150 ms a request: /analyze without a game looks for the last
+// game finished in the channel's threads, one request a thread, after its
+// acknowledgement and outside any storage transaction.
+func TestAnalyzeWithoutAGameAcknowledgesBeforeAskingDiscord(t *testing.T) {
+	w := newWorld(t, memstore.New(), "en-US")
+	other := w.srv.AddChannel(fakediscord.Channel{GuildID: w.guild.ID, Name: "elsewhere"})
+	svc := play.New(w.st, play.Options{})
+	for i := range 25 {
+		th := w.srv.AddChannel(fakediscord.Channel{GuildID: w.guild.ID, Name: fmt.Sprint("game ", i), Type: discordgo.ChannelTypeGuildPublicThread, ParentID: other.ID})
+		r, err := svc.Start(context.Background(), play.NewGame{Guild: w.guild.ID, Channel: th.ID, White: play.Seat{ID: w.alice.ID, Name: "Alice"},
+			Black: play.Seat{ID: w.bob.ID, Name: "Bob"}, DaysPerMove: 3, At: w.clock.Now()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := svc.Resign(context.Background(), play.Act{Game: r.Game.ID, By: w.alice.ID, Revision: r.Game.Revision, At: w.clock.Now()}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.srv.SetLatency(150 * time.Millisecond)
+	got := w.command(w.alice, w.chess.ID, "analyze")
+	if !got.Ephemeral() || !strings.Contains(got.Content, "No game has finished here yet") {
+		t.Errorf("/analyze is answered %+v", got)
+	}
+}
+
+func TestGamesMenuAcknowledgesBeforePosting(t *testing.T) {
+	w := newWorld(t, memstore.New(), "en-US")
+	thread, _ := w.challengeAccepted(w.chess, w.alice, w.bob)
+	menu := w.command(w.alice, w.chess.ID, "games")
+	var custom, value string
+	for _, row := range menu.Components {
+		if r, ok := row.(*discordgo.ActionsRow); ok {
+			for _, c := range r.Components {
+				if s, ok := c.(*discordgo.SelectMenu); ok && len(s.Options) > 0 {
+					custom, value = s.CustomID, s.Options[0].Value
+				}
+			}
+		}
+	}
+	if custom == "" {
+		t.Fatalf("/games has no menu: %+v", menu)
+	}
+	w.srv.SetLatency(100 * time.Millisecond)
+	before := w.lastSeq()
+	id := w.srv.Select(w.alice.ID, menu.ID, custom, value)
+	resp, err := w.srv.WaitResponse(w.ctx(), id)
+	if err != nil || resp.Err != nil {
+		t.Fatalf("the choice is not acknowledged: %v %v", err, resp.Err)
+	}
+	post, err := w.srv.WaitFor(w.ctx(), func(c fakediscord.Call) bool {
+		return c.Seq > before && c.Kind == fakediscord.KindMessage && c.Message.ChannelID == thread && c.Err == nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if post.Seq < resp.Seq {
+		t.Errorf("the board was posted (#%d) before the choice was acknowledged (#%d)", post.Seq, resp.Seq)
+	}
+	if got := w.answer(id); !strings.Contains(got.Content, thread) {
+		t.Errorf("the answer %q does not say where the board is", got.Content)
+	}
 }
