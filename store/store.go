@@ -38,7 +38,7 @@ type Options struct {
 	// CheckTimeout is how long the damage check of Open, Check and
 	// BackupFile may run before the file is judged damaged (bbolt can
 	// walk a cycle of damaged pages for ever). Default:
-	// DefaultCheckTimeout.
+	// DefaultCheckTimeout, and a second more per megabyte of the file.
 	CheckTimeout time.Duration
 }
 
