@@ -116,6 +116,7 @@ const (
 // ("Authorization: Bearer TOKEN"), and /healthz gives its details only
 // to them; without it, the status code alone.
 func Handler(src Sources, m *Metrics) http.Handler {
+	removeLeftCopies(src)
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		gw := src.Connected != nil && src.Connected()
@@ -157,7 +158,7 @@ func Handler(src Sources, m *Metrics) http.Handler {
 // the copy on disk, never as long as a client takes to read, so a client
 // that stops reading holds up no write.
 func serveBackup(w http.ResponseWriter, r *http.Request, src Sources) {
-	dir, err := os.MkdirTemp(src.BackupDir, ".iceage-backup-")
+	dir, err := os.MkdirTemp(src.BackupDir, backupPrefix)
 	if err != nil {
 		src.logError("backup over HTTP: no room for the copy", err)
 		http.Error(w, "could not take a backup; see the bot's log", http.StatusInternalServerError)
@@ -186,6 +187,26 @@ func serveBackup(w http.ResponseWriter, r *http.Request, src Sources) {
 	http.ServeContent(w, r, "", time.Time{}, f)
 	if src.Log != nil {
 		src.Log.Info("backup over HTTP", "bytes", strconv.FormatInt(n, 10))
+	}
+}
+
+// backupPrefix names the folders backups are copied to before they are
+// sent.
+const backupPrefix = ".iceage-backup-"
+
+// removeLeftCopies removes the copies a process that stopped in the
+// middle of sending a backup left behind: each is as big as the
+// database. The database is one process's (bbolt locks it), so a copy
+// there now is no one's.
+func removeLeftCopies(src Sources) {
+	if src.Backup == nil || src.BackupDir == "" {
+		return
+	}
+	left, _ := filepath.Glob(filepath.Join(src.BackupDir, backupPrefix+"*"))
+	for _, dir := range left {
+		if err := os.RemoveAll(dir); err != nil {
+			src.logError("removing a backup copy left behind", err)
+		}
 	}
 }
 
