@@ -17,6 +17,7 @@ import (
 	"github.com/iceagechess/iceage/i18n"
 	"github.com/iceagechess/iceage/play"
 	"github.com/iceagechess/iceage/play/round"
+	"github.com/iceagechess/iceage/tournament"
 )
 
 // The outbox's delivery loop: what an act leaves to do after its
@@ -176,6 +177,8 @@ func (b *Bot) deliverOne(ctx context.Context, it play.OutboxItem) {
 		err = b.deliverBoard(ictx, it)
 	case round.KindTell:
 		err = b.deliverTells(ictx, it)
+	case tournament.KindTask:
+		err = b.deliverTournament(ictx, it)
 	default:
 		err = fmt.Errorf("bot: an outbox item of kind %q", it.Kind)
 	}
