@@ -114,9 +114,9 @@ func (m *Metrics) Observe(command, outcome string, latency time.Duration) {
 // database is reported as such, at once, rather than hanging the check.
 const healthWait = 2 * time.Second
 
-// A client has backupWrite, and backupRate more for every byte, to
-// download a backup: a stalled one holds a temporary file (and the one
-// backup at a time), not the database, but not for ever.
+// A client has backupWrite, and a second more for every backupRate
+// bytes, to download a backup: a stalled one holds a temporary file (and
+// the one backup at a time), not the database, but not for ever.
 const (
 	backupWrite = time.Minute
 	backupRate  = 1 << 20 // bytes a second
