@@ -26,6 +26,7 @@ import (
 	"github.com/iceagechess/iceage/render"
 	"github.com/iceagechess/iceage/schedule"
 	"github.com/iceagechess/iceage/store"
+	"github.com/iceagechess/iceage/tournament"
 )
 
 func init() {
@@ -140,7 +141,9 @@ func newApp(cfg config.Config, logTo io.Writer) (*app, error) {
 		vacation = -1 // play's 0 means its default; the file's means none
 	}
 	a.play = play.New(a.sched.Watch(st), play.Options{ChallengeTTL: time.Duration(cfg.Play.ChallengeHours) * time.Hour, AllowedDays: cfg.Play.AllowedDays,
-		Reminders: cfg.Play.ReminderHours, VacationDays: vacation, OpponentChooses: cfg.Play.OpponentChooses})
+		Reminders: cfg.Play.ReminderHours, VacationDays: vacation, OpponentChooses: cfg.Play.OpponentChooses,
+		// A game of a tournament records its result there as it ends.
+		OnEnd: []func(play.Tx, *play.Game) error{tournament.OnEnd}})
 	theme, err := render.ParseTheme(cfg.Theme)
 	if err != nil {
 		_ = a.closeStore() // err says why the bot cannot start
@@ -245,6 +248,7 @@ func (a *app) opsHandler() http.Handler {
 		}
 	}
 	m := ops.NewMetrics(src)
+	a.bot.Metrics.ObserveDelivery = m.ObserveDelivery
 	a.bot.Metrics.Observe = func(cmd, outcome string, lat time.Duration) {
 		m.Observe(cmd, outcome, lat)
 		if cmd == "move" && outcome == "ok" {

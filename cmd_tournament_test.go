@@ -29,13 +29,13 @@ func TestTournamentCommandExportsTRF(t *testing.T) {
 		return fmt.Sprintf("r%d-b%d", len(tr.Played), board), nil
 	}}
 	at := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
-	tr, err := r.Create(ctx, tournament.Tournament{Guild: "g", Name: "Club Swiss", Organiser: "org", System: tournament.Swiss, Rounds: 4, DaysPerMove: 3})
+	tr, err := r.Create(ctx, tournament.Tournament{Guild: "g", Name: "Club Swiss", Organiser: "org", System: tournament.Swiss, Rounds: 4, DaysPerMove: 3}, at)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < 5; i++ {
 		m := tournament.Member{ID: fmt.Sprint(100 + i), Name: fmt.Sprintf("Player %c", 'A'+i), Rating: 1600 - 10*i}
-		if _, err := r.Do(ctx, tr.ID, func(t *tournament.Tournament) error { return t.Join(m) }); err != nil {
+		if _, err := r.Do(ctx, tr.ID, at, func(t *tournament.Tournament) error { return t.Join(m) }); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -100,6 +100,7 @@ type Bot struct {
 	owner  string
 	wake   chan struct{}
 	done   doneKeys
+	atOnce sync.WaitGroup // deliverAtOnce's posts
 	// Interactions counts answered interactions by outcome, for tests
 	// and metrics.
 	Metrics Metrics
@@ -196,6 +197,10 @@ func (b *Bot) Run(ctx context.Context) error {
 	b.inflight.Wait()
 	b.stop()
 	loop.Wait()
+	b.atOnce.Wait()
+	if b.outbox != nil {
+		b.flushDone(context.Background())
+	}
 	b.thinkers.close()
 	return b.s.Close()
 }

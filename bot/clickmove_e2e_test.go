@@ -145,3 +145,44 @@ func onlyRematch(m fakediscord.Message) bool {
 	bs := m.Buttons()
 	return len(bs) == 1 && strings.HasPrefix(bs[0].CustomID, "g:rematch:")
 }
+
+// A queen in the open has 26 moves: more than a menu takes, so they come
+// in two pages.
+func TestAManWithManyMovesPagesThem(t *testing.T) {
+	w := newWorld(t, memstore.New(), "en-US")
+	svc := play.New(w.st, play.Options{})
+	_, err := svc.Start(context.Background(), play.NewGame{Guild: w.guild.ID, Channel: w.chess.ID,
+		White: play.Seat{ID: w.alice.ID, Name: "Alice"}, Black: play.Seat{ID: w.bob.ID, Name: "Bob"},
+		StartFEN: "1k6/8/8/3Q4/8/8/8/7K w - - 0 40", DaysPerMove: 3, At: w.clock.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	board := w.command(w.alice, w.chess.ID, "board")
+	men := w.click(w.alice, board, "mv")
+	sm := menu(t, men)
+	first := w.answer(w.srv.Select(w.alice.ID, men.ID, sm.CustomID, option(t, sm, "♕ Queen d5").Value))
+	if n := len(menu(t, first).Options); n != 25 {
+		t.Fatalf("the first page has %d moves", n)
+	}
+	if got := menu(t, first).Options[0].Label; !strings.HasSuffix(got, "+") {
+		t.Errorf("the first move offered is %s, not a check", got)
+	}
+	var nextID string
+	for _, b := range first.Buttons() {
+		if strings.HasPrefix(b.CustomID, "mv:page:") && !b.Disabled {
+			nextID = b.CustomID
+		}
+	}
+	if nextID == "" {
+		t.Fatalf("no page to turn to: %v", first.Buttons())
+	}
+	second := w.answer(w.srv.Click(w.alice.ID, first.ID, nextID))
+	// 26 moves: the own king on h1 stops the long diagonal at g2.
+	if n := len(menu(t, second).Options); n != 1 {
+		t.Fatalf("the second page has %d moves, want the last of 26", n)
+	}
+	played := w.answer(w.srv.Select(w.alice.ID, second.ID, menu(t, second).CustomID, menu(t, second).Options[0].Value))
+	if played.Ephemeral() || len(played.Files) == 0 {
+		t.Fatalf("a move from the second page was answered %q", played.Content)
+	}
+}

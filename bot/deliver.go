@@ -17,6 +17,7 @@ import (
 	"github.com/iceagechess/iceage/i18n"
 	"github.com/iceagechess/iceage/play"
 	"github.com/iceagechess/iceage/play/round"
+	"github.com/iceagechess/iceage/tournament"
 )
 
 // The outbox's delivery loop: what an act leaves to do after its
@@ -43,6 +44,9 @@ const (
 	// (a thread deleted, a permission lost) is tried before it is
 	// dropped, with a line in the log.
 	deliveryTries = 5
+	// deliveryGiveUp is how often any item is tried before it is dropped:
+	// with the backoff, about four hours of failures.
+	deliveryGiveUp = 30
 )
 
 // outbox is what the loop needs of the bot's storage.
@@ -173,15 +177,17 @@ func (b *Bot) deliverOne(ctx context.Context, it play.OutboxItem) {
 		err = b.deliverBoard(ictx, it)
 	case round.KindTell:
 		err = b.deliverTells(ictx, it)
+	case tournament.KindTask:
+		err = b.deliverTournament(ictx, it)
 	default:
 		err = fmt.Errorf("bot: an outbox item of kind %q", it.Kind)
 	}
 	if ctx.Err() != nil {
 		return // stopping: the claim lapses and the next start delivers it
 	}
-	if err == nil || permanent(err) && it.Tries+1 >= deliveryTries {
+	if err == nil || permanent(err) && it.Tries+1 >= deliveryTries || it.Tries+1 >= deliveryGiveUp {
 		if err != nil {
-			b.log.Error("dropping an outbox item Discord refuses", "key", it.Key, "game", it.Game, "tries", it.Tries+1, "err", err)
+			b.log.Error("dropping an outbox item that cannot be delivered", "key", it.Key, "game", it.Game, "tries", it.Tries+1, "err", err)
 		}
 		b.done.add(it.Key)
 		if err == nil {
@@ -222,20 +228,28 @@ func (b *Bot) deliverBoard(ctx context.Context, it play.OutboxItem) error {
 	if err != nil {
 		return err
 	}
+	return b.postBoard(ctx, &d, nil)
+}
+
+// postBoard posts the board of d in its game's channel, under the nonce
+// of its outbox item; m is the message, when it is drawn already.
+func (b *Bot) postBoard(ctx context.Context, d *round.Delivery, m *message) error {
 	if d.Game.Private {
-		return b.deliverPrivately(ctx, &d)
+		return b.deliverPrivately(ctx, d)
 	}
-	m, err := b.deliveryMessage(ctx, b.guildLang(ctx, d.Game.Guild), &d)
-	if err != nil {
-		return err
+	if m == nil {
+		var err error
+		if m, err = b.deliveryMessage(ctx, b.guildLang(ctx, d.Game.Guild), d); err != nil {
+			return err
+		}
 	}
-	m.setNonce(nonce(it.Key))
+	m.setNonce(nonce(d.Key))
 	// The game may have moved since the act, its thread gone.
 	channel := d.Game.Channel
 	if g, err := b.play.Game(ctx, d.Game.ID); err == nil {
 		channel = g.Channel
 	}
-	_, err = b.post(ctx, channel, m)
+	_, err := b.post(ctx, channel, m)
 	if gone(err) {
 		b.threadGone(ctx, d.Game.ID, channel)
 	}
@@ -292,6 +306,36 @@ func (b *Bot) deliverTells(ctx context.Context, it play.OutboxItem) error {
 	return nil
 }
 
+// deliverAtOnce posts, in the game's channel, the board that an act's
+// answer could not show (m, drawn for the answer): at once, as the
+// outbox would, under its item's nonce. The item stays held in the
+// outbox until the post is through, so if the process dies meanwhile the
+// next delivers it when the hold ends; if the post fails, the outbox
+// takes it over now and retries.
+func (b *Bot) deliverAtOnce(out round.Outcome, m *message) {
+	ctx, cancel := context.WithTimeout(b.life, deliveryDeadline)
+	defer cancel()
+	d := &out.Boards[len(out.Boards)-1]
+	err := b.postBoard(ctx, d, m)
+	if err == nil {
+		b.shown(&out)
+		b.wakeOutbox()
+		b.Metrics.Delivered.Add(1)
+		if b.Metrics.ObserveDelivery != nil {
+			b.Metrics.ObserveDelivery(b.cfg.Now().Sub(d.Game.Updated))
+		}
+		return
+	}
+	if ctx.Err() != nil && b.life.Err() != nil {
+		return // stopping: the hold ends and the next start posts it
+	}
+	b.log.Warn("posting a board its answer could not show; the outbox retries", "game", d.Game.ID, "err", err)
+	if rerr := b.round.NotShown(context.WithoutCancel(ctx), &out); rerr != nil {
+		b.log.Error("handing a board to the outbox; it is posted when its hold ends", "game", d.Game.ID, "err", rerr)
+	}
+	b.wakeOutbox()
+}
+
 // nonce is Discord's message nonce for an outbox key: at most 25
 // characters, the same for every try of one item. With enforce_nonce,
 // Discord answers a second post with the same nonce with the first
@@ -330,6 +374,7 @@ func (b *Bot) deliveryMessage(ctx context.Context, lang i18n.Lang, d *round.Deli
 	var offered *round.Offered
 	var declined *round.Declined
 	var took *round.TookBack
+	var lapsed []round.Lapsed
 	started := false
 	marks := discordMarks
 	for _, e := range d.Events {
@@ -344,6 +389,8 @@ func (b *Bot) deliveryMessage(ctx context.Context, lang i18n.Lang, d *round.Deli
 			declined = &e
 		case round.TookBack:
 			took = &e
+		case round.Lapsed:
+			lapsed = append(lapsed, e)
 		case round.Started:
 			started = true
 		}
@@ -370,6 +417,9 @@ func (b *Bot) deliveryMessage(ctx context.Context, lang i18n.Lang, d *round.Deli
 			if rp, err := round.Played(g, reply.Ply); err == nil && rp.IceAge != nil {
 				v.played = rp
 			}
+		}
+		for _, l := range lapsed {
+			v.headline += "\n" + i18n.Event(lang, l, d.Act, marks)
 		}
 		return b.boardMessage(ctx, lang, v)
 	case started:

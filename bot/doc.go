@@ -40,6 +40,17 @@
 // menus of its games ("rec:pgn", "rec:gif") and a button for older ones.
 // PGN's Site is the server's name, from the gateway's guild events.
 //
+// Tournaments (tournament.go) are package tournament's, run on play: a
+// sign-up post whose Join and Withdraw buttons ("tn:join:{t}") update
+// it, /tournament start for its organisers (the creator, Manage Server,
+// or the role it names), each round's pairings posted with links to the
+// games' threads, and the standings as an embed with the table drawn by
+// render. A game's end records its result in the game's transaction
+// (tournament.OnEnd, a play hook) and leaves a task in the outbox that
+// the delivery loop runs: pair the next round, start its games, post
+// it — or the podium after the last. Starts at a time and rounds that
+// close on a date are tasks due then.
+//
 // Correspondence runs through schedule: the bot is its Notifier (turn
 // notifications by mention or direct message, reminders, timeouts,
 // expired challenges). A challenge to the bot itself starts a game

@@ -20,6 +20,7 @@ import (
 	"github.com/iceagechess/iceage/internal/pgtest"
 	"github.com/iceagechess/iceage/play"
 	"github.com/iceagechess/iceage/store"
+	"github.com/iceagechess/iceage/tournament"
 )
 
 // TestMain keeps every request on 127.0.0.1 (fakediscord.Main) around a
@@ -110,7 +111,7 @@ func (w *world) start() {
 		}
 		w.st = db
 	}
-	svc := play.New(w.st, play.Options{Rand: func(int) int { return 0 }})
+	svc := play.New(w.st, play.Options{Rand: func(int) int { return 0 }, OnEnd: []func(play.Tx, *play.Game) error{tournament.OnEnd}})
 	b, err := bot.New(bot.Config{Token: w.srv.Token(), Now: w.clock.Now, DefaultDays: 3, Engine: w.engine, Limits: w.limits, Guilds: w.guildIDs,
 		Logger: slog.New(slog.NewTextHandler(testWriter{w.t}, &slog.HandlerOptions{Level: slog.LevelWarn}))}, svc)
 	if err != nil {

@@ -141,10 +141,16 @@ func (b *Bot) playRound(in *interaction, a round.Act, by answerBy) (round.Outcom
 			}
 		}
 		if err != nil {
-			b.log.Warn("an act's answer failed; the outbox posts its board", "interaction", in.i.ID, "game", a.Game, "err", err)
-			if rerr := b.round.NotShown(after, &out); rerr != nil {
-				b.log.Error("handing a board to the outbox; it is posted when its hold ends", "game", a.Game, "err", rerr)
+			b.log.Warn("an act's answer failed; its board goes to the channel", "interaction", in.i.ID, "game", a.Game, "err", err)
+			if m == nil {
+				// Not drawn: the outbox draws it and posts it.
+				if rerr := b.round.NotShown(after, &out); rerr != nil {
+					b.log.Error("handing a board to the outbox; it is posted when its hold ends", "game", a.Game, "err", rerr)
+				}
+				return out, nil
 			}
+			b.atOnce.Add(1)
+			go func() { defer b.atOnce.Done(); b.deliverAtOnce(out, m) }()
 			return out, nil
 		}
 		b.shown(&out)

@@ -122,6 +122,9 @@ func (b *Bot) statsMessage(ctx context.Context, lang i18n.Lang, guild string, ta
 	if viewer != target.ID && pr.Versus.Games() > 0 {
 		field(tr(lang, "stats.versus", map[string]any{"Player": name}), score(pr.Versus), false)
 	}
+	if hist := b.tournamentHistory(ctx, lang, guild, target.ID); hist != "" {
+		field(tr(lang, "tournament.stats.title", nil), hist, false)
+	}
 	e.Footer = &discordgo.MessageEmbedFooter{Text: tr(lang, "stats.legend", nil)}
 	if len(pr.History) > 0 {
 		points := make([]render.RatingPoint, len(pr.History))

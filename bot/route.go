@@ -1,9 +1,12 @@
 package bot
 
 import (
+	"context"
 	"errors"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/iceagechess/iceage/i18n"
 )
 
 // route sends an interaction to its handler: commands and their
@@ -45,3 +48,30 @@ func options(data discordgo.ApplicationCommandInteractionData) map[string]*disco
 	}
 	return m
 }
+
+// prepare notes an interaction's languages for later news, and answers
+// the user in the language they chose in /settings, if any, and the
+// public in the server's, if its admins chose one (/server-settings).
+func (b *Bot) prepare(in *interaction) {
+	b.remember(in)
+	if in.i.Type == discordgo.InteractionApplicationCommandAutocomplete || in.user == "" {
+		return
+	}
+	// The settings only choose the language, and Discord's locale will
+	// do: a database slow to give them must not eat the three seconds
+	// the interaction's answer (or apology) has.
+	ctx, cancel := context.WithTimeout(in.ctx, prefsWait)
+	defer cancel()
+	if p := b.prefs(ctx, in.user); p.Language != "" {
+		in.lang = i18n.Lang(p.Language)
+	}
+	if in.i.GuildID == "" {
+		return
+	}
+	if s, err := b.play.ServerSettings(ctx, in.i.GuildID); err == nil && s.Language != "" {
+		in.public = i18n.Lang(s.Language)
+	}
+}
+
+// prefsWait is how long an interaction waits for its user's settings.
+const prefsWait = 500 * time.Millisecond

@@ -29,6 +29,13 @@ func TestTheTerminalSaysWhatTheBotSays(t *testing.T) {
 	w.command(w.bob, thread, "move", fakediscord.StringOption("move", "Nxf6"))
 	ask := w.command(w.bob, thread, "takeback")
 	bot = append(bot, said(ask), said(w.click(w.alice, ask, "tyes")))
+	// Bob offers a draw again and plays on: his offer lapses. The
+	// terminal asks for an answer first, so only the bot says this.
+	w.command(w.bob, thread, "draw")
+	board := w.command(w.bob, thread, "move", fakediscord.StringOption("move", "Nxf6"))
+	if !strings.Contains(board.Content, "<@"+w.bob.ID+">'s draw offer lapsed with the move.") {
+		t.Errorf("the board after a move that made an offer lapse says %q", board.Content)
+	}
 
 	s, err := tui.NewSession(context.Background(), play.New(memstore.New(), play.Options{}),
 		tui.Options{White: "Alice", Black: "Bob", Now: w.clock.Now})

@@ -38,6 +38,12 @@ func Event(lang Lang, e round.Event, act round.Kind, m EventMarks) string {
 		return T(lang, id, map[string]any{"Player": m.Player(e.By)})
 	case round.TookBack:
 		return N(lang, "game.took_back", e.Plies, nil)
+	case round.Lapsed:
+		id := "draw.lapsed"
+		if e.Offer == round.Takeback {
+			id = "takeback.lapsed"
+		}
+		return T(lang, id, map[string]any{"Player": m.Player(e.By)})
 	case round.Ended:
 		if e.By == "" {
 			return ""

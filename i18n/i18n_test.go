@@ -196,6 +196,8 @@ func everyKey(l Lang) map[string]any {
 		"Permissions": "**View Channel**, **Embed Links**",
 		// Engine games and analysis.
 		"Level": 4, "Drop": "1.5", "Best": "Nxf3",
+		// Tournaments.
+		"Organiser": "@o", "Max": 20, "Thread": "#t", "Time": "…", "In": "…", "How": "…", "Round": 2, "Rounds": 5, "Count": 4, "Place": 3, "Of": 12, "Points": "2.5",
 		// Games in DMs.
 		"Link": "<https://…>",
 		// Positions described.

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -178,5 +179,28 @@ func TestABackupIsCopiedBeforeItIsSent(t *testing.T) {
 		if time.Since(start) > 30*time.Second { // a bound on a hang, not a measure
 			t.Fatal("the copy waits for the client to read")
 		}
+	}
+}
+
+func TestCopiesLeftBehindAreRemoved(t *testing.T) {
+	dir := t.TempDir()
+	left := filepath.Join(dir, backupPrefix+"123")
+	if err := os.MkdirAll(left, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(left, "iceage-backup.db"), []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	keep := filepath.Join(dir, "iceage.db")
+	if err := os.WriteFile(keep, []byte("db"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	src := Sources{Backup: writeFile, BackupDir: dir}
+	Handler(src, NewMetrics(src))
+	if _, err := os.Stat(left); !os.IsNotExist(err) {
+		t.Errorf("the copy left behind is still there: %v", err)
+	}
+	if _, err := os.Stat(keep); err != nil {
+		t.Errorf("the database went too: %v", err)
 	}
 }

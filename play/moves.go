@@ -48,6 +48,7 @@ func (s *Service) Move(ctx context.Context, a Act, text string) (Result, error) 
 		}
 		at := normTime(a.At)
 		r.Move = g.play(&pos, mv, at)
+		r.DrawLapsed, r.TakebackLapsed = g.DrawOffer, g.Takeback
 		g.DrawOffer, g.Takeback = nil, nil
 		if q := g.Premoves; q != nil && !g.Over() {
 			r.Conditional = g.answer(q, r.Move, at)

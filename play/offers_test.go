@@ -52,9 +52,13 @@ func TestDrawOffers(t *testing.T) {
 	t.Run("an offer lapses with the next move, and the mover may offer in the new position", func(t *testing.T) {
 		svc, _, g := ongoingGame(t)
 		g = must(svc.OfferDraw(ctx, act(ann, g, later(g))))(t).Game
-		g = playMoves(t, svc, g, "gxh4")
+		r := must(svc.Move(ctx, act(g.ToMove(), g, later(g)), "gxh4"))(t)
+		g = r.Game
 		if g.DrawOffer != nil {
 			t.Fatalf("the offer survived the move: %+v", g.DrawOffer)
+		}
+		if r.DrawLapsed == nil || r.DrawLapsed.By != ann.ID || r.TakebackLapsed != nil {
+			t.Fatalf("the move's result says the offers %+v and %+v lapsed; want Ann's draw offer", r.DrawLapsed, r.TakebackLapsed)
 		}
 		_, err := svc.AcceptDraw(ctx, act(bob, g, later(g)))
 		wantKind(t, err, play.NoOffer)

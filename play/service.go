@@ -180,6 +180,10 @@ type Result struct {
 	// Conditional is what a move did to the opponent's queue of
 	// conditional moves (Premove); nil if there was none.
 	Conditional *Conditional
+	// DrawLapsed and TakebackLapsed are the draw offer and the takeback
+	// request that a move answered by being played (Move): they lapse.
+	// nil when there was none.
+	DrawLapsed, TakebackLapsed *Offer
 }
 
 // Conditional is what a move did to a queue of conditional moves: the

@@ -65,14 +65,18 @@ const (
 // Tournament is one event from sign-up to the end. It does no I/O and
 // reads no clock: the caller passes the time and keeps the record.
 type Tournament struct {
-	ID          uint64
-	Guild       string
-	Name        string
-	Organiser   string
-	System      System
-	Rounds      int // Swiss: the rounds; round-robin: computed at start
-	Cycles      int // round-robin: 1 or 2
-	DaysPerMove int
+	ID        uint64
+	Guild     string
+	Channel   string // where it was created: its posts, its games' threads
+	Post      string // the sign-up post, updated as players join
+	Name      string
+	Organiser string
+	// OrganiserRole is a role whose members may run it too ("": none).
+	OrganiserRole string
+	System        System
+	Rounds        int // Swiss: the rounds; round-robin: computed at start
+	Cycles        int // round-robin: 1 or 2
+	DaysPerMove   int
 	// RoundDays closes a round that many days after it starts (0: a round
 	// lasts until its games end); Adjudicate says how its unfinished
 	// games are scored then.
@@ -97,6 +101,8 @@ var (
 	ErrNotRunning     = errors.New("the tournament is not running")
 	ErrNoSuchBoard    = errors.New("no such game in this round")
 	ErrAlreadyDecided = errors.New("that game already has its result")
+	// ErrNotYet: a start or a round's close asked for before its time.
+	ErrNotYet = errors.New("not yet: its time has not come")
 )
 
 // Join signs a player up; on a Swiss that runs already they join from
@@ -152,7 +158,7 @@ func (t *Tournament) Start(by string, now time.Time) (*TRound, error) {
 		return nil, ErrNotOrganiser
 	}
 	if by == "" && (t.StartAt.IsZero() || now.Before(t.StartAt)) {
-		return nil, fmt.Errorf("the tournament starts at %v, not yet", t.StartAt)
+		return nil, fmt.Errorf("%w: the tournament starts at %v", ErrNotYet, t.StartAt)
 	}
 	if len(t.Members) < 3 {
 		return nil, ErrTooFewPlayers
@@ -218,7 +224,7 @@ func (t *Tournament) Close(now time.Time, whiteToMove func(board int) bool) ([]i
 	}
 	r := &t.Played[len(t.Played)-1]
 	if r.Closes.IsZero() || now.Before(r.Closes) {
-		return nil, fmt.Errorf("the round closes at %v, not yet", r.Closes)
+		return nil, fmt.Errorf("%w: the round closes at %v", ErrNotYet, r.Closes)
 	}
 	var scored []int
 	for i := range r.Boards {

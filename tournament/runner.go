@@ -31,12 +31,16 @@ func load(tx play.ReadTx, id uint64) (*Tournament, error) {
 	return FromRecord(rec)
 }
 
-func save(tx play.Tx, t *Tournament) error {
+// save stores t and the tasks its state makes due.
+func save(tx play.Tx, t *Tournament, now time.Time) error {
 	rec, err := t.Stored()
 	if err != nil {
 		return err
 	}
-	return tx.PutTournament(rec)
+	if err := tx.PutTournament(rec); err != nil {
+		return err
+	}
+	return tasks(tx, t, now)
 }
 
 // Get returns the stored tournament.
@@ -67,8 +71,9 @@ func (r *Runner) List(ctx context.Context, guild string) ([]*Tournament, error) 
 	return out, err
 }
 
-// Create stores a new tournament taking sign-ups and gives it its id.
-func (r *Runner) Create(ctx context.Context, t Tournament) (*Tournament, error) {
+// Create stores a new tournament taking sign-ups and gives it its id;
+// one with a StartAt gets its start task.
+func (r *Runner) Create(ctx context.Context, t Tournament, now time.Time) (*Tournament, error) {
 	if t.System != Swiss && t.System != RoundRobin {
 		return nil, fmt.Errorf("a tournament is Swiss or round-robin, not system %d", t.System)
 	}
@@ -82,7 +87,7 @@ func (r *Runner) Create(ctx context.Context, t Tournament) (*Tournament, error) 
 			return err
 		}
 		t.ID = id
-		return save(tx, &t)
+		return save(tx, &t, now)
 	})
 	if err != nil {
 		return nil, err
@@ -91,8 +96,9 @@ func (r *Runner) Create(ctx context.Context, t Tournament) (*Tournament, error) 
 }
 
 // Do runs fn on the stored tournament in one transaction and stores what
-// fn made of it; an error from fn changes nothing.
-func (r *Runner) Do(ctx context.Context, id uint64, fn func(t *Tournament) error) (*Tournament, error) {
+// fn made of it, with the tasks it makes due; an error from fn changes
+// nothing.
+func (r *Runner) Do(ctx context.Context, id uint64, now time.Time, fn func(t *Tournament) error) (*Tournament, error) {
 	var t *Tournament
 	err := r.Play.Storage().Update(ctx, func(tx play.Tx) error {
 		var err error
@@ -102,7 +108,7 @@ func (r *Runner) Do(ctx context.Context, id uint64, fn func(t *Tournament) error
 		if err := fn(t); err != nil {
 			return err
 		}
-		return save(tx, t)
+		return save(tx, t, now)
 	})
 	if err != nil {
 		return nil, err
@@ -113,7 +119,7 @@ func (r *Runner) Do(ctx context.Context, id uint64, fn func(t *Tournament) error
 // Start starts the tournament (by its organiser, or by "" at its time),
 // pairs round 1 and starts its games.
 func (r *Runner) Start(ctx context.Context, id uint64, by string, now time.Time) (*Tournament, error) {
-	if _, err := r.Do(ctx, id, func(t *Tournament) error { _, err := t.Start(by, now); return err }); err != nil {
+	if _, err := r.Do(ctx, id, now, func(t *Tournament) error { _, err := t.Start(by, now); return err }); err != nil {
 		return nil, err
 	}
 	if _, err := r.StartGames(ctx, id, now); err != nil {
@@ -152,7 +158,7 @@ func (r *Runner) StartGames(ctx context.Context, id uint64, now time.Time) ([]pl
 				return errStartedAlready
 			}
 			cur.Played[k].Boards[i].GameID = res.Game.ID
-			return save(tx, cur)
+			return save(tx, cur, now)
 		}).Start(ctx, play.NewGame{
 			Guild: t.Guild, Channel: ch,
 			White: play.Seat{ID: w.ID, Name: w.Name}, Black: play.Seat{ID: bl.ID, Name: bl.Name},
@@ -193,7 +199,7 @@ func OnEnd(tx play.Tx, g *play.Game) error {
 		if err := t.Record(i, whiteOutcome(g.Outcome)); err != nil {
 			return err
 		}
-		return save(tx, t)
+		return save(tx, t, g.Ended)
 	}
 	return nil
 }
@@ -213,7 +219,7 @@ func whiteOutcome(o game.Outcome) Outcome {
 // Advance pairs the next round once the current one is over and starts
 // its games, or finishes the tournament after its last round.
 func (r *Runner) Advance(ctx context.Context, id uint64, now time.Time) (*Tournament, []play.Game, error) {
-	t, err := r.Do(ctx, id, func(t *Tournament) error { _, err := t.Next(now); return err })
+	t, err := r.Do(ctx, id, now, func(t *Tournament) error { _, err := t.Next(now); return err })
 	if err != nil {
 		return nil, nil, err
 	}
@@ -247,7 +253,7 @@ func (r *Runner) CloseRound(ctx context.Context, id uint64, now time.Time) (*Tou
 		}); err != nil {
 			return err
 		}
-		return save(tx, t)
+		return save(tx, t, now)
 	})
 	if err != nil {
 		return nil, nil, err

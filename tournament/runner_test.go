@@ -45,13 +45,13 @@ func TestRunnerSwissThroughPlay(t *testing.T) {
 	ctx := context.Background()
 	r, svc := newRunner(t)
 	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
-	tr, err := r.Create(ctx, Tournament{Guild: "g1", Name: "Winter Swiss", Organiser: "org", System: Swiss, Rounds: 3, DaysPerMove: 3})
+	tr, err := r.Create(ctx, Tournament{Guild: "g1", Name: "Winter Swiss", Organiser: "org", System: Swiss, Rounds: 3, DaysPerMove: 3}, now)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < 5; i++ {
 		m := Member{ID: fmt.Sprintf("u%d", i), Name: fmt.Sprintf("Player %d", i), Rating: 1500 + i}
-		if _, err := r.Do(ctx, tr.ID, func(t *Tournament) error { return t.Join(m) }); err != nil {
+		if _, err := r.Do(ctx, tr.ID, now, func(t *Tournament) error { return t.Join(m) }); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -80,7 +80,7 @@ func TestRunnerSwissThroughPlay(t *testing.T) {
 		t.Fatalf("advanced during round 1: %v", err)
 	}
 	endRound(t, ctx, r, svc, tr.ID, now.Add(time.Hour))
-	if _, err := r.Do(ctx, tr.ID, func(t *Tournament) error { return t.Withdraw("u0") }); err != nil {
+	if _, err := r.Do(ctx, tr.ID, now, func(t *Tournament) error { return t.Withdraw("u0") }); err != nil {
 		t.Fatal(err)
 	}
 	for k := 2; k <= 3; k++ {
@@ -116,13 +116,13 @@ func TestRunnerRoundClosesWithAdjudication(t *testing.T) {
 	ctx := context.Background()
 	r, svc := newRunner(t)
 	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
-	tr, err := r.Create(ctx, Tournament{Guild: "g1", Organiser: "org", System: RoundRobin, DaysPerMove: 14, RoundDays: 7, Adjudicate: AdjudicateLossToMove})
+	tr, err := r.Create(ctx, Tournament{Guild: "g1", Organiser: "org", System: RoundRobin, DaysPerMove: 14, RoundDays: 7, Adjudicate: AdjudicateLossToMove}, now)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < 4; i++ {
 		m := Member{ID: fmt.Sprintf("u%d", i), Name: fmt.Sprintf("P%d", i)}
-		if _, err := r.Do(ctx, tr.ID, func(t *Tournament) error { return t.Join(m) }); err != nil {
+		if _, err := r.Do(ctx, tr.ID, now, func(t *Tournament) error { return t.Join(m) }); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -155,5 +155,59 @@ func TestRunnerRoundClosesWithAdjudication(t *testing.T) {
 	tr, _ = r.Get(ctx, tr.ID)
 	if tr.Played[0].Boards[0].Outcome != Loss {
 		t.Fatalf("a late end changed an adjudicated result to %v", tr.Played[0].Boards[0].Outcome)
+	}
+}
+
+// The tasks that move a tournament on are written with the state that
+// makes them due: a start at its time, a round's closing, a round over.
+func TestRunnerWritesItsTasks(t *testing.T) {
+	ctx := context.Background()
+	r, svc := newRunner(t)
+	ob := svc.Storage().(play.Outbox)
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	tr, err := r.Create(ctx, Tournament{Guild: "g1", Organiser: "org", System: Swiss, Rounds: 2, DaysPerMove: 14, RoundDays: 5, StartAt: now.Add(time.Hour)}, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	claim := func(at time.Time) []Task {
+		t.Helper()
+		items, err := ob.ClaimOutbox(ctx, "test", at, time.Minute, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ks []Task
+		for _, it := range items {
+			k, err := DecodeTask(it)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ks = append(ks, k)
+			if err := ob.DoneOutbox(ctx, it.Key); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return ks
+	}
+	if ks := claim(now); len(ks) != 0 {
+		t.Fatalf("tasks due before the start: %+v", ks)
+	}
+	for i := 0; i < 4; i++ {
+		m := Member{ID: fmt.Sprintf("u%d", i)}
+		if _, err := r.Do(ctx, tr.ID, now, func(t *Tournament) error { return t.Join(m) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if ks := claim(now.Add(time.Hour)); len(ks) != 1 || ks[0].What != TaskStart {
+		t.Fatalf("at the start time: %+v", ks)
+	}
+	if _, err := r.Start(ctx, tr.ID, "", now.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if ks := claim(now.Add(time.Hour + 5*24*time.Hour)); len(ks) != 1 || ks[0].What != TaskClose || ks[0].Round != 1 {
+		t.Fatalf("at the round's closing time: %+v", ks)
+	}
+	endRound(t, ctx, r, svc, tr.ID, now.Add(2*time.Hour))
+	if ks := claim(now.Add(2 * time.Hour)); len(ks) != 1 || ks[0].What != TaskAdvance || ks[0].Round != 1 {
+		t.Fatalf("after the round's last game: %+v", ks)
 	}
 }

@@ -457,7 +457,7 @@ func (s *Session) notes(out *round.Outcome) []Note {
 				}
 			case round.Offered:
 				notes = append(notes, Note{Asked, i18n.Event(s.opt.Lang, e, d.Act, marks)})
-			case round.Declined, round.TookBack:
+			case round.Declined, round.TookBack, round.Lapsed:
 				notes = append(notes, Note{Info, i18n.Event(s.opt.Lang, e, d.Act, marks)})
 			}
 		}

@@ -143,8 +143,8 @@
 // nonce; send one with Session.RequestWithBucketID.
 //
 // Not faked: voice, presences, gateway compression, intents
-// (every event goes to every session), member lists, roles and members'
-// own permissions (every user may do what basePermissions allows), Manage
+// (every event goes to every session), member lists, roles as objects
+// (a user's Roles only show in the member of their interactions), Manage
 // Threads for the bot, messages that users write, and any endpoint not
 // listed above, which answers 404 and is logged.
 //

@@ -89,6 +89,9 @@ func memberJSON(u User, bot bool, joined time.Time, withUser bool) map[string]an
 		"premium_since": nil, "deaf": false, "mute": false, "flags": 0, "pending": false,
 		"communication_disabled_until": nil,
 	}
+	if len(u.Roles) > 0 {
+		m["roles"] = u.Roles
+	}
 	if withUser {
 		m["user"] = userJSON(u, bot)
 	}

@@ -135,6 +135,9 @@ type User struct {
 	// commands that allow it are theirs in DMs, group DMs and servers
 	// without the bot.
 	Installed bool
+	// Roles are the ids of the user's roles, as the member's roles in
+	// interactions (what they allow is SetMemberPermissions').
+	Roles []string
 }
 
 // interaction is one interaction the fake dispatched.

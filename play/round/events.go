@@ -65,6 +65,13 @@ type Declined struct {
 	By    string
 }
 
+// Lapsed: the offer By made lapsed, because its opponent played a
+// move instead of answering it.
+type Lapsed struct {
+	Offer Offer
+	By    string
+}
+
 // TookBack: By granted a takeback; Plies moves were taken back.
 type TookBack struct {
 	By    string
@@ -108,6 +115,7 @@ func (Ended) name() string          { return "ended" }
 func (Offered) name() string        { return "offered" }
 func (Declined) name() string       { return "declined" }
 func (TookBack) name() string       { return "tookback" }
+func (Lapsed) name() string         { return "lapsed" }
 func (Dropped) name() string        { return "dropped" }
 func (Tell) name() string           { return "tell" }
 func (EngineThinking) name() string { return "thinking" }
@@ -160,6 +168,8 @@ func (es *Events) UnmarshalJSON(b []byte) error {
 			e, err = decode[Declined](t.E)
 		case "tookback":
 			e, err = decode[TookBack](t.E)
+		case "lapsed":
+			e, err = decode[Lapsed](t.E)
 		case "dropped":
 			e, err = decode[Dropped](t.E)
 		case "tell":

@@ -33,6 +33,12 @@ func events(a Act, res *play.Result) Events {
 			ply--
 		}
 		es = appendMove(es, a.By, res.Move, ply, false)
+		if o := res.DrawLapsed; o != nil {
+			es = append(es, Lapsed{Offer: Draw, By: o.By})
+		}
+		if o := res.TakebackLapsed; o != nil {
+			es = append(es, Lapsed{Offer: Takeback, By: o.By})
+		}
 		switch {
 		case c != nil && c.Reply != nil:
 			es = appendMove(es, c.By, c.Reply, ply+1, true)

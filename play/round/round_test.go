@@ -336,6 +336,7 @@ func TestEventsReadBackAsWritten(t *testing.T) {
 		round.Offered{Offer: round.Draw, By: "a", To: "b"},
 		round.Declined{Offer: round.Takeback, By: "b"},
 		round.TookBack{By: "b", Plies: 2},
+		round.Lapsed{Offer: round.Draw, By: "a"},
 		round.Dropped{By: "a"},
 		round.Tell{User: "b", Why: round.OfferMade},
 		round.EngineThinking{Ahead: 3},

@@ -1,0 +1,129 @@
+package bot
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/iceagechess/iceage/i18n"
+	"github.com/iceagechess/iceage/play"
+)
+
+// /settings: how a player is told it is their move, their reminders and
+// their language.
+
+func init() {
+	addCommand(appCommand{name: "settings", reach: anywhere, run: (*Bot).settingsCommand, help: helpCorrespondence + 4,
+		declare: func(*Config) *discordgo.ApplicationCommand {
+			reminders := option("settings", "reminders", discordgo.ApplicationCommandOptionString, false)
+			reminders.MaxLength = 40
+			return command("settings",
+				option("settings", "notifications", discordgo.ApplicationCommandOptionString, false, play.NotifyMention, play.NotifyDM, play.NotifyNone),
+				reminders,
+				option("settings", "language", discordgo.ApplicationCommandOptionString, false, languageChoices...))
+		}})
+}
+
+// languageChoices are the values /settings language takes.
+var languageChoices = []string{"auto", "en", "fr", "ru", "nb", "es", "nl"}
+
+// settingsCommand is /settings: with options it changes them, without it
+// shows them.
+func (b *Bot) settingsCommand(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
+	p := b.prefs(in.ctx, in.user)
+	opts := options(data)
+	if len(opts) == 0 {
+		return in.tell(settingsText(in.lang, &p, b.cfg.Now))
+	}
+	if o := opts["notifications"]; o != nil {
+		p.Notifications = o.StringValue()
+	}
+	if o := opts["language"]; o != nil {
+		p.Language = o.StringValue()
+		if p.Language == "auto" {
+			p.Language = ""
+		}
+	}
+	if o := opts["reminders"]; o != nil {
+		hours, ok := parseHours(o.StringValue())
+		if !ok {
+			return in.tell(tr(in.lang, "settings.bad_reminders", nil))
+		}
+		p.Reminders = hours
+	}
+	saved, err := b.play.SetPrefs(in.ctx, in.user, p, b.cfg.Now())
+	if err != nil {
+		return err
+	}
+	// The answer speaks the language just chosen, or the client's if
+	// the choice is to follow it.
+	var lang i18n.Lang
+	if saved.Language != "" {
+		lang = i18n.Lang(saved.Language)
+	} else {
+		lang = b.language(string(in.i.Locale))
+	}
+	return in.tell("✅ " + tr(lang, "settings.saved", nil) + "\n" + settingsText(lang, &saved, b.cfg.Now))
+}
+
+// parseHours reads reminder hours, "24 1" or "24h, 1h"; "0" means none.
+func parseHours(text string) ([]int, bool) {
+	fields := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return r == ' ' || r == ',' || r == ';' })
+	if len(fields) == 0 {
+		return nil, false
+	}
+	hours := []int{}
+	for _, f := range fields {
+		n, err := strconv.Atoi(strings.TrimRight(f, "hчtu"))
+		switch {
+		case err != nil || n < 0 || n > play.MaxReminderHours:
+			return nil, false
+		case n > 0:
+			hours = append(hours, n)
+		}
+	}
+	if len(hours) > play.MaxReminders {
+		return nil, false
+	}
+	return hours, true
+}
+
+// settingsText shows a user's settings.
+func settingsText(lang i18n.Lang, p *play.Prefs, now func() time.Time) string {
+	notify := p.Notifications
+	if notify == "" {
+		notify = play.NotifyMention
+	}
+	lines := []string{"**" + tr(lang, "settings.title", nil) + "**",
+		"🔔 " + tr(lang, "settings.notifications", map[string]any{"Value": tr(lang, "choice."+notify, nil)})}
+	switch {
+	case p.Reminders == nil:
+		lines = append(lines, "⏳ "+tr(lang, "settings.reminders_default", map[string]any{"Value": hoursText(lang, play.DefaultReminders)}))
+	case len(p.Reminders) == 0:
+		lines = append(lines, "⏳ "+tr(lang, "settings.reminders_none", nil))
+	default:
+		lines = append(lines, "⏳ "+tr(lang, "settings.reminders", map[string]any{"Value": hoursText(lang, p.Reminders)}))
+	}
+	language := "auto"
+	if p.Language != "" {
+		language = p.Language
+	}
+	lines = append(lines, "🌐 "+tr(lang, "settings.language", map[string]any{"Value": tr(lang, "choice."+language, nil)}))
+	if p.Away(now()) {
+		lines = append(lines, "🏖️ "+tr(lang, "games.you_away", map[string]any{"When": timestamp(p.AwayUntil, "f")}))
+	}
+	if !p.DMRefused.IsZero() {
+		lines = append(lines, "✉️ "+tr(lang, "settings.dm_refused", nil))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func hoursText(lang i18n.Lang, hours []int) string {
+	parts := make([]string, len(hours))
+	for i, h := range hours {
+		parts[i] = i18n.N(lang, "count.hours", h, nil)
+	}
+	return strings.Join(parts, ", ")
+}

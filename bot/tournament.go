@@ -1,0 +1,722 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/iceagechess/iceage/i18n"
+	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/render"
+	"github.com/iceagechess/iceage/tournament"
+)
+
+// Tournaments in Discord: /tournament create opens a sign-up post with a
+// Join button; the organiser starts it (or its time does); each round's
+// pairings are posted with links to the games' threads; a game's end
+// records its result through play's OnEnd (tournament.OnEnd), whose task
+// in the outbox pairs the next round here (deliverTournament); the last
+// round ends with the standings and the podium.
+
+var (
+	tournamentJoin  = pattern("tn:join:{t}")
+	tournamentLeave = pattern("tn:leave:{t}")
+)
+
+// maxSwissRounds bounds /tournament create's rounds: more than a long
+// Swiss needs, few enough that a sign-up post reads well.
+const maxSwissRounds = 20
+
+func init() {
+	addCommand(appCommand{name: "tournament", declare: declareTournament, run: (*Bot).tournamentCommand, help: helpOther - 50})
+	clicks.handle(tournamentJoin, tournamentClick((*Bot).joinClick))
+	clicks.handle(tournamentLeave, tournamentClick((*Bot).leaveClick))
+}
+
+func tournamentClick(h func(*Bot, *interaction, uint64) error) clickHandler {
+	return func(b *Bot, in *interaction, f idFields) error {
+		id, err := f.num("t")
+		if err != nil {
+			return err
+		}
+		return h(b, in, id)
+	}
+}
+
+func sub(name string, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
+	o := option("tournament", name, discordgo.ApplicationCommandOptionSubCommand, false)
+	o.Options = opts
+	return o
+}
+
+func tournamentOption(name string, typ discordgo.ApplicationCommandOptionType, required bool, choices ...string) *discordgo.ApplicationCommandOption {
+	return option("tournament", name, typ, required, choices...)
+}
+
+func declareTournament(cfg *Config) *discordgo.ApplicationCommand {
+	days := tournamentOption("days", discordgo.ApplicationCommandOptionInteger, false)
+	for _, d := range cfg.AllowedDays {
+		c := &discordgo.ApplicationCommandOptionChoice{Value: d, Name: i18n.Days(i18n.English, d), NameLocalizations: map[discordgo.Locale]string{}}
+		for _, l := range i18n.Languages()[1:] {
+			for _, loc := range i18n.DiscordLocalesOf(l) {
+				c.NameLocalizations[discordgo.Locale(loc)] = i18n.Days(l, d)
+			}
+		}
+		days.Choices = append(days.Choices, c)
+	}
+	rounds := tournamentOption("rounds", discordgo.ApplicationCommandOptionInteger, false)
+	rounds.MinValue, rounds.MaxValue = ptr(1.0), maxSwissRounds
+	startIn := tournamentOption("start_in", discordgo.ApplicationCommandOptionInteger, false)
+	startIn.MinValue, startIn.MaxValue = ptr(1.0), 24*14
+	roundDays := tournamentOption("round_days", discordgo.ApplicationCommandOptionInteger, false)
+	roundDays.MinValue, roundDays.MaxValue = ptr(1.0), 60
+	name := tournamentOption("title", discordgo.ApplicationCommandOptionString, false)
+	name.MaxLength = 60
+	id := func() *discordgo.ApplicationCommandOption {
+		o := tournamentOption("number", discordgo.ApplicationCommandOptionInteger, false)
+		o.MinValue = ptr(1.0)
+		return o
+	}
+	return command("tournament",
+		sub("create",
+			tournamentOption("system", discordgo.ApplicationCommandOptionString, true, "swiss", "roundrobin"),
+			rounds, days,
+			tournamentOption("rated", discordgo.ApplicationCommandOptionBoolean, false),
+			startIn, name,
+			tournamentOption("role", discordgo.ApplicationCommandOptionRole, false),
+			roundDays,
+			tournamentOption("adjudicate", discordgo.ApplicationCommandOptionString, false, "draw", "loss_to_move"),
+		),
+		sub("join", id()), sub("withdraw", id()), sub("start", id()), sub("standings", id()))
+}
+
+func (b *Bot) runner() *tournament.Runner {
+	return &tournament.Runner{Play: b.play, Channel: b.boardThread}
+}
+
+// boardThread opens the public thread a board's game is played in, in
+// the tournament's channel.
+func (b *Bot) boardThread(ctx context.Context, t *tournament.Tournament, board int) (string, error) {
+	lang := b.guildLang(ctx, t.Guild)
+	r := t.Played[len(t.Played)-1]
+	bd := r.Boards[board]
+	name := truncate(tr(lang, "tournament.thread", map[string]any{"Name": t.Name, "Round": len(t.Played),
+		"White": t.Members[bd.White].Name, "Black": t.Members[bd.Black].Name}), 100)
+	ch, err := b.s.ThreadStartComplex(t.Channel, &discordgo.ThreadStart{Name: name, Type: discordgo.ChannelTypeGuildPublicThread,
+		AutoArchiveDuration: threadArchiveMinutes}, discordgo.WithContext(ctx))
+	if err != nil {
+		return "", err
+	}
+	return ch.ID, nil
+}
+
+func (b *Bot) tournamentCommand(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
+	if len(data.Options) != 1 || data.Options[0].Type != discordgo.ApplicationCommandOptionSubCommand {
+		return in.tell(tr(in.lang, "error.unknown_command", nil))
+	}
+	sc := data.Options[0]
+	opts := map[string]*discordgo.ApplicationCommandInteractionDataOption{}
+	for _, o := range sc.Options {
+		opts[o.Name] = o
+	}
+	if sc.Name == "create" {
+		return b.createTournament(in, opts)
+	}
+	t, err := b.pickTournament(in, opts)
+	if err != nil {
+		return err
+	}
+	switch sc.Name {
+	case "join":
+		return b.joinTournament(in, t.ID, false)
+	case "withdraw":
+		return b.leaveTournament(in, t.ID, false)
+	case "start":
+		return b.startTournament(in, t)
+	case "standings":
+		m, err := b.standingsMessage(in.public, t)
+		if err != nil {
+			return err
+		}
+		return in.respond(m)
+	}
+	return in.tell(tr(in.lang, "error.unknown_command", nil))
+}
+
+// pickTournament finds the tournament a command names (id), or the
+// newest one of this channel; a tournament of another server is as good
+// as none.
+func (b *Bot) pickTournament(in *interaction, opts map[string]*discordgo.ApplicationCommandInteractionDataOption) (*tournament.Tournament, error) {
+	none := func() (*tournament.Tournament, error) {
+		_ = in.tell(tr(in.lang, "tournament.refused.none", nil))
+		return nil, errNotHere
+	}
+	if o := opts["number"]; o != nil {
+		v := o.IntValue()
+		if v <= 0 {
+			return none()
+		}
+		t, err := b.runner().Get(in.ctx, uint64(v))
+		if errors.Is(err, play.ErrNotFound) || err == nil && t.Guild != in.i.GuildID {
+			return none()
+		}
+		return t, err
+	}
+	list, err := b.runner().List(in.ctx, in.i.GuildID)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range list {
+		if t.Channel == in.i.ChannelID {
+			return t, nil
+		}
+	}
+	return none()
+}
+
+// mayOrganise: the tournament's organiser, a member with Manage Server,
+// or a member of the organisers' role the tournament names.
+func mayOrganise(in *interaction, t *tournament.Tournament) bool {
+	m := in.i.Member
+	if m == nil {
+		return false
+	}
+	if in.user == t.Organiser || m.Permissions&discordgo.PermissionManageGuild != 0 {
+		return true
+	}
+	for _, r := range m.Roles {
+		if t.OrganiserRole != "" && r == t.OrganiserRole {
+			return true
+		}
+	}
+	return false
+}
+
+func (b *Bot) createTournament(in *interaction, opts map[string]*discordgo.ApplicationCommandInteractionDataOption) error {
+	if in.i.Member == nil || in.i.Member.Permissions&discordgo.PermissionManageGuild == 0 {
+		return in.tell(tr(in.lang, "tournament.refused.create", nil))
+	}
+	now := b.cfg.Now()
+	t := tournament.Tournament{Guild: in.i.GuildID, Channel: in.i.ChannelID, Organiser: in.user, System: tournament.Swiss, Rounds: 5,
+		DaysPerMove: b.cfg.DefaultDays}
+	if t.DaysPerMove == 0 {
+		t.DaysPerMove = 3
+	}
+	if o := opts["system"]; o != nil && o.StringValue() == "roundrobin" {
+		t.System = tournament.RoundRobin
+	}
+	if o := opts["rounds"]; o != nil {
+		if v := o.IntValue(); v >= 1 && v <= maxSwissRounds {
+			t.Rounds = int(v)
+		} else {
+			return in.tell(tr(in.lang, "tournament.refused.rounds", map[string]any{"Max": maxSwissRounds}))
+		}
+	}
+	if o := opts["days"]; o != nil {
+		t.DaysPerMove = int(o.IntValue())
+	}
+	if !allowed(b.cfg.AllowedDays, t.DaysPerMove) {
+		return in.tell(tr(in.lang, "tournament.refused.days", nil))
+	}
+	if o := opts["rated"]; o != nil {
+		t.Rated = o.BoolValue()
+	}
+	if o := opts["start_in"]; o != nil {
+		if h := o.IntValue(); h >= 1 && h <= 24*14 {
+			t.StartAt = now.Add(time.Duration(h) * time.Hour)
+		}
+	}
+	if o := opts["round_days"]; o != nil {
+		if d := o.IntValue(); d >= 1 && d <= 60 {
+			t.RoundDays = int(d)
+		}
+	}
+	if o := opts["adjudicate"]; o != nil && o.StringValue() == "loss_to_move" {
+		t.Adjudicate = tournament.AdjudicateLossToMove
+	}
+	if o := opts["role"]; o != nil {
+		t.OrganiserRole = fmt.Sprint(o.Value)
+		if play.CheckID("role", t.OrganiserRole) != nil {
+			t.OrganiserRole = ""
+		}
+	}
+	t.Name = tr(in.public, "tournament.default_name", map[string]any{"Organiser": in.seat.Name})
+	if o := opts["title"]; o != nil {
+		if s := strings.TrimSpace(oneLine(o.StringValue())); s != "" {
+			t.Name = truncate(s, 60)
+		}
+	}
+	created, err := b.runner().Create(in.ctx, t, now)
+	if err != nil {
+		return err
+	}
+	post, err := b.post(in.ctx, created.Channel, b.signupMessage(in.public, created))
+	if err != nil {
+		return err
+	}
+	if _, err := b.runner().Do(in.ctx, created.ID, now, func(t *tournament.Tournament) error { t.Post = post; return nil }); err != nil {
+		return err
+	}
+	return in.tell(tr(in.lang, "tournament.created", map[string]any{"Name": created.Name, "ID": created.ID}))
+}
+
+func allowed(days []int, d int) bool {
+	for _, x := range days {
+		if x == d {
+			return true
+		}
+	}
+	return d == 0
+}
+
+func oneLine(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < ' ' || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+// tournamentRefusal tells the user why the tournament refused, or
+// returns an error that is no refusal.
+func (in *interaction) tournamentRefusal(t *tournament.Tournament, err error) error {
+	key := ""
+	switch {
+	case errors.Is(err, tournament.ErrNotSigningUp):
+		key = "tournament.refused.closed"
+	case errors.Is(err, tournament.ErrAlreadyJoined):
+		key = "tournament.refused.already"
+	case errors.Is(err, tournament.ErrNotMember):
+		key = "tournament.refused.not_member"
+	case errors.Is(err, tournament.ErrNotOrganiser):
+		key = "tournament.refused.organiser"
+	case errors.Is(err, tournament.ErrTooFewPlayers):
+		key = "tournament.refused.too_few"
+	case errors.Is(err, tournament.ErrNotRunning):
+		key = "tournament.refused.not_running"
+	case errors.Is(err, tournament.ErrNoPairing):
+		key = "tournament.refused.no_pairing"
+	default:
+		return err
+	}
+	_ = in.tell(tr(in.lang, key, map[string]any{"Name": t.Name, "Count": len(t.Members)}))
+	return errNotHere
+}
+
+func (b *Bot) joinClick(in *interaction, id uint64) error  { return b.joinTournament(in, id, true) }
+func (b *Bot) leaveClick(in *interaction, id uint64) error { return b.leaveTournament(in, id, true) }
+
+func (b *Bot) joinTournament(in *interaction, id uint64, click bool) error {
+	rating := 0
+	if p, err := b.play.Player(in.ctx, in.i.GuildID, in.user); err == nil {
+		rating = int(p.Rating.Rating)
+	}
+	m := tournament.Member{ID: in.user, Name: in.seat.Name, Rating: rating}
+	return b.changeSignup(in, id, click, "tournament.joined", func(t *tournament.Tournament) error { return t.Join(m) })
+}
+
+func (b *Bot) leaveTournament(in *interaction, id uint64, click bool) error {
+	return b.changeSignup(in, id, click, "tournament.left", func(t *tournament.Tournament) error { return t.Withdraw(in.user) })
+}
+
+// changeSignup applies a join or a withdrawal and shows it on the
+// sign-up post: the click's own message, or the post edited.
+func (b *Bot) changeSignup(in *interaction, id uint64, click bool, done string, fn func(*tournament.Tournament) error) error {
+	before, err := b.runner().Get(in.ctx, id)
+	if errors.Is(err, play.ErrNotFound) {
+		return in.tell(tr(in.lang, "tournament.refused.none", nil))
+	}
+	if err != nil {
+		return err
+	}
+	if before.Guild != in.i.GuildID {
+		return in.tell(tr(in.lang, "tournament.refused.none", nil))
+	}
+	t, err := b.runner().Do(in.ctx, id, b.cfg.Now(), fn)
+	if err != nil {
+		return in.tournamentRefusal(before, err)
+	}
+	post := b.signupMessage(in.public, t)
+	if click && in.i.Message != nil && in.i.Message.ID == t.Post {
+		if err := in.update(post); err != nil {
+			return err
+		}
+		return in.tell(tr(in.lang, done, map[string]any{"Name": t.Name}))
+	}
+	if t.Post != "" {
+		if err := b.editPost(in.ctx, t.Channel, t.Post, post); err != nil {
+			b.log.Warn("could not update a tournament's sign-up post", "tournament", t.ID, "err", err)
+		}
+	}
+	return in.tell(tr(in.lang, done, map[string]any{"Name": t.Name}))
+}
+
+func (b *Bot) editPost(ctx context.Context, channel, id string, m *message) error {
+	_, err := b.request(ctx, "PATCH", discordgo.EndpointChannelMessage(channel, id), m, m)
+	return err
+}
+
+// signupMessage is the sign-up post: the terms, the players so far, and
+// Join and Withdraw while sign-up is open.
+func (b *Bot) signupMessage(lang i18n.Lang, t *tournament.Tournament) *message {
+	var players []string
+	for _, m := range t.Members {
+		if !m.Withdrawn {
+			players = append(players, mention(m.ID))
+		}
+	}
+	list := tr(lang, "tournament.signup.nobody", nil)
+	if len(players) > 0 {
+		list = truncate(strings.Join(players, ", "), 1000)
+	}
+	when := tr(lang, "tournament.signup.by_organiser", map[string]any{"Organiser": mention(t.Organiser)})
+	if !t.StartAt.IsZero() {
+		when = tr(lang, "tournament.signup.starts_at", map[string]any{"Time": timestamp(t.StartAt, "f"), "In": timestamp(t.StartAt, "R")})
+	}
+	status := tr(lang, "tournament.status.open", nil)
+	switch t.Status {
+	case tournament.Running:
+		status = tr(lang, "tournament.status.running", map[string]any{"Round": len(t.Played), "Rounds": t.Rounds})
+	case tournament.Finished:
+		status = tr(lang, "tournament.status.finished", nil)
+	}
+	e := &discordgo.MessageEmbed{
+		Title:       truncate(t.Name, 250),
+		Description: terms(lang, t) + "\n" + when,
+		Fields: []*discordgo.MessageEmbedField{
+			{Name: i18n.N(lang, "tournament.signup.players", len(players), nil), Value: list},
+			{Name: tr(lang, "tournament.signup.status", nil), Value: status},
+		},
+		Footer: &discordgo.MessageEmbedFooter{Text: tr(lang, "tournament.signup.footer", map[string]any{"ID": t.ID})},
+	}
+	m := &message{Embeds: []*discordgo.MessageEmbed{e}, Components: []discordgo.MessageComponent{}}
+	if t.Status == tournament.SigningUp || t.Status == tournament.Running && t.System == tournament.Swiss {
+		m.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: tr(lang, "tournament.button.join", nil), Style: discordgo.SuccessButton, CustomID: tournamentJoin.id(t.ID)},
+			discordgo.Button{Label: tr(lang, "tournament.button.leave", nil), Style: discordgo.SecondaryButton, CustomID: tournamentLeave.id(t.ID)},
+		}}}
+	}
+	m.mentionOnly()
+	return m
+}
+
+// terms says what kind of tournament it is: "Swiss · 5 rounds · 3 days
+// per move · Rated".
+func terms(lang i18n.Lang, t *tournament.Tournament) string {
+	parts := []string{tr(lang, "tournament.system.swiss", nil)}
+	if t.System == tournament.RoundRobin {
+		parts[0] = tr(lang, "tournament.system.roundrobin", nil)
+	} else {
+		parts = append(parts, i18n.N(lang, "tournament.rounds", t.Rounds, nil))
+	}
+	if t.DaysPerMove > 0 {
+		parts = append(parts, i18n.DaysPerMove(lang, t.DaysPerMove))
+	}
+	if t.Rated {
+		parts = append(parts, tr(lang, "board.rated", nil))
+	} else {
+		parts = append(parts, tr(lang, "board.casual", nil))
+	}
+	s := strings.Join(parts, " · ")
+	if t.RoundDays > 0 {
+		how := tr(lang, "tournament.adjudicate.draw", nil)
+		if t.Adjudicate == tournament.AdjudicateLossToMove {
+			how = tr(lang, "tournament.adjudicate.loss_to_move", nil)
+		}
+		s += "\n" + tr(lang, "tournament.signup.round_days", map[string]any{"Days": i18n.Days(lang, t.RoundDays), "How": how})
+	}
+	return s
+}
+
+func (b *Bot) startTournament(in *interaction, t *tournament.Tournament) error {
+	if !mayOrganise(in, t) {
+		return in.tell(tr(in.lang, "tournament.refused.organiser", nil))
+	}
+	if err := in.deferReply(true); err != nil {
+		return err
+	}
+	now := b.cfg.Now()
+	started, err := b.runner().Start(in.ctx, t.ID, t.Organiser, now)
+	if err != nil {
+		if rerr := in.tournamentRefusal(t, err); rerr != errNotHere {
+			return rerr
+		}
+		return errNotHere
+	}
+	if err := b.announce(in.ctx, started); err != nil {
+		return err
+	}
+	return in.edit(&message{Content: tr(in.lang, "tournament.started", map[string]any{"Name": started.Name})})
+}
+
+// deliverTournament does a tournament's task from the outbox: the start
+// at its time, the next round once one is over, a round's closing. Each
+// is announced once (the posts carry nonces), however often it runs.
+func (b *Bot) deliverTournament(ctx context.Context, it play.OutboxItem) error {
+	k, err := tournament.DecodeTask(it)
+	if err != nil {
+		return err
+	}
+	r := b.runner()
+	now := b.cfg.Now()
+	var t *tournament.Tournament
+	switch k.What {
+	case tournament.TaskStart:
+		t, err = r.Start(ctx, k.Tournament, "", now)
+		if errors.Is(err, tournament.ErrTooFewPlayers) {
+			t, err = r.Get(ctx, k.Tournament)
+			if err == nil {
+				return b.tournamentNews(ctx, t, "tournament.news.too_few")
+			}
+		}
+	case tournament.TaskAdvance:
+		t, _, err = r.Advance(ctx, k.Tournament, now)
+	case tournament.TaskClose:
+		if cur, gerr := r.Get(ctx, k.Tournament); gerr != nil || len(cur.Played) != k.Round {
+			return gerr // the round this task closes ended on its own
+		}
+		t, _, err = r.CloseRound(ctx, k.Tournament, now)
+	default:
+		return fmt.Errorf("bot: tournament task %q", k.What)
+	}
+	switch {
+	case errors.Is(err, tournament.ErrRoundUnderway), errors.Is(err, tournament.ErrNotRunning), errors.Is(err, tournament.ErrNotSigningUp):
+		// Done already: a task run twice, or a close after the round's end.
+		t, err = r.Get(ctx, k.Tournament)
+	case errors.Is(err, tournament.ErrNoPairing):
+		if t, err = r.Get(ctx, k.Tournament); err == nil {
+			return b.tournamentNews(ctx, t, "tournament.news.no_pairing")
+		}
+	}
+	if errors.Is(err, tournament.ErrNotYet) {
+		return nil // a close task of a round that ended on its own: nothing to do
+	}
+	if err != nil {
+		return err
+	}
+	if _, err := r.StartGames(ctx, t.ID, now); err != nil {
+		return err
+	}
+	if t, err = r.Get(ctx, t.ID); err != nil {
+		return err
+	}
+	return b.announce(ctx, t)
+}
+
+func (b *Bot) tournamentNews(ctx context.Context, t *tournament.Tournament, key string) error {
+	lang := b.guildLang(ctx, t.Guild)
+	m := &message{Content: tr(lang, key, map[string]any{"Name": t.Name, "Organiser": mention(t.Organiser)})}
+	m.mentionOnly(t.Organiser)
+	m.setNonce(nonce(fmt.Sprintf("tn:%d:%s:%d", t.ID, key, len(t.Played))))
+	_, err := b.post(ctx, t.Channel, m)
+	return err
+}
+
+// announce posts what the tournament's state calls for, once: the
+// current round's pairings and its games' first boards, or the final
+// standings and podium; and it brings the sign-up post up to date.
+func (b *Bot) announce(ctx context.Context, t *tournament.Tournament) error {
+	lang := b.guildLang(ctx, t.Guild)
+	if t.Post != "" {
+		if err := b.editPost(ctx, t.Channel, t.Post, b.signupMessage(lang, t)); err != nil {
+			b.log.Warn("could not update a tournament's sign-up post", "tournament", t.ID, "err", err)
+		}
+	}
+	if t.Status == tournament.Finished {
+		m, err := b.podiumMessage(lang, t)
+		if err != nil {
+			return err
+		}
+		m.setNonce(nonce(fmt.Sprintf("tn:%d:final", t.ID)))
+		_, err = b.post(ctx, t.Channel, m)
+		return err
+	}
+	if len(t.Played) == 0 {
+		return nil
+	}
+	k := len(t.Played)
+	r := t.Played[k-1]
+	var lines []string
+	var pings []string
+	for i, bd := range r.Boards {
+		where := ""
+		if bd.GameID != 0 {
+			if g, err := b.play.Game(ctx, bd.GameID); err == nil {
+				where = "<#" + g.Channel + ">"
+			}
+		}
+		lines = append(lines, tr(lang, "tournament.round.board", map[string]any{"Board": i + 1,
+			"White": mention(t.Members[bd.White].ID), "Black": mention(t.Members[bd.Black].ID), "Thread": where}))
+		pings = append(pings, t.Members[bd.White].ID, t.Members[bd.Black].ID)
+	}
+	if r.Bye >= 0 {
+		lines = append(lines, tr(lang, "tournament.round.bye", map[string]any{"Player": mention(t.Members[r.Bye].ID)}))
+		pings = append(pings, t.Members[r.Bye].ID)
+	}
+	if !r.Closes.IsZero() {
+		lines = append(lines, tr(lang, "tournament.round.closes", map[string]any{"Time": timestamp(r.Closes, "f")}))
+	}
+	m := &message{Content: truncate("**"+tr(lang, "tournament.round.title", map[string]any{"Name": t.Name, "Round": k, "Rounds": t.Rounds})+"**\n"+strings.Join(lines, "\n"), 2000)}
+	m.mentionOnly(pings...)
+	m.setNonce(nonce(fmt.Sprintf("tn:%d:round:%d", t.ID, k)))
+	if _, err := b.post(ctx, t.Channel, m); err != nil {
+		return err
+	}
+	// The first board of each game, in its thread, for whoever moves.
+	for _, bd := range r.Boards {
+		if bd.GameID == 0 || bd.Outcome != tournament.Pending {
+			continue
+		}
+		g, err := b.play.Game(ctx, bd.GameID)
+		if err != nil || len(g.Moves) > 0 || g.Over() {
+			continue
+		}
+		board, err := b.boardMessage(ctx, lang, view{g: &g, headline: tr(lang, "game.started", nil), buttons: true, ping: true})
+		if err != nil {
+			return err
+		}
+		board.setNonce(nonce(fmt.Sprintf("tn:%d:board:%d", t.ID, g.ID)))
+		if _, err := b.post(ctx, g.Channel, board); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// standingsRows are the table's rows: rank, name, points and the
+// tie-breaks of the system.
+func standingsTable(lang i18n.Lang, t *tournament.Tournament) (render.Table, []tournament.Standing) {
+	st := t.Standings()
+	cols := []string{tr(lang, "tournament.col.rank", nil), tr(lang, "tournament.col.player", nil), tr(lang, "tournament.col.points", nil)}
+	order := tournament.SwissTiebreaks
+	if t.System == tournament.RoundRobin {
+		order = tournament.RoundRobinTiebreaks
+	}
+	key := map[tournament.Tiebreak]string{tournament.Buchholz: "bh", tournament.BuchholzCut1: "bh1", tournament.SonnebornBerger: "sb",
+		tournament.DirectEncounter: "de", tournament.Wins: "wins"}
+	for _, tb := range order {
+		cols = append(cols, tr(lang, "tournament.col."+key[tb], nil))
+	}
+	table := render.Table{Columns: cols, Left: []int{1}, Podium: 3}
+	for _, s := range st {
+		name := t.Members[s.Player].Name
+		if t.Members[s.Player].Withdrawn {
+			name = tr(lang, "tournament.withdrawn", map[string]any{"Player": name})
+		}
+		row := []string{strconv.Itoa(s.Rank), name, s.Score.String()}
+		for _, tb := range order {
+			v := s.Value(tb)
+			switch tb {
+			case tournament.SonnebornBerger:
+				row = append(row, quarters(v))
+			case tournament.Wins:
+				row = append(row, strconv.Itoa(v))
+			default:
+				row = append(row, tournament.Points(v).String())
+			}
+		}
+		table.Rows = append(table.Rows, row)
+	}
+	if t.Status == tournament.SigningUp || len(st) == 0 {
+		table.Podium = 0
+	}
+	return table, st
+}
+
+// quarters writes a count of quarter points: 13 is "3.25".
+func quarters(q int) string {
+	s := strconv.Itoa(q / 4)
+	switch q % 4 {
+	case 1:
+		s += ".25"
+	case 2:
+		s += ".5"
+	case 3:
+		s += ".75"
+	}
+	return s
+}
+
+// standingsMessage is the table as an embed and as a picture.
+func (b *Bot) standingsMessage(lang i18n.Lang, t *tournament.Tournament) (*message, error) {
+	table, st := standingsTable(lang, t)
+	done := len(t.Completed().Players[0].Games)
+	table.Title = tr(lang, "tournament.standings.title", map[string]any{"Name": t.Name, "Round": done})
+	var lines, alt []string
+	for i, row := range table.Rows {
+		if i < 25 {
+			lines = append(lines, fmt.Sprintf("`%2s` %s — **%s**", row[0], mention(t.Members[st[i].Player].ID), row[2]))
+		}
+		alt = append(alt, row[0]+". "+row[1]+" "+row[2])
+	}
+	e := &discordgo.MessageEmbed{Title: truncate(table.Title, 250), Description: truncate(strings.Join(lines, "\n"), 4000),
+		Image: &discordgo.MessageEmbedImage{URL: "attachment://standings.png"}}
+	m := &message{Embeds: []*discordgo.MessageEmbed{e}}
+	if len(table.Rows) > 0 {
+		png, err := render.TablePNG(table, b.cfg.Theme)
+		if err != nil {
+			return nil, err
+		}
+		m.attach(image{name: "standings.png", data: png, mime: "image/png",
+			alt: tr(lang, "tournament.standings.alt", map[string]any{"Name": t.Name, "Lines": strings.Join(alt, "; ")})})
+	} else {
+		e.Image = nil
+		e.Description = tr(lang, "tournament.signup.nobody", nil)
+	}
+	m.mentionOnly()
+	return m, nil
+}
+
+// podiumMessage ends a tournament: the first three and the final table.
+func (b *Bot) podiumMessage(lang i18n.Lang, t *tournament.Tournament) (*message, error) {
+	m, err := b.standingsMessage(lang, t)
+	if err != nil {
+		return nil, err
+	}
+	_, st := standingsTable(lang, t)
+	medals := []string{"🥇", "🥈", "🥉"}
+	var podium []string
+	for i := 0; i < len(st) && i < 3; i++ {
+		podium = append(podium, fmt.Sprintf("%s %s (%s)", medals[min(st[i].Rank, 3)-1], mention(t.Members[st[i].Player].ID), st[i].Score))
+	}
+	m.Content = "**" + tr(lang, "tournament.final.title", map[string]any{"Name": t.Name}) + "**\n" + strings.Join(podium, "\n")
+	m.Embeds[0].Title = truncate(tr(lang, "tournament.final.table", map[string]any{"Name": t.Name}), 250)
+	return m, nil
+}
+
+// tournamentHistory lists the user's latest tournaments in the guild
+// with their place, for /stats ("" for none).
+func (b *Bot) tournamentHistory(ctx context.Context, lang i18n.Lang, guild, user string) string {
+	list, err := b.runner().List(ctx, guild)
+	if err != nil {
+		b.log.Warn("reading a guild's tournaments for /stats", "guild", guild, "err", err)
+		return ""
+	}
+	var lines []string
+	for _, t := range list {
+		if len(lines) == 5 {
+			break
+		}
+		if t.Status == tournament.SigningUp {
+			continue
+		}
+		for _, s := range t.Standings() {
+			if t.Members[s.Player].ID != user {
+				continue
+			}
+			data := map[string]any{"Name": t.Name, "Place": s.Rank, "Of": len(t.Members), "Points": s.Score.String(), "Round": len(t.Completed().Players[0].Games)}
+			key := "tournament.stats.running"
+			if t.Status == tournament.Finished {
+				key = "tournament.stats.finished"
+			}
+			lines = append(lines, tr(lang, key, data))
+		}
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,90 @@
+package bot
+
+import (
+	"context"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/iceagechess/iceage/i18n"
+	"github.com/iceagechess/iceage/play"
+)
+
+// /vacation: a player's clocks stand still in all their games.
+
+func init() {
+	addCommand(appCommand{name: "vacation", run: (*Bot).vacationCommand, help: helpCorrespondence + 3, declare: declareVacation})
+}
+
+// declareVacation declares /vacation; the yearly allowance is the most
+// it takes at once.
+func declareVacation(cfg *Config) *discordgo.ApplicationCommand {
+	days := option("vacation", "days", discordgo.ApplicationCommandOptionInteger, true)
+	days.MinValue = ptr(0.0)
+	// A MaxValue of 0 would go unsent (omitempty): with no allowance,
+	// play refuses every vacation and says why.
+	days.MaxValue = float64(max(cfg.VacationDays, 0))
+	return command("vacation", days)
+}
+
+// vacationCommand is /vacation days: away for days, or back with 0.
+func (b *Bot) vacationCommand(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
+	days := 0
+	if o := options(data)["days"]; o != nil {
+		days = int(o.IntValue())
+	}
+	if days < 0 {
+		days = 0
+	}
+	away, err := b.play.Vacation(in.ctx, in.user, days, b.cfg.Now())
+	if err != nil {
+		return err
+	}
+	var lines []string
+	if away.Back {
+		lines = append(lines, "👋 "+tr(in.lang, "vacation.back", nil))
+	} else {
+		lines = append(lines, "🏖️ "+tr(in.lang, "vacation.started", map[string]any{"Until": timestamp(away.Until, "f")}))
+		if len(away.Games) > 0 {
+			lines = append(lines, i18n.N(in.lang, "vacation.paused", len(away.Games), nil))
+		}
+	}
+	lines = append(lines, i18n.N(in.lang, "vacation.left", away.Left, nil))
+	if err := in.tell(strings.Join(lines, "\n")); err != nil {
+		return err
+	}
+	b.announceAway(in.ctx, in.user, away)
+	return nil
+}
+
+// announceAway tells the opponents, in each game's thread and without a
+// ping, that a player's clock stands still, or runs again.
+func (b *Bot) announceAway(ctx context.Context, user string, away play.Away) {
+	gs, err := b.play.ActiveGames(ctx, user)
+	if err != nil {
+		b.log.Warn("listing games to announce a vacation", "user", user, "err", err)
+		return
+	}
+	for _, g := range gs {
+		note := func(lang i18n.Lang, where string) *message {
+			text := "🏖️ " + tr(lang, "vacation.note", map[string]any{"Player": mention(user), "Until": timestamp(away.Until, "f")})
+			if away.Back {
+				text = "👋 " + tr(lang, "vacation.note_back", map[string]any{"Player": mention(user)})
+			}
+			m := &message{Content: strings.TrimSpace(text + "\n" + where)}
+			m.mentionOnly()
+			return m
+		}
+		if g.Private {
+			// No post in a DM without the bot: the opponent hears it alone.
+			if err := b.tellPrivately(ctx, opponentOf(&g, user).ID, &g, func(lang i18n.Lang) *message { return note(lang, gameLink(&g)) }); err != nil {
+				b.log.Warn("announcing a vacation", "game", g.ID, "err", err)
+			}
+			continue
+		}
+		m := note(b.guildLang(ctx, g.Guild), "")
+		if _, err := b.post(ctx, g.Channel, m); err != nil {
+			b.log.Warn("announcing a vacation", "game", g.ID, "err", err)
+		}
+	}
+}

@@ -1,0 +1,131 @@
+package render
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"unicode/utf8"
+
+	"github.com/fogleman/gg"
+	"golang.org/x/image/font"
+)
+
+// Table is a table of standings to draw: a title, the column headers
+// and the rows, every word given by the caller in the reader's language.
+// The first Podium rows are marked gold, silver and bronze.
+type Table struct {
+	Title   string
+	Columns []string
+	Rows    [][]string
+	Podium  int
+	// Left are the columns written from the left (names); the others are
+	// numbers, written from the right.
+	Left []int
+}
+
+// Limits on what a table draws, so that no input makes a huge picture.
+const (
+	maxTableRows = 200
+	maxTableCols = 12
+	maxCellRunes = 40
+)
+
+// TablePNG draws a table of standings in the theme's colours as a PNG.
+// Errors: too many rows or columns, or rows of the wrong width.
+func TablePNG(tb Table, t Theme) ([]byte, error) {
+	if len(tb.Rows) > maxTableRows || len(tb.Columns) > maxTableCols || len(tb.Columns) == 0 {
+		return nil, fmt.Errorf("render: a table of %d rows and %d columns; at most %d rows and 1 to %d columns", len(tb.Rows), len(tb.Columns), maxTableRows, maxTableCols)
+	}
+	for i, r := range tb.Rows {
+		if len(r) != len(tb.Columns) {
+			return nil, fmt.Errorf("render: table row %d has %d cells for %d columns", i+1, len(r), len(tb.Columns))
+		}
+	}
+	if t >= numThemes {
+		t = Classic
+	}
+	col := chartColorsOf(t)
+	loadFonts()
+	head, body, title := face(fonts.bold, 15), face(fonts.regular, 15), face(fonts.medium, 19)
+	cut := func(s string) string {
+		if utf8.RuneCountInString(s) <= maxCellRunes {
+			return s
+		}
+		r := []rune(s)
+		return string(r[:maxCellRunes-1]) + "…"
+	}
+	measure := gg.NewContext(1, 1)
+	width := func(f font.Face, s string) float64 {
+		measure.SetFontFace(f)
+		w, _ := measure.MeasureString(s)
+		return w
+	}
+	const pad, rowH, titleH = 14.0, 30.0, 40.0
+	widths := make([]float64, len(tb.Columns))
+	for c, h := range tb.Columns {
+		widths[c] = width(head, cut(h))
+	}
+	for _, r := range tb.Rows {
+		for c, s := range r {
+			widths[c] = max(widths[c], width(body, cut(s)))
+		}
+	}
+	total := pad
+	for _, w := range widths {
+		total += w + 2*pad
+	}
+	total = max(total, width(title, cut(tb.Title))+3*pad, 320)
+	h := titleH + rowH*float64(len(tb.Rows)+1) + pad
+	dc := gg.NewContext(int(total), int(h))
+	dc.SetColor(col.bg)
+	dc.Clear()
+	dc.SetColor(col.text)
+	dc.SetFontFace(title)
+	dc.DrawStringAnchored(cut(tb.Title), pad, titleH/2+2, 0, 0.5)
+	left := map[int]bool{}
+	for _, c := range tb.Left {
+		left[c] = true
+	}
+	medals := []color.NRGBA{{0xd4, 0xaf, 0x37, 0xff}, {0xb4, 0xb8, 0xbd, 0xff}, {0xcd, 0x7f, 0x32, 0xff}}
+	drawRow := func(y float64, cells []string, f font.Face, c color.Color) {
+		dc.SetFontFace(f)
+		dc.SetColor(c)
+		x := pad
+		for i, s := range cells {
+			x += pad
+			if left[i] {
+				dc.DrawStringAnchored(cut(s), x, y+rowH/2, 0, 0.5)
+			} else {
+				dc.DrawStringAnchored(cut(s), x+widths[i], y+rowH/2, 1, 0.5)
+			}
+			x += widths[i] + pad
+		}
+	}
+	y := titleH
+	dc.SetColor(col.grid)
+	dc.DrawRectangle(pad/2, y, total-pad, rowH)
+	dc.Fill()
+	drawRow(y, tb.Columns, head, col.text)
+	for i, r := range tb.Rows {
+		y += rowH
+		if i < tb.Podium && i < len(medals) {
+			m := medals[i]
+			m.A = 0x60
+			dc.SetColor(m)
+			dc.DrawRectangle(pad/2, y, total-pad, rowH)
+			dc.Fill()
+		} else if i%2 == 1 {
+			dc.SetColor(mix(col.bg, col.grid, 0.5))
+			dc.DrawRectangle(pad/2, y, total-pad, rowH)
+			dc.Fill()
+		}
+		drawRow(y, r, body, col.text)
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, dc.Image().(*image.RGBA)); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
