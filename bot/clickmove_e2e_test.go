@@ -86,10 +86,18 @@ func TestFirstMovesPlayedOnlyByClicking(t *testing.T) {
 	if strings.Join(labels, " ") != "Nxf3 Nxh3" {
 		t.Errorf("the knight's moves are %q, want its two captures of ice", labels)
 	}
-	if len(moves.Files) != 1 || moves.Files[0].Description == "" {
-		t.Errorf("the moves come without a described board: %+v", moves.Files)
+	// Two moves: the board with the knight's targets, and a preview of
+	// each move, each described.
+	if len(moves.Files) != 3 || len(moves.Embeds) != 3 || moves.Embeds[1].Title != "Nxf3" {
+		t.Errorf("the moves come with files %d and embeds %+v", len(moves.Files), moves.Embeds)
+	}
+	for _, f := range moves.Files {
+		if f.Description == "" {
+			t.Errorf("%s has no description", f.Name)
+		}
 	}
 	writeShot(t, "clickmove-menu.png", moves.Files[0].Data)
+	writeShot(t, "clickmove-preview.png", moves.Files[1].Data)
 
 	// Carol cannot use Alice's menu either.
 	id := w.srv.Select(w.carol.ID, moves.ID, mm.CustomID, option(t, mm, "Nxf3").Value)
