@@ -20,11 +20,11 @@ func init() {
 
 // counts are the records of a storage, kind by kind, for checking a copy.
 type counts struct {
-	Games, Finished, Challenges, Players, Stats, Prefs, Servers int
+	Games, Finished, Challenges, Players, Stats, Prefs, Servers, Outbox int
 }
 
 func (c counts) total() int {
-	return c.Games + c.Challenges + c.Players + c.Stats + c.Prefs + c.Servers
+	return c.Games + c.Challenges + c.Players + c.Stats + c.Prefs + c.Servers + c.Outbox
 }
 
 func (c counts) String() string {
@@ -32,6 +32,9 @@ func (c counts) String() string {
 		c.Games, c.Finished, c.Challenges, c.Players, c.Stats, c.Prefs)
 	if c.Servers > 0 {
 		text += fmt.Sprintf(", %d server settings", c.Servers)
+	}
+	if c.Outbox > 0 {
+		text += fmt.Sprintf(", %d outbox items", c.Outbox)
 	}
 	return text
 }
@@ -52,6 +55,7 @@ func countOf(ctx context.Context, st play.Exporter) (counts, error) {
 		Stats:     func(play.Stats) error { c.Stats++; return nil },
 		Prefs:     func(string, play.Prefs) error { c.Prefs++; return nil },
 		Server:    func(string, play.ServerSettings) error { c.Servers++; return nil },
+		Outbox:    func(play.OutboxItem) error { c.Outbox++; return nil },
 	})
 	return c, err
 }
@@ -130,6 +134,13 @@ func copyRecords(ctx context.Context, from, to interface {
 		Server: func(guild string, s play.ServerSettings) error {
 			want.Servers++
 			return add(func(tx play.Tx) error { return tx.PutServerSettings(guild, s) })
+		},
+		// What the source still had to deliver, the engine's turns among
+		// it, is the copy's to deliver; a claim of the source's processes
+		// is not theirs any more.
+		Outbox: func(it play.OutboxItem) error {
+			want.Outbox++
+			return add(func(tx play.Tx) error { return tx.PutOutbox(it) })
 		},
 	})
 	if err == nil {

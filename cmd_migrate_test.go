@@ -32,6 +32,7 @@ func dumpAll(t *testing.T, st play.Exporter) []string {
 		Player:    func(p play.Player) error { return add("player", p) },
 		Stats:     func(s play.Stats) error { return add("stats", s) },
 		Prefs:     func(u string, p play.Prefs) error { return add("prefs "+u, p) },
+		Outbox:    func(it play.OutboxItem) error { return add("outbox", it) },
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -69,7 +70,16 @@ func TestMigrateCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	lastID = max(lastID, c.ID)
-	if err := s.Update(ctx, func(tx play.Tx) error { return tx.PutPrefs("b", play.Prefs{Language: "fr", Reminders: []int{}}) }); err != nil {
+	// A game waiting for the engine is an item of the outbox: the copy
+	// must keep it, or the game waits for ever.
+	engineTurn := play.OutboxItem{Key: fmt.Sprintf("g%d.r1.engine", lastID), Game: lastID, Kind: "engine", Due: at, Created: at}
+	err = s.Update(ctx, func(tx play.Tx) error {
+		if err := tx.PutOutbox(engineTurn); err != nil {
+			return err
+		}
+		return tx.PutPrefs("b", play.Prefs{Language: "fr", Reminders: []int{}})
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
 	want := dumpAll(t, s)
@@ -79,7 +89,7 @@ func TestMigrateCommand(t *testing.T) {
 	if code := dispatch([]string{"migrate", "-db", db, "-url", url}, &out, &errb); code != 0 {
 		t.Fatalf("migrate into PostgreSQL: exit %d: %s", code, errb.String())
 	}
-	if !strings.Contains(out.String(), "30 games (10 finished), 1 challenges") {
+	if !strings.Contains(out.String(), "30 games (10 finished), 1 challenges") || !strings.Contains(out.String(), "1 outbox items") {
 		t.Errorf("the report: %s", out.String())
 	}
 	pg, err := pgstore.Open(ctx, url, nil)

@@ -248,6 +248,7 @@ func (a *app) opsHandler() http.Handler {
 		}
 	}
 	m := ops.NewMetrics(src)
+	a.bot.Metrics.ObserveDelivery = m.ObserveDelivery
 	a.bot.Metrics.Observe = func(cmd, outcome string, lat time.Duration) {
 		m.Observe(cmd, outcome, lat)
 		if cmd == "move" && outcome == "ok" {

@@ -124,7 +124,7 @@ func TestLocalPlaysThroughStandardInput(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("status %d: %s", code, stderr)
 	}
-	for _, want := range []string{"cannot go to a5", "Ice Age! The black rook on h4 froze", "Kxb1", "resigns"} {
+	for _, want := range []string{"cannot go to a5", "Ice Age! 1 man froze: the black rook on h4", "Kxb1", "resigned"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("the transcript lacks %q:\n%s", want, stdout)
 		}

@@ -18,8 +18,9 @@ import (
 // Moves by clicking, for phones and for players who do not know SAN: the
 // Move button under a board opens, for the player to move alone, a menu
 // of the men that can move; choosing one shows that man's legal moves in
-// SAN (checks and captures first) with a board where its targets are
-// marked; choosing a move plays it exactly as /move does. Every step
+// SAN (checks and captures first, in pages of 25) with a board where its
+// targets are marked and, for a man with few moves, a preview of the
+// board after each; choosing a move plays it exactly as /move does. Every step
 // carries the game's revision, so a menu left open after the game moved
 // on is refused as stale.
 
@@ -49,6 +50,23 @@ const movesPerPage = 25
 // movePreviewSize is the side of the board in a move menu: small, as the
 // menu is ephemeral and read on a phone.
 const movePreviewSize = 320
+
+// A man with at most previewsShown moves gets a preview of the board
+// after each, previewSize wide: four fit a message (Discord takes ten
+// embeds) and a phone's screen.
+const (
+	previewsShown = 4
+	previewSize   = 256
+)
+
+// orientationOf shows a preview from the mover's side, as the menu's
+// board is.
+func orientationOf(mover game.Color) render.Orientation {
+	if mover == game.Black {
+		return render.BlackBottom
+	}
+	return render.WhiteBottom
+}
 
 // yourTurn returns the game of a click on a move menu when the clicker is
 // the one to move in it, as the click's board showed it; otherwise play's
@@ -177,6 +195,22 @@ func (b *Bot) showMoves(in *interaction, g *play.Game, from game.Square, page in
 	m := &message{Content: tr(in.lang, "clickmove.moves_of", map[string]any{"Label": man})}
 	m.attach(image{name: "moves.png", data: png.Bytes(), alt: i18n.BoardDescription(in.lang, &pos)})
 	m.Embeds = []*discordgo.MessageEmbed{{Color: colorOngoing, Image: &discordgo.MessageEmbedImage{URL: "attachment://moves.png"}}}
+	if len(moves) <= previewsShown {
+		// Few moves: a preview of the board after each, where a phone
+		// shows them side by side.
+		for k, mv := range moves {
+			after := pos.Apply(mv.Move)
+			var pic bytes.Buffer
+			if err := render.PNG(&pic, &after, render.Options{Theme: b.cfg.Theme, Size: previewSize, NoHeader: true, FastPNG: true,
+				LastMove: mv.Move, Orientation: orientationOf(pos.Turn())}); err != nil {
+				return fmt.Errorf("bot: drawing a preview of game %d: %w", g.ID, err)
+			}
+			name := fmt.Sprintf("after-%d.png", k+1)
+			m.attach(image{name: name, data: pic.Bytes(), alt: i18n.BoardDescription(in.lang, &after)})
+			m.Embeds = append(m.Embeds, &discordgo.MessageEmbed{Color: colorOngoing, Title: mv.SAN,
+				Description: moveDescription(in.lang, &pos, mv), Image: &discordgo.MessageEmbedImage{URL: "attachment://" + name}})
+		}
+	}
 	m.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{menu}}}
 	nav := discordgo.ActionsRow{}
 	if pages > 1 {

@@ -86,10 +86,18 @@ func TestFirstMovesPlayedOnlyByClicking(t *testing.T) {
 	if strings.Join(labels, " ") != "Nxf3 Nxh3" {
 		t.Errorf("the knight's moves are %q, want its two captures of ice", labels)
 	}
-	if len(moves.Files) != 1 || moves.Files[0].Description == "" {
-		t.Errorf("the moves come without a described board: %+v", moves.Files)
+	// Two moves: the board with the knight's targets, and a preview of
+	// each move, each described.
+	if len(moves.Files) != 3 || len(moves.Embeds) != 3 || moves.Embeds[1].Title != "Nxf3" {
+		t.Errorf("the moves come with files %d and embeds %+v", len(moves.Files), moves.Embeds)
+	}
+	for _, f := range moves.Files {
+		if f.Description == "" {
+			t.Errorf("%s has no description", f.Name)
+		}
 	}
 	writeShot(t, "clickmove-menu.png", moves.Files[0].Data)
+	writeShot(t, "clickmove-preview.png", moves.Files[1].Data)
 
 	// Carol cannot use Alice's menu either.
 	id := w.srv.Select(w.carol.ID, moves.ID, mm.CustomID, option(t, mm, "Nxf3").Value)
@@ -144,4 +152,45 @@ func writeShot(t *testing.T, name string, data []byte) {
 func onlyRematch(m fakediscord.Message) bool {
 	bs := m.Buttons()
 	return len(bs) == 1 && strings.HasPrefix(bs[0].CustomID, "g:rematch:")
+}
+
+// A queen in the open has 26 moves: more than a menu takes, so they come
+// in two pages.
+func TestAManWithManyMovesPagesThem(t *testing.T) {
+	w := newWorld(t, memstore.New(), "en-US")
+	svc := play.New(w.st, play.Options{})
+	_, err := svc.Start(context.Background(), play.NewGame{Guild: w.guild.ID, Channel: w.chess.ID,
+		White: play.Seat{ID: w.alice.ID, Name: "Alice"}, Black: play.Seat{ID: w.bob.ID, Name: "Bob"},
+		StartFEN: "1k6/8/8/3Q4/8/8/8/7K w - - 0 40", DaysPerMove: 3, At: w.clock.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	board := w.command(w.alice, w.chess.ID, "board")
+	men := w.click(w.alice, board, "mv")
+	sm := menu(t, men)
+	first := w.answer(w.srv.Select(w.alice.ID, men.ID, sm.CustomID, option(t, sm, "♕ Queen d5").Value))
+	if n := len(menu(t, first).Options); n != 25 {
+		t.Fatalf("the first page has %d moves", n)
+	}
+	if got := menu(t, first).Options[0].Label; !strings.HasSuffix(got, "+") {
+		t.Errorf("the first move offered is %s, not a check", got)
+	}
+	var nextID string
+	for _, b := range first.Buttons() {
+		if strings.HasPrefix(b.CustomID, "mv:page:") && !b.Disabled {
+			nextID = b.CustomID
+		}
+	}
+	if nextID == "" {
+		t.Fatalf("no page to turn to: %v", first.Buttons())
+	}
+	second := w.answer(w.srv.Click(w.alice.ID, first.ID, nextID))
+	// 26 moves: the own king on h1 stops the long diagonal at g2.
+	if n := len(menu(t, second).Options); n != 1 {
+		t.Fatalf("the second page has %d moves, want the last of 26", n)
+	}
+	played := w.answer(w.srv.Select(w.alice.ID, second.ID, menu(t, second).CustomID, menu(t, second).Options[0].Value))
+	if played.Ephemeral() || len(played.Files) == 0 {
+		t.Fatalf("a move from the second page was answered %q", played.Content)
+	}
 }

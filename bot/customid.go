@@ -119,6 +119,14 @@ type clickHandler func(b *Bot, in *interaction, f idFields) error
 // clickRouter routes custom ids to their handlers by pattern.
 type clickRouter struct {
 	routes []clickRoute
+	// byHead indexes routes by their first word and number of fields,
+	// so that a click is checked against a few patterns, not all.
+	byHead map[headKey][]int
+}
+
+type headKey struct {
+	word string
+	segs int
 }
 
 type clickRoute struct {
@@ -138,6 +146,14 @@ func (r *clickRouter) handle(p idPattern, run clickHandler) {
 			panic(fmt.Sprintf("bot: custom-id patterns %q and %q overlap", o.p.text, p.text))
 		}
 	}
+	if p.segs[0].field != "" {
+		panic(fmt.Sprintf("bot: custom-id pattern %q starts with a field, not its family's word", p.text))
+	}
+	if r.byHead == nil {
+		r.byHead = map[headKey][]int{}
+	}
+	k := headKey{p.segs[0].word, len(p.segs)}
+	r.byHead[k] = append(r.byHead[k], len(r.routes))
 	r.routes = append(r.routes, clickRoute{p: p, run: run})
 }
 
@@ -161,11 +177,8 @@ func (r *clickRouter) match(id string) (run clickHandler, f idFields, ok bool) {
 		return nil, idFields{}, false
 	}
 	parts := strings.Split(id, ":")
-	for i := range r.routes {
+	for _, i := range r.byHead[headKey{parts[0], len(parts)}] {
 		rt := &r.routes[i]
-		if len(rt.p.segs) != len(parts) {
-			continue
-		}
 		if values, ok := rt.p.fields(parts); ok {
 			return rt.run, idFields{p: &rt.p, values: values}, true
 		}

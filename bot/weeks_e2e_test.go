@@ -2,9 +2,15 @@ package bot_test
 
 import (
 	"context"
+	"crypto/ed25519"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -404,5 +410,157 @@ func TestGamesMenuAcknowledgesBeforePosting(t *testing.T) {
 	}
 	if got := w.answer(id); !strings.Contains(got.Content, thread) {
 		t.Errorf("the answer %q does not say where the board is", got.Content)
+	}
+}
+
+// A player who shares no server with the bot any more (50278) is told as
+// one whose DMs are closed (50007): mentioned in the thread, and not sent
+// a DM again at every move. The DM channel of a player whose DMs work is
+// asked of Discord once.
+func TestNoMutualServerCountsAsClosedDMsAndDMChannelsAreKept(t *testing.T) {
+	w := newCorrWorld(t, memstore.New(), play.Options{})
+	w.srv.SetNoMutualGuild(w.carol.ID, true)
+	for _, u := range []fakediscord.User{w.carol, w.bob} {
+		w.command(u, w.chess.ID, "settings", fakediscord.StringOption("notifications", "dm"))
+	}
+	carolsGame, _ := w.challengeAccepted(w.chess, w.alice, w.carol)
+	bobsGame, _ := w.challengeAccepted(w.chess, w.alice, w.bob)
+	refused := func() int {
+		n := 0
+		for _, c := range w.srv.Calls() {
+			if c.Kind == fakediscord.KindMessage && c.Err != nil && c.Err.Code == 50278 {
+				n++
+			}
+		}
+		return n
+	}
+	w.command(w.alice, carolsGame, "move", fakediscord.StringOption("move", "hxg3"))
+	w.waitMessage(carolsGame, func(m fakediscord.Message) bool { return m.Content == fmt.Sprintf("<@%s>, your move.", w.carol.ID) })
+	if n := refused(); n != 1 {
+		t.Fatalf("%d DMs to Carol refused with 50278, want 1", n)
+	}
+	w.command(w.carol, carolsGame, "move", fakediscord.StringOption("move", "g8f6"))
+	before := w.lastSeq()
+	w.command(w.alice, carolsGame, "move", fakediscord.StringOption("move", "gxh4"))
+	w.srv.WaitFor(w.ctx(), func(c fakediscord.Call) bool {
+		return c.Seq > before && c.Kind == fakediscord.KindMessage && c.Message.ChannelID == carolsGame && c.Message.Content == fmt.Sprintf("<@%s>, your move.", w.carol.ID)
+	})
+	if n := refused(); n != 1 {
+		t.Errorf("%d DMs to Carol refused: the refusal was not remembered", n)
+	}
+
+	// Bob's DMs work: three notices, one DM channel.
+	bobDM := w.srv.DMChannel(w.bob.ID)
+	for _, mv := range [][2]string{{"hxg3", ""}, {"", "g8f6"}, {"gxh4", ""}} {
+		if mv[0] != "" {
+			w.command(w.alice, bobsGame, "move", fakediscord.StringOption("move", mv[0]))
+		} else {
+			w.command(w.bob, bobsGame, "move", fakediscord.StringOption("move", mv[1]))
+		}
+	}
+	w.srv.WaitFor(w.ctx(), func(c fakediscord.Call) bool {
+		return c.Kind == fakediscord.KindMessage && c.Message.ChannelID == bobDM.ID && strings.Contains(c.Message.Content, "gxh4")
+	})
+	opened := 0
+	for _, c := range w.srv.Calls() {
+		if c.Kind == fakediscord.KindDMChannel && c.Channel.RecipientID == w.bob.ID {
+			opened++
+		}
+	}
+	if opened != 1 {
+		t.Errorf("Bob's DM channel was asked for %d times, want once", opened)
+	}
+}
+
+// slowStore is a storage whose writes take delay, as a loaded database's
+// may.
+type slowStore struct {
+	*memstore.Memory
+	delay atomic.Int64
+}
+
+func (s *slowStore) Update(ctx context.Context, fn func(tx play.Tx) error) error {
+	time.Sleep(time.Duration(s.delay.Load()))
+	return s.Memory.Update(ctx, fn)
+}
+
+// An interaction over HTTP whose answer takes longer than Discord waits
+// is deferred in the HTTP response, then answered through the webhook,
+// and files go with their real content types.
+func TestASlowAnswerOverHTTPIsDeferredThenEdited(t *testing.T) {
+	st := &slowStore{Memory: memstore.New()}
+	w := newWorld(t, st, "")
+	thread, _ := w.challengeAccepted(w.chess, w.alice, w.bob)
+	pub, priv, _ := ed25519.GenerateKey(nil)
+	srv := httptest.NewServer(w.bot.InteractionsHandler(pub))
+	defer srv.Close()
+	body := fmt.Sprintf(`{"id":"990001","application_id":%q,"type":2,"token":"slowtoken","guild_id":%q,"channel_id":%q,`+
+		`"member":{"user":{"id":%q,"username":"alice"}},"locale":"en-US","app_permissions":"%d",`+
+		`"data":{"id":"9","name":"move","type":1,"options":[{"name":"move","type":3,"value":"h2g3"}]}}`,
+		w.srv.AppID(), w.guild.ID, thread, w.alice.ID, int64(discordgo.PermissionAllText))
+	st.delay.Store(int64(3 * time.Second))
+	before := w.lastSeq()
+	resp, err := http.DefaultClient.Do(signed(t, srv.URL, priv, body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(got), `"type":5`) {
+		t.Fatalf("the slow answer over HTTP: %d %s; want a deferral", resp.StatusCode, got)
+	}
+	// The answer follows as an edit of the deferral, with the board.
+	edit, err := w.srv.WaitFor(w.ctx(), func(c fakediscord.Call) bool {
+		// The fake does not know an interaction that came over HTTP:
+		// the edit of its deferral is recorded as of an unknown webhook.
+		return c.Seq > before && (c.Kind == fakediscord.KindResponseEdit || c.Kind == fakediscord.KindFollowupEdit) && strings.Contains(string(c.JSON), "hxg3")
+	})
+	if err != nil {
+		t.Fatalf("no edit after the deferral: %v", err)
+	}
+	if !strings.Contains(string(edit.JSON), `"attachments"`) {
+		t.Errorf("the edit has no board: %s", edit.JSON)
+	}
+}
+
+func TestFilesCarryTheirContentTypes(t *testing.T) {
+	w := newWorld(t, memstore.New(), "en-US")
+	thread, _ := w.challengeAccepted(w.chess, w.alice, w.bob)
+	w.command(w.alice, thread, "resign")
+	for _, c := range []struct{ command, ext, mime string }{{"pgn", ".pgn", "application/vnd.chess-pgn"}, {"gif", ".gif", "image/gif"}} {
+		got := w.command(w.alice, thread, c.command)
+		found := false
+		for _, f := range got.Files {
+			if strings.HasSuffix(f.Name, c.ext) {
+				found = true
+				if !strings.HasPrefix(f.ContentType, c.mime) {
+					t.Errorf("/%s: %s is sent as %q, want %s", c.command, f.Name, f.ContentType, c.mime)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("/%s answered without a %s file: %+v", c.command, c.ext, got)
+		}
+	}
+}
+
+// discordgo keeps a rate limit bucket for every key it is given; the
+// bot's keys are routes, so interactions leave none behind.
+func TestInteractionsLeaveNoRateLimitBuckets(t *testing.T) {
+	w := newWorld(t, memstore.New(), "en-US")
+	thread, _ := w.challengeAccepted(w.chess, w.alice, w.bob)
+	count := func() int {
+		rl := w.bot.Session().Ratelimiter
+		rl.Lock()
+		defer rl.Unlock()
+		return reflect.ValueOf(rl).Elem().FieldByName("buckets").Len()
+	}
+	w.command(w.alice, thread, "board")
+	before := count()
+	for range 100 {
+		w.command(w.alice, thread, "board")
+	}
+	if after := count(); after > before+64 {
+		t.Errorf("100 interactions left %d rate limit buckets behind", after-before)
 	}
 }

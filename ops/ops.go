@@ -62,7 +62,10 @@ type Metrics struct {
 	Interactions *prometheus.CounterVec
 	Latency      *prometheus.HistogramVec
 	Moves        prometheus.Counter
-	Registry     *prometheus.Registry
+	// Delivered is how long after their act the outbox's items were
+	// delivered (their count is the histogram's).
+	Delivered prometheus.Histogram
+	Registry  *prometheus.Registry
 }
 
 // NewMetrics makes the bot's metrics and a registry holding them, with
@@ -80,7 +83,11 @@ func NewMetrics(src Sources) *Metrics {
 		}, []string{"command"}),
 		Moves: prometheus.NewCounter(prometheus.CounterOpts{Name: "iceage_moves_total", Help: "Moves played."}),
 	}
-	reg.MustRegister(m.Interactions, m.Latency, m.Moves,
+	m.Delivered = prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name: "iceage_outbox_delivery_seconds", Help: "Time from an act to the delivery of what it left to the outbox (a board its answer could not show, a direct message, an engine move's board).",
+		Buckets: []float64{.01, .05, .1, .5, 1, 5, 15, 60, 300, 3600},
+	})
+	reg.MustRegister(m.Interactions, m.Latency, m.Moves, m.Delivered,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	gauge := func(name, help string, f func() float64) {
 		if f != nil {
@@ -93,6 +100,10 @@ func NewMetrics(src Sources) *Metrics {
 	return m
 }
 
+// ObserveDelivery records one item the outbox delivered, lag after its
+// act.
+func (m *Metrics) ObserveDelivery(lag time.Duration) { m.Delivered.Observe(lag.Seconds()) }
+
 // Observe records one answered interaction.
 func (m *Metrics) Observe(command, outcome string, latency time.Duration) {
 	m.Interactions.WithLabelValues(command, outcome).Inc()
@@ -103,9 +114,9 @@ func (m *Metrics) Observe(command, outcome string, latency time.Duration) {
 // database is reported as such, at once, rather than hanging the check.
 const healthWait = 2 * time.Second
 
-// A client has backupWrite, and backupRate more for every byte, to
-// download a backup: a stalled one holds a temporary file (and the one
-// backup at a time), not the database, but not for ever.
+// A client has backupWrite, and a second more for every backupRate
+// bytes, to download a backup: a stalled one holds a temporary file (and
+// the one backup at a time), not the database, but not for ever.
 const (
 	backupWrite = time.Minute
 	backupRate  = 1 << 20 // bytes a second

@@ -107,6 +107,11 @@ func (s *Store) Export(ctx context.Context, w play.Walk) error {
 			return err
 		}
 	}
+	if w.Outbox != nil {
+		if err := exportOutbox(ctx, ptx, w.Outbox); err != nil {
+			return err
+		}
+	}
 	if w.Prefs != nil {
 		err := each("prefs", `SELECT user_id, rec FROM prefs ORDER BY user_id`, func(k string, rec []byte) error {
 			var p play.Prefs

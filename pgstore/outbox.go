@@ -105,3 +105,23 @@ func (s *Store) RetryOutbox(ctx context.Context, key, owner string, at time.Time
 	}
 	return nil
 }
+
+// exportOutbox calls fn for every item of the outbox (Export).
+func exportOutbox(ctx context.Context, tx pgx.Tx, fn func(play.OutboxItem) error) error {
+	rows, err := tx.Query(ctx, `SELECT key, game, kind, body, due, created, tries, owner FROM outbox ORDER BY key`)
+	if err != nil {
+		return fmt.Errorf("pgstore: exporting the outbox: %w", err)
+	}
+	var it play.OutboxItem
+	var game, due, created int64
+	_, err = pgx.ForEachRow(rows, []any{&it.Key, &game, &it.Kind, &it.Body, &due, &created, &it.Tries, &it.Owner}, func() error {
+		c := it
+		c.Game, c.Due, c.Created = uint64(game), time.Unix(0, due).UTC(), time.Unix(0, created).UTC()
+		c.Body = append([]byte(nil), it.Body...)
+		return fn(c)
+	})
+	if err != nil {
+		return fmt.Errorf("pgstore: exporting the outbox: %w", err)
+	}
+	return nil
+}

@@ -24,4 +24,8 @@ type Walk struct {
 	Stats     func(Stats) error
 	Prefs     func(user string, p Prefs) error
 	Server    func(guild string, s ServerSettings) error
+	// Outbox receives the items of the outbox, pending or claimed, as
+	// they are stored: a game waiting for the engine is one, so a copy
+	// without them would leave it waiting.
+	Outbox func(OutboxItem) error
 }

@@ -543,3 +543,22 @@ func TestFileToMigrateIsCheckedWhole(t *testing.T) {
 	_, err := Open(path, nil)
 	checkDamaged(t, "", path, err)
 }
+
+// A file opened read-only is checked in the background too, on the file
+// itself (its shared lock admits the checking child), not on a copy: it
+// may be where nothing can be written.
+func TestReadOnlyCheckInTwoParts(t *testing.T) {
+	defer func(n int64) { wholeCheckBelow = n }(wholeCheckBelow)
+	wholeCheckBelow = 0
+	path := filepath.Join(t.TempDir(), "iceage.db")
+	buildDB(t, path, 12)
+	put(t, path, bucketArchive, u64(1), []byte(`{"v":3,"id":1,"moves":[`))
+	s, err := Open(path, &Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.Checked(ctx); !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), "does not decode") {
+		t.Fatalf("the check in the background: %v, want the damage found", err)
+	}
+}

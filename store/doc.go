@@ -101,7 +101,10 @@
 // schema 5 converts the games to the binary form after that
 // transaction, in transactions of 10,000 games that each leave a file
 // whose games read in either form, and that the next Open goes on with
-// after a crash; the reader of the JSON form stays for that.
+// after a crash; the reader of the JSON form stays for that. It then
+// compacts the file (a copy renamed over it), which the conversion left
+// as large as before: 100,000 games of schema 4, 511 MB, become 75 MB
+// in one Open of about 20 seconds.
 //
 // Two more kinds of values are binary: the players' logs (play's LogEntry,
 // by scope NUL user NUL game id) and the rating index. Read thousands at

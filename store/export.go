@@ -90,6 +90,11 @@ func (s *Store) Export(ctx context.Context, w play.Walk) error {
 				return err
 			}
 		}
+		if w.Outbox != nil {
+			if err := exportOutbox(ctx, tx, w.Outbox); err != nil {
+				return err
+			}
+		}
 		if w.Prefs != nil {
 			err := each(bucketPrefs, func(k, v []byte) error {
 				var p play.Prefs

@@ -223,3 +223,21 @@ func (s *Store) RetryOutbox(ctx context.Context, key, owner string, at time.Time
 	}
 	return nil
 }
+
+// exportOutbox calls fn for every item of the outbox (Export).
+func exportOutbox(ctx context.Context, tx *bolt.Tx, fn func(play.OutboxItem) error) error {
+	b := tx.Bucket(bucketOutbox)
+	if b == nil {
+		return nil
+	}
+	return b.ForEach(func(k, v []byte) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		it, err := getOutboxItem(b, string(k))
+		if err != nil {
+			return err
+		}
+		return fn(*it)
+	})
+}

@@ -60,6 +60,7 @@ type Store struct {
 	batching     bool
 	writers      atomic.Int32 // writes in progress, for choosing to batch
 
+	readOnly bool
 	checked  chan struct{} // closed when the whole file was checked (see Open)
 	checkErr error         // the result of the check in the background, once checked is closed
 	stop     chan struct{} // closed by Close, to stop that check
@@ -134,7 +135,7 @@ func Open(path string, opts *Options) (*Store, error) {
 	}
 	db := guardedDB{DB: bdb, harm: new(harm)}
 	s := &Store{db: db, path: path, file: file, checkTimeout: o.CheckTimeout, batching: o.BatchDelay > 0,
-		checked: make(chan struct{}), stop: make(chan struct{})}
+		checked: make(chan struct{}), stop: make(chan struct{}), readOnly: o.ReadOnly}
 	if s.batching {
 		bdb.MaxBatchDelay = o.BatchDelay
 	}
@@ -212,7 +213,19 @@ var wholeCheckBelow int64 = 32 << 20
 // transaction does.
 func (s *Store) checkInBackground() {
 	defer close(s.checked)
-	err := s.check(s.stop)
+	var err error
+	if s.readOnly {
+		// A shared lock admits the checking child on the file itself,
+		// which may be where no copy can be written (a backup on
+		// read-only media).
+		var problems []string
+		problems, err = checkFileExtent(s.path, DefaultTimeout, s.checkTimeout, checkWhole, s.stop)
+		if len(problems) > 0 {
+			err = damaged(s.path, problems)
+		}
+	} else {
+		err = s.check(s.stop)
+	}
 	if errors.Is(err, errStopped) {
 		err = nil
 	}

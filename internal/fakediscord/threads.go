@@ -294,3 +294,15 @@ func (s *Server) SetActiveThreadLimit(guildID string, n int) {
 		s.tb.Errorf("fakediscord: SetActiveThreadLimit: no guild %q", guildID)
 	}
 }
+
+// SetNoMutualGuild changes whether a user shares no server with the bot
+// (User.NoMutualGuild).
+func (s *Server) SetNoMutualGuild(userID string, none bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if u := s.users[userID]; u != nil {
+		u.NoMutualGuild = none
+	} else {
+		s.tb.Errorf("fakediscord: SetNoMutualGuild: no user %q", userID)
+	}
+}
