@@ -88,6 +88,10 @@ func sortGames(gs []play.Game, user string) {
 	})
 }
 
+// descriptionLimit is the most characters Discord takes in an embed's
+// description.
+const descriptionLimit = 4096
+
 // gamesMessage is /games' answer: an embed with a line per game and a
 // menu to open one.
 func gamesMessage(lang i18n.Lang, user string, gs []play.Game, p play.Prefs, now func() time.Time) *message {
@@ -113,10 +117,8 @@ func gamesMessage(lang i18n.Lang, user string, gs []play.Game, p play.Prefs, now
 	for i := range gs[:min(len(gs), gamesShown)] {
 		lines = append(lines, gameLine(lang, user, &gs[i], now()))
 	}
-	if n := len(gs) - gamesShown; n > 0 {
-		lines = append(lines, i18n.N(lang, "games.more", n, nil))
-	}
-	e.Description = truncate(strings.Join(head, "\n")+"\n\n"+strings.Join(lines, "\n\n"), 4096)
+	more := func(n int) string { return i18n.N(lang, "games.more", n, nil) }
+	e.Description = fit(strings.Join(head, "\n"), lines, "\n\n", descriptionLimit, max(len(gs)-gamesShown, 0), more)
 	menu := discordgo.SelectMenu{CustomID: idGamesOpen.id(), Placeholder: tr(lang, "games.select", nil)}
 	for i := range gs[:min(len(gs), gamesOptions)] {
 		g := &gs[i]

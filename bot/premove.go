@@ -110,5 +110,10 @@ func premoveText(lang i18n.Lang, g *play.Game, user string) string {
 		}
 		out = append(out, fmt.Sprintf("%d. %s", i+1, strings.Join(steps, " · ")))
 	}
-	return tr(lang, "premove.header", nil) + "\n" + strings.Join(out, "\n")
+	more := func(n int) string { return i18n.N(lang, "premove.more", n, nil) }
+	return fit(tr(lang, "premove.header", nil), out, "\n", contentLimit, 0, more)
 }
+
+// contentLimit is the most characters Discord takes in a message's
+// content.
+const contentLimit = 2000

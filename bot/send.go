@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 )
@@ -228,4 +229,40 @@ func truncate(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
+}
+
+// fit joins head and parts with sep, as many whole parts as fit in max
+// characters, and then more(n) for the n parts left out and the left
+// given: a text is never cut inside a mention, a timestamp or bold.
+func fit(head string, parts []string, sep string, max int, left int, more func(n int) string) string {
+	var b strings.Builder
+	b.WriteString(head)
+	size := utf8.RuneCountInString(head)
+	for i, p := range parts {
+		add := utf8.RuneCountInString(p)
+		if b.Len() > 0 {
+			add += utf8.RuneCountInString(sep)
+		}
+		rest := left + len(parts) - i - 1
+		tail := 0
+		if rest > 0 {
+			tail = utf8.RuneCountInString(sep + more(rest))
+		}
+		if size+add+tail > max {
+			left += len(parts) - i
+			break
+		}
+		if b.Len() > 0 {
+			b.WriteString(sep)
+		}
+		b.WriteString(p)
+		size += add
+	}
+	if left > 0 {
+		if b.Len() > 0 {
+			b.WriteString(sep)
+		}
+		b.WriteString(more(left))
+	}
+	return truncate(b.String(), max)
 }

@@ -65,3 +65,26 @@ func TestRedact(t *testing.T) {
 		t.Error("redact(nil) is not nil")
 	}
 }
+
+func TestFit(t *testing.T) {
+	more := func(n int) string { return fmt.Sprintf("+%d", n) }
+	cases := []struct {
+		head  string
+		parts []string
+		max   int
+		left  int
+		want  string
+	}{
+		{"h", []string{"a", "b"}, 100, 0, "h|a|b"},
+		{"h", []string{"a", "b"}, 100, 3, "h|a|b|+3"},
+		{"h", []string{"**aa**", "**bb**"}, 12, 0, "h|**aa**|+1"},
+		{"h", []string{"<t:1>", "<t:2>", "<t:3>"}, 10, 0, "h|<t:1>|+2"},
+		{"h", []string{"<t:1>", "<t:2>", "<t:3>"}, 9, 0, "h|+3"},
+		{"", []string{"abc"}, 2, 0, "+1"},
+	}
+	for _, c := range cases {
+		if got := fit(c.head, c.parts, "|", c.max, c.left, more); got != c.want {
+			t.Errorf("fit(%q, %q, %d, %d) = %q, want %q", c.head, c.parts, c.max, c.left, got, c.want)
+		}
+	}
+}

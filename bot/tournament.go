@@ -91,6 +91,7 @@ func declareTournament(cfg *Config) *discordgo.ApplicationCommand {
 			tournamentOption("role", discordgo.ApplicationCommandOptionRole, false),
 			roundDays,
 			tournamentOption("adjudicate", discordgo.ApplicationCommandOptionString, false, "draw", "loss_to_move"),
+			tournamentOption("double", discordgo.ApplicationCommandOptionBoolean, false),
 		),
 		sub("join", id()), sub("withdraw", id()), sub("start", id()), sub("standings", id()))
 }
@@ -209,6 +210,9 @@ func (b *Bot) createTournament(in *interaction, opts map[string]*discordgo.Appli
 	}
 	if o := opts["system"]; o != nil && o.StringValue() == "roundrobin" {
 		t.System = tournament.RoundRobin
+		if d := opts["double"]; d != nil && d.BoolValue() {
+			t.Cycles = 2
+		}
 	}
 	if o := opts["rounds"]; o != nil {
 		if v := o.IntValue(); v >= 1 && v <= maxSwissRounds {

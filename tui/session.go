@@ -293,11 +293,11 @@ func (s *Session) Status() string {
 		return s.EndText()
 	}
 	p := s.Position()
-	t := s.Name(p.Turn()) + " to move"
+	id := "terminal.to_move"
 	if p.InCheck() {
-		t += ", in check"
+		id = "terminal.to_move_in_check"
 	}
-	return t
+	return i18n.T(s.opt.Lang, id, map[string]any{"Player": s.Name(p.Turn())})
 }
 
 // Countdown says when the next Ice Age comes: "Ice Age in 7 Black moves",
