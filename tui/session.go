@@ -261,6 +261,9 @@ func (s *Session) History() []Ply {
 	return out
 }
 
+// Lang is the language the session speaks.
+func (s *Session) Lang() i18n.Lang { return s.opt.Lang }
+
 // Name returns how the player of colour c is called: "White", or
 // "Alice (White)" when the player has a name of their own.
 func (s *Session) Name(c game.Color) string {
@@ -373,11 +376,11 @@ func (s *Session) Do(line string) Reply {
 		return Reply{Quit: true}
 	case "flip":
 		s.Flip()
-		bottom := "White"
+		bottom := game.White
 		if s.flipped {
-			bottom = "Black"
+			bottom = game.Black
 		}
-		return Reply{Changed: true, Notes: []Note{{Info, "The board is turned: " + bottom + " at the bottom."}}}
+		return Reply{Changed: true, Notes: []Note{{Info, i18n.T(s.opt.Lang, "terminal.flipped."+bottom.String(), nil)}}}
 	case "png":
 		return s.png(arg)
 	case "fen":
