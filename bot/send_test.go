@@ -14,6 +14,7 @@ func TestBucketOf(t *testing.T) {
 	const api = "https://discord.com/api/v9/"
 	cases := []struct{ url, want string }{
 		{api + "channels/42/messages", api + "channels/42/messages"},
+		{api + "channels/42/messages/4242", api + "channels/42/messages/:id"},
 		{api + "interactions/1001/tokenA/callback", api + "interactions/:id/:token/callback#"},
 		{api + "webhooks/77/tokenA/messages/@original", api + "webhooks/:id/:token/messages/@original#"},
 		{api + "webhooks/77/tokenA?wait=true", api + "webhooks/:id/:token#"},
