@@ -97,8 +97,19 @@ func (b *Bot) moveClick(in *interaction, a play.Act) error {
 	if err != nil {
 		return err
 	}
+	if onEphemeral(in) {
+		// "Another man" in a menu: the menu turns back to the men.
+		m.Embeds, m.Attachments = []*discordgo.MessageEmbed{}, []attachment{}
+		return in.update(m)
+	}
 	m.Flags = discordgo.MessageFlagsEphemeral
 	return in.respond(m)
+}
+
+// onEphemeral reports whether a click was on a message only its clicker
+// sees: a step of a move menu, which the next step replaces.
+func onEphemeral(in *interaction) bool {
+	return in.i.Type == discordgo.InteractionMessageComponent && in.i.Message != nil && in.i.Message.Flags&discordgo.MessageFlagsEphemeral != 0
 }
 
 // menMenu is the first step: a menu of every man that has a legal move,
@@ -223,7 +234,7 @@ func (b *Bot) showMoves(in *interaction, g *play.Game, from game.Square, page in
 	nav.Components = append(nav.Components, discordgo.Button{Label: tr(in.lang, "clickmove.other_man", nil), Style: discordgo.SecondaryButton,
 		CustomID: idMove.forGame(g), Emoji: &discordgo.ComponentEmoji{Name: "↩️"}})
 	m.Components = append(m.Components, nav)
-	if in.i.Type == discordgo.InteractionMessageComponent && in.i.Message != nil && in.i.Message.Flags&discordgo.MessageFlagsEphemeral != 0 {
+	if onEphemeral(in) {
 		return in.update(m)
 	}
 	m.Flags = discordgo.MessageFlagsEphemeral

@@ -99,6 +99,13 @@ func TestFirstMovesPlayedOnlyByClicking(t *testing.T) {
 	writeShot(t, "clickmove-menu.png", moves.Files[0].Data)
 	writeShot(t, "clickmove-preview.png", moves.Files[1].Data)
 
+	// "Another man" turns the menu back to the men, without the board.
+	back := w.click(w.alice, moves, "mv")
+	if len(back.Files) != 0 || len(back.Embeds) != 0 || menu(t, back).CustomID != sm.CustomID || back.ID != moves.ID {
+		t.Errorf("Another man shows files %d, embeds %d, menu %s (message %s, was %s)", len(back.Files), len(back.Embeds), menu(t, back).CustomID, back.ID, moves.ID)
+	}
+	moves = w.answer(w.srv.Select(w.alice.ID, back.ID, sm.CustomID, knight.Value))
+	mm = menu(t, moves)
 	// Carol cannot use Alice's menu either.
 	id := w.srv.Select(w.carol.ID, moves.ID, mm.CustomID, option(t, mm, "Nxf3").Value)
 	if refusal := w.answer(id); !refusal.Ephemeral() {

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -181,4 +182,34 @@ func TestAQueenInTheOpenNeedsTwoPages(t *testing.T) {
 	if first[len(first)-1] != '+' {
 		t.Errorf("the first move %s is no check", first)
 	}
+}
+
+// FuzzGameClicks forges clicks on a game's buttons and move menus, any
+// custom id and menu value by a player or a stranger, on a game that goes
+// on and one that ended: each is answered or refused, never a panic, and
+// the game moves only by a legal move of the player to move.
+func FuzzGameClicks(f *testing.F) {
+	for _, s := range [][3]string{{"g:mv:1:3", "", "ann"}, {"mv:man:1:3", "g1", "ann"}, {"mv:man:1:3", "z9", "ann"}, {"mv:to:1:3", "g1f3", "ann"},
+		{"mv:to:1:3", "e2e4", "bob"}, {"mv:to:1:3", "x", "ann"}, {"mv:page:1:3:d1:9", "", "ann"}, {"mv:page:1:3:zz:1", "", "ann"},
+		{"g:rematch:2:5", "", "eve"}, {"g:rematch:2:5", "", "bob"}, {"g:rematch:1:3", "", "ann"}, {"mv:to:1:2", "g1f3", "ann"}, {"mv:to:1:2", "g8f6", "bob"}} {
+		f.Add(s[0], s[1], s[2])
+	}
+	f.Fuzz(func(t *testing.T, id, value, user string) {
+		if !strings.HasPrefix(id, "g:") && !strings.HasPrefix(id, "mv:") {
+			return
+		}
+		fx := newRecordsFixture(t)
+		going := fx.play("g1", "t1", "ann", "bob", false, "", "hxg3")
+		fx.play("g1", "t2", "bob", "ann", false, "black", "hxg3")
+		i := fx.click(user, "en-US", id, value)
+		i.ID, i.AppID, i.Token, i.GuildID, i.ChannelID = "i", "app", "token", "g1", "t1"
+		_ = fx.b.route(fx.b.newInteraction(i))
+		after, err := fx.svc.Game(context.Background(), going.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if after.Ply() > going.Ply() && (user != "bob" || !strings.HasPrefix(id, "mv:to:")) {
+			t.Fatalf("%q by %q with %q moved the game", id, user, value)
+		}
+	})
 }

@@ -120,11 +120,18 @@ func (b *Bot) helpCommand(in *interaction, _ discordgo.ApplicationCommandInterac
 // command, under its name in the reader's language, that a click fills
 // in; or its name alone when Discord did not say its id.
 func (b *Bot) helpLine(in *interaction, c *appCommand) string {
-	name := "`/" + tr(in.lang, "cmd."+c.name+".name", nil) + "`"
-	if id := b.commandID(in.i.GuildID, c.name); id != "" {
-		name = "</" + c.name + ":" + id + ">"
+	local := tr(in.lang, "cmd."+c.name+".name", nil)
+	desc := tr(in.lang, "cmd."+c.name+".desc", nil)
+	id := b.commandID(in.i.GuildID, c.name)
+	switch {
+	case id == "":
+		return "`/" + local + "` — " + desc
+	case local != c.name:
+		// The reader's name for it first: Discord may show the mention
+		// by the command's own name.
+		return "**/" + local + "** · </" + c.name + ":" + id + "> — " + desc
 	}
-	return name + " — " + tr(in.lang, "cmd."+c.name+".desc", nil)
+	return "</" + c.name + ":" + id + "> — " + desc
 }
 
 // tr is a message in lang; data fills its template.

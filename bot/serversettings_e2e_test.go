@@ -84,7 +84,7 @@ func TestHelpMentionsTheCommands(t *testing.T) {
 			t.Errorf("/help lacks the mention of /%s (id %s):\n%s", name, ids[name], d)
 		}
 	}
-	if !strings.Contains(d, "</move:"+ids["move"]+"> — ") || strings.Contains(d, "`/move`") {
+	if !strings.Contains(d, "**/défi** · </challenge:"+ids["challenge"]+"> — ") || strings.Contains(d, "`/") {
 		t.Errorf("/help's lines: %s", d)
 	}
 	if !help.Ephemeral() || !strings.Contains(help.Embeds[0].Title, "Aide") && !strings.Contains(d, "coup") {

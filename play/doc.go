@@ -70,8 +70,10 @@
 // Options.Reminders by default): Remind claims one in a transaction
 // before it is sent, and Game.Reminded keeps what was claimed, so none
 // is sent twice. A server may let the opponent of a player out of time
-// choose between the win and a draw (Options.OpponentChooses: Game.Flag,
-// ClaimWin, ClaimDraw). Vacation pauses a player's clocks in all their
+// choose between the win and a draw (Options.OpponentChooses, or the
+// server's own ServerSettings: Game.Flag, ClaimWin, ClaimDraw). A
+// server's settings (SetServerSettings) also hold its language, default
+// time control, threads and games channel, for the front end to follow. Vacation pauses a player's clocks in all their
 // games, within a yearly allowance. Premove queues conditional moves,
 // which Move plays in the same transaction as the move they answer.
 //

@@ -108,14 +108,11 @@ type dutch struct {
 	initial Color
 }
 
-// PairDutch pairs the next round of f by the FIDE Dutch system (C.04.3,
-// in force from 1 February 2026). Entrants marked Out are not paired.
-// The result is ErrNoPairing when no pairing meets the absolute criteria
-// (two players met already, a second bye, colour limits), or an error
-// naming what is inconsistent in f.
-func PairDutch(f *Field) (Pairing, error) {
+// newDutch reads the field: the players to pair in pairing order, what
+// each one's history says, and who met whom.
+func newDutch(f *Field) (*dutch, error) {
 	if err := f.Check(); err != nil {
-		return Pairing{}, err
+		return nil, err
 	}
 	d := &dutch{f: f, initial: f.InitialColor}
 	if d.initial == NoColor {
@@ -134,10 +131,6 @@ func PairDutch(f *Field) (Pairing, error) {
 		return d.ps[a].idx < d.ps[b].idx
 	})
 	n := len(d.ps)
-	res := Pairing{Bye: -1}
-	if n == 0 {
-		return res, nil
-	}
 	pos := make(map[int]int, n)
 	for i, p := range d.ps {
 		pos[p.idx] = i
@@ -156,6 +149,24 @@ func PairDutch(f *Field) (Pairing, error) {
 		}
 	}
 	d.odd = n%2 == 1
+	return d, nil
+}
+
+// PairDutch pairs the next round of f by the FIDE Dutch system (C.04.3,
+// in force from 1 February 2026). Entrants marked Out are not paired.
+// The result is ErrNoPairing when no pairing meets the absolute criteria
+// (two players met already, a second bye, colour limits), or an error
+// naming what is inconsistent in f.
+func PairDutch(f *Field) (Pairing, error) {
+	d, err := newDutch(f)
+	if err != nil {
+		return Pairing{}, err
+	}
+	n := len(d.ps)
+	res := Pairing{Bye: -1}
+	if n == 0 {
+		return res, nil
+	}
 	if err := d.findByeScore(); err != nil {
 		return Pairing{}, err
 	}
@@ -218,6 +229,20 @@ func (d *dutch) byeCandidate(a int) bool {
 // number of players, finds the lowest score that its bye can go to (C5).
 func (d *dutch) findByeScore() error {
 	n := len(d.ps)
+	if d.everyoneMayMeet() {
+		// Any player can be left out and the rest still paired: the bye
+		// goes to the lowest score of those who may have it.
+		if !d.odd {
+			return nil
+		}
+		for i := n - 1; i >= 0; i-- {
+			if d.ps[i].byeOK {
+				d.byeMax = d.ps[i].score
+				return nil
+			}
+		}
+		return ErrNoPairing
+	}
 	groups := d.scoreRanks()
 	rankBits := uint(bits.Len(uint(2*n*len(groups) + 1)))
 	var edges []matchEdge
@@ -258,6 +283,19 @@ func (d *dutch) findByeScore() error {
 		d.byeMax = d.ps[single].score
 	}
 	return nil
+}
+
+// everyoneMayMeet tells whether no absolute criterion forbids any pair,
+// as in round 1, when completion needs no matching to prove it.
+func (d *dutch) everyoneMayMeet() bool {
+	for a := range d.ps {
+		for b := a + 1; b < len(d.ps); b++ {
+			if !d.compatible(a, b) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // scoreRanks numbers the distinct scores from the lowest (0) up.

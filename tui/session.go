@@ -261,6 +261,9 @@ func (s *Session) History() []Ply {
 	return out
 }
 
+// Lang is the language the session speaks.
+func (s *Session) Lang() i18n.Lang { return s.opt.Lang }
+
 // Name returns how the player of colour c is called: "White", or
 // "Alice (White)" when the player has a name of their own.
 func (s *Session) Name(c game.Color) string {
@@ -293,11 +296,11 @@ func (s *Session) Status() string {
 		return s.EndText()
 	}
 	p := s.Position()
-	t := s.Name(p.Turn()) + " to move"
+	id := "terminal.to_move"
 	if p.InCheck() {
-		t += ", in check"
+		id = "terminal.to_move_in_check"
 	}
-	return t
+	return i18n.T(s.opt.Lang, id, map[string]any{"Player": s.Name(p.Turn())})
 }
 
 // Countdown says when the next Ice Age comes: "Ice Age in 7 Black moves",
@@ -373,11 +376,11 @@ func (s *Session) Do(line string) Reply {
 		return Reply{Quit: true}
 	case "flip":
 		s.Flip()
-		bottom := "White"
+		bottom := game.White
 		if s.flipped {
-			bottom = "Black"
+			bottom = game.Black
 		}
-		return Reply{Changed: true, Notes: []Note{{Info, "The board is turned: " + bottom + " at the bottom."}}}
+		return Reply{Changed: true, Notes: []Note{{Info, i18n.T(s.opt.Lang, "terminal.flipped."+bottom.String(), nil)}}}
 	case "png":
 		return s.png(arg)
 	case "fen":

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/iceagechess/iceage/game"
+	"github.com/iceagechess/iceage/i18n"
 )
 
 // styles are the colours of the screen, made for one renderer so that a
@@ -175,9 +176,9 @@ func (m Model) movesView(rows int) string {
 		}
 	}
 	var b strings.Builder
-	b.WriteString(st.head.Render("Moves") + "\n")
+	b.WriteString(st.head.Render(i18n.T(m.s.Lang(), "board.moves", nil)) + "\n")
 	if len(list) == 0 {
-		b.WriteString(st.dim.Render("none yet"))
+		b.WriteString(st.dim.Render(i18n.T(m.s.Lang(), "terminal.no_moves_yet", nil)))
 		return b.String()
 	}
 	if len(list) > rows {
