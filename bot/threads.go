@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
+	"net/http"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
@@ -270,4 +271,67 @@ func missingPermissions(lang i18n.Lang, i *discordgo.Interaction) string {
 		}
 	}
 	return strings.Join(missing, ", ")
+}
+
+// liveBoardLookback is how many of a channel's newest messages are looked
+// through for a game's earlier boards.
+const liveBoardLookback = 25
+
+// retireBoards keeps one live board in a game's channel: the newest board
+// of the game keeps its buttons, the earlier ones lose them, so that a
+// game of months does not leave hundreds of boards with buttons. It runs
+// after a board was posted, in the background, and reads the channel
+// rather than remembering boards: any process may have posted them.
+func (b *Bot) retireBoards(g *play.Game, channel string) {
+	if g.Private || channel == "" {
+		return
+	}
+	id := g.ID
+	b.background(func(ctx context.Context) {
+		msgs, err := b.s.ChannelMessages(channel, liveBoardLookback, "", "", "", discordgo.WithContext(ctx))
+		if err != nil {
+			b.log.Warn("reading a game's channel for its earlier boards", "game", id, "channel", channel, "err", redact(err))
+			return
+		}
+		newest := true
+		for _, m := range msgs { // newest first
+			if !b.isBoardOf(m, id) {
+				continue
+			}
+			if newest {
+				newest = false
+				continue
+			}
+			payload := map[string]any{"components": []discordgo.MessageComponent{}}
+			if _, err := b.request(ctx, http.MethodPatch, discordgo.EndpointChannelMessage(channel, m.ID), payload, nil); err != nil {
+				b.log.Warn("taking the buttons off an earlier board", "game", id, "message", m.ID, "err", err)
+			}
+		}
+	})
+}
+
+// isBoardOf reports whether m is a board of game id that still has its
+// buttons: the bot's, with a picture and a game button of id.
+func (b *Bot) isBoardOf(m *discordgo.Message, id uint64) bool {
+	if m.Author == nil || !b.isEngine(m.Author.ID) || len(m.Attachments) == 0 {
+		return false
+	}
+	for _, row := range m.Components {
+		r, ok := row.(*discordgo.ActionsRow)
+		if !ok {
+			continue
+		}
+		for _, c := range r.Components {
+			btn, ok := c.(*discordgo.Button)
+			if !ok || btn.CustomID == "" {
+				continue
+			}
+			if _, f, ok := clicks.match(btn.CustomID); ok {
+				if n, err := f.num("game"); err == nil && n == id {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

@@ -564,3 +564,37 @@ func TestInteractionsLeaveNoRateLimitBuckets(t *testing.T) {
 		t.Errorf("100 interactions left %d rate limit buckets behind", after-before)
 	}
 }
+
+// One live board: when a new board is posted, the earlier ones lose their
+// buttons.
+func TestOnlyTheNewestBoardKeepsItsButtons(t *testing.T) {
+	w := newWorld(t, memstore.New(), "en-US")
+	thread, _ := w.challengeAccepted(w.chess, w.alice, w.bob)
+	w.command(w.alice, thread, "move", fakediscord.StringOption("move", "h2g3"))
+	w.command(w.bob, thread, "move", fakediscord.StringOption("move", "g8f6"))
+	last := w.command(w.alice, thread, "board")
+	live := func() []fakediscord.Message {
+		var out []fakediscord.Message
+		for _, m := range w.srv.Messages(thread) {
+			if len(m.Files) > 0 && len(m.Buttons()) > 0 {
+				out = append(out, m)
+			}
+		}
+		return out
+	}
+	for {
+		seq := w.lastSeq()
+		got := live()
+		if len(got) == 1 {
+			if got[0].ID != last.ID {
+				t.Errorf("the live board is %s, want the newest, %s", got[0].ID, last.ID)
+			}
+			break
+		}
+		if _, err := w.srv.WaitFor(w.ctx(), func(c fakediscord.Call) bool { return c.Seq > seq && c.Kind == fakediscord.KindMessageEdit }); err != nil {
+			t.Fatalf("%d boards keep their buttons: %v", len(got), err)
+		}
+	}
+	// The newest board's buttons work.
+	w.click(w.bob, last, "flip")
+}

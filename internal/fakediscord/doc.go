@@ -30,7 +30,8 @@
 // their edits, threads from a message or on their own, changes to threads
 // (PATCH: name, archive time, archived), thread members, DM channels,
 // application command bulk overwrites, and reads of users, members,
-// guilds, channels and messages.
+// guilds, channels and messages, one by one or a channel's newest first
+// (limit, before; none without Read Message History).
 // Files sent as multipart payload_json plus files[n] become attachments
 // with their bytes; an attachments entry of the payload ({"id": n,
 // "description": ...}) gives file n its description, the alt text.
