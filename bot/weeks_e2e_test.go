@@ -598,3 +598,35 @@ func TestOnlyTheNewestBoardKeepsItsButtons(t *testing.T) {
 	// The newest board's buttons work.
 	w.click(w.bob, last, "flip")
 }
+
+// While the bot was away, Discord archived one game's thread and a
+// moderator locked another's: at its return the first is unarchived and
+// the second game moves to a new thread.
+func TestThreadsChangedWhileTheBotWasAwayAreCaughtUp(t *testing.T) {
+	w := newWorld(t, memstore.New(), "en-US")
+	archived, _ := w.challengeAccepted(w.chess, w.alice, w.bob)
+	locked, _ := w.challengeAccepted(w.chess, w.carol, w.dan)
+	w.stop()
+	w.stop = nil
+	w.srv.Archive(archived)
+	w.srv.Lock(locked, false)
+	seq := w.lastSeq()
+	w.start()
+	if _, err := w.srv.WaitFor(w.ctx(), func(c fakediscord.Call) bool {
+		return c.Seq > seq && c.Kind == fakediscord.KindChannelEdit && c.Channel.ID == archived && !c.Channel.Archived()
+	}); err != nil {
+		t.Fatalf("the archived thread was not unarchived: %v", err)
+	}
+	if _, err := w.srv.WaitFor(w.ctx(), func(c fakediscord.Call) bool {
+		return c.Seq > seq && c.Kind == fakediscord.KindMessage && c.Err == nil && c.Message.ChannelID != locked &&
+			strings.Contains(c.Message.Content, "<@"+w.dan.ID+">") && len(c.Message.Files) > 0
+	}); err != nil {
+		t.Fatalf("the game of the locked thread did not move: %v", err)
+	}
+	if w.reachable(w.alice) != archived {
+		t.Error("Alice's game moved")
+	}
+	if w.reachable(w.dan) == locked {
+		t.Error("Dan's game is still in the locked thread")
+	}
+}
