@@ -335,3 +335,52 @@ func (b *Bot) isBoardOf(m *discordgo.Message, id uint64) bool {
 	}
 	return false
 }
+
+// catchUpThreads, at a server's GUILD_CREATE, finds the games whose
+// thread Discord archived or a moderator locked while the bot was away:
+// GUILD_CREATE lists the channels and the active threads, so a game whose
+// channel is in neither is asked of Discord, and unarchived or moved as
+// onThreadUpdate would have; so are those whose active thread is locked.
+func (b *Bot) catchUpThreads(_ *discordgo.Session, gc *discordgo.GuildCreate) {
+	if gc.Guild == nil || gc.Unavailable {
+		return
+	}
+	known := map[string]bool{}
+	for _, c := range gc.Channels {
+		known[c.ID] = true
+	}
+	var locked []*discordgo.Channel
+	for _, t := range gc.Threads {
+		if t.ThreadMetadata != nil && t.ThreadMetadata.Locked {
+			locked = append(locked, t)
+		}
+		known[t.ID] = true
+	}
+	for _, t := range locked {
+		b.onThreadUpdate(nil, &discordgo.ThreadUpdate{Channel: t})
+	}
+	guild := gc.ID
+	b.background(func(ctx context.Context) {
+		var games []play.Game
+		err := b.play.Storage().View(ctx, func(tx play.ReadTx) (err error) {
+			games, err = tx.GuildGames(guild)
+			return err
+		})
+		if err != nil {
+			b.log.Warn("reading a server's games to check their threads", "guild", guild, "err", err)
+			return
+		}
+		for i := range games {
+			g := &games[i]
+			if known[g.Channel] || g.Private || ctx.Err() != nil {
+				continue
+			}
+			c, err := b.s.Channel(g.Channel, discordgo.WithContext(ctx))
+			if err != nil || !isThreadType(c.Type) || c.ThreadMetadata == nil {
+				continue
+			}
+			b.parents.Store(c.ID, c.ParentID)
+			b.onThreadUpdate(nil, &discordgo.ThreadUpdate{Channel: c})
+		}
+	})
+}

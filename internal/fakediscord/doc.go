@@ -36,6 +36,11 @@
 // with their bytes; an attachments entry of the payload ({"id": n,
 // "description": ...}) gives file n its description, the alt text.
 //
+// HTTPCommand makes an interaction as Discord posts it to an
+// Interactions Endpoint URL, for a bot that serves one: the test posts its
+// JSON to the bot and hands the bot's HTTP response to AnswerOverHTTP,
+// which takes it as the callback.
+//
 // Everything the bot does is recorded as a Call (Calls, WaitFor,
 // WaitResponse); Message, Messages and Channel show the state now. Command,
 // Autocomplete, UserCommand, Click and Select dispatch interactions as
