@@ -481,6 +481,25 @@ func (b *Bot) deliverTournament(ctx context.Context, it play.OutboxItem) error {
 		}
 	case tournament.TaskAdvance:
 		t, _, err = r.Advance(ctx, k.Tournament, now)
+	case tournament.TaskGames:
+		// Games a round could not start at once (no thread, say): start
+		// them, then post the round (it was not out: the start failed
+		// before it) and the boards.
+		cur, gerr := r.Get(ctx, k.Tournament)
+		if gerr != nil || cur.Status != tournament.Running || len(cur.Played) != k.Round {
+			return gerr
+		}
+		started, serr := r.StartGames(ctx, k.Tournament, now)
+		if len(started) == 0 {
+			return serr
+		}
+		if cur, gerr = r.Get(ctx, k.Tournament); gerr != nil {
+			return gerr
+		}
+		if aerr := b.announce(ctx, cur); aerr != nil {
+			return aerr
+		}
+		return serr
 	case tournament.TaskClose:
 		if cur, gerr := r.Get(ctx, k.Tournament); gerr != nil || len(cur.Played) != k.Round {
 			return gerr // the round this task closes ended on its own
@@ -581,16 +600,23 @@ func (b *Bot) announce(ctx context.Context, t *tournament.Tournament) error {
 		if err != nil || len(g.Moves) > 0 || g.Over() {
 			continue
 		}
-		board, err := b.boardMessage(ctx, lang, view{g: &g, headline: tr(lang, "game.started", nil), buttons: true, ping: true})
-		if err != nil {
-			return err
-		}
-		board.setNonce(nonce(fmt.Sprintf("tn:%d:board:%d", t.ID, g.ID)))
-		if _, err := b.post(ctx, g.Channel, board); err != nil {
+		if err := b.postFirstBoard(ctx, lang, t, &g); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// postFirstBoard posts a tournament game's first board in its thread,
+// once (its nonce).
+func (b *Bot) postFirstBoard(ctx context.Context, lang i18n.Lang, t *tournament.Tournament, g *play.Game) error {
+	board, err := b.boardMessage(ctx, lang, view{g: g, headline: tr(lang, "game.started", nil), buttons: true, ping: true})
+	if err != nil {
+		return err
+	}
+	board.setNonce(nonce(fmt.Sprintf("tn:%d:board:%d", t.ID, g.ID)))
+	_, err = b.post(ctx, g.Channel, board)
+	return err
 }
 
 // standingsRows are the table's rows: rank, name, points and the

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -244,5 +245,25 @@ func TestTournamentRoundRobinOfFour(t *testing.T) {
 	final := w.waitMessage(w.chess.ID, func(m fakediscord.Message) bool { return strings.Contains(m.Content, "is over") })
 	if len(final.Files) != 1 {
 		t.Fatalf("no standings picture in %q", final.Content)
+	}
+}
+
+// A round whose threads Discord refuses at first still starts: the
+// tournament's task starts its games a little later and posts the round.
+func TestTournamentRoundStartsAfterThreadsFailed(t *testing.T) {
+	w := newTournamentWorld(t)
+	post := w.create(fakediscord.StringOption("system", "swiss"), fakediscord.IntOption("rounds", 2))
+	for _, p := range []fakediscord.User{w.alice, w.bob, w.carol, w.dan} {
+		w.click(p, post, "join")
+	}
+	w.srv.Refuse(fakediscord.RouteThreads, fakediscord.Refusal{Status: 403, Times: 1})
+	w.srv.Command(w.org.ID, w.chess.ID, "tournament", fakediscord.SubCommand("start"))
+	if _, err := w.srv.WaitFor(w.ctx(), func(c fakediscord.Call) bool { return c.Kind == fakediscord.KindThread && c.Refused != nil }); err != nil {
+		t.Fatalf("the thread was not refused: %v", err)
+	}
+	w.clock.Add(3 * time.Minute)
+	r1 := w.roundPost(1)
+	if n := len(threadRef.FindAllString(r1.Content, -1)); n != 2 {
+		t.Fatalf("round 1 links %d games:\n%s", n, r1.Content)
 	}
 }

@@ -562,3 +562,23 @@ func TestReadOnlyCheckInTwoParts(t *testing.T) {
 		t.Fatalf("the check in the background: %v, want the damage found", err)
 	}
 }
+
+// Without room for the copy it checks, the check in the background does
+// not run and says why; the store goes on, writes included.
+func TestCheckInTwoPartsWithoutRoom(t *testing.T) {
+	defer func(n int64, f func(string) (uint64, bool)) { wholeCheckBelow, freeSpaceOf = n, f }(wholeCheckBelow, freeSpaceOf)
+	wholeCheckBelow = 0
+	freeSpaceOf = func(string) (uint64, bool) { return 4096, true }
+	path := filepath.Join(t.TempDir(), "iceage.db")
+	buildDB(t, path, 12)
+	s := openAt(t, path, nil)
+	if err := s.Checked(ctx); err == nil || errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), "MB free") {
+		t.Fatalf("Checked = %v, want the check not run for want of room", err)
+	}
+	if err := s.Update(ctx, func(tx play.Tx) error { return tx.PutPrefs("user-1", play.Prefs{}) }); err != nil {
+		t.Fatal(err)
+	}
+	if left, _ := filepath.Glob(path + ".check*"); len(left) > 0 {
+		t.Fatalf("a copy was written: %v", left)
+	}
+}

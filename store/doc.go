@@ -124,8 +124,9 @@
 // The whole check reads the whole file and replays every game: a
 // fraction of a second for a few thousand games, tens of seconds for a
 // million, in the background and on a copy, which needs room beside the
-// file; until it is done, damage in the archive is found only by a read
-// that meets it. bbolt has no checksums on data pages, so damage that
+// file (it does not run, and Checked says so, when the disk has less
+// than twice the file's size free); until it is done, damage in the
+// archive is found only by a read that meets it. bbolt has no checksums on data pages, so damage that
 // leaves every record consistent (a letter changed in a player's name)
 // goes unseen but in a game, whose record has a checksum of its own;
 // random damage does not. A fault in the commit of a batch of

@@ -223,7 +223,7 @@ func (s *Store) checkInBackground() {
 		if len(problems) > 0 {
 			err = damaged(s.path, problems)
 		}
-	} else {
+	} else if err = s.roomForCopy(); err == nil {
 		err = s.check(s.stop)
 	}
 	if errors.Is(err, errStopped) {
@@ -233,6 +233,25 @@ func (s *Store) checkInBackground() {
 		s.db.harm.err.CompareAndSwap(nil, &err)
 	}
 	s.checkErr = err
+}
+
+// freeSpaceOf is freeSpace, a variable for the tests.
+var freeSpaceOf = freeSpace
+
+// roomForCopy refuses a check of a copy that would leave the disk with
+// less than the file's size free: the bot's own writes need room while
+// the copy is written.
+func (s *Store) roomForCopy() error {
+	st, err := os.Stat(s.path)
+	if err != nil {
+		return fmt.Errorf("store: checking %s: %w", s.path, err)
+	}
+	need := 2 * uint64(st.Size()) // #nosec G115 -- a file's size is not negative
+	if free, ok := freeSpaceOf(filepath.Dir(s.path)); ok && free < need {
+		return fmt.Errorf("store: the whole check of %s did not run: it writes a copy of the file beside it, and the disk has %d MB free, less than twice the file's %d MB; free some room and restart, or run the check on a copy elsewhere ('iceage backup')",
+			s.path, free>>20, st.Size()>>20)
+	}
+	return nil
 }
 
 // Checked waits for the check of the whole file that Open leaves to run

@@ -229,6 +229,20 @@ func (d *dutch) byeCandidate(a int) bool {
 // number of players, finds the lowest score that its bye can go to (C5).
 func (d *dutch) findByeScore() error {
 	n := len(d.ps)
+	if d.everyoneMayMeet() {
+		// Any player can be left out and the rest still paired: the bye
+		// goes to the lowest score of those who may have it.
+		if !d.odd {
+			return nil
+		}
+		for i := n - 1; i >= 0; i-- {
+			if d.ps[i].byeOK {
+				d.byeMax = d.ps[i].score
+				return nil
+			}
+		}
+		return ErrNoPairing
+	}
 	groups := d.scoreRanks()
 	rankBits := uint(bits.Len(uint(2*n*len(groups) + 1)))
 	var edges []matchEdge
@@ -269,6 +283,19 @@ func (d *dutch) findByeScore() error {
 		d.byeMax = d.ps[single].score
 	}
 	return nil
+}
+
+// everyoneMayMeet tells whether no absolute criterion forbids any pair,
+// as in round 1, when completion needs no matching to prove it.
+func (d *dutch) everyoneMayMeet() bool {
+	for a := range d.ps {
+		for b := a + 1; b < len(d.ps); b++ {
+			if !d.compatible(a, b) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // scoreRanks numbers the distinct scores from the lowest (0) up.

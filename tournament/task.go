@@ -25,7 +25,15 @@ const (
 	TaskStart   = "start"
 	TaskAdvance = "advance"
 	TaskClose   = "close"
+	// TaskGames starts the games of the current round that have not
+	// started (their threads could not be made, say), a little after the
+	// round was paired, so that a front end that started them at once is
+	// not raced.
+	TaskGames = "games"
 )
+
+// gamesGrace is how long TaskGames waits after the round is paired.
+const gamesGrace = 2 * time.Minute
 
 func (k Task) item(due, now time.Time) play.OutboxItem {
 	body, _ := json.Marshal(k) // a struct of numbers and a word: cannot fail
@@ -61,8 +69,16 @@ func tasks(tx play.Tx, t *Tournament, now time.Time) error {
 		k := len(t.Played)
 		if t.RoundOver() {
 			items = append(items, Task{Tournament: t.ID, What: TaskAdvance, Round: k}.item(now, now))
-		} else if c := t.Played[k-1].Closes; !c.IsZero() {
+			break
+		}
+		if c := t.Played[k-1].Closes; !c.IsZero() {
 			items = append(items, Task{Tournament: t.ID, What: TaskClose, Round: k}.item(c, now))
+		}
+		for _, b := range t.Played[k-1].Boards {
+			if b.GameID == 0 && b.Outcome == Pending {
+				items = append(items, Task{Tournament: t.ID, What: TaskGames, Round: k}.item(t.Played[k-1].Started.Add(gamesGrace), now))
+				break
+			}
 		}
 	}
 	if len(items) == 0 {
