@@ -264,9 +264,13 @@ func (b *Bot) acceptClick(in *interaction, id uint64) error {
 	}
 	r, err := b.play.Accept(ctx, id, in.seat, channel, now)
 	if err != nil {
+		// The thread is the game's all the same when another accept of
+		// the challenge, refused this thread (160004), won in it.
 		if thread != "" {
-			if _, derr := b.s.ChannelDelete(thread, discordgo.WithContext(in.ctx)); derr != nil {
-				b.log.Warn("could not delete the thread of a lost accept", "thread", thread, "err", derr)
+			if _, gerr := b.play.GameIn(ctx, thread); gerr != nil {
+				if _, derr := b.s.ChannelDelete(thread, discordgo.WithContext(in.ctx)); derr != nil {
+					b.log.Warn("could not delete the thread of a lost accept", "thread", thread, "err", derr)
+				}
 			}
 		}
 		return err
