@@ -69,10 +69,15 @@ type Bot struct {
 
 	// life is the bot's own context, the root of every interaction's:
 	// it ends when Run has finished those in flight.
-	life     context.Context
-	stop     context.CancelFunc
+	life context.Context
+	stop context.CancelFunc
+	// inflight counts the interactions and background work under way;
+	// gate orders each Add before Run's Wait, or after closing is set
+	// and then refuses it: an Add racing a Wait that may already have
+	// returned is a misuse of sync.WaitGroup.
 	inflight sync.WaitGroup
-	closing  atomic.Bool
+	gate     sync.Mutex
+	closing  bool    // under gate
 	locales  locales // the languages interactions told, for news (notify.go)
 	// followers are the last interactions of private games (installs.go).
 	followers followers
@@ -194,7 +199,9 @@ func (b *Bot) Run(ctx context.Context) error {
 		go func() { defer loop.Done(); b.deliverLoop(b.life) }()
 	}
 	<-ctx.Done()
-	b.closing.Store(true)
+	b.gate.Lock()
+	b.closing = true
+	b.gate.Unlock()
 	b.inflight.Wait()
 	b.stop()
 	loop.Wait()
@@ -241,13 +248,24 @@ func (b *Bot) commandID(guild, name string) string {
 	return ""
 }
 
+// enter counts one more piece of work in flight, unless Run is stopping:
+// then it returns false and the work is not done.
+func (b *Bot) enter() bool {
+	b.gate.Lock()
+	defer b.gate.Unlock()
+	if b.closing {
+		return false
+	}
+	b.inflight.Add(1)
+	return true
+}
+
 // onInteraction is the one door for every interaction: it recovers
 // panics, answers, and logs a line.
 func (b *Bot) onInteraction(s *discordgo.Session, ic *discordgo.InteractionCreate) {
-	if b.closing.Load() {
+	if !b.enter() {
 		return
 	}
-	b.inflight.Add(1)
 	defer b.inflight.Done()
 	start := time.Now()
 	in := b.newInteraction(ic.Interaction)

@@ -157,10 +157,9 @@ func (b *Bot) onThreadDelete(_ *discordgo.Session, d *discordgo.ThreadDelete) {
 // background runs fn under the bot's life, counted among the work in
 // flight that Run waits for.
 func (b *Bot) background(fn func(ctx context.Context)) {
-	if b.closing.Load() || b.play == nil {
+	if b.play == nil || !b.enter() {
 		return
 	}
-	b.inflight.Add(1)
 	go func() {
 		defer b.inflight.Done()
 		ctx, cancel := context.WithTimeout(b.life, deliveryDeadline)
