@@ -4,10 +4,13 @@ import (
 	"context"
 	"github.com/iceagechess/iceage/bot"
 	"log/slog"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/bwmarrin/discordgo"
 
 	"github.com/iceagechess/iceage/internal/fakediscord"
 	"github.com/iceagechess/iceage/play"
@@ -188,6 +191,14 @@ func TestTwoMovesAtOnceApplyOne(t *testing.T) {
 func TestAStaleButtonAfterTheGameEndedChangesNothing(t *testing.T) {
 	w := newWorld(t, memstore.New(), "en-US")
 	thread, board := w.challengeAccepted(w.chess, w.alice, w.bob)
+	// The final board takes the buttons off this one soon after it is
+	// posted, racing the clicks below; a stale button is one that
+	// outlived it: here Discord refuses the edit, as for a permission
+	// lost.
+	w.srv.Refuse(fakediscord.RouteMessageEdit, fakediscord.Refusal{
+		Err:   &fakediscord.Error{Status: http.StatusForbidden, Code: discordgo.ErrCodeMissingAccess, Message: "Missing Access"},
+		Where: map[string]string{"channel": thread, "message": board.ID}, Times: -1,
+	})
 	confirm := w.click(w.bob, board, "resign")
 	if !confirm.Ephemeral() {
 		t.Fatalf("Resign asks no confirmation: %+v", confirm)
