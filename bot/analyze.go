@@ -197,7 +197,8 @@ func analysisMessage(in *interaction, g *play.Game, start game.Position, moves [
 		pos, _ = pos.ApplyWithEvent(mv)
 	}
 	parts := i18n.NumberedMoves(&start, texts)
-	list := truncate(strings.Join(parts, " "), 4000)
+	// Whole moves only, so that a mistake's bold is never cut.
+	list := fit("", parts, " ", 4000, 0, func(int) string { return "…" })
 	e := &discordgo.MessageEmbed{
 		Title:       tr(lang, "analyze.title", map[string]any{"White": g.White.Name, "Black": g.Black.Name}),
 		Description: list,

@@ -180,6 +180,7 @@ func New(cfg Config, svc *play.Service) (*Bot, error) {
 	s.AddHandler(b.onGuildUpdate)
 	s.AddHandler(b.onThreadUpdate)
 	s.AddHandler(b.onThreadDelete)
+	s.AddHandler(b.catchUpThreads)
 	return b, nil
 }
 

@@ -253,6 +253,9 @@ func (b *Bot) postBoard(ctx context.Context, d *round.Delivery, m *message) erro
 	if gone(err) {
 		b.threadGone(ctx, d.Game.ID, channel)
 	}
+	if err == nil && len(m.Components) > 0 && len(m.images) > 0 {
+		b.retireBoards(&d.Game, channel)
+	}
 	return err
 }
 

@@ -154,6 +154,9 @@ func (b *Bot) playRound(in *interaction, a round.Act, by answerBy) (round.Outcom
 			return out, nil
 		}
 		b.shown(&out)
+		if len(m.images) > 0 && len(m.Components) > 0 {
+			b.retireBoards(&out.Boards[len(out.Boards)-1].Game, in.i.ChannelID)
+		}
 	}
 	for _, e := range out.Events {
 		if t, ok := e.(round.EngineThinking); ok && t.Ahead > 0 {
@@ -261,7 +264,11 @@ func (b *Bot) boardCommand(in *interaction, data discordgo.ApplicationCommandInt
 	if err != nil {
 		return err
 	}
-	return in.respond(m)
+	if err := in.respond(m); err != nil {
+		return err
+	}
+	b.retireBoards(&g, in.i.ChannelID)
+	return nil
 }
 
 func (b *Bot) flipClick(in *interaction, a play.Act) error {

@@ -208,5 +208,6 @@ func (b *Bot) gamesSelect(in *interaction) error {
 	if _, err := b.post(in.ctx, g.Channel, m); err != nil {
 		return err
 	}
+	b.retireBoards(&g, g.Channel)
 	return in.tell(tr(in.lang, "games.posted", map[string]any{"Channel": channelRef(&g)}))
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/iceagechess/iceage/engine"
 	"github.com/iceagechess/iceage/game"
 	"github.com/iceagechess/iceage/i18n"
 	"github.com/iceagechess/iceage/play"
@@ -146,6 +147,27 @@ func TestTextsFitDiscordsLimits(t *testing.T) {
 		lg = rr.Game
 	}
 
+	// Its analysis, every third move a mistake.
+	start, err := game.ParseFEN(lg.StartFEN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var moves []game.Move
+	var analysis engine.Analysis
+	for i, m := range lg.Moves {
+		mv, err := game.ParseUCI(m.UCI)
+		if err != nil {
+			t.Fatal(err)
+		}
+		moves = append(moves, mv)
+		analysis.Scores = append(analysis.Scores, 0)
+		analysis.Best = append(analysis.Best, game.NullMove)
+		if i%3 == 0 {
+			analysis.Mistakes = append(analysis.Mistakes, engine.Mistake{Ply: i, Move: mv, Drop: 400})
+		}
+	}
+	analysis.Scores = append(analysis.Scores, 0)
+
 	// Many games, each against a long name.
 	var many []play.Game
 	for i := range 40 {
@@ -174,6 +196,7 @@ func TestTextsFitDiscordsLimits(t *testing.T) {
 					t.Error("a timestamp is cut")
 				}
 			}
+			checkLimits(t, "the analysis of the longest game", analysisMessage(&interaction{lang: lang}, &lg, start, moves, &analysis))
 			_ = discordgo.MessageFlagsEphemeral
 		})
 	}

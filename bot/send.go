@@ -101,6 +101,9 @@ func (m *message) files() []*discordgo.File {
 // /webhooks/{application}/{token}/....
 var interactionPath = regexp.MustCompile(`/(interactions|webhooks)/([0-9]+)/[^/?"\s]+`)
 
+// messagePath matches a message's id in a URL.
+var messagePath = regexp.MustCompile(`/messages/[0-9]+`)
+
 // bucketStripes is how many rate limit buckets the requests on one
 // interaction route share, by their token.
 const bucketStripes = 64
@@ -110,12 +113,13 @@ const bucketStripes = 64
 // as discordgo keys its own calls, each interaction's token would leave
 // one behind (discordgo's issue #1333). Interaction routes share
 // bucketStripes buckets, picked by the token so that requests of
-// different interactions rarely wait for each other; other URLs name only
-// channels, messages and the like, whose number is bounded.
+// different interactions rarely wait for each other; a message's URL
+// goes in its channel's bucket.
 func bucketOf(url string) string {
 	loc := interactionPath.FindStringSubmatchIndex(url)
 	if loc == nil {
-		return url
+		// A channel's messages share its bucket, as Discord counts them.
+		return messagePath.ReplaceAllString(url, "/messages/:id")
 	}
 	token := url[loc[5]+1 : loc[1]]
 	h := fnv.New32a()

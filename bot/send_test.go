@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -14,6 +15,7 @@ func TestBucketOf(t *testing.T) {
 	const api = "https://discord.com/api/v9/"
 	cases := []struct{ url, want string }{
 		{api + "channels/42/messages", api + "channels/42/messages"},
+		{api + "channels/42/messages/4242", api + "channels/42/messages/:id"},
 		{api + "interactions/1001/tokenA/callback", api + "interactions/:id/:token/callback#"},
 		{api + "webhooks/77/tokenA/messages/@original", api + "webhooks/:id/:token/messages/@original#"},
 		{api + "webhooks/77/tokenA?wait=true", api + "webhooks/:id/:token#"},
@@ -86,5 +88,28 @@ func TestFit(t *testing.T) {
 		if got := fit(c.head, c.parts, "|", c.max, c.left, more); got != c.want {
 			t.Errorf("fit(%q, %q, %d, %d) = %q, want %q", c.head, c.parts, c.max, c.left, got, c.want)
 		}
+	}
+}
+
+// BenchmarkRateLimitBuckets compares discordgo's buckets for the callbacks
+// of distinct interactions keyed by URL, as discordgo keys its own calls,
+// and by route (bucketOf): the memory each interaction leaves behind.
+func BenchmarkRateLimitBuckets(b *testing.B) {
+	for _, keying := range []struct {
+		name string
+		key  func(string) string
+	}{{"url", func(u string) string { return u }}, {"route", bucketOf}} {
+		b.Run(keying.name, func(b *testing.B) {
+			rl := discordgo.NewRatelimiter()
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				u := fmt.Sprintf("https://discord.com/api/v9/interactions/%d/token%d/callback", 1000000000000000+i, i)
+				rl.LockBucket(keying.key(u)).Release(nil)
+			}
+			rl.Lock()
+			n := reflect.ValueOf(rl).Elem().FieldByName("buckets").Len()
+			rl.Unlock()
+			b.ReportMetric(float64(n), "buckets")
+		})
 	}
 }

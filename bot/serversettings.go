@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
@@ -14,7 +15,7 @@ import (
 // is not a Community server reports its locale as en-US whatever its
 // members speak), the default time control, whether the opponent chooses
 // after a timeout, whether games get threads, and the channel challenges
-// belong in. Discord offers the command to members with Manage Server
+// belong in, and the role whose members may organise tournaments. Discord offers the command to members with Manage Server
 // (default_member_permissions); an admin may let others see it in the
 // server's Integrations settings, so the bot checks the member's
 // permissions itself too.
@@ -40,7 +41,9 @@ func declareServerSettings(cfg *Config) *discordgo.ApplicationCommand {
 		option("server-settings", "opponent_chooses", discordgo.ApplicationCommandOptionBoolean, false),
 		option("server-settings", "threads", discordgo.ApplicationCommandOptionBoolean, false),
 		channel,
-		option("server-settings", "any_channel", discordgo.ApplicationCommandOptionBoolean, false))
+		option("server-settings", "any_channel", discordgo.ApplicationCommandOptionBoolean, false),
+		option("server-settings", "organiser_role", discordgo.ApplicationCommandOptionRole, false),
+		option("server-settings", "no_organiser_role", discordgo.ApplicationCommandOptionBoolean, false))
 	c.DefaultMemberPermissions = ptr(int64(manageServer))
 	return c
 }
@@ -86,6 +89,12 @@ func (b *Bot) serverSettingsCommand(in *interaction, data discordgo.ApplicationC
 	if o := opts["any_channel"]; o != nil && o.BoolValue() {
 		set.GamesChannel = ""
 	}
+	if o := opts["organiser_role"]; o != nil {
+		set.OrganiserRole = fmt.Sprint(o.Value)
+	}
+	if o := opts["no_organiser_role"]; o != nil && o.BoolValue() {
+		set.OrganiserRole = ""
+	}
 	saved, err := b.play.SetServerSettings(in.ctx, in.i.GuildID, set, in.user, b.cfg.Now())
 	if err != nil {
 		return err
@@ -122,12 +131,17 @@ func (b *Bot) serverSettingsText(lang i18n.Lang, s *play.ServerSettings) string 
 	if s.GamesChannel != "" {
 		channel = "<#" + s.GamesChannel + ">"
 	}
+	role := tr(lang, "serversettings.no_role", nil)
+	if s.OrganiserRole != "" {
+		role = "<@&" + s.OrganiserRole + ">"
+	}
 	lines := []string{"**" + tr(lang, "serversettings.title", nil) + "**",
 		"🌐 " + tr(lang, "serversettings.language", map[string]any{"Value": language}),
 		"⏳ " + tr(lang, "serversettings.days", map[string]any{"Value": days}),
 		"⚖️ " + tr(lang, "serversettings.opponent_chooses", map[string]any{"Value": yes(s.OpponentChooses.Or(b.play.OpponentChooses()))}),
 		"🧵 " + tr(lang, "serversettings.threads", map[string]any{"Value": yes(s.Threads.Or(true))}),
 		"📌 " + tr(lang, "serversettings.games_channel", map[string]any{"Value": channel}),
+		"🏆 " + tr(lang, "serversettings.organiser_role", map[string]any{"Value": role}),
 	}
 	return strings.Join(lines, "\n")
 }

@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
+	"net/http"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
@@ -270,4 +271,116 @@ func missingPermissions(lang i18n.Lang, i *discordgo.Interaction) string {
 		}
 	}
 	return strings.Join(missing, ", ")
+}
+
+// liveBoardLookback is how many of a channel's newest messages are looked
+// through for a game's earlier boards.
+const liveBoardLookback = 25
+
+// retireBoards keeps one live board in a game's channel: the newest board
+// of the game keeps its buttons, the earlier ones lose them, so that a
+// game of months does not leave hundreds of boards with buttons. It runs
+// after a board was posted, in the background, and reads the channel
+// rather than remembering boards: any process may have posted them.
+func (b *Bot) retireBoards(g *play.Game, channel string) {
+	if g.Private || channel == "" {
+		return
+	}
+	id := g.ID
+	b.background(func(ctx context.Context) {
+		msgs, err := b.s.ChannelMessages(channel, liveBoardLookback, "", "", "", discordgo.WithContext(ctx))
+		if err != nil {
+			b.log.Warn("reading a game's channel for its earlier boards", "game", id, "channel", channel, "err", redact(err))
+			return
+		}
+		newest := true
+		for _, m := range msgs { // newest first
+			if !b.isBoardOf(m, id) {
+				continue
+			}
+			if newest {
+				newest = false
+				continue
+			}
+			payload := map[string]any{"components": []discordgo.MessageComponent{}}
+			if _, err := b.request(ctx, http.MethodPatch, discordgo.EndpointChannelMessage(channel, m.ID), payload, nil); err != nil {
+				b.log.Warn("taking the buttons off an earlier board", "game", id, "message", m.ID, "err", err)
+			}
+		}
+	})
+}
+
+// isBoardOf reports whether m is a board of game id that still has its
+// buttons: the bot's, with a picture and a game button of id.
+func (b *Bot) isBoardOf(m *discordgo.Message, id uint64) bool {
+	if m.Author == nil || !b.isEngine(m.Author.ID) || len(m.Attachments) == 0 {
+		return false
+	}
+	for _, row := range m.Components {
+		r, ok := row.(*discordgo.ActionsRow)
+		if !ok {
+			continue
+		}
+		for _, c := range r.Components {
+			btn, ok := c.(*discordgo.Button)
+			if !ok || btn.CustomID == "" {
+				continue
+			}
+			if _, f, ok := clicks.match(btn.CustomID); ok {
+				if n, err := f.num("game"); err == nil && n == id {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// catchUpThreads, at a server's GUILD_CREATE, finds the games whose
+// thread Discord archived or a moderator locked while the bot was away:
+// GUILD_CREATE lists the channels and the active threads, so a game whose
+// channel is in neither is asked of Discord, and unarchived or moved as
+// onThreadUpdate would have; so are those whose active thread is locked.
+func (b *Bot) catchUpThreads(_ *discordgo.Session, gc *discordgo.GuildCreate) {
+	if gc.Guild == nil || gc.Unavailable {
+		return
+	}
+	known := map[string]bool{}
+	for _, c := range gc.Channels {
+		known[c.ID] = true
+	}
+	var locked []*discordgo.Channel
+	for _, t := range gc.Threads {
+		if t.ThreadMetadata != nil && t.ThreadMetadata.Locked {
+			locked = append(locked, t)
+		}
+		known[t.ID] = true
+	}
+	for _, t := range locked {
+		b.onThreadUpdate(nil, &discordgo.ThreadUpdate{Channel: t})
+	}
+	guild := gc.ID
+	b.background(func(ctx context.Context) {
+		var games []play.Game
+		err := b.play.Storage().View(ctx, func(tx play.ReadTx) (err error) {
+			games, err = tx.GuildGames(guild)
+			return err
+		})
+		if err != nil {
+			b.log.Warn("reading a server's games to check their threads", "guild", guild, "err", err)
+			return
+		}
+		for i := range games {
+			g := &games[i]
+			if known[g.Channel] || g.Private || ctx.Err() != nil {
+				continue
+			}
+			c, err := b.s.Channel(g.Channel, discordgo.WithContext(ctx))
+			if err != nil || !isThreadType(c.Type) || c.ThreadMetadata == nil {
+				continue
+			}
+			b.parents.Store(c.ID, c.ParentID)
+			b.onThreadUpdate(nil, &discordgo.ThreadUpdate{Channel: c})
+		}
+	})
 }

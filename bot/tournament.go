@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -88,7 +89,6 @@ func declareTournament(cfg *Config) *discordgo.ApplicationCommand {
 			rounds, days,
 			tournamentOption("rated", discordgo.ApplicationCommandOptionBoolean, false),
 			startIn, name,
-			tournamentOption("role", discordgo.ApplicationCommandOptionRole, false),
 			roundDays,
 			tournamentOption("adjudicate", discordgo.ApplicationCommandOptionString, false, "draw", "loss_to_move"),
 			tournamentOption("double", discordgo.ApplicationCommandOptionBoolean, false),
@@ -180,26 +180,30 @@ func (b *Bot) pickTournament(in *interaction, opts map[string]*discordgo.Applica
 	return none()
 }
 
-// mayOrganise: the tournament's organiser, a member with Manage Server,
-// or a member of the organisers' role the tournament names.
-func mayOrganise(in *interaction, t *tournament.Tournament) bool {
+// mayOrganise: the tournament's organiser, or anyone who may open one.
+func (b *Bot) mayOrganise(in *interaction, t *tournament.Tournament) bool {
+	return in.i.Member != nil && (in.user == t.Organiser || b.mayOpenTournaments(in))
+}
+
+// mayOpenTournaments: a member with Manage Server, or one of the role the
+// server's admins chose for organisers (/server-settings). The role is a
+// server's choice rather than each tournament's, so that whoever holds it
+// may open tournaments at all, and a role is never given power by the
+// member who names it.
+func (b *Bot) mayOpenTournaments(in *interaction) bool {
 	m := in.i.Member
-	if m == nil {
+	if m == nil || in.i.GuildID == "" {
 		return false
 	}
-	if in.user == t.Organiser || m.Permissions&discordgo.PermissionManageGuild != 0 {
+	if m.Permissions&discordgo.PermissionManageGuild != 0 {
 		return true
 	}
-	for _, r := range m.Roles {
-		if t.OrganiserRole != "" && r == t.OrganiserRole {
-			return true
-		}
-	}
-	return false
+	set := b.serverSettings(in)
+	return set.OrganiserRole != "" && slices.Contains(m.Roles, set.OrganiserRole)
 }
 
 func (b *Bot) createTournament(in *interaction, opts map[string]*discordgo.ApplicationCommandInteractionDataOption) error {
-	if in.i.Member == nil || in.i.Member.Permissions&discordgo.PermissionManageGuild == 0 {
+	if !b.mayOpenTournaments(in) {
 		return in.tell(tr(in.lang, "tournament.refused.create", nil))
 	}
 	now := b.cfg.Now()
@@ -242,12 +246,6 @@ func (b *Bot) createTournament(in *interaction, opts map[string]*discordgo.Appli
 	}
 	if o := opts["adjudicate"]; o != nil && o.StringValue() == "loss_to_move" {
 		t.Adjudicate = tournament.AdjudicateLossToMove
-	}
-	if o := opts["role"]; o != nil {
-		t.OrganiserRole = fmt.Sprint(o.Value)
-		if play.CheckID("role", t.OrganiserRole) != nil {
-			t.OrganiserRole = ""
-		}
 	}
 	t.Name = tr(in.public, "tournament.default_name", map[string]any{"Organiser": in.seat.Name})
 	if o := opts["title"]; o != nil {
@@ -439,7 +437,7 @@ func terms(lang i18n.Lang, t *tournament.Tournament) string {
 }
 
 func (b *Bot) startTournament(in *interaction, t *tournament.Tournament) error {
-	if !mayOrganise(in, t) {
+	if !b.mayOrganise(in, t) {
 		return in.tell(tr(in.lang, "tournament.refused.organiser", nil))
 	}
 	if err := in.deferReply(true); err != nil {

@@ -267,3 +267,61 @@ func TestTournamentRoundStartsAfterThreadsFailed(t *testing.T) {
 		t.Fatalf("round 1 links %d games:\n%s", n, r1.Content)
 	}
 }
+
+// TestTournamentOrganisersRoleIsTheServers: the server's admins name a
+// role in /server-settings; a member with it opens and starts tournaments
+// without Manage Server, one without it still may not, and no member can
+// name a role for themselves.
+func TestTournamentOrganisersRoleIsTheServers(t *testing.T) {
+	w := newTournamentWorld(t)
+	arbiter := w.srv.AddUser(fakediscord.User{Username: "ana", GlobalName: "Ana", Roles: []string{"777"}})
+	other := w.srv.AddUser(fakediscord.User{Username: "otto", GlobalName: "Otto", Roles: []string{"778"}})
+	create := func(u fakediscord.User) fakediscord.Message {
+		return w.command(u, w.chess.ID, "tournament", fakediscord.SubCommand("create", fakediscord.StringOption("system", "swiss")))
+	}
+	role := func(id string) *fakediscord.Option {
+		return &fakediscord.Option{Name: "organiser_role", Type: discordgo.ApplicationCommandOptionRole, Value: id}
+	}
+	if got := create(arbiter); !got.Ephemeral() || !strings.Contains(got.Content, "organisers' role") {
+		t.Fatalf("a member of a role the server never chose opened a tournament: %+v", got)
+	}
+	// Only an admin sets the role: Ana cannot give her own role the power.
+	w.srv.AllowCommand(w.guild.ID, "server-settings")
+	if got := w.command(arbiter, w.chess.ID, "server-settings", role("777")); !got.Ephemeral() || !strings.Contains(got.Content, "manage this server") {
+		t.Fatalf("a member without Manage Server chose the organisers' role: %+v", got)
+	}
+	if got := create(arbiter); strings.Contains(got.Content, "open for sign-up") {
+		t.Fatalf("a refused /server-settings still made Ana an organiser: %+v", got)
+	}
+	saved := w.command(w.org, w.chess.ID, "server-settings", role("777"))
+	if !saved.Ephemeral() || !strings.Contains(saved.Content, "Role of tournament organisers: <@&777>") {
+		t.Fatalf("the saved settings read %q", saved.Content)
+	}
+	if got := create(other); !got.Ephemeral() || !strings.Contains(got.Content, "organisers' role") {
+		t.Fatalf("a member of another role opened a tournament: %+v", got)
+	}
+	got := create(arbiter)
+	if !got.Ephemeral() || !strings.Contains(got.Content, "open for sign-up") {
+		t.Fatalf("a member of the organisers' role was answered %+v", got)
+	}
+	post := w.waitMessage(w.chess.ID, func(m fakediscord.Message) bool { return strings.Contains(embedAll(m), "Ana") })
+	for _, p := range []fakediscord.User{w.alice, w.bob, w.carol} {
+		w.click(p, post, "join")
+	}
+	if got := w.command(other, w.chess.ID, "tournament", fakediscord.SubCommand("start")); !got.Ephemeral() || strings.Contains(got.Content, "started") {
+		t.Fatalf("a member without the role started the tournament: %+v", got)
+	}
+
+	// The admins take the power back: Ana may open no more tournaments,
+	// but the one she opened stays hers to run.
+	cleared := w.command(w.org, w.chess.ID, "server-settings", fakediscord.BoolOption("no_organiser_role", true))
+	if !strings.Contains(cleared.Content, "none (Manage Server only)") {
+		t.Fatalf("clearing the role: %q", cleared.Content)
+	}
+	if got := create(arbiter); !got.Ephemeral() || !strings.Contains(got.Content, "organisers' role") {
+		t.Fatalf("a member of a role no longer chosen opened a tournament: %+v", got)
+	}
+	if got := w.command(arbiter, w.chess.ID, "tournament", fakediscord.SubCommand("start")); !got.Ephemeral() || !strings.Contains(got.Content, "has started") {
+		t.Fatalf("the organiser could not start her own tournament: %+v", got)
+	}
+}

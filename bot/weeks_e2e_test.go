@@ -494,13 +494,9 @@ func TestASlowAnswerOverHTTPIsDeferredThenEdited(t *testing.T) {
 	pub, priv, _ := ed25519.GenerateKey(nil)
 	srv := httptest.NewServer(w.bot.InteractionsHandler(pub))
 	defer srv.Close()
-	body := fmt.Sprintf(`{"id":"990001","application_id":%q,"type":2,"token":"slowtoken","guild_id":%q,"channel_id":%q,`+
-		`"member":{"user":{"id":%q,"username":"alice"}},"locale":"en-US","app_permissions":"%d",`+
-		`"data":{"id":"9","name":"move","type":1,"options":[{"name":"move","type":3,"value":"h2g3"}]}}`,
-		w.srv.AppID(), w.guild.ID, thread, w.alice.ID, int64(discordgo.PermissionAllText))
-	st.delay.Store(int64(3 * time.Second))
-	before := w.lastSeq()
-	resp, err := http.DefaultClient.Do(signed(t, srv.URL, priv, body))
+	id, body := w.srv.HTTPCommand(w.alice.ID, thread, "move", fakediscord.StringOption("move", "h2g3"))
+	st.delay.Store(int64(4 * time.Second))
+	resp, err := http.DefaultClient.Do(signed(t, srv.URL, priv, string(body)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -509,17 +505,18 @@ func TestASlowAnswerOverHTTPIsDeferredThenEdited(t *testing.T) {
 	if resp.StatusCode != 200 || !strings.Contains(string(got), `"type":5`) {
 		t.Fatalf("the slow answer over HTTP: %d %s; want a deferral", resp.StatusCode, got)
 	}
+	if err := w.srv.AnswerOverHTTP(id, resp.Header.Get("Content-Type"), got); err != nil {
+		t.Fatalf("Discord refused the deferral: %v", err)
+	}
 	// The answer follows as an edit of the deferral, with the board.
 	edit, err := w.srv.WaitFor(w.ctx(), func(c fakediscord.Call) bool {
-		// The fake does not know an interaction that came over HTTP:
-		// the edit of its deferral is recorded as of an unknown webhook.
-		return c.Seq > before && (c.Kind == fakediscord.KindResponseEdit || c.Kind == fakediscord.KindFollowupEdit) && strings.Contains(string(c.JSON), "hxg3")
+		return c.Kind == fakediscord.KindResponseEdit && c.InteractionID == id
 	})
-	if err != nil {
-		t.Fatalf("no edit after the deferral: %v", err)
+	if err != nil || edit.Err != nil {
+		t.Fatalf("no edit after the deferral: %v %v", err, edit.Err)
 	}
-	if !strings.Contains(string(edit.JSON), `"attachments"`) {
-		t.Errorf("the edit has no board: %s", edit.JSON)
+	if !strings.Contains(edit.Message.Content, "hxg3") || len(edit.Message.Files) == 0 || edit.Message.Files[0].ContentType != "image/png" {
+		t.Errorf("the edit is %q with %d files", edit.Message.Content, len(edit.Message.Files))
 	}
 }
 
@@ -562,5 +559,71 @@ func TestInteractionsLeaveNoRateLimitBuckets(t *testing.T) {
 	}
 	if after := count(); after > before+64 {
 		t.Errorf("100 interactions left %d rate limit buckets behind", after-before)
+	}
+}
+
+// One live board: when a new board is posted, the earlier ones lose their
+// buttons.
+func TestOnlyTheNewestBoardKeepsItsButtons(t *testing.T) {
+	w := newWorld(t, memstore.New(), "en-US")
+	thread, _ := w.challengeAccepted(w.chess, w.alice, w.bob)
+	w.command(w.alice, thread, "move", fakediscord.StringOption("move", "h2g3"))
+	w.command(w.bob, thread, "move", fakediscord.StringOption("move", "g8f6"))
+	last := w.command(w.alice, thread, "board")
+	live := func() []fakediscord.Message {
+		var out []fakediscord.Message
+		for _, m := range w.srv.Messages(thread) {
+			if len(m.Files) > 0 && len(m.Buttons()) > 0 {
+				out = append(out, m)
+			}
+		}
+		return out
+	}
+	for {
+		seq := w.lastSeq()
+		got := live()
+		if len(got) == 1 {
+			if got[0].ID != last.ID {
+				t.Errorf("the live board is %s, want the newest, %s", got[0].ID, last.ID)
+			}
+			break
+		}
+		if _, err := w.srv.WaitFor(w.ctx(), func(c fakediscord.Call) bool { return c.Seq > seq && c.Kind == fakediscord.KindMessageEdit }); err != nil {
+			t.Fatalf("%d boards keep their buttons: %v", len(got), err)
+		}
+	}
+	// The newest board's buttons work.
+	w.click(w.bob, last, "flip")
+}
+
+// While the bot was away, Discord archived one game's thread and a
+// moderator locked another's: at its return the first is unarchived and
+// the second game moves to a new thread.
+func TestThreadsChangedWhileTheBotWasAwayAreCaughtUp(t *testing.T) {
+	w := newWorld(t, memstore.New(), "en-US")
+	archived, _ := w.challengeAccepted(w.chess, w.alice, w.bob)
+	locked, _ := w.challengeAccepted(w.chess, w.carol, w.dan)
+	w.stop()
+	w.stop = nil
+	w.srv.Archive(archived)
+	w.srv.Lock(locked, false)
+	seq := w.lastSeq()
+	w.start()
+	if _, err := w.srv.WaitFor(w.ctx(), func(c fakediscord.Call) bool {
+		return c.Seq > seq && c.Kind == fakediscord.KindChannelEdit && c.Channel.ID == archived && !c.Channel.Archived()
+	}); err != nil {
+		t.Fatalf("the archived thread was not unarchived: %v", err)
+	}
+	if _, err := w.srv.WaitFor(w.ctx(), func(c fakediscord.Call) bool {
+		return c.Seq > seq && c.Kind == fakediscord.KindMessage && c.Err == nil && c.Message.ChannelID != locked &&
+			strings.Contains(c.Message.Content, "<@"+w.dan.ID+">") && len(c.Message.Files) > 0
+	}); err != nil {
+		t.Fatalf("the game of the locked thread did not move: %v", err)
+	}
+	if w.reachable(w.alice) != archived {
+		t.Error("Alice's game moved")
+	}
+	if w.reachable(w.dan) == locked {
+		t.Error("Dan's game is still in the locked thread")
 	}
 }

@@ -2,7 +2,6 @@ package pgstore_test
 
 import (
 	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -220,7 +219,7 @@ func checkColumns(t *testing.T, s *pgstore.Store) {
 			t.Fatal(err)
 		}
 		var g play.Game
-		if err := json.Unmarshal(rec, &g); err != nil {
+		if err := play.DecodeRecord(rec, &g); err != nil {
 			t.Fatalf("game %d: %v", id, err)
 		}
 		switch {

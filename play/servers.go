@@ -28,9 +28,12 @@ type ServerSettings struct {
 	Threads Toggle `json:"threads,omitempty"`
 	// GamesChannel, when set, is the channel challenges made elsewhere
 	// point to.
-	GamesChannel string    `json:"gamesChannel,omitempty"`
-	Updated      time.Time `json:"updated,omitzero"`
-	UpdatedBy    string    `json:"updatedBy,omitempty"`
+	GamesChannel string `json:"gamesChannel,omitempty"`
+	// OrganiserRole, when set, is a role whose members may open and run
+	// the server's tournaments, besides those with Manage Server.
+	OrganiserRole string    `json:"organiserRole,omitempty"`
+	Updated       time.Time `json:"updated,omitzero"`
+	UpdatedBy     string    `json:"updatedBy,omitempty"`
 }
 
 // NoLimitDays is ServerSettings.DefaultDays for games without a time
@@ -87,8 +90,8 @@ func (s *Service) ServerSettings(ctx context.Context, guild string) (ServerSetti
 }
 
 // SetServerSettings stores a server's settings, checked first: a
-// language play knows, an allowed time control, toggles and a channel id
-// that are what they claim. by is the admin who changed them. A setting
+// language play knows, an allowed time control, toggles and channel and
+// role ids that are what they claim. by is the admin who changed them. A setting
 // out of range is refused (BadSettings, BadTimeControl) and changes
 // nothing.
 func (s *Service) SetServerSettings(ctx context.Context, guild string, set ServerSettings, by string, at time.Time) (ServerSettings, error) {
@@ -100,6 +103,7 @@ func (s *Service) SetServerSettings(ctx context.Context, guild string, set Serve
 		set.OpponentChooses < Default || set.OpponentChooses > Off,
 		set.Threads < Default || set.Threads > Off,
 		set.GamesChannel != "" && CheckID("channel id", set.GamesChannel) != nil,
+		set.OrganiserRole != "" && CheckID("role id", set.OrganiserRole) != nil,
 		set.DefaultDays < NoLimitDays:
 		return ServerSettings{}, &Refusal{Kind: BadSettings}
 	case set.DefaultDays > 0 && !s.validDays(set.DefaultDays):

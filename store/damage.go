@@ -459,8 +459,10 @@ func checkFile(path string, lock, timeout time.Duration) ([]string, error) {
 // errStopped: the check was stopped (the store closed) before it was done.
 var errStopped = errors.New("store: the check was stopped")
 
-// checkFileExtent is checkFile of a scope, stopped (killed, errStopped) when
-// stop is closed.
+// checkFileExtent is checkFile of an extent, stopped (killed, errStopped)
+// when stop is closed. A check that can be stopped runs in the background
+// while the bot serves: its child runs at a lower priority, so as not to
+// take the bot's share of the processors.
 func checkFileExtent(path string, lock, timeout time.Duration, scope checkExtent, stop <-chan struct{}) ([]string, error) {
 	if timeout <= 0 {
 		timeout = checkTimeout
@@ -490,6 +492,9 @@ func checkFileExtent(path string, lock, timeout time.Duration, scope checkExtent
 	cmd.Stdout, cmd.Stderr = &limitedWriter{&stdout, 64 << 10}, &limitedWriter{&stderr, 64 << 10}
 	if err := cmd.Start(); err != nil {
 		return checkInProcess(path, lock, scope)
+	}
+	if stop != nil {
+		lowerPriority(cmd.Process.Pid)
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()

@@ -111,11 +111,14 @@ func (t *txn) moveEntries(old, now []entry) error {
 }
 
 // archiveFill is how full bbolt fills the pages of the archive and of
-// idx.finished when they split. Their keys are game ids, which grow:
-// most games end in the order they began, so most inserts are at the
-// end, where bbolt's default (half full, for inserts anywhere) would
-// leave every page half empty.
-const archiveFill = 0.9
+// idx.finished when they split: to the brim. Their keys are game ids,
+// which grow: most games end in the order they began, so most inserts
+// come at the end, where bbolt's default (half full, for inserts
+// anywhere) would leave every page it splits half empty for good. (The
+// per-player and per-guild indexes keep the default: their inserts come
+// at the end of each owner's entries, all over the tree, where full
+// pages would split at every insert.)
+const archiveFill = 1.0
 
 // writeBucket returns a bucket to write to, its pages filled as its keys
 // call for.

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 
@@ -22,8 +23,13 @@ func encode(v any) ([]byte, error) { return play.EncodeRecord(v) }
 // decode refuses a record of a newer version than recordVersion
 // (ErrNewerSchema): its new fields would be dropped unseen, and lost for
 // good when this program wrote the record back.
+//
+// The record is copied out of bbolt's memory map first: on a page
+// damaged since the open, reading it can fault, and the fault must come
+// here, in this package, where the transaction's guard knows it for
+// damage, not in play's decoder, whose panics are not the file's.
 func decode(what string, b []byte, v any) error {
-	err := play.DecodeRecord(b, v)
+	err := play.DecodeRecord(bytes.Clone(b), v)
 	switch {
 	case errors.Is(err, play.ErrNewerRecord):
 		return fmt.Errorf("%w: %s has %v", ErrNewerSchema, what, err)

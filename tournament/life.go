@@ -65,18 +65,16 @@ const (
 // Tournament is one event from sign-up to the end. It does no I/O and
 // reads no clock: the caller passes the time and keeps the record.
 type Tournament struct {
-	ID        uint64
-	Guild     string
-	Channel   string // where it was created: its posts, its games' threads
-	Post      string // the sign-up post, updated as players join
-	Name      string
-	Organiser string
-	// OrganiserRole is a role whose members may run it too ("": none).
-	OrganiserRole string
-	System        System
-	Rounds        int // Swiss: the rounds; round-robin: computed at start
-	Cycles        int // round-robin: 1 or 2
-	DaysPerMove   int
+	ID          uint64
+	Guild       string
+	Channel     string // where it was created: its posts, its games' threads
+	Post        string // the sign-up post, updated as players join
+	Name        string
+	Organiser   string
+	System      System
+	Rounds      int // Swiss: the rounds; round-robin: computed at start
+	Cycles      int // round-robin: 1 or 2
+	DaysPerMove int
 	// RoundDays closes a round that many days after it starts (0: a round
 	// lasts until its games end); Adjudicate says how its unfinished
 	// games are scored then.

@@ -110,3 +110,40 @@ func TestRoundRobinOfFour(t *testing.T) {
 		t.Fatalf("%d rounds, %d pairings", len(tr.Played), len(met))
 	}
 }
+
+// A late entry joins a running Swiss: the rounds missed count as
+// zero-point byes, and the next round pairs them.
+func TestLateEntryJoinsTheNextRound(t *testing.T) {
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	tr := &Tournament{Organiser: "org", System: Swiss, Rounds: 4}
+	signUp(t, tr, 4)
+	if _, err := tr.Start("org", now); err != nil {
+		t.Fatal(err)
+	}
+	finish(t, tr)
+	if err := tr.Join(Member{ID: "late", Name: "Late"}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := tr.Next(now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := tr.Field()
+	late := len(tr.Members) - 1
+	if g := f.Players[late].Games[0]; g.Outcome != ZeroBye || g.Opponent != -1 {
+		t.Fatalf("the late entry's missed round reads %+v", g)
+	}
+	paired := r.Bye == late
+	for _, b := range r.Boards {
+		paired = paired || b.White == late || b.Black == late
+	}
+	if !paired || len(r.Boards) != 2 || r.Bye < 0 {
+		t.Fatalf("round 2 with a late entry: %+v", r)
+	}
+	// Five players: the bye goes to the lowest score (C5), and of those
+	// to one who missed no round (C9): a loser of round 1, not the late
+	// entry, who already sat round 1 out.
+	if s := f.Players[r.Bye].scoreBefore(1); s != 0 || r.Bye == late {
+		t.Fatalf("the bye went to player %d with %v points (the late entry is %d)", r.Bye+1, s, late+1)
+	}
+}

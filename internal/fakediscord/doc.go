@@ -30,10 +30,16 @@
 // their edits, threads from a message or on their own, changes to threads
 // (PATCH: name, archive time, archived), thread members, DM channels,
 // application command bulk overwrites, and reads of users, members,
-// guilds, channels and messages.
+// guilds, channels and messages, one by one or a channel's newest first
+// (limit, before; none without Read Message History).
 // Files sent as multipart payload_json plus files[n] become attachments
 // with their bytes; an attachments entry of the payload ({"id": n,
 // "description": ...}) gives file n its description, the alt text.
+//
+// HTTPCommand makes an interaction as Discord posts it to an
+// Interactions Endpoint URL, for a bot that serves one: the test posts its
+// JSON to the bot and hands the bot's HTTP response to AnswerOverHTTP,
+// which takes it as the callback.
 //
 // Everything the bot does is recorded as a Call (Calls, WaitFor,
 // WaitResponse); Message, Messages and Channel show the state now. Command,

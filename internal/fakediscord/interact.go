@@ -306,7 +306,9 @@ func (s *Server) dispatchLocked(kind discordgo.InteractionType, answer discordgo
 		obj["message"] = s.messageJSON(on)
 		it.onMessage = on.ID
 	}
-	if s.broadcastLocked("INTERACTION_CREATE", obj) == 0 {
+	if s.viaHTTP {
+		s.httpBody, _ = json.Marshal(obj)
+	} else if s.broadcastLocked("INTERACTION_CREATE", obj) == 0 {
 		s.tb.Errorf("fakediscord: no bot is connected to get the interaction")
 		return ""
 	}

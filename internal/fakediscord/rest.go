@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -35,6 +36,7 @@ func (s *Server) routes() *http.ServeMux {
 	handle(RouteChannelEdit, KindChannelEdit, s.modifyChannel)
 	handle(RouteThreadMember, KindThreadMember, s.addThreadMember)
 	handle(RouteMessages, KindMessage, s.postMessage)
+	handle("GET /channels/{channel}/messages", "", s.listMessages)
 	handle("GET /channels/{channel}/messages/{message}", "", s.channelMessage)
 	handle(RouteMessageEdit, KindMessageEdit, s.channelMessage)
 	handle("DELETE /channels/{channel}/messages/{message}", KindDelete, s.channelMessage)
@@ -239,6 +241,46 @@ func (s *Server) newMessageLocked(c *Channel, typ discordgo.MessageType, interac
 	s.messages[m.ID] = m
 	s.messageOrder = append(s.messageOrder, m.ID)
 	return m, nil
+}
+
+// listMessages lists a channel's messages, newest first: limit (1 to
+// 100, 50 by default) of those before the message named by before, if
+// any. Without Read Message History the list is empty, as on Discord.
+func (s *Server) listMessages(r *http.Request, rep *reply) {
+	c := s.channels[r.PathValue("channel")]
+	if rep.err = s.canSeeLocked(c); rep.err != nil {
+		return
+	}
+	limit := 50
+	if v := r.URL.Query().Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 100 {
+			rep.err = invalid("limit is 1 to 100", "limit")
+			return
+		}
+		limit = n
+	}
+	before := r.URL.Query().Get("before")
+	list := []any{}
+	if c.GuildID != "" && s.botPermissionsLocked(c)&discordgo.PermissionReadMessageHistory == 0 {
+		rep.body = list
+		return
+	}
+	for i := len(s.messageOrder) - 1; i >= 0 && len(list) < limit; i-- {
+		m := s.messages[s.messageOrder[i]]
+		if m == nil || m.ChannelID != c.ID || m.Ephemeral() || before != "" && !snowflakeBefore(m.ID, before) {
+			continue
+		}
+		list = append(list, s.messageJSON(m))
+	}
+	rep.body = list
+}
+
+// snowflakeBefore reports whether snowflake a is older than b.
+func snowflakeBefore(a, b string) bool {
+	x, _ := strconv.ParseUint(a, 10, 64)
+	y, _ := strconv.ParseUint(b, 10, 64)
+	return x < y
 }
 
 // forgetLocked takes back a message newMessageLocked kept.

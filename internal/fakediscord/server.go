@@ -40,6 +40,8 @@ type Server struct {
 	deadline    time.Duration // for the first interaction callback; 0 for none
 	latency     time.Duration // before each REST request is served
 	skew        time.Duration // how far Pass moved the threads' clock
+	viaHTTP     bool          // dispatch builds an interaction's JSON in httpBody, not an event
+	httpBody    []byte
 
 	knownRoutes map[string]bool // the routes the fake serves, as Refuse names them
 	refusals    []*refusal

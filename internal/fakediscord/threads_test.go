@@ -314,3 +314,31 @@ func TestNoMutualGuild(t *testing.T) {
 	_, err = w.dg.ChannelMessageSend(dm.ID, "your move")
 	restError(t, err, 403, 50278)
 }
+
+func TestInteractionsOverHTTP(t *testing.T) {
+	w := newWorld(t)
+	id, body := w.srv.HTTPCommand(w.alice.ID, w.chess.ID, "board")
+	var i discordgo.Interaction
+	if err := i.UnmarshalJSON(body); err != nil || i.ID != id || i.ChannelID != w.chess.ID || i.Token == "" {
+		t.Fatalf("the interaction posted over HTTP: %+v, %v", i, err)
+	}
+	select {
+	case got := <-w.interactions:
+		t.Fatalf("the gateway got the HTTP interaction %s too", got.ID)
+	default:
+	}
+	if err := w.srv.AnswerOverHTTP(id, "application/json", []byte(`{"type":4,"data":{"content":"the board"}}`)); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := w.srv.WaitResponse(ctx(t), id)
+	if err != nil || resp.Message.Content != "the board" {
+		t.Fatalf("the answer over HTTP: %v, %v", resp, err)
+	}
+	// Its webhook works as any interaction's; a second answer is refused.
+	if _, err := w.dg.FollowupMessageCreate(&i, true, &discordgo.WebhookParams{Content: "more"}); err != nil {
+		t.Errorf("a follow-up: %v", err)
+	}
+	if err := w.srv.AnswerOverHTTP(id, "application/json", []byte(`{"type":4,"data":{"content":"again"}}`)); err == nil || err.Code != 40060 {
+		t.Errorf("a second answer: %v", err)
+	}
+}

@@ -338,20 +338,20 @@ func RunStorageSuite(t *testing.T, open func(t *testing.T) play.Storage) {
 		if err != nil || none != (play.ServerSettings{}) {
 			t.Fatalf("a server that set nothing: %+v, %v", none, err)
 		}
-		want := play.ServerSettings{Language: "fr", DefaultDays: play.NoLimitDays, OpponentChooses: play.On, Threads: play.Off, GamesChannel: "c9"}
+		want := play.ServerSettings{Language: "fr", DefaultDays: play.NoLimitDays, OpponentChooses: play.On, Threads: play.Off, GamesChannel: "c9", OrganiserRole: "r7"}
 		got, err := svc.SetServerSettings(ctx, "g1", want, "admin", T0)
 		if err != nil {
 			t.Fatal(err)
 		}
 		read, err := svc.ServerSettings(ctx, "g1")
 		if err != nil || read.Language != "fr" || read.DefaultDays != play.NoLimitDays || read.OpponentChooses != play.On ||
-			read.Threads != play.Off || read.GamesChannel != "c9" || read.UpdatedBy != "admin" || !read.Updated.Equal(got.Updated) {
+			read.Threads != play.Off || read.GamesChannel != "c9" || read.OrganiserRole != "r7" || read.UpdatedBy != "admin" || !read.Updated.Equal(got.Updated) {
 			t.Fatalf("read back %+v, %v", read, err)
 		}
 		if other, _ := svc.ServerSettings(ctx, "g2"); other != (play.ServerSettings{}) {
 			t.Errorf("another server's settings: %+v", other)
 		}
-		for _, bad := range []play.ServerSettings{{Language: "xx"}, {DefaultDays: 4}, {DefaultDays: -2}, {Threads: 3}, {OpponentChooses: -1}, {GamesChannel: "a\x00b"}} {
+		for _, bad := range []play.ServerSettings{{Language: "xx"}, {DefaultDays: 4}, {DefaultDays: -2}, {Threads: 3}, {OpponentChooses: -1}, {GamesChannel: "a\x00b"}, {OrganiserRole: "r\x00"}} {
 			if _, err := svc.SetServerSettings(ctx, "g1", bad, "admin", T0); err == nil {
 				t.Errorf("settings %+v were taken", bad)
 			}
