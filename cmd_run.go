@@ -96,6 +96,9 @@ type app struct {
 	// servers are the operators' listener and, with HTTP interactions,
 	// Discord's: never one listener for both.
 	servers []*http.Server
+	// interactionIDs are shared by the processes on one PostgreSQL; nil
+	// on bbolt, where one process holds the file.
+	interactionIDs bot.InteractionIDs
 }
 
 func newLogger(cfg config.Log, w io.Writer) *slog.Logger {
@@ -122,6 +125,7 @@ func newApp(cfg config.Config, logTo io.Writer) (*app, error) {
 			return nil, err
 		}
 		a.store, a.closeStore = pg, func() error { pg.Close(); return nil }
+		a.interactionIDs = pg
 		// Every process runs a scheduler: each claims the items it
 		// handles, so that none is handled twice or left to a process
 		// that died.
@@ -156,7 +160,8 @@ func newApp(cfg config.Config, logTo io.Writer) (*app, error) {
 			MoveTime: time.Duration(cfg.Engine.MoveSeconds * float64(time.Second))},
 		Limits: bot.Limits{OpenChallenges: cfg.Limits.OpenChallenges, EngineGames: cfg.Limits.EngineGames,
 			ChallengeAgain: time.Duration(cfg.Limits.ChallengeAgainMinutes) * time.Minute,
-			Analyze:        time.Duration(cfg.Limits.AnalyzeSeconds) * time.Second, GIF: time.Duration(cfg.Limits.GIFSeconds) * time.Second}}, a.play)
+			Analyze:        time.Duration(cfg.Limits.AnalyzeSeconds) * time.Second, GIF: time.Duration(cfg.Limits.GIFSeconds) * time.Second},
+		InteractionIDs: a.interactionIDs}, a.play)
 	if err != nil {
 		_ = a.closeStore() // err says why the bot cannot start
 		return nil, err

@@ -314,3 +314,47 @@ func TestAStalledDatabaseIsReportedNotWaitedFor(t *testing.T) {
 		t.Errorf("/games on a stalled database answered %q", c.Message.Content)
 	}
 }
+
+// TestAReplayToAnotherProcessIsRefused runs two processes on one
+// PostgreSQL behind an imagined load balancer: a signed request that one
+// of them answered is refused by the other.
+func TestAReplayToAnotherProcessIsRefused(t *testing.T) {
+	url := pgtest.New(t)
+	srv := fakediscord.New(t)
+	g := srv.AddGuild(fakediscord.Guild{Name: "Club", Locale: "en-US"})
+	ch := srv.AddChannel(fakediscord.Channel{GuildID: g.ID, Name: "chess"})
+	alice := srv.AddUser(fakediscord.User{Username: "alice", Locale: "en-US"})
+	pub, priv, err := ed25519.GenerateKey(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var bots []*interactionsBot
+	for range 2 {
+		addr := freeAddr(t)
+		p := startBot(t, srv, t.TempDir(), "ICEAGE_DATABASE_URL="+url,
+			"ICEAGE_DISCORD_PUBLIC_KEY="+hex.EncodeToString(pub), "ICEAGE_INTERACTIONS_LISTEN="+addr)
+		bots = append(bots, &interactionsBot{botProcess: p, interactions: addr, key: priv, guild: g.ID, chess: ch.ID, user: alice.ID})
+		// The first process's commands are already registered: wait for
+		// this one's listener instead.
+		for start := time.Now(); ; time.Sleep(50 * time.Millisecond) {
+			c, err := net.Dial("tcp", addr)
+			if err == nil {
+				c.Close()
+				break
+			}
+			if time.Since(start) > 20*time.Second {
+				t.Fatalf("the second process does not listen: %v\n%s", err, p.stderr)
+			}
+		}
+	}
+	body := bots[0].help("700100")
+	if code := bots[0].post(t, body, time.Now()); code != http.StatusOK {
+		t.Fatalf("/help to the first process: %d", code)
+	}
+	if code := bots[1].post(t, body, time.Now()); code != http.StatusConflict {
+		t.Errorf("the same /help to the second process: %d, want 409", code)
+	}
+	if log := bots[1].stderr.String(); strings.Contains(log, "msg=interaction id=700100 ") {
+		t.Errorf("the second process acted on the replay:\n%s", log)
+	}
+}

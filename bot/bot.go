@@ -51,6 +51,18 @@ type Config struct {
 	Engine EngineConfig
 	// Limits are the per-user caps and cooldowns (limits.go).
 	Limits Limits
+	// InteractionIDs, when set, remembers the ids of interactions posted
+	// over HTTP for every process that shares it (pgstore's FirstTime),
+	// so that a replay sent to another process is refused as well; each
+	// process remembers its own in any case (replay.go).
+	InteractionIDs InteractionIDs
+}
+
+// InteractionIDs remembers interaction ids across processes.
+type InteractionIDs interface {
+	// FirstTime reports whether id is new to every process, and
+	// remembers it for life.
+	FirstTime(ctx context.Context, id uint64, life time.Duration) (bool, error)
 }
 
 // Bot is the Discord front end of a play.Service.

@@ -157,7 +157,7 @@ func (b *Bot) InteractionsHandler(key ed25519.PublicKey) http.Handler {
 			_, _ = w.Write([]byte(`{"type":1}`)) // a client gone is nothing to tell
 			return
 		}
-		if !b.seen.first(i.ID, time.Now()) {
+		if !b.firstTime(r.Context(), i.ID) {
 			b.log.Warn("an interaction over HTTP came again; not acted on twice", "id", i.ID)
 			http.Error(w, "interaction already received", http.StatusConflict)
 			return

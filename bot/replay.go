@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 	"sync"
@@ -13,9 +14,9 @@ import (
 // signatureSkew from now, and acts on an interaction id once in its life
 // (Discord's interaction tokens last 15 minutes).
 //
-// The ids are remembered per process: behind a load balancer a replay
-// may reach another process within the skew, where play's revisions
-// still keep a game's act from applying twice.
+// Each process remembers the ids it saw; with Config.InteractionIDs
+// (PostgreSQL) the processes behind a load balancer share them, so that
+// a replay sent to another process is refused there too.
 const (
 	signatureSkew   = 5 * time.Minute
 	interactionLife = 15 * time.Minute
@@ -62,4 +63,27 @@ func (s *seenIDs) first(id string, now time.Time) bool {
 	}
 	s.until[id] = now.Add(interactionLife)
 	return true
+}
+
+// firstTime reports whether the interaction id is new: to this process,
+// and to the others that share Config.InteractionIDs. When the shared
+// memory cannot say (its database fails), this process's answer stands:
+// a database that fails lets no act through anyway.
+func (b *Bot) firstTime(ctx context.Context, id string) bool {
+	if !b.seen.first(id, time.Now()) {
+		return false
+	}
+	if b.cfg.InteractionIDs == nil {
+		return true
+	}
+	n, err := strconv.ParseUint(id, 10, 64)
+	if err != nil {
+		return true // not a snowflake: Discord's own ids all are, and the signature holds
+	}
+	first, err := b.cfg.InteractionIDs.FirstTime(ctx, n, interactionLife)
+	if err != nil {
+		b.log.Warn("could not check an interaction id with the other processes", "id", id, "err", err)
+		return true
+	}
+	return first
 }

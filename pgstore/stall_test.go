@@ -91,3 +91,36 @@ func TestConnectionsGetTheDefaultTimeouts(t *testing.T) {
 		})
 	}
 }
+
+func TestAnInteractionIDIsFirstOnceAcrossProcesses(t *testing.T) {
+	url := pgtest.New(t)
+	var stores []*pgstore.Store
+	for range 2 { // two processes sharing the database
+		s, err := pgstore.Open(ctx, url, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(s.Close)
+		stores = append(stores, s)
+	}
+	for _, c := range []struct {
+		store int
+		id    uint64
+		life  time.Duration
+		want  bool
+	}{
+		{0, 1577566308994646020, time.Minute, true},
+		{1, 1577566308994646020, time.Minute, false}, // the other process has seen it
+		{0, 1577566308994646020, time.Minute, false},
+		{1, 1577566308994646021, time.Millisecond, true},
+	} {
+		got, err := stores[c.store].FirstTime(ctx, c.id, c.life)
+		if err != nil || got != c.want {
+			t.Fatalf("FirstTime(%d) on store %d: %v, %v; want %v", c.id, c.store, got, err, c.want)
+		}
+	}
+	time.Sleep(20 * time.Millisecond) // the short-lived id lapses
+	if got, err := stores[0].FirstTime(ctx, 1577566308994646021, time.Minute); err != nil || !got {
+		t.Fatalf("a lapsed id: %v, %v; want it new again", got, err)
+	}
+}
