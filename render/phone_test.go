@@ -152,7 +152,7 @@ func TestAReplayEndsOnItsResult(t *testing.T) {
 			want := Board(&final, Options{Size: 384, LastMove: moves[len(moves)-1], Orientation: WhiteBottom})
 			k := kitFor(Classic, 384)
 			wantHead := image.NewPaletted(image.Rect(0, 0, k.size, k.head), k.gifPal)
-			k.composeHeader(wantHead, image.Point{}, resultHeader(&final, title, w))
+			k.composeHeader(wantHead, image.Point{}, boardHeader(&final, title, w))
 			if !bytes.Equal(canvas.Pix[len(wantHead.Pix):], want.Pix) || !bytes.Equal(canvas.Pix[:len(wantHead.Pix)], wantHead.Pix) {
 				t.Errorf("%s, %v: the GIF's last frame is not the final board under %q", lang, o.Reason, title)
 			}
@@ -195,7 +195,7 @@ func TestHeadersFitInEveryLanguage(t *testing.T) {
 			keys = append(keys, boardHeader(&positions[i], "", w))
 		}
 		for _, o := range outcomes {
-			keys = append(keys, resultHeader(&positions[0], i18n.Outcome(lang, o), w))
+			keys = append(keys, boardHeader(&positions[0], i18n.Outcome(lang, o), w))
 		}
 		l := layout{sq: 48}
 		_, bh := iceAgeBefore(ev, l, &Options{Words: w})
