@@ -1,11 +1,15 @@
 package bot_test
 
 import (
+	"bytes"
+	"image/png"
 	"strings"
 	"testing"
 
 	"github.com/iceagechess/iceage/internal/fakediscord"
+	"github.com/iceagechess/iceage/play"
 	"github.com/iceagechess/iceage/play/memstore"
+	"github.com/iceagechess/iceage/render"
 )
 
 func TestASettledChallengeNoLongerExpires(t *testing.T) {
@@ -58,6 +62,45 @@ func TestTheEngineHasANameInTheServersLanguage(t *testing.T) {
 		}
 		if g := w.gameOf(thread); g.Black.Name != strings.TrimPrefix(strings.TrimPrefix(c.want, "Alice contre "), "Alice — ") {
 			t.Errorf("%s: the engine's seat is named %q", c.locale, g.Black.Name)
+		}
+	}
+}
+
+func TestTheColourBlindThemeIsAPlayersSetting(t *testing.T) {
+	w := newWorld(t, memstore.New(), "en-US")
+	got := w.command(w.alice, w.chess.ID, "settings", fakediscord.StringOption("theme", "colorblind"))
+	if !got.Ephemeral() || !strings.Contains(got.Content, "Boards: Colour-blind safe (grey)") {
+		t.Fatalf("/settings theme colorblind is answered %q", got.Content)
+	}
+	if got := w.command(w.bob, w.chess.ID, "settings"); !strings.Contains(got.Content, "Échiquiers\u00a0: Classique (brun)") {
+		t.Errorf("Bob's settings, in French, say %q", got.Content)
+	}
+	// Alice plays White: the first board waits for her and wears her
+	// colours, the grey squares of the colour-blind theme.
+	ch := w.command(w.alice, w.chess.ID, "challenge", fakediscord.UserOption("opponent", w.bob.ID), fakediscord.StringOption("color", "white"))
+	w.click(w.bob, ch, "accept")
+	c, err := w.srv.WaitFor(w.ctx(), func(c fakediscord.Call) bool {
+		return c.Kind == fakediscord.KindMessage && len(c.Message.Files) > 0
+	})
+	if err != nil {
+		t.Fatalf("no board: %v", err)
+	}
+	board := c.Message
+	im, err := png.Decode(bytes.NewReader(board.Files[0].Data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The left edge of a8, a light square, beside its rook.
+	r, g, b, _ := im.At(2, im.Bounds().Dy()/16+4).RGBA()
+	if got := [3]uint32{r >> 8, g >> 8, b >> 8}; got != [3]uint32{0xe4, 0xe4, 0xe0} {
+		t.Errorf("a light square of Alice's board is %x, not the colour-blind theme's grey", got)
+	}
+}
+
+func TestEveryThemeASettingOffersIsDrawn(t *testing.T) {
+	for _, name := range play.Themes {
+		if th, err := render.ParseTheme(name); err != nil || th.String() != name {
+			t.Errorf("play offers the theme %q, which render reads as %v, %v", name, th, err)
 		}
 	}
 }

@@ -131,7 +131,7 @@ func (b *Bot) statsMessage(ctx context.Context, lang i18n.Lang, guild string, ta
 		for i, h := range pr.History {
 			points[i] = render.RatingPoint{Time: h.At, Rating: h.Rating, Deviation: h.Deviation}
 		}
-		png, err := render.RatingChart(points, render.ChartOptions{Theme: b.cfg.Theme, Title: truncate(target.Name, nameLength), Dates: i18n.ChartDates{Lang: lang}})
+		png, err := render.RatingChart(points, render.ChartOptions{Theme: b.theme(ctx, viewer), Title: truncate(target.Name, nameLength), Dates: i18n.ChartDates{Lang: lang}})
 		if err != nil {
 			return nil, fmt.Errorf("bot: drawing the rating chart of %s: %w", target.ID, err)
 		}
