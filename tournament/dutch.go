@@ -112,15 +112,15 @@ func (e *Entrant) everPaired() bool {
 // dutch holds one round's pairing: the players in pairing order (score,
 // then TPN) and which of them may meet.
 type dutch struct {
-	f       *Field
-	ps      []dplayer
-	met     [][]bool
-	odd     bool
-	byeMax  Points // C5: the lowest score the bye can go to
+	f      *Field
+	ps     []dplayer
+	met    [][]bool
+	odd    bool
+	byeMax Points // C5: the lowest score the bye can go to
 	// byeInTop: the bye goes to the top bracket's single downfloater, so
 	// C9 applies there (see bracketPairing.byeHere).
 	byeInTop bool
-	initial Color
+	initial  Color
 }
 
 // newDutch reads the field: the players to pair in pairing order, what
