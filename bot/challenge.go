@@ -315,10 +315,10 @@ func (b *Bot) declineClick(in *interaction, id uint64) error {
 	}
 	key := "challenge.declined"
 	if in.user == c.From.ID {
-		c, err = b.play.Cancel(ctx, id, in.user)
+		c, err = b.play.Cancel(ctx, id, in.user, b.cfg.Now())
 		key = "challenge.withdrawn"
 	} else {
-		c, err = b.play.Decline(ctx, id, in.user)
+		c, err = b.play.Decline(ctx, id, in.user, b.cfg.Now())
 	}
 	if err != nil {
 		return err
