@@ -95,9 +95,9 @@ type Bot struct {
 	followers followers
 	http      httpWaiters // interactions posted over HTTP, waiting for their answer
 	seen      seenIDs     // the ids of interactions posted over HTTP (replay.go)
-	// cooldowns and starting hold the per-user limits (limits.go).
+	// cooldowns hold the per-process waits of /analyze and /gif
+	// (limits.go).
 	cooldowns cooldowns
-	starting  userLocks
 	// guildNames are the servers' names by id, for PGN's Site.
 	guildNames sync.Map
 	// commandIDs are the registered commands' ids, by guild ("" for

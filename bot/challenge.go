@@ -167,22 +167,9 @@ func (b *Bot) challenge(in *interaction, n play.NewChallenge) error {
 		}
 	}
 	n.Private = in.private()
-	unlock := b.starting.lock(in.user)
-	defer unlock()
-	if err := b.tooManyChallenges(in); err != nil {
-		return err
-	}
-	undo := func() {}
-	if n.To.ID != "" {
-		// Challenge, withdraw, challenge again: each would ping them.
-		var err error
-		if undo, err = b.cooledDown(in, coolChallenge, n.To.ID); err != nil {
-			return err
-		}
-	}
+	n.Caps = b.cfg.Limits.caps()
 	c, err := b.play.Challenge(in.ctx, n)
 	if err != nil {
-		undo()
 		return err
 	}
 	if err := in.respond(challengeMessage(in.public, &c)); err != nil {

@@ -260,6 +260,9 @@ func (b *Bot) boardCommand(in *interaction, data discordgo.ApplicationCommandInt
 	if o := options(data)["flip"]; o != nil {
 		flip = o.BoolValue()
 	}
+	if err := b.posted(in); err != nil {
+		return err
+	}
 	m, err := b.boardMessage(in.ctx, in.public, view{g: &g, flip: flip, buttons: true})
 	if err != nil {
 		return err

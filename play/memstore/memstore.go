@@ -45,7 +45,7 @@ func New() *Memory {
 		games: map[uint64]play.Game{}, challenges: map[uint64]play.Challenge{},
 		players: map[[2]string]play.Player{}, stats: map[string]play.Stats{}, prefs: map[string]play.Prefs{},
 		servers: map[string]play.ServerSettings{}, recent: map[string]play.Recent{},
-		logs:    map[[2]string][]play.LogEntry{}, standings: map[string][]play.Standing{},
+		logs: map[[2]string][]play.LogEntry{}, standings: map[string][]play.Standing{},
 		outbox:      map[string]play.OutboxItem{},
 		tournaments: map[uint64]play.TournamentRecord{}, tournamentOf: map[uint64]uint64{},
 	}
