@@ -157,6 +157,7 @@ func (b *Bot) playRound(in *interaction, a round.Act, by answerBy) (round.Outcom
 		if len(m.images) > 0 && len(m.Components) > 0 {
 			b.retireBoards(&out.Boards[len(out.Boards)-1].Game, in.i.ChannelID)
 		}
+		b.windDown(&out.Boards[len(out.Boards)-1].Game, in.i.ChannelID)
 	}
 	for _, e := range out.Events {
 		if t, ok := e.(round.EngineThinking); ok && t.Ahead > 0 {

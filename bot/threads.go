@@ -272,6 +272,43 @@ func missingPermissions(lang i18n.Lang, i *discordgo.Interaction) string {
 	return strings.Join(missing, ", ")
 }
 
+// finishedThreadMinutes is the archive time of a finished game's thread:
+// Discord archives it an hour after its last message, so that the
+// threads of finished games leave the server's active threads (at most
+// 1,000; past them, new games fall back to the channel) within the hour,
+// while the players may still press Rematch, which Discord greys out in
+// an archived thread, or talk the game over. Anyone's message unarchives
+// it, as in any thread.
+const finishedThreadMinutes = 60
+
+// windDown shortens the archive time of the thread of game g, which has
+// just ended, once its final board is in channel: see
+// finishedThreadMinutes. A channel that is no thread, or where another
+// game goes on already, is left as it is.
+func (b *Bot) windDown(g *play.Game, channel string) {
+	if !g.Over() || g.Private || channel == "" {
+		return
+	}
+	id := g.ID
+	b.background(func(ctx context.Context) {
+		if _, err := b.play.GameIn(ctx, channel); err == nil {
+			return
+		}
+		c, err := b.s.Channel(channel, discordgo.WithContext(ctx))
+		if err != nil {
+			b.log.Warn("reading the thread of a finished game", "game", id, "channel", channel, "err", redact(err))
+			return
+		}
+		if !isThreadType(c.Type) || c.ThreadMetadata == nil || c.ThreadMetadata.Archived || c.ThreadMetadata.AutoArchiveDuration == finishedThreadMinutes {
+			return
+		}
+		_, err = b.s.ChannelEditComplex(channel, &discordgo.ChannelEdit{AutoArchiveDuration: finishedThreadMinutes}, discordgo.WithContext(ctx))
+		if err != nil {
+			b.log.Warn("shortening the archive time of a finished game's thread", "game", id, "thread", channel, "err", redact(err))
+		}
+	})
+}
+
 // liveBoardLookback is how many of a channel's newest messages are looked
 // through for a game's earlier boards.
 const liveBoardLookback = 25

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -625,5 +626,36 @@ func TestThreadsChangedWhileTheBotWasAwayAreCaughtUp(t *testing.T) {
 	}
 	if w.reachable(w.dan) == locked {
 		t.Error("Dan's game is still in the locked thread")
+	}
+}
+
+func TestAFinishedGamesThreadIsArchived(t *testing.T) {
+	w := newWorld(t, memstore.New(), "en-US")
+	going, _ := w.challengeAccepted(w.chess, w.carol, w.dan)
+	thread, board := w.challengeAccepted(w.chess, w.alice, w.bob)
+	end := w.resignByClicking(w.bob, thread, board)
+	if _, err := w.srv.WaitFor(w.ctx(), func(c fakediscord.Call) bool {
+		return c.Kind == fakediscord.KindChannelEdit && c.Channel.ID == thread && c.Err == nil && c.Channel.AutoArchiveMinutes() == 60
+	}); err != nil {
+		t.Fatalf("the finished game's thread keeps its week: %v", err)
+	}
+	// Within the hour the players may still ask for the next game.
+	if got := w.click(w.alice, end, "rematch"); got.Ephemeral() {
+		t.Fatalf("Rematch after the final board: %q", got.Content)
+	}
+	archived := w.srv.Pass(time.Hour)
+	if !slices.Contains(archived, thread) {
+		t.Fatalf("an hour after the game, archived %v, not its thread %s", archived, thread)
+	}
+	if slices.Contains(archived, going) {
+		t.Fatalf("the thread of a game going on was archived")
+	}
+	// Archived, it leaves the server's active threads; anyone who writes
+	// there opens it again.
+	if err := w.srv.Say(w.alice.ID, thread); err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := w.srv.Channel(thread); c.Archived() {
+		t.Fatalf("a message left the thread archived")
 	}
 }
