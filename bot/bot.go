@@ -51,6 +51,11 @@ type Config struct {
 	Engine EngineConfig
 	// Limits are the per-user caps and cooldowns (limits.go).
 	Limits Limits
+	// ThreadWait is the longest rate limit on opening a game's thread
+	// that the bot waits out before it starts the game there; past it,
+	// the game starts in the channel and moves to its own thread when
+	// Discord allows (threads.go). 0 means DefaultThreadWait.
+	ThreadWait time.Duration
 	// InteractionIDs, when set, remembers the ids of interactions posted
 	// over HTTP for every process that shares it (pgstore's FirstTime),
 	// so that a replay sent to another process is refused as well; each
@@ -117,7 +122,7 @@ type Bot struct {
 	owner  string
 	wake   chan struct{}
 	done   doneKeys
-	atOnce sync.WaitGroup // deliverAtOnce's posts
+	atOnce sync.WaitGroup // deliverAtOnce's posts, and games waiting for a thread (moveLater)
 	// Interactions counts answered interactions by outcome, for tests
 	// and metrics.
 	Metrics Metrics
@@ -152,6 +157,9 @@ func New(cfg Config, svc *play.Service) (*Bot, error) {
 	}
 	if cfg.VacationDays == 0 {
 		cfg.VacationDays = play.DefaultVacationDays
+	}
+	if cfg.ThreadWait <= 0 {
+		cfg.ThreadWait = DefaultThreadWait
 	}
 	s, err := discordgo.New("Bot " + cfg.Token)
 	if err != nil {

@@ -3,6 +3,7 @@ package bot
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -233,7 +234,7 @@ func (b *Bot) acceptClick(in *interaction, id uint64) error {
 	if err := in.deferUpdate(); err != nil {
 		return err
 	}
-	channel, thread, note := in.i.ChannelID, "", ""
+	channel, thread, note, later := in.i.ChannelID, "", "", time.Duration(0)
 	white, black := c.From, in.seat
 	if c.Color == play.BlackSide {
 		white, black = black, white
@@ -247,7 +248,7 @@ func (b *Bot) acceptClick(in *interaction, id uint64) error {
 		if err != nil {
 			return fmt.Errorf("bot: opening a thread for challenge %d: %w", id, err)
 		}
-		channel, thread, note = place.channel, place.thread, place.note
+		channel, thread, note, later = place.channel, place.thread, place.note, place.later
 	}
 	r, err := b.play.Accept(ctx, id, in.seat, channel, now)
 	if err != nil {
@@ -289,6 +290,9 @@ func (b *Bot) acceptClick(in *interaction, id uint64) error {
 	}
 	b.followers.note(&g, in, 1)
 	b.notifyTurn(ctx, &g, "", "")
+	if later > 0 {
+		b.moveLater(g.ID, channel, later)
+	}
 	return nil
 }
 

@@ -126,7 +126,7 @@ func (b *Bot) engineChallenge(in *interaction, n play.NewChallenge, level int) e
 		notes = append(notes, place.note)
 	}
 	start.Channel, start.At = channel, b.cfg.Now()
-	_, err = b.round.Start(in.ctx, start)
+	started, err := b.round.Start(in.ctx, start)
 	if err != nil {
 		if thread != "" {
 			if _, derr := b.s.ChannelDelete(thread, discordgo.WithContext(in.ctx)); derr != nil {
@@ -138,6 +138,9 @@ func (b *Bot) engineChallenge(in *interaction, n play.NewChallenge, level int) e
 	// The outbox posts the board in the game's channel, and the pool has
 	// the engine's first move if it has White.
 	defer b.wakeOutbox()
+	if place.later > 0 {
+		b.moveLater(started.Game.ID, channel, place.later)
+	}
 	if thread != "" {
 		b.addPlayers(in.ctx, thread, n.From.ID)
 	}
