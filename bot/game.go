@@ -203,10 +203,22 @@ func (b *Bot) autocomplete(in *interaction) error {
 // choices answers an autocomplete.
 func (b *Bot) choices(in *interaction, choices []*discordgo.ApplicationCommandOptionChoice) error {
 	in.answered = true
-	return b.respondPlain(in.ctx, in.i, &discordgo.InteractionResponse{
-		Type: discordgo.InteractionApplicationCommandAutocompleteResult,
-		Data: &discordgo.InteractionResponseData{Choices: choices},
-	})
+	if choices == nil {
+		choices = []*discordgo.ApplicationCommandOptionChoice{}
+	}
+	r := choicesResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult}
+	r.Data.Choices = choices
+	return b.respondPayload(in.ctx, in.i, r.Type, r)
+}
+
+// choicesResponse is an autocomplete's answer. discordgo's own leaves an
+// empty list of choices out (omitempty), and Discord refuses an answer
+// without the list (400): "no suggestion" must be sent as [].
+type choicesResponse struct {
+	Type discordgo.InteractionResponseType `json:"type"`
+	Data struct {
+		Choices []*discordgo.ApplicationCommandOptionChoice `json:"choices"`
+	} `json:"data"`
 }
 
 // noChoices answers the autocomplete of an option that offers none.
