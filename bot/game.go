@@ -272,6 +272,9 @@ func (b *Bot) boardCommand(in *interaction, data discordgo.ApplicationCommandInt
 	if o := options(data)["flip"]; o != nil {
 		flip = o.BoolValue()
 	}
+	if _, player := g.ColorOf(in.user); !player {
+		return b.spectatorBoard(in, &g, flip)
+	}
 	m, err := b.boardMessage(in.ctx, in.public, view{g: &g, flip: flip, buttons: true})
 	if err != nil {
 		return err
@@ -281,6 +284,25 @@ func (b *Bot) boardCommand(in *interaction, data discordgo.ApplicationCommandInt
 	}
 	b.retireBoards(&g, in.i.ChannelID)
 	return nil
+}
+
+// spectatorBoard answers a non-player's /board: the board for them alone,
+// without the game's buttons, so that the players' board keeps its
+// buttons and no one fills the players' thread with boards.
+func (b *Bot) spectatorBoard(in *interaction, g *play.Game, flip bool) error {
+	ok, err := b.canSee(in, g)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return in.explain(tr(in.lang, "error.no_game_here", nil))
+	}
+	m, err := b.boardMessage(in.ctx, in.lang, view{g: g, flip: flip})
+	if err != nil {
+		return err
+	}
+	m.Flags = discordgo.MessageFlagsEphemeral
+	return in.respond(m)
 }
 
 func (b *Bot) flipClick(in *interaction, a play.Act) error {
