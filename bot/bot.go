@@ -106,7 +106,9 @@ type Bot struct {
 	// dmChannels are the DM channels' ids by user (notify.go).
 	dmChannels sync.Map
 	// parents are the threads' parent channels by thread id (analyze.go).
-	parents  sync.Map
+	parents sync.Map
+	// sight answers the visibility rule's questions (visibility.go).
+	sight    sight
 	thinkers *pool // the engine's moves (engine.go)
 	// drawing holds a place for each replay being drawn (records_view.go).
 	drawing chan struct{}
@@ -166,6 +168,7 @@ func New(cfg Config, svc *play.Service) (*Bot, error) {
 	cfg.Engine = cfg.Engine.withDefaults()
 	b := &Bot{cfg: cfg, play: svc, s: s, log: cfg.Logger, ready: make(chan struct{})}
 	b.life, b.stop = context.WithCancel(context.Background())
+	b.sight.b = b
 	b.thinkers = newPool(b.life, cfg.Engine.Workers)
 	b.drawing = make(chan struct{}, gifsAtOnce)
 	b.owner, b.wake = outboxOwner(), make(chan struct{}, 1)
@@ -186,6 +189,9 @@ func New(cfg Config, svc *play.Service) (*Bot, error) {
 	s.AddHandler(b.onThreadUpdate)
 	s.AddHandler(b.onThreadDelete)
 	s.AddHandler(b.catchUpThreads)
+	for _, h := range []any{b.onChannelUpdate, b.onChannelDelete, b.onRoleCreate, b.onRoleUpdate, b.onRoleDelete} {
+		s.AddHandler(h)
+	}
 	return b, nil
 }
 

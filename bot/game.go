@@ -201,10 +201,22 @@ func (b *Bot) autocomplete(in *interaction) error {
 // choices answers an autocomplete.
 func (b *Bot) choices(in *interaction, choices []*discordgo.ApplicationCommandOptionChoice) error {
 	in.answered = true
-	return b.respondPlain(in.ctx, in.i, &discordgo.InteractionResponse{
-		Type: discordgo.InteractionApplicationCommandAutocompleteResult,
-		Data: &discordgo.InteractionResponseData{Choices: choices},
-	})
+	if choices == nil {
+		choices = []*discordgo.ApplicationCommandOptionChoice{}
+	}
+	r := choicesResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult}
+	r.Data.Choices = choices
+	return b.respondPayload(in.ctx, in.i, r.Type, r)
+}
+
+// choicesResponse is an autocomplete's answer. discordgo's own leaves an
+// empty list of choices out (omitempty), and Discord refuses an answer
+// without the list (400): "no suggestion" must be sent as [].
+type choicesResponse struct {
+	Type discordgo.InteractionResponseType `json:"type"`
+	Data struct {
+		Choices []*discordgo.ApplicationCommandOptionChoice `json:"choices"`
+	} `json:"data"`
 }
 
 // noChoices answers the autocomplete of an option that offers none.
@@ -226,6 +238,9 @@ func (b *Bot) boardCommand(in *interaction, data discordgo.ApplicationCommandInt
 	if o := options(data)["flip"]; o != nil {
 		flip = o.BoolValue()
 	}
+	if _, player := g.ColorOf(in.user); !player {
+		return b.spectatorBoard(in, &g, flip)
+	}
 	m, err := b.boardMessage(in.ctx, in.public, view{g: &g, flip: flip, buttons: true})
 	if err != nil {
 		return err
@@ -235,6 +250,25 @@ func (b *Bot) boardCommand(in *interaction, data discordgo.ApplicationCommandInt
 	}
 	b.retireBoards(&g, in.i.ChannelID)
 	return nil
+}
+
+// spectatorBoard answers a non-player's /board: the board for them alone,
+// without the game's buttons, so that the players' board keeps its
+// buttons and no one fills the players' thread with boards.
+func (b *Bot) spectatorBoard(in *interaction, g *play.Game, flip bool) error {
+	ok, err := b.canSee(in, g)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return in.explain(tr(in.lang, "error.no_game_here", nil))
+	}
+	m, err := b.boardMessage(in.ctx, in.lang, view{g: g, flip: flip})
+	if err != nil {
+		return err
+	}
+	m.Flags = discordgo.MessageFlagsEphemeral
+	return in.respond(m)
 }
 
 func (b *Bot) flipClick(in *interaction, a play.Act) error {

@@ -274,8 +274,36 @@ func TestMoveAutocompleteOffersTheMoversLegalMoves(t *testing.T) {
 		t.Errorf("Nx completes to %v", names)
 	}
 	id = w.srv.Autocomplete(w.bob.ID, thread, "move", fakediscord.Focused("move", ""))
-	if c, _ := w.srv.WaitResponse(w.ctx(), id); len(c.Choices) != 0 {
-		t.Errorf("the player not to move is offered %d moves", len(c.Choices))
+	if c, _ := w.srv.WaitResponse(w.ctx(), id); len(c.Choices) != 0 || c.Err != nil {
+		t.Errorf("the player not to move is offered %d moves (%v)", len(c.Choices), c.Err)
+	}
+}
+
+// An autocomplete with nothing to suggest answers an empty list, which
+// Discord takes; without the list it answers 400 and the user sees "This
+// interaction failed".
+func TestAnEmptyAutocompleteIsAccepted(t *testing.T) {
+	w := newWorld(t, memstore.New(), "en-US")
+	thread, _ := w.challengeAccepted(w.chess, w.alice, w.bob)
+	for _, tc := range []struct {
+		name, channel, typed string
+		user                 fakediscord.User
+	}{
+		{"/move outside a game", w.chess.ID, "e4", w.alice},
+		{"a prefix no move has", thread, "zzz", w.alice},
+		{"the player not to move", thread, "N", w.bob},
+		{"one who does not play", thread, "", w.carol},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			id := w.srv.Autocomplete(tc.user.ID, tc.channel, "move", fakediscord.Focused("move", tc.typed))
+			c, err := w.srv.WaitResponse(w.ctx(), id)
+			if err != nil || c.Err != nil || len(c.Choices) != 0 {
+				t.Fatalf("answered %d choices: %v, %v; want an empty list that Discord takes", len(c.Choices), err, c.Err)
+			}
+			if !strings.Contains(string(c.JSON), `"choices":[]`) {
+				t.Errorf("the answer %s has no empty list of choices", c.JSON)
+			}
+		})
 	}
 }
 
