@@ -144,11 +144,26 @@ type HTTP struct {
 	// TOKEN". Required when Listen is not on loopback. Env
 	// ICEAGE_HTTP_TOKEN, which keeps it out of the file.
 	Token string `yaml:"token"`
+	// TokenFile is where the token /backup requires is kept when Token
+	// is empty: the program makes one there at its first start (a file
+	// of mode 0600) and iceage backup reads it there. Default:
+	// iceage-http.token beside the bbolt database; relative to the
+	// configuration file's folder. Env ICEAGE_HTTP_TOKEN_FILE.
+	TokenFile string `yaml:"token_file"`
 	// Interactions is where Discord posts interactions when
 	// discord.public_key is set, e.g. :8443 behind a TLS proxy. Env
 	// ICEAGE_INTERACTIONS_LISTEN.
 	Interactions string `yaml:"interactions"`
+	// InteractionsConnections is how many connections the interactions
+	// listener holds open at once (default 256); more wait for one to
+	// close. Each holds at most a 64 KiB body. Env
+	// ICEAGE_INTERACTIONS_CONNECTIONS.
+	InteractionsConnections int `yaml:"interactions_connections"`
 }
+
+// DefaultTokenFile is the name of the operators' token file, beside the
+// database unless http.token_file says otherwise.
+const DefaultTokenFile = "iceage-http.token"
 
 // Limits are per-user caps and cooldowns. A 0 turns a limit off.
 type Limits struct {
@@ -180,6 +195,7 @@ func Default() Config {
 		Language: "en",
 		Theme:    "classic",
 		Log:      Log{Level: "info", Format: "text"},
+		HTTP:     HTTP{InteractionsConnections: 256},
 		Limits:   Limits{OpenChallenges: 5, EngineGames: 3, ChallengeAgainMinutes: 10, AnalyzeSeconds: 60, GIFSeconds: 20},
 	}
 }
@@ -230,6 +246,7 @@ func Load(path string, getenv func(string) string) (Config, error) {
 		"ICEAGE_HTTP_LISTEN":         &c.HTTP.Listen,
 		"ICEAGE_HTTP_TOKEN":          &c.HTTP.Token,
 		"ICEAGE_INTERACTIONS_LISTEN": &c.HTTP.Interactions,
+		"ICEAGE_HTTP_TOKEN_FILE":     &c.HTTP.TokenFile,
 		"ICEAGE_DISCORD_URL":         &c.Discord.APIURL,
 	} {
 		if v := strings.TrimSpace(getenv(env)); v != "" {
@@ -240,8 +257,9 @@ func Load(path string, getenv func(string) string) (Config, error) {
 		c.Discord.GuildIDs = strings.Split(v, ",")
 	}
 	for env, field := range map[string]*int{
-		"ICEAGE_SHARD_ID":    &c.Discord.ShardID,
-		"ICEAGE_SHARD_COUNT": &c.Discord.ShardCount,
+		"ICEAGE_SHARD_ID":                 &c.Discord.ShardID,
+		"ICEAGE_SHARD_COUNT":              &c.Discord.ShardCount,
+		"ICEAGE_INTERACTIONS_CONNECTIONS": &c.HTTP.InteractionsConnections,
 	} {
 		if v := strings.TrimSpace(getenv(env)); v != "" {
 			n, err := strconv.Atoi(v)
@@ -260,6 +278,9 @@ func Load(path string, getenv func(string) string) (Config, error) {
 	if err := c.check(); err != nil {
 		return Config{}, fmt.Errorf("config: %s: %w", path, err)
 	}
+	if f := c.HTTP.TokenFile; f != "" && !filepath.IsAbs(f) {
+		c.HTTP.TokenFile = filepath.Join(filepath.Dir(path), f)
+	}
 	if c.Database.Driver == DriverPostgres {
 		if c.Database.URL == "" {
 			return Config{}, fmt.Errorf("config: database.driver is postgres but database.url is empty: set ICEAGE_DATABASE_URL, e.g. postgres://iceage:secret@localhost:5432/iceage")
@@ -271,6 +292,9 @@ func Load(path string, getenv func(string) string) (Config, error) {
 	}
 	if !filepath.IsAbs(c.Database.Path) {
 		c.Database.Path = filepath.Join(filepath.Dir(path), c.Database.Path)
+	}
+	if c.HTTP.TokenFile == "" {
+		c.HTTP.TokenFile = filepath.Join(filepath.Dir(c.Database.Path), DefaultTokenFile)
 	}
 	return c, nil
 }
@@ -392,6 +416,9 @@ func (c *Config) check() error {
 		if c.HTTP.Interactions == c.HTTP.Listen {
 			return fmt.Errorf("http.interactions and http.listen are both %q: the operators' listener must not be the one Discord reaches; give them different addresses", c.HTTP.Listen)
 		}
+	}
+	if n := c.HTTP.InteractionsConnections; n < 1 || n > 100_000 {
+		return fmt.Errorf("http.interactions_connections: %d; want 1 to 100000 (256 by default)", n)
 	}
 	for key, v := range map[string]int{"limits.open_challenges": c.Limits.OpenChallenges, "limits.engine_games": c.Limits.EngineGames,
 		"limits.challenge_again_minutes": c.Limits.ChallengeAgainMinutes, "limits.analyze_seconds": c.Limits.AnalyzeSeconds, "limits.gif_seconds": c.Limits.GIFSeconds} {
