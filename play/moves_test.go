@@ -281,25 +281,6 @@ func TestRefusalData(t *testing.T) {
 	})
 }
 
-func TestLegalSANs(t *testing.T) {
-	svc, _ := newService(play.Options{})
-	g := startFrom(t, svc, "4k3/8/8/8/8/*7/8/R3K3 w - - 0 1", 3)
-	sans := must(play.LegalSANs(&g))(t)
-	p := must(g.Position())(t)
-	if len(sans) != len(p.LegalMoves(nil)) {
-		t.Fatalf("%d SANs for %d legal moves", len(sans), len(p.LegalMoves(nil)))
-	}
-	for _, s := range sans {
-		if !p.IsLegal(s.Move) || p.SAN(s.Move) != s.SAN {
-			t.Errorf("%q (%s) is not a legal move's SAN", s.SAN, s.Move.UCI())
-		}
-	}
-	g.FEN = "not a position"
-	if _, err := play.LegalSANs(&g); !errors.Is(err, play.ErrCorrupt) {
-		t.Fatalf("a damaged position: %v, want ErrCorrupt", err)
-	}
-}
-
 // sq reads a square's name.
 func sq(name string) game.Square {
 	s, err := game.ParseSquare(name)
