@@ -161,7 +161,8 @@ func newApp(cfg config.Config, logTo io.Writer) (*app, error) {
 			MoveTime: time.Duration(cfg.Engine.MoveSeconds * float64(time.Second))},
 		Limits: bot.Limits{OpenChallenges: cfg.Limits.OpenChallenges, EngineGames: cfg.Limits.EngineGames, PostsPerMinute: cfg.Limits.PostsPerMinute,
 			ChallengeAgain: time.Duration(cfg.Limits.ChallengeAgainMinutes) * time.Minute,
-			Analyze:        time.Duration(cfg.Limits.AnalyzeSeconds) * time.Second, GIF: time.Duration(cfg.Limits.GIFSeconds) * time.Second},
+			Analyze:        time.Duration(cfg.Limits.AnalyzeSeconds) * time.Second, GIF: time.Duration(cfg.Limits.GIFSeconds) * time.Second,
+			TournamentPlayers: cfg.Limits.TournamentPlayers},
 		InteractionIDs: a.interactionIDs}, a.play)
 	if err != nil {
 		_ = a.closeStore() // err says why the bot cannot start

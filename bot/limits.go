@@ -35,6 +35,10 @@ type Limits struct {
 	// Analyze and GIF are how long a user waits between two analyses,
 	// and between two replays.
 	Analyze, GIF time.Duration
+	// TournamentPlayers is how many players a new tournament takes at
+	// once; 0 means tournament.DefaultMaxPlayers. Pairing a Swiss grows
+	// fast with its players.
+	TournamentPlayers int
 }
 
 // caps are the limits play checks in its transactions.

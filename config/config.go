@@ -186,6 +186,9 @@ type Limits struct {
 	// two /analyze, or two /gif: each takes a core for a while.
 	AnalyzeSeconds int `yaml:"analyze_seconds"`
 	GIFSeconds     int `yaml:"gif_seconds"`
+	// TournamentPlayers is how many players a tournament takes at once:
+	// pairing a Swiss grows fast with its players.
+	TournamentPlayers int `yaml:"tournament_players"`
 }
 
 // Default returns the configuration used when the file sets nothing: the
@@ -201,7 +204,7 @@ func Default() Config {
 		Theme:    "classic",
 		Log:      Log{Level: "info", Format: "text"},
 		HTTP:     HTTP{InteractionsConnections: 256},
-		Limits:   Limits{OpenChallenges: 5, EngineGames: 3, PostsPerMinute: 8, ChallengeAgainMinutes: 10, AnalyzeSeconds: 60, GIFSeconds: 20},
+		Limits:   Limits{OpenChallenges: 5, EngineGames: 3, PostsPerMinute: 8, ChallengeAgainMinutes: 10, AnalyzeSeconds: 60, GIFSeconds: 20, TournamentPlayers: 256},
 	}
 }
 
@@ -430,6 +433,9 @@ func (c *Config) check() error {
 		if v < 0 || v > 100_000 {
 			return fmt.Errorf("%s: %d; want 0 (no limit) to 100000", key, v)
 		}
+	}
+	if v := c.Limits.TournamentPlayers; v < 3 || v > 1000 {
+		return fmt.Errorf("limits.tournament_players: %d; want 3 to 1000", v)
 	}
 	// A day is the longest wait play remembers (play.MaxChallengeAgain).
 	if v := c.Limits.ChallengeAgainMinutes; v < 0 || v > 1440 {

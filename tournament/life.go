@@ -95,12 +95,17 @@ type Tournament struct {
 // DefaultMaxPlayers is a tournament's MaxPlayers when it sets none.
 const DefaultMaxPlayers = 256
 
+// MostPlayers is how many players the tournament takes at once.
+func (t *Tournament) MostPlayers() int {
+	if t.MaxPlayers <= 0 {
+		return DefaultMaxPlayers
+	}
+	return t.MaxPlayers
+}
+
 // Full reports whether the tournament has as many players as it takes.
 func (t *Tournament) Full() bool {
-	most := t.MaxPlayers
-	if most <= 0 {
-		most = DefaultMaxPlayers
-	}
+	most := t.MostPlayers()
 	n := 0
 	for _, m := range t.Members {
 		if !m.Withdrawn {
