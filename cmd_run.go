@@ -159,7 +159,7 @@ func newApp(cfg config.Config, logTo io.Writer) (*app, error) {
 		ShardID: cfg.Discord.ShardID, ShardCount: cfg.Discord.ShardCount,
 		Engine: bot.EngineConfig{Workers: cfg.Engine.Workers, DefaultLevel: cfg.Engine.DefaultLevel, Rated: cfg.Engine.Rated,
 			MoveTime: time.Duration(cfg.Engine.MoveSeconds * float64(time.Second))},
-		Limits: bot.Limits{OpenChallenges: cfg.Limits.OpenChallenges, EngineGames: cfg.Limits.EngineGames,
+		Limits: bot.Limits{OpenChallenges: cfg.Limits.OpenChallenges, EngineGames: cfg.Limits.EngineGames, PostsPerMinute: cfg.Limits.PostsPerMinute,
 			ChallengeAgain: time.Duration(cfg.Limits.ChallengeAgainMinutes) * time.Minute,
 			Analyze:        time.Duration(cfg.Limits.AnalyzeSeconds) * time.Second, GIF: time.Duration(cfg.Limits.GIFSeconds) * time.Second},
 		InteractionIDs: a.interactionIDs}, a.play)

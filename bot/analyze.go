@@ -111,7 +111,7 @@ func (b *Bot) analyzeCommand(in *interaction, data discordgo.ApplicationCommandI
 	// The analysis takes a worker of the engine's pool, as a move of an
 	// engine game does, and only when few wait: it never runs beside
 	// the pool, nor fills its queue.
-	undo, err := b.cooledDown(in, coolAnalyze, "")
+	undo, err := b.cooledDown(in, coolAnalyze)
 	if err != nil {
 		return err
 	}
