@@ -58,6 +58,10 @@ type Store struct {
 	retries   int
 	txTimeout time.Duration
 	brk       breaker // breaker.go
+	// notify is the channel of the notifications of the schema's game
+	// writes, and feeds the listener that hears them (feed.go).
+	notify string
+	feeds  feeds
 }
 
 var _ play.Storage = (*Store)(nil)
@@ -106,12 +110,17 @@ func Open(ctx context.Context, url string, opts *Options) (*Store, error) {
 		pool.Close()
 		return nil, err
 	}
+	if err := s.nameChannel(ctx); err != nil {
+		pool.Close()
+		return nil, err
+	}
 	return s, nil
 }
 
 // Close closes the pool's connections. It waits for those in use.
 func (s *Store) Close() {
 	s.brk.close.Do(func() { close(s.brk.stop) })
+	s.feeds.close()
 	s.pool.Close()
 }
 
@@ -247,7 +256,7 @@ func (s *Store) update(ctx context.Context, fn func(tx play.Tx) error) (err erro
 	if err != nil {
 		return fmt.Errorf("pgstore: beginning a transaction: %w", err), false
 	}
-	t := &txn{ctx: ctx, tx: ptx, writable: true}
+	t := &txn{ctx: ctx, tx: ptx, writable: true, notify: s.notify}
 	if err := fn(t); err != nil || t.lost != nil {
 		_ = ptx.Rollback(context.WithoutCancel(ctx)) // fn's error is the one to report; a failed rollback ends the connection
 		if t.lost != nil {
