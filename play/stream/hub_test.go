@@ -262,4 +262,3 @@ func TestASlowWatcherIsDroppedWithoutDelayingTheActs(t *testing.T) {
 		})
 	}
 }
-
