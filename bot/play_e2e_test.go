@@ -104,7 +104,7 @@ func TestIllegalMovesAreExplainedPrivatelyAndChangeNothing(t *testing.T) {
 	w := newWorld(t, memstore.New(), "en-US")
 	thread, _ := w.challengeAccepted(w.chess, w.alice, w.bob)
 	got := w.command(w.alice, thread, "move", fakediscord.StringOption("move", "Rh5"))
-	if !got.Ephemeral() || !strings.Contains(got.Content, "the rook on h1 cannot reach h5") {
+	if !got.Ephemeral() || !strings.Contains(got.Content, "The rook on h1 cannot reach h5") {
 		t.Errorf("an illegal rook move is answered %q (ephemeral %v)", got.Content, got.Ephemeral())
 	}
 	got = w.command(w.alice, thread, "move", fakediscord.StringOption("move", "Nf4"))

@@ -223,8 +223,13 @@ func T(lang Lang, id string, data map[string]any) string {
 
 // N is T for a message with plural forms: count chooses the form by the
 // language's CLDR plural rules, and the template sees it as .Count (data
-// may be nil).
+// may be nil). A count of zero says the message id+"_none" instead, where
+// there is one ("No game is waiting for your move.", not "… in 0
+// games."): no language's rules have a form for none.
 func N(lang Lang, id string, count int, data map[string]any) string {
+	if count == 0 && Has(English, id+"_none") {
+		return T(lang, id+"_none", data)
+	}
 	d := make(map[string]any, len(data)+1)
 	maps.Copy(d, data)
 	d["Count"] = count

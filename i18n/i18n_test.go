@@ -187,6 +187,8 @@ func everyKey(l Lang) map[string]any {
 		// The bot's messages.
 		"Player": "@a", "Opponent": "@b", "By": "@b", "Channel": "#c", "Move": "Nxf6", "Outcome": "1-0",
 		"Deadline": "…", "Allowed": "1, 3", "White": "A", "Black": "B", "A": "A", "B": "B", "Number": 3, "When": "…",
+		// Dates.
+		"Day": 4, "Month": "Dec", "Year": 2026,
 		// Correspondence play.
 		"Game": "https://…", "Until": "…", "Line": 2, "Loser": "@a", "Winner": "@b", "Value": "…", "Lines": 12, "Plies": 20,
 		// Leaderboards, statistics, history and exports.

@@ -46,10 +46,29 @@ func Refusal(lang Lang, x *play.Refusal, m Marks) string {
 	default:
 		text = T(lang, "refusal."+refusalID(x.Kind), nil)
 	}
+	// Move errors explain in lower case, to follow other words; a
+	// refusal is a sentence of its own, unless it starts with the move
+	// as typed ("e4 is not a legal move here"), which keeps its case.
+	if typed := refusedText(x); typed == "" || !strings.HasPrefix(text, typed) {
+		text = Sentence(text)
+	}
 	if len(x.Suggestions) > 0 {
 		text += "\n" + Suggestions(lang, x.Suggestions)
 	}
 	return text
+}
+
+// refusedText is what the player typed, when a move error or a syntax
+// error says it.
+func refusedText(x *play.Refusal) string {
+	var me *game.MoveError
+	if errors.As(x.Err, &me) {
+		if me.Text == "" && me.Move != game.NullMove {
+			return me.Move.UCI()
+		}
+		return me.Text
+	}
+	return ""
 }
 
 // Suggestions offers legal moves close to a refused one.

@@ -616,6 +616,90 @@ func decodeGame(b []byte, g *Game) error {
 	if len(r.b) != 0 {
 		return fmt.Errorf("%w: %d bytes left over", errGameRecord, len(r.b))
 	}
+	if err := checkGame(g); err != nil {
+		return fmt.Errorf("%w: %v", errGameRecord, err)
+	}
+	return nil
+}
+
+// The times a game can have: none before the Unix epoch (every time of a
+// game comes from a clock of its days), none after the year 9999 (the
+// last that RFC 3339, and so JSON, can write).
+var (
+	earliestTime = time.Unix(0, 0).UTC()
+	latestTime   = time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC)
+)
+
+// checkGame refuses, as damage, a decoded game with a time or a count no
+// game can have: a time outside earliestTime–latestTime (the zero time
+// stands for none), a negative revision, time control, ply or hour, more
+// ratings than scopes, a rating that is not a number, or more
+// conditional moves than Premove takes. A record is checked as it is
+// read rather than when it is written, so that what could not be read
+// back is never mistaken for a game.
+func checkGame(g *Game) error {
+	bad := func(format string, a ...any) error {
+		return fmt.Errorf("game %d: %s", g.ID, fmt.Sprintf(format, a...))
+	}
+	badTime := func(t time.Time) bool {
+		return !t.IsZero() && (t.Before(earliestTime) || t.After(latestTime))
+	}
+	for _, t := range []struct {
+		what string
+		t    time.Time
+	}{{"creation time", g.Created}, {"update time", g.Updated}, {"end time", g.Ended}, {"deadline", g.Deadline},
+		{"reminder time", g.RemindAt}, {"White's vacation", g.AwayUntil[game.White]}, {"Black's vacation", g.AwayUntil[game.Black]}} {
+		if badTime(t.t) {
+			return bad("its %s, %d seconds since 1970, is no time of a game", t.what, t.t.Unix())
+		}
+	}
+	if g.Flag != nil && badTime(g.Flag.At) {
+		return bad("its flag's time, %d seconds since 1970, is no time of a game", g.Flag.At.Unix())
+	}
+	for i, m := range g.Moves {
+		if badTime(m.At) {
+			return bad("move %d's time, %d seconds since 1970, is no time of a game", i+1, m.At.Unix())
+		}
+	}
+	if g.Revision < 0 {
+		return bad("revision %d", g.Revision)
+	}
+	if g.DaysPerMove < 0 {
+		return bad("%d days a move", g.DaysPerMove)
+	}
+	if len(g.Ratings) > 2 {
+		return bad("%d rating changes, for at most 2 scopes", len(g.Ratings))
+	}
+	for _, c := range g.Ratings {
+		for _, f := range [...]float64{c.Before[0], c.Before[1], c.Deviation[0], c.Deviation[1], c.After[0], c.After[1]} {
+			if math.IsNaN(f) || math.IsInf(f, 0) {
+				return bad("a rating of %v", f)
+			}
+		}
+	}
+	for _, o := range []*Offer{g.DrawOffer, g.Takeback} {
+		if o != nil && o.Ply < 0 {
+			return bad("an offer at ply %d", o.Ply)
+		}
+	}
+	if g.LastOffer[0] < 0 || g.LastOffer[1] < 0 {
+		return bad("last offers %v", g.LastOffer)
+	}
+	for _, h := range g.Reminded {
+		if h < 0 || h > MaxReminderHours {
+			return bad("a reminder %d hours before the deadline", h)
+		}
+	}
+	if g.Premoves != nil {
+		if len(g.Premoves.Lines) > MaxPremoveLines {
+			return bad("%d lines of conditional moves", len(g.Premoves.Lines))
+		}
+		for _, l := range g.Premoves.Lines {
+			if len(l) > MaxPremovePlies {
+				return bad("a line of %d conditional moves", len(l))
+			}
+		}
+	}
 	return nil
 }
 

@@ -46,8 +46,9 @@ func EncodeRecord(v any) ([]byte, error) {
 
 // DecodeRecord reads the stored form of a record into v: a game in its
 // binary form or, as versions up to 3 wrote it, as JSON. Errors wrap
-// ErrCorrupt (it does not decode, or a game's checksum does not match)
-// or ErrNewerRecord (a version above RecordVersion); in JSON, missing
+// ErrCorrupt (it does not decode, a game's checksum does not match, or a
+// game has a time or a count no game can have: see checkGame) or
+// ErrNewerRecord (a version above RecordVersion); in JSON, missing
 // fields read as zero and unknown ones are ignored.
 func DecodeRecord(b []byte, v any) error {
 	if g, ok := v.(*Game); ok && isBinaryGame(b) {
@@ -62,6 +63,11 @@ func DecodeRecord(b []byte, v any) error {
 	}
 	if r, ok := v.(versioned); ok && *r.version() > RecordVersion {
 		return fmt.Errorf("%w: record version %d, this program knows up to %d", ErrNewerRecord, *r.version(), RecordVersion)
+	}
+	if g, ok := v.(*Game); ok {
+		if err := checkGame(g); err != nil {
+			return fmt.Errorf("%w: %v", ErrCorrupt, err)
+		}
 	}
 	return nil
 }

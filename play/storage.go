@@ -116,7 +116,9 @@ type Tx interface {
 	// is left as it is.
 	PutOutbox(items ...OutboxItem) error
 	// PutTournament creates or replaces a tournament and indexes its
-	// games (a game once listed stays listed).
+	// games. A game once listed stays listed: the games of the record it
+	// replaces that r does not list are kept, after r's (KeepGames), and
+	// Tournament returns them all.
 	PutTournament(r TournamentRecord) error
 }
 

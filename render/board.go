@@ -62,10 +62,17 @@ type Options struct {
 	// (i18n.BoardWords); without them there is no header.
 	Words Words
 	// Title, when set, replaces "White to move • move 12" in the header,
-	// e.g. with "Black wins: White's king froze".
+	// e.g. with "Black wins: White's king froze". A GIF ends on a frame
+	// of its own with the Title: a game that ended by resignation,
+	// agreement or time ends on its result, not on "Black to move".
 	Title string
 	// NoHeader leaves out the header strip, even with Words.
 	NoHeader bool
+	// Captions, when set, label the two boards of an Ice Age picture
+	// (IceAgeImage) above them, header or not: "Before the Ice Age" and
+	// "After the Ice Age" in the reader's language (i18n.IceAgeCaptions).
+	// Boards and GIFs have none.
+	Captions [2]string
 	// FastPNG compresses a PNG at zlib's fastest level: about half the
 	// time of the default for about 30 % more bytes (BenchmarkPNGLevel),
 	// for a reply that must go out at once.

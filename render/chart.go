@@ -34,6 +34,35 @@ type ChartOptions struct {
 	Theme         Theme
 	// Title, when set, is written at the top left, e.g. a player's name.
 	Title string
+	// Dates write the dates below the chart in the reader's language
+	// (i18n.ChartDates); without them, dates are numbers: "2026-12-04".
+	Dates DateWords
+}
+
+// DateWords write a chart's dates in one language.
+type DateWords interface {
+	// Day is a day of the month, with its year or not: "4 Dec 2026",
+	// "4 Dec".
+	Day(t time.Time, year bool) string
+	// Month is a month, with its year or not: "Dec 2026", "Dec".
+	Month(t time.Time, year bool) string
+}
+
+// numericDates are the dates of a chart without DateWords.
+type numericDates struct{}
+
+func (numericDates) Day(t time.Time, year bool) string {
+	if year {
+		return t.Format("2006-01-02")
+	}
+	return t.Format("01-02")
+}
+
+func (numericDates) Month(t time.Time, year bool) string {
+	if year {
+		return t.Format("2006-01")
+	}
+	return t.Format("01")
 }
 
 // Chart sizes.
@@ -169,6 +198,10 @@ func newChartFaces(s float64) chartFaces {
 func drawChart(points []RatingPoint, t Theme, opts *ChartOptions) *image.RGBA {
 	wi, ht := opts.size()
 	title := opts.Title
+	dates := opts.Dates
+	if dates == nil {
+		dates = numericDates{}
+	}
 	col := chartColorsOf(t)
 	pts := slices.Clone(points)
 	slices.SortStableFunc(pts, func(a, b RatingPoint) int { return a.Time.Compare(b.Time) })
@@ -261,10 +294,10 @@ func drawChart(points []RatingPoint, t Theme, opts *ChartOptions) *image.RGBA {
 	if len(pts) == 1 || c.byIndex {
 		dc.SetFontFace(fc.label)
 		dc.SetColor(col.label)
-		dc.DrawStringAnchored(pts[0].Time.UTC().Format("2 Jan 2006"), c.left, dateY, 0, 0.35)
+		dc.DrawStringAnchored(dates.Day(pts[0].Time.UTC(), true), c.left, dateY, 0, 0.35)
 	} else {
 		maxDates := max(2, int((c.right-c.left)/(90*fs)))
-		for _, tk := range timeTicks(c.t0, c.t1, maxDates) {
+		for _, tk := range timeTicks(c.t0, c.t1, maxDates, dates) {
 			x := crisp(c.x(0, tk.t))
 			dc.SetColor(col.grid)
 			dc.DrawLine(x, c.bottom, x, c.bottom+4*s)
@@ -288,12 +321,19 @@ func drawChart(points []RatingPoint, t Theme, opts *ChartOptions) *image.RGBA {
 		xs = []float64{c.left, c.right}
 		pts = []RatingPoint{pts[0], pts[0]}
 	}
+	// The band: one deviation either side of the line, capped as
+	// ratingRange allows so that it fits the plot whole (cut by the
+	// plot's edges, it showed as dark notches and triangles), and around
+	// the line's moving average, so that it does not zigzag with every
+	// game; the line stays inside it.
+	upper, lower := band(pts)
 	dc.SetColor(col.band)
+	dc.MoveTo(xs[0], c.y(upper[0]))
 	for i := range pts {
-		dc.LineTo(xs[i], c.y(pts[i].Rating+pts[i].Deviation))
+		dc.LineTo(xs[i], c.y(upper[i]))
 	}
 	for i := len(pts) - 1; i >= 0; i-- {
-		dc.LineTo(xs[i], c.y(pts[i].Rating-pts[i].Deviation))
+		dc.LineTo(xs[i], c.y(lower[i]))
 	}
 	dc.ClosePath()
 	dc.Fill()
@@ -353,29 +393,62 @@ func imageRGBA(dc *gg.Context) *image.RGBA {
 	return dc.Image().(*image.RGBA)
 }
 
-// ratingRange is the range of ratings the chart shows: every rating, and
-// the deviation band as far as half the ratings' spread (at least 100
-// points) beyond them; past that the band is cut, or a new player's ±350
-// would flatten the line.
+// ratingRange is the range of ratings the chart shows: every rating and
+// the whole band, whose deviation is capped at bandAllowance (half the
+// ratings' spread, at least 100 points), or a new player's ±350 would
+// flatten the line.
 func ratingRange(pts []RatingPoint) (lo, hi float64) {
 	if len(pts) == 0 {
 		return 1400, 1600
 	}
-	minR, maxR := math.Inf(1), math.Inf(-1)
-	for _, p := range pts {
-		minR, maxR = math.Min(minR, p.Rating), math.Max(maxR, p.Rating)
-	}
-	allow := math.Max(100, (maxR-minR)/2)
-	lo, hi = minR, maxR
-	for _, p := range pts {
-		lo = math.Min(lo, math.Max(p.Rating-p.Deviation, minR-allow))
-		hi = math.Max(hi, math.Min(p.Rating+p.Deviation, maxR+allow))
+	lo, hi = ratingSpan(pts)
+	upper, lower := band(pts)
+	for i := range pts {
+		lo, hi = math.Min(lo, lower[i]), math.Max(hi, upper[i])
 	}
 	if hi-lo < 40 {
 		m := (lo + hi) / 2
 		lo, hi = m-20, m+20
 	}
 	return lo, hi
+}
+
+// band returns the edges of the deviation band at each point: the
+// deviation, at most bandAllowance, either side of the ratings' moving
+// average over five points, and at least a third of it either side of
+// the rating itself.
+func band(pts []RatingPoint) (upper, lower []float64) {
+	allow := bandAllowance(pts)
+	upper, lower = make([]float64, len(pts)), make([]float64, len(pts))
+	const k = 2
+	for i, p := range pts {
+		sum, n := 0.0, 0
+		for j := max(0, i-k); j <= min(len(pts)-1, i+k); j++ {
+			sum += pts[j].Rating
+			n++
+		}
+		mean := sum / float64(n)
+		half := math.Min(p.Deviation, allow)
+		upper[i] = math.Max(mean+half, p.Rating+half/3)
+		lower[i] = math.Min(mean-half, p.Rating-half/3)
+	}
+	return upper, lower
+}
+
+// ratingSpan returns the lowest and highest ratings of pts.
+func ratingSpan(pts []RatingPoint) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, p := range pts {
+		lo, hi = math.Min(lo, p.Rating), math.Max(hi, p.Rating)
+	}
+	return lo, hi
+}
+
+// bandAllowance is how far the band reaches from the line at most: half
+// the ratings' spread, and at least 100 points.
+func bandAllowance(pts []RatingPoint) float64 {
+	lo, hi := ratingSpan(pts)
+	return math.Max(100, (hi-lo)/2)
 }
 
 // ratingTicks returns the ratings to label within [lo, hi]: the
@@ -416,7 +489,7 @@ const (
 // timeTicks returns at most maxTicks round dates within [t0, t1], in UTC,
 // with the smallest step that allows: hours, days, weeks (from Monday),
 // months or years. The first label and any in a new year carry the year.
-func timeTicks(t0, t1 time.Time, maxTicks int) []timeTick {
+func timeTicks(t0, t1 time.Time, maxTicks int, dates DateWords) []timeTick {
 	t0, t1 = t0.UTC(), t1.UTC()
 	steps := []struct {
 		n    int
@@ -449,18 +522,12 @@ func timeTicks(t0, t1 time.Time, maxTicks int) []timeTick {
 			case hours:
 				label = t.Format("15:04")
 				if newDay {
-					label = t.Format("2 Jan ") + label
+					label = dates.Day(t, false) + " " + label
 				}
 			case days:
-				label = t.Format("2 Jan")
-				if newYear {
-					label = t.Format("2 Jan 2006")
-				}
+				label = dates.Day(t, newYear)
 			case months:
-				label = t.Format("Jan")
-				if newYear {
-					label = t.Format("Jan 2006")
-				}
+				label = dates.Month(t, newYear)
 			case years:
 				label = t.Format("2006")
 			}
@@ -468,7 +535,7 @@ func timeTicks(t0, t1 time.Time, maxTicks int) []timeTick {
 		}
 		return out
 	}
-	return []timeTick{{t0, t0.Format("2 Jan 2006")}}
+	return []timeTick{{t0, dates.Day(t0, true)}}
 }
 
 // alignTime returns the last round time of the step at or before t.
@@ -529,46 +596,4 @@ func chartQuantizer(t Theme) *quantizer {
 		chartQuants[t] = newQuantizer(medianCut(h, maxColors, ChartWidth*ChartHeight/200))
 	})
 	return chartQuants[t]
-}
-
-// RatingChartAltText describes a rating chart in words for a screen
-// reader: the period, the current rating and deviation, the change since
-// the first point, and the highest and lowest ratings with their dates.
-func RatingChartAltText(points []RatingPoint) string {
-	if len(points) == 0 {
-		return "Rating chart: no rated games yet."
-	}
-	pts := slices.Clone(points)
-	slices.SortStableFunc(pts, func(a, b RatingPoint) int { return a.Time.Compare(b.Time) })
-	date := func(t time.Time) string { return t.UTC().Format("2 Jan 2006") }
-	now := pts[len(pts)-1]
-	r := rating.Rating{Rating: now.Rating, Deviation: math.Abs(now.Deviation)}
-	current := strconv.Itoa(int(math.Round(now.Rating))) + " ± " + strconv.Itoa(int(math.Round(r.Deviation)))
-	if r.Provisional() {
-		current += " (provisional)"
-	}
-	if len(pts) == 1 {
-		return "Rating chart: " + current + " on " + date(now.Time) + "."
-	}
-	first := pts[0]
-	hi, lo := pts[0], pts[0]
-	for _, p := range pts {
-		if p.Rating > hi.Rating {
-			hi = p
-		}
-		if p.Rating < lo.Rating {
-			lo = p
-		}
-	}
-	round := func(x float64) int { return int(math.Round(x)) }
-	change := "level with"
-	switch d := round(now.Rating) - round(first.Rating); {
-	case d > 0:
-		change = "up " + strconv.Itoa(d) + " from"
-	case d < 0:
-		change = "down " + strconv.Itoa(-d) + " from"
-	}
-	return fmt.Sprintf("Rating chart, %s to %s, %d points: now %s, %s %d at the start; highest %d on %s, lowest %d on %s.",
-		date(first.Time), date(now.Time), len(pts), current, change, round(first.Rating),
-		round(hi.Rating), date(hi.Time), round(lo.Rating), date(lo.Time))
 }

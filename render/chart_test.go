@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
@@ -15,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/iceagechess/iceage/i18n"
 	"github.com/iceagechess/iceage/rating"
 )
 
@@ -70,7 +72,7 @@ func anEvening() []RatingPoint {
 // chartGoldenCases are the rating charts kept in testdata/, by file name.
 func chartGoldenCases() map[string]func() ([]byte, error) {
 	history := ratedHistory(60)
-	return map[string]func() ([]byte, error){
+	cases := map[string]func() ([]byte, error){
 		"chart": func() ([]byte, error) { return RatingChart(history, ChartOptions{}) },
 		"chart-title": func() ([]byte, error) {
 			return RatingChart(history[:25], ChartOptions{Title: "frostbite · Ice Age rating"})
@@ -82,6 +84,31 @@ func chartGoldenCases() map[string]func() ([]byte, error) {
 			return RatingChart(ratedHistory(500), ChartOptions{Theme: ColorBlind})
 		},
 		"chart-small": func() ([]byte, error) { return RatingChart(history, ChartOptions{Width: 320, Height: 160}) },
+	}
+	// As /stats shows them on a phone, in English and in Russian.
+	for _, w := range phoneSizes {
+		for _, lang := range []i18n.Lang{i18n.English, i18n.Russian} {
+			cases[fmt.Sprintf("phone-chart-%s-%d", lang, w)] = func() ([]byte, error) {
+				return RatingChart(history, ChartOptions{Width: w, Height: w / 2, Title: "Chloe", Dates: i18n.ChartDates{Lang: lang}})
+			}
+		}
+	}
+	return cases
+}
+
+func TestTheBandFitsThePlotAndHoldsTheLine(t *testing.T) {
+	for name, pts := range map[string][]RatingPoint{"history": ratedHistory(60), "evening": anEvening(), "years": ratedHistory(500),
+		"new player": {{chartStart, 1500, 350}, {chartStart.Add(time.Hour), 1662, 290}, {chartStart.Add(2 * time.Hour), 1540, 250}}} {
+		lo, hi := ratingRange(pts)
+		upper, lower := band(pts)
+		for i, p := range pts {
+			if !(lower[i] <= p.Rating && p.Rating <= upper[i]) {
+				t.Errorf("%s: point %d (%.0f) lies outside its band [%.0f, %.0f]", name, i, p.Rating, lower[i], upper[i])
+			}
+			if lower[i] < lo || upper[i] > hi {
+				t.Errorf("%s: point %d's band [%.0f, %.0f] leaves the plot [%.0f, %.0f]: the plot's edge would cut it", name, i, lower[i], upper[i], lo, hi)
+			}
+		}
 	}
 }
 
@@ -282,18 +309,26 @@ func TestTimeTicks(t *testing.T) {
 		from, to string
 		max      int
 		want     []string
+		lang     i18n.Lang
 	}{
-		{"an evening is labelled by the hour, the first with its date", "2025-03-02 19:00", "2025-03-02 21:10", 5, []string{"2 Mar 19:00", "20:00", "21:00"}},
-		{"a fortnight by the day, the first with its year", "2025-03-02 19:00", "2025-03-06 08:00", 5, []string{"3 Mar 2025", "4 Mar", "5 Mar", "6 Mar"}},
-		{"weeks start on Monday", "2025-03-02 19:00", "2025-03-30 08:00", 5, []string{"3 Mar 2025", "10 Mar", "17 Mar", "24 Mar"}},
-		{"months, with the year at the first and at January", "2025-10-20 00:00", "2026-02-10 00:00", 5, []string{"Nov 2025", "Dec", "Jan 2026", "Feb"}},
-		{"years", "2019-06-01 00:00", "2025-06-01 00:00", 4, []string{"2020", "2022", "2024"}},
-		{"minutes apart: the first date alone", "2025-03-02 19:10", "2025-03-02 19:40", 5, []string{"2 Mar 2025"}},
+		{"an evening is labelled by the hour, the first with its date", "2025-03-02 19:00", "2025-03-02 21:10", 5, []string{"2 Mar 19:00", "20:00", "21:00"}, ""},
+		{"a fortnight by the day, the first with its year", "2025-03-02 19:00", "2025-03-06 08:00", 5, []string{"3 Mar 2025", "4 Mar", "5 Mar", "6 Mar"}, ""},
+		{"weeks start on Monday", "2025-03-02 19:00", "2025-03-30 08:00", 5, []string{"3 Mar 2025", "10 Mar", "17 Mar", "24 Mar"}, ""},
+		{"months, with the year at the first and at January", "2025-10-20 00:00", "2026-02-10 00:00", 5, []string{"Nov 2025", "Dec", "Jan 2026", "Feb"}, ""},
+		{"years", "2019-06-01 00:00", "2025-06-01 00:00", 4, []string{"2020", "2022", "2024"}, ""},
+		{"minutes apart: the first date alone", "2025-03-02 19:10", "2025-03-02 19:40", 5, []string{"2 Mar 2025"}, ""},
+		{"in Russian, days", "2025-03-02 19:00", "2025-03-06 08:00", 5, []string{"3 мар. 2025 г.", "4 мар.", "5 мар.", "6 мар."}, i18n.Russian},
+		{"in Russian, months", "2025-10-20 00:00", "2026-02-10 00:00", 5, []string{"нояб. 2025 г.", "дек.", "янв. 2026 г.", "февр."}, i18n.Russian},
+		{"without words, numbers", "2025-10-20 00:00", "2026-02-10 00:00", 5, []string{"2025-11", "12", "2026-01", "02"}, "none"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var got []string
-			for _, tk := range timeTicks(at(c.from), at(c.to), c.max) {
+			var dates DateWords = i18n.ChartDates{Lang: c.lang}
+			if c.lang == "none" {
+				dates = numericDates{}
+			}
+			for _, tk := range timeTicks(at(c.from), at(c.to), c.max, dates) {
 				got = append(got, tk.label)
 			}
 			if !slices.Equal(got, c.want) {
@@ -319,37 +354,6 @@ func TestRatingTicks(t *testing.T) {
 		if got := ratingTicks(c.lo, c.hi, c.max); !slices.Equal(got, c.want) {
 			t.Errorf("ratingTicks(%v, %v, %d) = %v, want %v", c.lo, c.hi, c.max, got, c.want)
 		}
-	}
-}
-
-func TestRatingChartAltText(t *testing.T) {
-	history := ratedHistory(60)
-	cases := []struct {
-		name string
-		pts  []RatingPoint
-		want []string
-	}{
-		{"no points", nil, []string{"Rating chart: no rated games yet."}},
-		{"one point is provisional at the start", []RatingPoint{{chartStart, 1500, 350}}, []string{"Rating chart: 1500 ± 350 (provisional) on 2 Mar 2025."}},
-		{"a history says where it went", []RatingPoint{
-			{chartStart, 1500, 300}, {chartStart.AddDate(0, 0, 3), 1612.4, 150}, {chartStart.AddDate(0, 0, 9), 1431.6, 120}, {chartStart.AddDate(0, 1, 0), 1548, 95},
-		}, []string{"Rating chart, 2 Mar 2025 to 2 Apr 2025, 4 points: now 1548 ± 95, up 48 from 1500 at the start; highest 1612 on 5 Mar 2025, lowest 1432 on 11 Mar 2025."}},
-		{"a fall is said", []RatingPoint{{chartStart, 1700, 60}, {chartStart.AddDate(0, 0, 1), 1680, 60}}, []string{"down 20 from 1700"}},
-		{"the order of the points does not matter", []RatingPoint{{chartStart.AddDate(0, 0, 1), 1680, 60}, {chartStart, 1700, 60}}, []string{"now 1680 ± 60, down 20 from 1700"}},
-		{"a rated history", history, []string{"Rating chart, 2 Mar 2025 to ", ", 60 points: now "}},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			got := RatingChartAltText(c.pts)
-			for _, w := range c.want {
-				if !strings.Contains(got, w) {
-					t.Errorf("alt text lacks %q:\n%s", w, got)
-				}
-			}
-			if len(got) > 1024 {
-				t.Errorf("%d characters, over Discord's 1024", len(got))
-			}
-		})
 	}
 }
 
@@ -394,6 +398,5 @@ func FuzzRatingChart(f *testing.F) {
 		if im, err := png.Decode(bytes.NewReader(b)); err != nil || im.Bounds().Dx() != 320 || im.Bounds().Dy() != 160 {
 			t.Fatalf("points %+v: a chart that does not decode as 320×160 (%v)", pts, err)
 		}
-		RatingChartAltText(pts)
 	})
 }

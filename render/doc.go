@@ -7,26 +7,32 @@
 //
 // Board and PNG draw a position seen from the side to move (Options can
 // fix the side), in a lichess-like palette with coordinates in the
-// corners, the last move and a king in check marked, optional highlights
+// corners (16 px on a 512 px board, dark enough for 4.5:1 on both
+// squares), the last move and a king in check marked, optional highlights
 // and arrows, and a header that says whose turn it is, the move number and
 // how many Black moves remain until the Ice Age, in the Words the caller
 // gives (i18n.BoardWords, in the reader's language): render has no words
 // of its own, and without Words a picture has no header. On the move before an Ice
-// Age every man that would freeze wears a snowflake badge. Ice is a
+// Age every man that would freeze is framed in the warning colour and
+// wears a snowflake badge. Ice is a
 // translucent light-blue block. IceAge draws the position right after
 // Black's move, with what is about to freeze and fill marked, beside the
-// position after the Ice Age, the frozen men faded inside their ice. GIF
+// position after the Ice Age, the frozen men faded inside their ice,
+// under the captions the caller gives (i18n.IceAgeCaptions). A header
+// too long for its width loses its lesser parts and then shrinks. GIF
 // draws a game, one frame per ply and the Ice Age as frames of its own,
 // up to Options.MaxFrames (DefaultMaxFrames, 100): a longer game is
 // sampled, every Ice Age and the final position kept, and WriteGIF says
-// how many plies it shows, so that a reply can say so.
+// how many plies it shows, so that a reply can say so; with a Title, it
+// ends on the game's result.
 // A picture's description for screen readers is i18n's
 // (BoardDescription, IceAgeDescription). The ColorBlind theme relies on
 // lightness and shape as well as hue.
 //
 // RatingChart draws a player's rating over time as a small PNG for a dark
 // background, a line with the deviation band shaded and the current
-// rating in a tag, and RatingChartAltText says the same in words.
+// rating in a tag, its dates in the DateWords the caller gives
+// (i18n.ChartDates); its description in words is the caller's.
 //
 // # Speed
 //

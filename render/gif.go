@@ -50,7 +50,8 @@ func GIF(w io.Writer, start game.Position, moves []game.Move, opt Options) error
 // SideToMove means White at the bottom here, as a board that turned every
 // ply would be hard to follow. Each frame holds only the rectangle that
 // changed, unchanged pixels in it transparent, so a 60-ply game stays far
-// below Discord's upload limit.
+// below Discord's upload limit. With a Title and a header, a last frame
+// shows the final position again under the Title: the game's result.
 //
 // A game that needs more than Options.MaxFrames frames (DefaultMaxFrames
 // if not positive) is sampled: the start, the final position and both
@@ -112,6 +113,14 @@ func WriteGIF(w io.Writer, start game.Position, moves []game.Move, opt Options) 
 		}
 		p = next
 	}
+	if opt.Title != "" && opt.header() {
+		// The result, when the moves do not say it (a resignation, an
+		// agreement, a flag), on a last frame of its own.
+		if n := len(moves); n > 0 {
+			frameOpt.LastMove = moves[n-1]
+		}
+		a.add(l.boardKeys(&p, &frameOpt), resultHeader(&p, opt.Title, opt.Words), delayEnd)
+	}
 	info.Frames = len(a.g.Image)
 	a.g.Delay[len(a.g.Delay)-1] = delayEnd
 	a.g.Config = image.Config{ColorModel: k.gifPal, Width: a.bounds.Dx(), Height: a.bounds.Dy()}
@@ -131,6 +140,14 @@ func frameHeader(p *game.Position, opt *Options) headerKey {
 		return headerKey{}
 	}
 	return boardHeader(p, "", opt.Words)
+}
+
+// resultHeader is the header of a replay's last frame: the result alone,
+// for a game over has no Ice Age to come.
+func resultHeader(p *game.Position, title string, w Words) headerKey {
+	h := boardHeader(p, title, w)
+	h.disc, h.right, h.rightShort, h.warn, h.icon = discNone, "", "", false, false
+	return h
 }
 
 func (o *Options) maxFrames() int {

@@ -30,7 +30,76 @@ type headerKey struct {
 	rightShort string
 	warn       bool // right in the warning colour
 	icon       bool // a snowflake before right
+	caption    bool // left alone, centred: a caption over a board
 }
+
+// headerFit is how a header's texts fit its width: which of them are
+// shown, and in which faces.
+type headerFit struct {
+	right, leftDim string
+	icon           bool
+	strong, dim    font.Face
+	need           float64 // the width the texts take, padding included
+	scale          float64 // the faces' size against the usual one
+}
+
+// minHeaderScale is how far a header's text may shrink to fit: below
+// it, a phone could no longer read it.
+const minHeaderScale = 0.7
+
+// fitHeader fits a header's texts into width w, starting at x: it drops
+// the dim part, then takes the short right text, then drops the icon,
+// and then shrinks the faces, down to minHeaderScale, until they fit
+// (need says whether they did).
+func fitHeader(key headerKey, w int, x, fh float64, strong, dim font.Face) headerFit {
+	f := headerFit{right: key.right, leftDim: key.leftDim, icon: key.icon, strong: strong, dim: dim, scale: 1}
+	pad := fh * 0.35
+	width := func(fc font.Face, s string) float64 { return float64(font.MeasureString(fc, s)) / 64 }
+	iconW := fh * 0.75
+	measure := func() float64 {
+		if key.caption {
+			return 2*pad + width(f.strong, key.left)
+		}
+		rightFace := f.dim
+		if key.warn {
+			rightFace = f.strong
+		}
+		need := x + width(f.strong, key.left) + width(f.dim, f.leftDim) + pad
+		if f.right != "" {
+			need += fh*0.6 + width(rightFace, f.right)
+		}
+		if f.icon {
+			need += iconW
+		}
+		return need
+	}
+	steps := []func(){
+		func() { f.leftDim = "" },
+		func() {
+			if key.rightShort != "" {
+				f.right = key.rightShort
+			}
+		},
+		func() { f.icon = false },
+	}
+	for f.need = measure(); f.need > float64(w); f.need = measure() {
+		if len(steps) > 0 {
+			steps[0]()
+			steps = steps[1:]
+			continue
+		}
+		if f.scale -= 0.05; f.scale < minHeaderScale-1e-9 {
+			f.scale += 0.05
+			break
+		}
+		loadFonts()
+		f.strong, f.dim = face(fonts.medium, fh*headerFontScale*f.scale), face(fonts.regular, fh*headerFontScale*f.scale)
+	}
+	return f
+}
+
+// headerFontScale is a header's font size against its height.
+const headerFontScale = 0.42
 
 func drawHeader(key headerKey, w, h int, t Theme, strong, dim font.Face) *image.RGBA {
 	c := t.colors()
@@ -56,9 +125,8 @@ func drawHeader(key headerKey, w, h int, t Theme, strong, dim font.Face) *image.
 		dc.Stroke()
 		x += 2*r + fh*0.25
 	}
-	// Fit the texts: drop the dim part, then use the short right text,
-	// then drop the icon, until left and right no longer meet.
-	right, leftDim, icon := key.right, key.leftDim, key.icon
+	fit := fitHeader(key, w, x, fh, strong, dim)
+	right, leftDim, icon, strong, dim := fit.right, fit.leftDim, fit.icon, fit.strong, fit.dim
 	rightFace := dim
 	if key.warn {
 		rightFace = strong
@@ -68,27 +136,11 @@ func drawHeader(key headerKey, w, h int, t Theme, strong, dim font.Face) *image.
 		w, _ := dc.MeasureString(s)
 		return w
 	}
-	iconW := fh * 0.75
-	fits := func() bool {
-		need := x + width(strong, key.left) + width(dim, leftDim) + fh*0.6 + width(rightFace, right) + pad
-		if icon {
-			need += iconW
-		}
-		return need <= float64(w)
-	}
-	for _, step := range []func(){
-		func() { leftDim = "" },
-		func() {
-			if key.rightShort != "" {
-				right = key.rightShort
-			}
-		},
-		func() { icon = false },
-	} {
-		if fits() {
-			break
-		}
-		step()
+	if key.caption {
+		dc.SetFontFace(strong)
+		dc.SetColor(c.text)
+		dc.DrawStringAnchored(key.left, float64(w)/2, mid, 0.5, 0.35)
+		return im
 	}
 	// ay = 0.35 puts the capitals' middle on the strip's middle line.
 	if key.left != "" {

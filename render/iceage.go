@@ -8,7 +8,8 @@ import (
 	"github.com/iceagechess/iceage/game"
 )
 
-// IceAgeImage draws an Ice Age as two boards side by side: on the left the
+// IceAgeImage draws an Ice Age as two boards side by side, under
+// opt.Captions if any: on the left the
 // position right after Black's move (ev.Before), with a snowflake badge on
 // every man that is about to freeze, a dashed ghost of ice on every
 // square about to fill, and White's king marked if Black's move gave
@@ -20,9 +21,13 @@ func IceAgeImage(ev *game.IceAge, after *game.Position, opt Options) *image.Pale
 	k := kitFor(opt.Theme, opt.size())
 	l := layout{blackBottom: opt.blackBottom(after), sq: k.sq}
 	gap := k.sq / 2
-	top := 0
+	caption := 0
+	if opt.Captions != [2]string{} {
+		caption = k.head
+	}
+	top := caption
 	if opt.header() {
-		top = k.head
+		top += k.head
 	}
 	im := image.NewPaletted(image.Rect(0, 0, 2*k.size+gap, top+k.size), k.pngPal)
 	frame := k.quant.index(k.theme.colors().frame.R, k.theme.colors().frame.G, k.theme.colors().frame.B)
@@ -36,8 +41,13 @@ func IceAgeImage(ev *game.IceAge, after *game.Position, opt Options) *image.Pale
 	if opt.header() {
 		bh, ah = &beforeHead, &afterHead
 	}
-	k.compose(im, image.Point{}, bh, before)
-	k.compose(im, image.Pt(k.size+gap, 0), ah, afterKeys)
+	if caption > 0 {
+		for i, text := range opt.Captions {
+			k.composeHeader(im, image.Pt(i*(k.size+gap), 0), headerKey{left: text, caption: true})
+		}
+	}
+	k.compose(im, image.Pt(0, caption), bh, before)
+	k.compose(im, image.Pt(k.size+gap, caption), ah, afterKeys)
 	if len(opt.Arrows) > 0 {
 		k.overlayArrows(im, image.Pt(0, top), opt.Arrows, l.centre)
 		k.overlayArrows(im, image.Pt(k.size+gap, top), opt.Arrows, l.centre)

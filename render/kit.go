@@ -73,6 +73,10 @@ func face(f *truetype.Font, px float64) font.Face {
 	return truetype.NewFace(f, &truetype.Options{Size: px, DPI: 72, Hinting: font.HintingFull})
 }
 
+// coordPx is the coordinates' font size for a square of side sq: 16 px
+// on a 512 px board, which a phone shows at about 400 px.
+func coordPx(sq int) float64 { return float64(sq) / 4 }
+
 // headerHeight returns the header's height for a board of square side sq.
 func headerHeight(sq int) int { return max(24, sq*5/8) }
 
@@ -103,10 +107,10 @@ func kitFor(t Theme, size int) *kit {
 		tiles:     make(map[tileKey][]uint8),
 		headers:   make(map[headerKey][]uint8),
 		sprites:   loadSprites(sq),
-		coordFace: face(fonts.bold, float64(sq)*0.19),
+		coordFace: face(fonts.bold, coordPx(sq)),
 	}
-	k.headFace = face(fonts.medium, float64(k.head)*0.42)
-	k.dimFace = face(fonts.regular, float64(k.head)*0.42)
+	k.headFace = face(fonts.medium, float64(k.head)*headerFontScale)
+	k.dimFace = face(fonts.regular, float64(k.head)*headerFontScale)
 	k.clear = uint8(len(k.pngPal))
 	k.gifPal = append(append(color.Palette{}, k.pngPal...), color.RGBA{})
 	kits.Store(key, k)
@@ -127,7 +131,7 @@ func themeQuantizer(t Theme) *quantizer {
 		loadFonts()
 		const sq = 64
 		sprites := loadSprites(sq)
-		cf := face(fonts.bold, sq*0.19)
+		cf := face(fonts.bold, coordPx(sq))
 		h := make(histogram)
 		for _, dark := range []bool{false, true} {
 			for _, u := range []under{underNone, underLast, underMark} {
@@ -153,7 +157,7 @@ func themeQuantizer(t Theme) *quantizer {
 			h.add(drawTile(tileKey{dark: dark, badge: badgeWillFill, file: 'e'}, sq, t, &sprites, cf))
 		}
 		head := headerHeight(sq)
-		hf, df := face(fonts.medium, float64(head)*0.42), face(fonts.regular, float64(head)*0.42)
+		hf, df := face(fonts.medium, float64(head)*headerFontScale), face(fonts.regular, float64(head)*headerFontScale)
 		for _, hk := range []headerKey{
 			{disc: discWhite, left: "White to move", leftDim: "  •  move 12", right: "Ice Age in 9 Black moves", icon: true},
 			{disc: discBlack, left: "Black to move", leftDim: "  •  move 20", right: "Ice Age after this move", warn: true, icon: true},
@@ -243,6 +247,19 @@ func (k *kit) compose(dst *image.Paletted, origin image.Point, hk *headerKey, ke
 	for i := range keys {
 		copyBlock(dst, origin.X+(i&7)*k.sq, top+(i>>3)*k.sq, k.sq, k.sq, tiles[i])
 	}
+}
+
+// composeHeader copies a header strip alone into dst at origin.
+func (k *kit) composeHeader(dst *image.Paletted, origin image.Point, hk headerKey) {
+	k.mu.RLock()
+	head := k.headers[hk]
+	k.mu.RUnlock()
+	if head == nil {
+		k.mu.Lock()
+		head = k.headerLocked(hk)
+		k.mu.Unlock()
+	}
+	copyBlock(dst, origin.X, origin.Y, k.size, k.head, head)
 }
 
 // copyBlock copies a w×h block of indices into dst at (x, y).

@@ -8,6 +8,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -107,7 +108,7 @@ func goldenCases(t testing.TB) map[string]func() image.Image {
 	mateBefore := mustFEN(t, mateFEN)
 	mateMove := uci(t, "g4f2")
 	mate, mateEv := mateBefore.ApplyWithEvent(mateMove)
-	return map[string]func() image.Image{
+	cases := map[string]func() image.Image{
 		"checkmate-after-iceage": func() image.Image {
 			return IceAgeImage(mateEv, &mate, Options{Words: en, LastMove: mateMove})
 		},
@@ -145,6 +146,8 @@ func goldenCases(t testing.TB) map[string]func() image.Image {
 			return IceAgeImage(ev, &after, Options{Words: en, LastMove: m, Theme: ColorBlind})
 		},
 	}
+	maps.Copy(cases, phoneCases(t))
+	return cases
 }
 
 func TestGoldenImages(t *testing.T) {

@@ -42,7 +42,11 @@ func ParseTheme(name string) (Theme, error) {
 
 // palette is what a Theme means in colours.
 type palette struct {
-	light, dark   color.NRGBA // squares
+	light, dark color.NRGBA // squares
+	// coord writes the coordinates on both square colours: at least
+	// 4.5:1 against each (WCAG AA), which only a very dark colour reaches
+	// on a mid-tone dark square (TestCoordinatesContrast).
+	coord         color.NRGBA
 	lastMove      color.NRGBA // drawn over both square colours
 	mark          [numMarks]color.NRGBA
 	check         color.NRGBA // the glow under a king in check
@@ -62,6 +66,7 @@ var palettes = [numThemes]palette{
 	Classic: {
 		light:    rgba(0xf0, 0xd9, 0xb5, 0xff),
 		dark:     rgba(0xb5, 0x88, 0x63, 0xff),
+		coord:    rgba(0x2a, 0x1d, 0x12, 0xff),
 		lastMove: rgba(0x9b, 0xc7, 0x00, 0x69),
 		mark: [numMarks]color.NRGBA{
 			Hint:   rgba(0x15, 0x78, 0x1b, 0xb0),
@@ -82,6 +87,7 @@ var palettes = [numThemes]palette{
 	ColorBlind: {
 		light:    rgba(0xe4, 0xe4, 0xe0, 0xff),
 		dark:     rgba(0x8c, 0x8c, 0x88, 0xff),
+		coord:    rgba(0x1a, 0x1a, 0x1a, 0xff),
 		lastMove: rgba(0xf0, 0xe4, 0x42, 0x9a), // Okabe–Ito yellow
 		mark: [numMarks]color.NRGBA{
 			Hint:   rgba(0x00, 0x72, 0xb2, 0xc0), // blue

@@ -86,6 +86,14 @@ func drawTile(key tileKey, q int, t Theme, sprites *[16]*image.RGBA, face font.F
 		dc.Stroke()
 	}
 
+	if key.badge == badgeWarn {
+		// A frosty tint of the warning colour under the man at risk …
+		w := c.warn
+		dc.SetColor(color.NRGBA{w.R, w.G, w.B, 0x48})
+		dc.DrawRectangle(0, 0, fq, fq)
+		dc.Fill()
+	}
+
 	if key.badge == badgeWillFill {
 		// A ghost of the ice block to come: light, dashed, not solid.
 		m := fq * 0.12
@@ -114,16 +122,17 @@ func drawTile(key tileKey, q int, t Theme, sprites *[16]*image.RGBA, face font.F
 	}
 
 	if key.badge == badgeWarn {
-		drawSnowBadge(dc, fq*0.79, fq*0.21, fq*0.17, c.warn)
+		// … and over it a target's corner brackets and a snowflake badge,
+		// which a phone shows clearly where a badge alone was a dot.
+		drawBrackets(dc, fq, c.warn)
+		drawSnowBadge(dc, fq*0.76, fq*0.24, fq*0.2, c.warn)
 	}
 
 	if key.rank != 0 || key.file != 0 {
-		// Coordinates in the corners, as on lichess, in the colour of the
-		// other square so they read on both; on ice, in the ice's edge.
-		col := c.dark
-		if key.dark {
-			col = c.light
-		}
+		// Coordinates in the corners, as on lichess, but in one dark
+		// colour that reads on both squares, even on a phone; on ice, in
+		// the ice's edge.
+		col := c.coord
 		dc.SetFontFace(face)
 		pad := fq * 0.045
 		label := func(s string, x, y, ax, ay float64) {
@@ -215,6 +224,32 @@ func drawIce(dc *gg.Context, fq float64, c *palette, frozen bool) {
 	dc.LineTo(m+w*0.76, m+w*0.78)
 	dc.LineTo(m+w*0.58, m+w*0.94)
 	dc.Stroke()
+}
+
+// drawBrackets paints four thick corner brackets in col, each with a white
+// edge, so that they read on both square colours and on any man.
+func drawBrackets(dc *gg.Context, fq float64, col color.NRGBA) {
+	lw := fq * 0.085
+	m := lw / 2
+	arm := fq * 0.3
+	corners := [4][3][2]float64{
+		{{m, m + arm}, {m, m}, {m + arm, m}},
+		{{fq - m - arm, m}, {fq - m, m}, {fq - m, m + arm}},
+		{{fq - m, fq - m - arm}, {fq - m, fq - m}, {fq - m - arm, fq - m}},
+		{{m + arm, fq - m}, {m, fq - m}, {m, fq - m - arm}},
+	}
+	dc.SetLineCapSquare()
+	dc.SetLineJoinRound()
+	for pass, c := range []color.Color{color.White, col} {
+		dc.SetColor(c)
+		dc.SetLineWidth(lw + float64(1-pass)*fq*0.035)
+		for _, k := range corners {
+			dc.MoveTo(k[0][0], k[0][1])
+			dc.LineTo(k[1][0], k[1][1])
+			dc.LineTo(k[2][0], k[2][1])
+			dc.Stroke()
+		}
+	}
 }
 
 // drawSnowBadge paints a round badge with a white snowflake: "freezes".

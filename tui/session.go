@@ -496,6 +496,11 @@ func (s *Session) refusal(err error, before *game.Position, text string) Reply {
 	why := i18n.Refusal(s.opt.Lang, &plain, marks)
 	switch x.Kind {
 	case play.IllegalMove:
+		// After the move, the explanation goes on in lower case.
+		var me *game.MoveError
+		if errors.As(x.Err, &me) {
+			why = i18n.MoveError(s.opt.Lang, me)
+		}
 		r = refused(sentence(i18n.MoveLabel(before.FullMoveNumber(), before.Turn(), text) + ": " + why))
 	case play.NotAMove:
 		r = refused(sentence(i18n.Sentence(why)))
