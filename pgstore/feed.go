@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,12 +18,21 @@ import (
 	"github.com/iceagechess/iceage/play"
 )
 
-// Every write of a game notifies the schema's channel (NOTIFY, sent
-// with the commit and never for a transaction rolled back), so that the
-// processes that share the database each follow every game (play.Feed).
-// The payload is the game's id, its revision and, when it fits the
-// payload's limit of 8000 bytes, its record in base64: a listener needs
-// no read for nearly every game.
+// Every write of a game committed is notified on the schema's channel,
+// so that the processes that share the database each follow every game
+// (play.Feed). The payload is the game's id, its revision and, when it
+// fits the payload's limit of 8000 bytes, its record in base64: a
+// listener needs no read for nearly every game.
+//
+// The notifications are sent after the commit, by a sender of the
+// process's own, in batches, on a connection whose commits do not wait
+// for the disk: a NOTIFY in the act's transaction would hold
+// PostgreSQL's one lock of notifying commits while the act's commit is
+// flushed, and so put every act of every process in one line (a third
+// of the moves per second with four processes). A process that dies
+// between a commit and its notification leaves it untold: the
+// listeners' receivers read the games they follow again now and then
+// (see package stream).
 
 var _ play.Feed = (*Store)(nil)
 
@@ -58,6 +68,24 @@ func channelName(schema string) string {
 		name = "iceage.games." + hex.EncodeToString(sum[:16])
 	}
 	return name
+}
+
+// note is a notification to send once the transaction commits.
+type note struct {
+	game    uint64
+	rev     int
+	payload string
+}
+
+// note notes the write of g, stored as rec. A game written twice at one
+// revision is told as last written.
+func (t *txn) note(g *play.Game, rec []byte) {
+	n := note{g.ID, g.Revision, notification(g, rec)}
+	if k := len(t.notes); k > 0 && t.notes[k-1].game == g.ID && t.notes[k-1].rev == g.Revision {
+		t.notes[k-1] = n
+		return
+	}
+	t.notes = append(t.notes, n)
 }
 
 // notification returns the payload that tells of g, stored as rec.
@@ -219,5 +247,133 @@ func (s *Store) listenOnce(ctx context.Context) (heard bool, err error) {
 		if c, err := parseNotification(n.Payload); err == nil {
 			s.feeds.tell([]play.Committed{c}, false)
 		}
+	}
+}
+
+// The sender's limits: the notifications it sends in one transaction,
+// and those it keeps while the database does not answer (the oldest are
+// dropped: the listeners read their games again in time).
+const (
+	notifyBatch = 500
+	notifyQueue = 20000
+)
+
+// notifier sends the notifications of committed writes, in the order
+// they were committed in this process.
+type notifier struct {
+	mu      sync.Mutex
+	queue   []string
+	running bool
+	closed  bool
+	s       *Store
+	conn    *pgx.Conn
+	wake    chan struct{}
+	done    chan struct{}
+}
+
+// send queues the notes of a committed transaction.
+func (n *notifier) send(notes []note) {
+	if len(notes) == 0 {
+		return
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.closed {
+		return
+	}
+	for _, x := range notes {
+		n.queue = append(n.queue, x.payload)
+	}
+	if over := len(n.queue) - notifyQueue; over > 0 {
+		n.queue = n.queue[over:]
+	}
+	if !n.running {
+		n.running = true
+		n.wake, n.done = make(chan struct{}, 1), make(chan struct{})
+		go n.run()
+	}
+	select {
+	case n.wake <- struct{}{}:
+	default:
+	}
+}
+
+// run sends what is queued until the store closes.
+func (n *notifier) run() {
+	defer close(n.done)
+	wait := listenRetry
+	for {
+		n.mu.Lock()
+		k := min(len(n.queue), notifyBatch)
+		batch := slices.Clone(n.queue[:k])
+		n.queue = n.queue[k:]
+		closed := n.closed
+		n.mu.Unlock()
+		if k == 0 {
+			if closed {
+				return
+			}
+			<-n.wake
+			continue
+		}
+		if err := n.notify(batch); err != nil {
+			if closed {
+				return
+			}
+			n.mu.Lock()
+			n.queue = append(batch, n.queue...)
+			n.queue = n.queue[max(len(n.queue)-notifyQueue, 0):]
+			n.mu.Unlock()
+			select {
+			case <-n.wake:
+			case <-time.After(wait):
+			}
+			wait = min(2*wait, listenRetryMost)
+			continue
+		}
+		wait = listenRetry
+	}
+}
+
+// notify sends one batch in one transaction, on the sender's connection.
+func (n *notifier) notify(batch []string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), DefaultConnectTimeout)
+	defer cancel()
+	if n.conn == nil || n.conn.IsClosed() {
+		cfg := n.s.pool.Config().ConnConfig.Copy()
+		// A notification lost in a crash is read again in time; the
+		// acts' commits are not to wait for it.
+		cfg.RuntimeParams["synchronous_commit"] = "off"
+		conn, err := pgx.ConnectConfig(ctx, cfg)
+		if err != nil {
+			return err
+		}
+		n.conn = conn
+	}
+	_, err := n.conn.Exec(ctx, `SELECT pg_notify($1, p) FROM unnest($2::text[]) WITH ORDINALITY AS u(p, i) ORDER BY i`, n.s.notify, batch)
+	if err != nil {
+		_ = n.conn.Close(ctx)
+		n.conn = nil
+	}
+	return err
+}
+
+// close sends what is queued (as far as the database answers) and stops.
+func (n *notifier) close() {
+	n.mu.Lock()
+	n.closed = true
+	running, done := n.running, n.done
+	if running {
+		select {
+		case n.wake <- struct{}{}:
+		default:
+		}
+	}
+	n.mu.Unlock()
+	if running {
+		<-done
+	}
+	if n.conn != nil {
+		_ = n.conn.Close(context.Background())
 	}
 }

@@ -59,8 +59,10 @@ type Store struct {
 	txTimeout time.Duration
 	brk       breaker // breaker.go
 	// notify is the channel of the notifications of the schema's game
-	// writes, and feeds the listener that hears them (feed.go).
+	// writes, notes their sender, and feeds the listener that hears them
+	// (feed.go).
 	notify string
+	notes  notifier
 	feeds  feeds
 }
 
@@ -114,6 +116,7 @@ func Open(ctx context.Context, url string, opts *Options) (*Store, error) {
 		pool.Close()
 		return nil, err
 	}
+	s.notes.s = s
 	return s, nil
 }
 
@@ -121,6 +124,7 @@ func Open(ctx context.Context, url string, opts *Options) (*Store, error) {
 func (s *Store) Close() {
 	s.brk.close.Do(func() { close(s.brk.stop) })
 	s.feeds.close()
+	s.notes.close()
 	s.pool.Close()
 }
 
@@ -256,7 +260,7 @@ func (s *Store) update(ctx context.Context, fn func(tx play.Tx) error) (err erro
 	if err != nil {
 		return fmt.Errorf("pgstore: beginning a transaction: %w", err), false
 	}
-	t := &txn{ctx: ctx, tx: ptx, writable: true, notify: s.notify}
+	t := &txn{ctx: ctx, tx: ptx, writable: true}
 	if err := fn(t); err != nil || t.lost != nil {
 		_ = ptx.Rollback(context.WithoutCancel(ctx)) // fn's error is the one to report; a failed rollback ends the connection
 		if t.lost != nil {
@@ -267,6 +271,7 @@ func (s *Store) update(ctx context.Context, fn func(tx play.Tx) error) (err erro
 	if err := ptx.Commit(ctx); err != nil {
 		return fmt.Errorf("pgstore: committing: %w", err), retryable(err)
 	}
+	s.notes.send(t.notes)
 	return nil, false
 }
 

@@ -13,7 +13,6 @@ import (
 
 // txn is a play.Tx on a pgx transaction.
 type txn struct {
-	notify   string // the channel of the game writes' notifications
 	ctx      context.Context
 	tx       pgx.Tx
 	writable bool
@@ -21,6 +20,9 @@ type txn struct {
 	// transaction is aborted then, and Update runs fn again whatever fn
 	// made of the error.
 	lost error
+	// notes are the notifications of the games written, sent once the
+	// transaction is committed (feed.go).
+	notes []note
 }
 
 // check notes an error of a statement and returns it wrapped.
@@ -205,17 +207,15 @@ func (t *txn) PutGame(g play.Game) error {
 	if active {
 		deadline, remind = optNanos(g.Deadline), optNanos(g.RemindAt)
 	}
-	// The write and its notification (feed.go) in one statement: one
-	// round trip, and the notification goes out with the commit or not
-	// at all.
-	_, err = t.tx.Exec(t.ctx, `WITH w AS (INSERT INTO games (id, active, channel, guild, white, black, deadline, remind_at, rec)
+	_, err = t.tx.Exec(t.ctx, `INSERT INTO games (id, active, channel, guild, white, black, deadline, remind_at, rec)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
 		ON CONFLICT (id) DO UPDATE SET active = excluded.active, channel = excluded.channel, guild = excluded.guild,
 			white = excluded.white, black = excluded.black, deadline = excluded.deadline,
-			remind_at = excluded.remind_at, rec = excluded.rec
-		RETURNING id)
-		SELECT pg_notify($10, $11) FROM w`,
-		int64(g.ID), active, g.Channel, g.Guild, g.White.ID, g.Black.ID, deadline, remind, b, t.notify, notification(&g, b))
+			remind_at = excluded.remind_at, rec = excluded.rec`,
+		int64(g.ID), active, g.Channel, g.Guild, g.White.ID, g.Black.ID, deadline, remind, b)
+	if err == nil {
+		t.note(&g, b)
+	}
 	return t.check(err, "writing game %d", g.ID)
 }
 

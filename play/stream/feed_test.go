@@ -140,3 +140,18 @@ func TestAGameNobodyWatchesIsForgotten(t *testing.T) {
 		t.Fatalf("Subscribe after Close: %v", err)
 	}
 }
+
+// A write never told (on PostgreSQL, its process died between the
+// commit and the notification) reaches the watchers when the hub reads
+// the game again, Options.Recheck after it last read it.
+func TestAWriteNeverToldIsFoundByTheRecheck(t *testing.T) {
+	st := &handFed{Memory: memstore.New()}
+	h := newHub(t, st, stream.Options{Recheck: 30 * time.Millisecond})
+	tb := newTable(t, st, "c1")
+	w, err := h.Subscribe(ctx, tb.g.ID, tb.g.Revision)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb.move()
+	checkEvents(t, collect(t, w, tb.g.Revision), tb.g.Revision-1, []stream.Kind{stream.Moved}, tb.g)
+}

@@ -31,6 +31,7 @@ const (
 	DefaultHistory = 256
 	DefaultLinger  = time.Minute
 	DefaultGapWait = time.Second
+	DefaultRecheck = time.Minute
 )
 
 // Options tune a Hub. The zero value gives the defaults.
@@ -49,6 +50,10 @@ type Options struct {
 	// waited for (two commits of a process may be told crosswise)
 	// before the game is read again.
 	GapWait time.Duration
+	// Recheck is how often a followed game is read again all the same:
+	// on PostgreSQL, a process that dies between a commit and its
+	// notification leaves it untold.
+	Recheck time.Duration
 	// Logger logs what the hub cannot read; nil logs nothing.
 	Logger *slog.Logger
 }
@@ -88,6 +93,9 @@ func New(st play.Storage, opts Options) (*Hub, error) {
 	}
 	if opts.GapWait <= 0 {
 		opts.GapWait = DefaultGapWait
+	}
+	if opts.Recheck <= 0 {
+		opts.Recheck = DefaultRecheck
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
@@ -241,9 +249,10 @@ type follow struct {
 	stopped  bool
 
 	// Owned by run alone.
-	pending map[int]play.Committed // revisions told ahead of a missing one
-	readAt  time.Time              // when to read the game again (zero: no need)
-	idle    time.Time              // since when nobody watches (zero: someone does)
+	pending  map[int]play.Committed // revisions told ahead of a missing one
+	readAt   time.Time              // when to read the game again (zero: no need)
+	readLast time.Time              // when it was last read
+	idle     time.Time              // since when nobody watches (zero: someone does)
 }
 
 func (f *follow) push(it item) {
@@ -360,7 +369,7 @@ func (f *follow) run() {
 			f.apply(it)
 		}
 		now := time.Now()
-		if !f.readAt.IsZero() && !now.Before(f.readAt) {
+		if now.Sub(f.readLast) >= h.opts.Recheck || !f.readAt.IsZero() && !now.Before(f.readAt) {
 			f.resync()
 		}
 		if f.refs.Load() > 0 {
@@ -370,7 +379,7 @@ func (f *follow) run() {
 		} else if now.Sub(f.idle) >= h.opts.Linger && f.forget() {
 			return
 		}
-		next := time.Hour
+		next := h.opts.Recheck - now.Sub(f.readLast)
 		if !f.readAt.IsZero() {
 			next = min(next, f.readAt.Sub(now))
 		}
@@ -410,6 +419,7 @@ func (f *follow) forget() bool {
 
 // read reads the game from the storage.
 func (f *follow) read() (play.Game, error) {
+	f.readLast = time.Now()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	var g play.Game

@@ -34,7 +34,11 @@ func openPG(t testing.TB, n int) []*pgstore.Store {
 // the other process from its last revision.
 func TestAcrossTwoProcessesOnPostgreSQL(t *testing.T) {
 	st := openPG(t, 2)
-	hubs := []*stream.Hub{newHub(t, st[0], stream.Options{Buffer: 128}), newHub(t, st[1], stream.Options{Buffer: 128})}
+	// Each process notifies its own commits, so that two acts of two
+	// processes may be heard crosswise: the hubs wait for the missing one
+	// as long as a loaded machine may need, so as to tell each exactly.
+	opts := stream.Options{Buffer: 128, GapWait: 20 * time.Second}
+	hubs := []*stream.Hub{newHub(t, st[0], opts), newHub(t, st[1], opts)}
 	tb := [2]*table{newTable(t, st[0], "c1")}
 	tb[1] = tb[0].on(st[1])
 	start := tb[0].g.Revision
