@@ -51,6 +51,11 @@ type Config struct {
 	Engine EngineConfig
 	// Limits are the per-user caps and cooldowns (limits.go).
 	Limits Limits
+	// ThreadWait is the longest rate limit on opening a game's thread
+	// that the bot waits out before it starts the game there; past it,
+	// the game starts in the channel and moves to its own thread when
+	// Discord allows (threads.go). 0 means DefaultThreadWait.
+	ThreadWait time.Duration
 	// InteractionIDs, when set, remembers the ids of interactions posted
 	// over HTTP for every process that shares it (pgstore's FirstTime),
 	// so that a replay sent to another process is refused as well; each
@@ -95,9 +100,9 @@ type Bot struct {
 	followers followers
 	http      httpWaiters // interactions posted over HTTP, waiting for their answer
 	seen      seenIDs     // the ids of interactions posted over HTTP (replay.go)
-	// cooldowns and starting hold the per-user limits (limits.go).
+	// cooldowns hold the per-process waits of /analyze and /gif
+	// (limits.go).
 	cooldowns cooldowns
-	starting  userLocks
 	// guildNames are the servers' names by id, for PGN's Site.
 	guildNames sync.Map
 	// commandIDs are the registered commands' ids, by guild ("" for
@@ -106,7 +111,9 @@ type Bot struct {
 	// dmChannels are the DM channels' ids by user (notify.go).
 	dmChannels sync.Map
 	// parents are the threads' parent channels by thread id (analyze.go).
-	parents  sync.Map
+	parents sync.Map
+	// sight answers the visibility rule's questions (visibility.go).
+	sight    sight
 	thinkers *pool // the engine's moves (engine.go)
 	// drawing holds a place for each replay being drawn (records_view.go).
 	drawing chan struct{}
@@ -117,7 +124,7 @@ type Bot struct {
 	owner  string
 	wake   chan struct{}
 	done   doneKeys
-	atOnce sync.WaitGroup // deliverAtOnce's posts
+	atOnce sync.WaitGroup // deliverAtOnce's posts, and games waiting for a thread (moveLater)
 	// Interactions counts answered interactions by outcome, for tests
 	// and metrics.
 	Metrics Metrics
@@ -153,6 +160,9 @@ func New(cfg Config, svc *play.Service) (*Bot, error) {
 	if cfg.VacationDays == 0 {
 		cfg.VacationDays = play.DefaultVacationDays
 	}
+	if cfg.ThreadWait <= 0 {
+		cfg.ThreadWait = DefaultThreadWait
+	}
 	s, err := discordgo.New("Bot " + cfg.Token)
 	if err != nil {
 		return nil, fmt.Errorf("bot: %w", err)
@@ -166,6 +176,7 @@ func New(cfg Config, svc *play.Service) (*Bot, error) {
 	cfg.Engine = cfg.Engine.withDefaults()
 	b := &Bot{cfg: cfg, play: svc, s: s, log: cfg.Logger, ready: make(chan struct{})}
 	b.life, b.stop = context.WithCancel(context.Background())
+	b.sight.b = b
 	b.thinkers = newPool(b.life, cfg.Engine.Workers)
 	b.drawing = make(chan struct{}, gifsAtOnce)
 	b.owner, b.wake = outboxOwner(), make(chan struct{}, 1)
@@ -186,6 +197,9 @@ func New(cfg Config, svc *play.Service) (*Bot, error) {
 	s.AddHandler(b.onThreadUpdate)
 	s.AddHandler(b.onThreadDelete)
 	s.AddHandler(b.catchUpThreads)
+	for _, h := range []any{b.onChannelUpdate, b.onChannelDelete, b.onRoleCreate, b.onRoleUpdate, b.onRoleDelete} {
+		s.AddHandler(h)
+	}
 	return b, nil
 }
 

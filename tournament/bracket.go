@@ -21,8 +21,9 @@ type field struct{ shift, width uint }
 
 type layout struct {
 	hint, trial, e2, e1, fix field
-	floats                   [8]field // C14 … C21
-	colors                   [4]field // C10 … C13
+	floats                   [4]field            // C14 … C17
+	floatScores              [4]map[Points]field // C18 … C21, a field a score
+	colors                   [4]field            // C10 … C13
 	c9, c8p, c6, top         field
 	c8s, c7                  map[Points]field
 	quality                  uint // lowest bit of the quality criteria
@@ -45,6 +46,9 @@ type bracketPairing struct {
 	lower   []int
 	nextEnd int
 	noHint  bool
+	// byeHere: the bye goes to this bracket's one downfloater, so C9
+	// (fewest unplayed games for the bye) is compared here.
+	byeHere bool
 
 	v        []int // local index → position in d.ps
 	nb, nmdp int
@@ -65,6 +69,10 @@ type bracketPairing struct {
 	certIdx   []int
 	certShift uint
 	certStale bool // certified lazily, when a choice first needs a solve
+
+	// warm is the last solve's solution, by local index, that the next
+	// one starts from.
+	warm *warmStart
 }
 
 // certify solves the active players again on the weights above shift,
@@ -147,11 +155,6 @@ func (b *bracketPairing) setup() error {
 		}
 	}
 	played := d.f.Played()
-	minS, maxS := d.ps[b.v[0]].score, d.ps[b.v[0]].score
-	for _, p := range b.v {
-		minS, maxS = min(minS, d.ps[p].score), max(maxS, d.ps[p].score)
-	}
-	maxDiff := int(maxS-minS) + 1
 	nb := b.nb
 
 	l := &b.lay
@@ -167,8 +170,18 @@ func (b *bracketPairing) setup() error {
 	l.e1 = l.add(nb + 1)
 	l.fix = l.add(nb + 1)
 	l.quality = l.cur
-	for i := 7; i >= 4; i-- {
-		l.floats[i] = l.add(nb*maxDiff + 1)
+	// C18 … C21 compare scores from the highest down, not summed: a
+	// field for each score, the higher scores in the higher bits, each
+	// wide enough for every player of that score in the bracket.
+	count := map[Points]int{}
+	for a := 0; a < nb; a++ {
+		count[d.ps[b.v[a]].score]++
+	}
+	for i := 3; i >= 0; i-- {
+		l.floatScores[i] = map[Points]field{}
+		for _, s := range sortedScores(count) {
+			l.floatScores[i][s] = l.add(count[s] + 1)
+		}
 	}
 	for i := 3; i >= 0; i-- {
 		l.floats[i] = l.add(2*nb + 1)
@@ -177,13 +190,9 @@ func (b *bracketPairing) setup() error {
 		l.colors[i] = l.add(2*nb + 1)
 	}
 	l.c9 = l.add(2*nb*(played+1) + 1)
-	count := map[Points]int{}
 	countNext := map[Points]int{}
 	for a := 0; a < n; a++ {
 		s := d.ps[b.v[a]].score
-		if a < nb {
-			count[s]++
-		}
 		if a < nb || b.inNext[a] {
 			countNext[s]++
 		}
@@ -208,7 +217,7 @@ func (b *bracketPairing) setup() error {
 		return fmt.Errorf("a bracket of %d players with %d below it needs %d bits of weight, more than the %d the pairing has", nb, n-nb, l.cur+3, weightWords*64)
 	}
 
-	c9 := d.odd && len(b.lower) == 0
+	c9 := b.byeHere
 	b.has = make([][]bool, n)
 	b.base = make([][]weight, n)
 	b.active = make([]bool, n)
@@ -252,9 +261,10 @@ func (b *bracketPairing) setup() error {
 					w = w.addAt(l.colors[i].shift, r)
 				}
 				mdp := !b.resident(a)
-				diff := uint64(A.score - C.score)
 				for back := 1; back <= 2; back++ {
 					k := (back - 1) * 2 // C14/C15 one round ago, C16/C17 two
+					// C14/C16: a resident who floated down then and is
+					// paired here does not float down again.
 					var down uint64
 					if b.resident(a) && A.float[back] == floatDown {
 						down++
@@ -263,17 +273,24 @@ func (b *bracketPairing) setup() error {
 						down++
 					}
 					w = w.addAt(l.floats[k].shift, down)
+					// C15/C17: a moved-down player's opponent who floated
+					// up then floats up again.
 					upAgain := mdp && C.float[back] == floatUp
 					w = w.addAt(l.floats[k+1].shift, b2u(!upAgain))
-					var dd, ud uint64
-					if mdp && A.float[back] == floatDown {
-						dd = diff
+					// C18/C20: the scores of the players who floated down
+					// then and float again, the moved-down ones included;
+					// pairing one here spares its score.
+					if A.float[back] == floatDown {
+						w = w.addAt(l.floatScores[k][A.score].shift, 1)
 					}
-					if upAgain {
-						ud = diff
+					if C.float[back] == floatDown {
+						w = w.addAt(l.floatScores[k][C.score].shift, 1)
 					}
-					w = w.addAt(l.floats[4+k].shift, uint64(maxDiff)-dd)
-					w = w.addAt(l.floats[5+k].shift, uint64(maxDiff)-ud)
+					// C19/C21: the scores of the moved-down players whose
+					// opponents float up again.
+					if !upAgain {
+						w = w.addAt(l.floatScores[k+1][A.score].shift, 1)
+					}
 				}
 				if hint {
 					w = w.addAt(l.hint.shift, uint64((nb-a)*(nb-c)))
@@ -336,17 +353,87 @@ func (b *bracketPairing) solve(bonus func(a, c int) uint64) ([]int, weight) {
 			edges = append(edges, matchEdge{i: x, j: y, w: w})
 		}
 	}
-	m := maxWeightMatching(len(idx), edges)
+	m := b.solveWarm(idx, loc, edges)
+	if m == nil {
+		var du duals
+		m, du = maxWeightMatchingDuals(len(idx), edges)
+		b.keepWarm(idx, du.m)
+	}
 	mate := make([]int, n)
 	for a := range mate {
 		mate[a] = -1
 	}
 	for x, y := range m {
-		if y >= 0 {
+		if y >= 0 && y < len(idx) {
 			mate[idx[x]] = idx[y]
 		}
 	}
 	return mate, b.sumOf(mate)
+}
+
+// solveWarm solves the active players (idx) from the previous solution,
+// as a perfect matching — the top criterion makes every best pairing one
+// of the most pairs, so with an odd count a dummy vertex pairs the one
+// left single. It returns the mates by position in idx, or nil when
+// there is no previous solution or the warm run gave up.
+func (b *bracketPairing) solveWarm(idx, loc []int, edges []matchEdge) []int {
+	if b.warm == nil {
+		return nil
+	}
+	n := len(idx)
+	ws := warmStart{dual: make([]weight, n), mate: make([]int, n)}
+	low := weight{}
+	for x, a := range idx {
+		ws.dual[x] = b.warm.dual[a]
+		ws.mate[x] = -1
+		if c := b.warm.mate[a]; c >= 0 && loc[c] >= 0 {
+			ws.mate[x] = loc[c]
+		}
+		if x == 0 || ws.dual[x].sub(low).negative() {
+			low = ws.dual[x]
+		}
+	}
+	g := n
+	if n%2 == 1 {
+		// The dummy's dual makes its edges (weight zero) feasible and
+		// tight to the lowest dual; the single left is paired to it.
+		g++
+		ws.dual = append(ws.dual, weight{}.sub(low))
+		ws.mate = append(ws.mate, -1)
+		for x := 0; x < n; x++ {
+			edges = append(edges, matchEdge{i: x, j: n})
+			if ws.mate[x] < 0 && ws.mate[n] < 0 && ws.dual[x] == low {
+				ws.mate[x], ws.mate[n] = n, x
+			}
+		}
+	}
+	mate, m, ok := maxWeightPerfectWarm(g, edges, ws)
+	if !ok {
+		return nil
+	}
+	b.keepWarm(idx, m)
+	return mate[:n]
+}
+
+// keepWarm keeps the solution of matcher m over the players idx (by
+// local index) for the next solve; a nil m forgets it.
+func (b *bracketPairing) keepWarm(idx []int, m *matcher) {
+	if m == nil {
+		b.warm = nil
+		return
+	}
+	st := m.state()
+	w := &warmStart{dual: make([]weight, len(b.v)), mate: make([]int, len(b.v))}
+	for a := range w.mate {
+		w.mate[a] = -1
+	}
+	for x, a := range idx {
+		w.dual[a] = st.dual[x]
+		if y := st.mate[x]; y >= 0 && y < len(idx) {
+			w.mate[a] = idx[y]
+		}
+	}
+	b.warm = w
 }
 
 func (b *bracketPairing) sumOf(mate []int) weight {
@@ -573,4 +660,28 @@ func (b *bracketPairing) pair() ([][2]int, []int, error) {
 		}
 	}
 	return pairs, floaters, nil
+}
+
+// closedBelow tells whether, in the bracket's final matching, the
+// players who go on to the next bracket (its downfloaters and the next
+// score group) are all paired among themselves or left single: then the
+// next bracket's single downfloater is the bye (C9 applies there).
+func (b *bracketPairing) closedBelow() bool {
+	d := b.d
+	if !d.odd || len(b.lower) == 0 {
+		return false
+	}
+	nextScore := d.ps[b.v[b.nb]].score
+	if d.byeMax < nextScore {
+		return false
+	}
+	for a := range b.v {
+		if (a < b.nb && !b.active[a]) || (a >= b.nb && !b.inNext[a]) {
+			continue
+		}
+		if c := b.cur[a]; c >= 0 && d.ps[b.v[c]].score < nextScore {
+			return false
+		}
+	}
+	return true
 }

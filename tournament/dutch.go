@@ -30,6 +30,7 @@ const (
 // history.
 type dplayer struct {
 	idx      int // index in Field.Players; the TPN is idx+1
+	rank     int // pairing number among the players who count (from 0)
 	score    Points
 	hist     []Color // colours of the games played, oldest first
 	cd       int     // colour difference, white minus black
@@ -97,15 +98,29 @@ func newDPlayer(f *Field, idx int, last bool) dplayer {
 	return p
 }
 
+// everPaired tells whether the entrant took part in a round's pairing:
+// met an opponent (or was paired and forfeited) or got the pairing's bye.
+func (e *Entrant) everPaired() bool {
+	for _, g := range e.Games {
+		if g.Opponent >= 0 || g.Outcome == Bye {
+			return true
+		}
+	}
+	return false
+}
+
 // dutch holds one round's pairing: the players in pairing order (score,
 // then TPN) and which of them may meet.
 type dutch struct {
-	f       *Field
-	ps      []dplayer
-	met     [][]bool
-	odd     bool
-	byeMax  Points // C5: the lowest score the bye can go to
-	initial Color
+	f      *Field
+	ps     []dplayer
+	met    [][]bool
+	odd    bool
+	byeMax Points // C5: the lowest score the bye can go to
+	// byeInTop: the bye goes to the top bracket's single downfloater, so
+	// C9 applies there (see bracketPairing.byeHere).
+	byeInTop bool
+	initial  Color
 }
 
 // newDutch reads the field: the players to pair in pairing order, what
@@ -119,9 +134,20 @@ func newDutch(f *Field) (*dutch, error) {
 		d.initial = White
 	}
 	last := f.Rounds > 0 && f.Played()+1 >= f.Rounds
+	rank := 0
 	for i := range f.Players {
-		if !f.Players[i].Out {
-			d.ps = append(d.ps, newDPlayer(f, i, last))
+		e := &f.Players[i]
+		if !e.Out {
+			p := newDPlayer(f, i, last)
+			p.rank = rank
+			d.ps = append(d.ps, p)
+		}
+		// An entrant who sits out and was never paired (absent from round
+		// 1, or a late entry not yet playing) takes no pairing number, as
+		// the pairing programs count them: it would shift the colours of
+		// 5.2.5 for everyone below.
+		if !e.Out || e.everPaired() {
+			rank++
 		}
 	}
 	sort.SliceStable(d.ps, func(a, b int) bool {
@@ -229,19 +255,33 @@ func (d *dutch) byeCandidate(a int) bool {
 // number of players, finds the lowest score that its bye can go to (C5).
 func (d *dutch) findByeScore() error {
 	n := len(d.ps)
+	top := d.ps[0].score
 	if d.everyoneMayMeet() {
 		// Any player can be left out and the rest still paired: the bye
 		// goes to the lowest score of those who may have it.
 		if !d.odd {
 			return nil
 		}
+		found := false
 		for i := n - 1; i >= 0; i-- {
 			if d.ps[i].byeOK {
 				d.byeMax = d.ps[i].score
-				return nil
+				found = true
+				break
 			}
 		}
-		return ErrNoPairing
+		if !found {
+			return ErrNoPairing
+		}
+		// Whether the top bracket is closed needs the matching below
+		// unless the bye is lower or everyone is in it.
+		if d.byeMax < top {
+			return nil
+		}
+		if d.ps[n-1].score == top {
+			d.byeInTop = true
+			return nil
+		}
 	}
 	groups := d.scoreRanks()
 	rankBits := uint(bits.Len(uint(2*n*len(groups) + 1)))
@@ -281,6 +321,14 @@ func (d *dutch) findByeScore() error {
 			return ErrNoPairing
 		}
 		d.byeMax = d.ps[single].score
+		// C9 applies in the top bracket when the bye comes from it: the
+		// top scorers are paired among themselves but one.
+		d.byeInTop = d.byeMax >= top
+		for v := 0; v < n && d.ps[v].score == top; v++ {
+			if u := mate[v]; u >= 0 && d.ps[u].score < top {
+				d.byeInTop = false
+			}
+		}
 	}
 	return nil
 }
@@ -321,6 +369,7 @@ func (d *dutch) pairBrackets() ([][2]int, int, error) {
 	var all [][2]int
 	var mdps []int
 	start := 0
+	byeHere := d.byeInTop
 	for gi, g := range scores {
 		end := start
 		for end < len(d.ps) && d.ps[end].score == g {
@@ -334,11 +383,12 @@ func (d *dutch) pairBrackets() ([][2]int, int, error) {
 				nextEnd++
 			}
 		}
-		b := &bracketPairing{d: d, score: g, bracket: bracket, lower: lower, nextEnd: nextEnd}
+		b := &bracketPairing{d: d, score: g, bracket: bracket, lower: lower, nextEnd: nextEnd, byeHere: byeHere}
 		pairs, floaters, err := b.pair()
 		if err != nil {
 			return nil, -1, err
 		}
+		byeHere = b.closedBelow()
 		all = append(all, pairs...)
 		mdps = floaters
 		start = end
