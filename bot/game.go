@@ -154,6 +154,7 @@ func (b *Bot) playRound(in *interaction, a round.Act, by answerBy) (round.Outcom
 		if len(m.images) > 0 && len(m.Components) > 0 {
 			b.retireBoards(&out.Boards[len(out.Boards)-1].Game, in.i.ChannelID)
 		}
+		b.windDown(&out.Boards[len(out.Boards)-1].Game, in.i.ChannelID)
 	}
 	for _, e := range out.Events {
 		if t, ok := e.(round.EngineThinking); ok && t.Ahead > 0 {
@@ -240,6 +241,10 @@ func (b *Bot) boardCommand(in *interaction, data discordgo.ApplicationCommandInt
 	}
 	if _, player := g.ColorOf(in.user); !player {
 		return b.spectatorBoard(in, &g, flip)
+	}
+	// A player's board is public: it counts among their posts.
+	if err := b.posted(in); err != nil {
+		return err
 	}
 	m, err := b.boardMessage(in.ctx, in.public, view{g: &g, flip: flip, buttons: true})
 	if err != nil {

@@ -249,7 +249,7 @@ func TestRefusalData(t *testing.T) {
 
 	t.Run("every kind has a stable name and an English sentence", func(t *testing.T) {
 		seen := map[string]play.RefusalKind{}
-		for k := play.RefusalKind(1); k < 40; k++ {
+		for k := play.RefusalKind(1); k < 64; k++ {
 			name := k.String()
 			if strings.HasPrefix(name, "RefusalKind(") {
 				continue
@@ -262,8 +262,8 @@ func TestRefusalData(t *testing.T) {
 				t.Errorf("kind %d says nothing", k)
 			}
 		}
-		if len(seen) != 34 {
-			t.Errorf("%d named kinds, want 34", len(seen))
+		if len(seen) != 38 {
+			t.Errorf("%d named kinds, want 38", len(seen))
 		}
 		if got := play.RefusalKind(99).String(); got != "RefusalKind(99)" {
 			t.Errorf("an unknown kind is %q", got)

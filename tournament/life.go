@@ -86,12 +86,40 @@ type Tournament struct {
 	Members    []Member
 	Played     []TRound
 	Revision   int
+	// MaxPlayers is how many players may be signed up at once (those
+	// withdrawn do not count); 0 means DefaultMaxPlayers. Pairing a
+	// Swiss grows fast with its players.
+	MaxPlayers int `json:",omitempty"`
+}
+
+// DefaultMaxPlayers is a tournament's MaxPlayers when it sets none.
+const DefaultMaxPlayers = 256
+
+// MostPlayers is how many players the tournament takes at once.
+func (t *Tournament) MostPlayers() int {
+	if t.MaxPlayers <= 0 {
+		return DefaultMaxPlayers
+	}
+	return t.MaxPlayers
+}
+
+// Full reports whether the tournament has as many players as it takes.
+func (t *Tournament) Full() bool {
+	most := t.MostPlayers()
+	n := 0
+	for _, m := range t.Members {
+		if !m.Withdrawn {
+			n++
+		}
+	}
+	return n >= most
 }
 
 // Refusals of the tournament's life, for front ends to word.
 var (
 	ErrNotSigningUp   = errors.New("the tournament is no longer taking sign-ups")
 	ErrAlreadyJoined  = errors.New("already signed up")
+	ErrFull           = errors.New("the tournament has as many players as it takes")
 	ErrNotMember      = errors.New("not a player of this tournament")
 	ErrNotOrganiser   = errors.New("only the organiser may do this")
 	ErrTooFewPlayers  = errors.New("a tournament needs at least 3 players")
@@ -111,6 +139,8 @@ func (t *Tournament) Join(m Member) error {
 		return ErrNotSigningUp
 	case t.member(m.ID) >= 0:
 		return ErrAlreadyJoined
+	case t.Full():
+		return ErrFull
 	}
 	m.JoinedAt = len(t.Played) + 1
 	m.Withdrawn = false
