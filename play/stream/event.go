@@ -17,6 +17,8 @@ const (
 	// missed revisions that are no longer kept: it replaces whatever the
 	// watcher showed.
 	Sync Kind = iota + 1
+	// Started is the Sync of a game at its first revision: the game
+	// began, and nothing happened since.
 	Started
 	Moved // a move; two when a conditional move answered it
 	Offered
@@ -147,9 +149,6 @@ func (f *followed) next(g play.Game) (*Event, followed, bool) {
 	n := followed{game: g}
 	ev := &Event{}
 	switch g.Last {
-	case play.Started:
-		ev.Kind = Started
-		n.sans = f.sans
 	case play.Moved:
 		if len(g.Moves) <= len(prev.Moves) || !samePrefix(prev.Moves, g.Moves) {
 			return nil, followed{}, false
@@ -236,9 +235,13 @@ func (f *followed) next(g play.Game) (*Event, followed, bool) {
 	return ev, n, true
 }
 
-// sync returns the Sync event of f's game.
+// sync returns the Sync event of f's game: Started at its first
+// revision.
 func (f *followed) sync() *Event {
 	ev := &Event{Kind: Sync}
+	if g := &f.game; g.Revision == 1 && g.Last == play.Started {
+		ev.Kind = Started
+	}
 	f.fill(ev)
 	return ev
 }
