@@ -219,6 +219,30 @@ func Dump(t testing.TB, st play.Exporter) []string {
 	return out
 }
 
+// Schedule returns the entries of every time index of st (deadlines,
+// reminders, expiries), as lines in their order: what the scheduler
+// reads, which a storage keeps from the games and challenges.
+func Schedule(t testing.TB, st play.Storage) []string {
+	t.Helper()
+	var out []string
+	err := st.View(context.Background(), func(tx play.ReadTx) error {
+		for _, k := range []play.DueKind{play.DueDeadline, play.DueReminder, play.DueExpiry} {
+			due, err := tx.Due(k, time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC), 1<<20)
+			if err != nil {
+				return err
+			}
+			for _, d := range due {
+				out = append(out, fmt.Sprintf("%d %s %d", k, d.At.UTC().Format(time.RFC3339Nano), d.ID))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
 // Lines returns records as sorted Canonical lines.
 func Lines(recs []play.Record) []string {
 	out := make([]string, len(recs))
