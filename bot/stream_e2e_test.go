@@ -51,7 +51,7 @@ func TestThePlayersAndTheEngineFeedTheGamesStream(t *testing.T) {
 	w := newEngineWorld(t, st, "en-US", fastEngine)
 	thread, _ := w.engineGame(w.alice, fakediscord.StringOption("color", "white"), fakediscord.IntOption("level", 1))
 	next := watchGame(t, hub, w.gameOf(thread))
-	if ev := next(); ev.Kind != stream.Sync || ev.Revision != 1 || ev.White.ID != w.alice.ID {
+	if ev := next(); ev.Kind != stream.Started || ev.Revision != 1 || ev.White.ID != w.alice.ID {
 		t.Fatalf("the first event is %v at revision %d", ev.Kind, ev.Revision)
 	}
 	w.command(w.alice, thread, "move", fakediscord.StringOption("move", "Nxf3"))
@@ -83,7 +83,7 @@ func TestTheSchedulersTimeoutFeedsTheGamesStream(t *testing.T) {
 	w := newCorrWorld(t, st, play.Options{})
 	thread, _ := w.challengeAccepted(w.chess, w.alice, w.bob)
 	next := watchGame(t, hub, w.gameIn(thread))
-	if ev := next(); ev.Kind != stream.Sync || ev.Revision != 1 {
+	if ev := next(); ev.Kind != stream.Started || ev.Revision != 1 {
 		t.Fatalf("the first event is %v at revision %d", ev.Kind, ev.Revision)
 	}
 	w.command(w.alice, thread, "move", fakediscord.StringOption("move", "hxg3"))

@@ -18,7 +18,7 @@
 // Age froze, and the whole game after it (position with ice, every
 // move's SAN, outcome, offers, deadline, the Ice Age to come), so that a
 // page shows it without a replay. A watcher that starts passes 0 and
-// gets a Sync, the whole game.
+// gets a Sync, the whole game (Started, at its first revision).
 //
 // # Design
 //

@@ -1,6 +1,7 @@
 package stream
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"time"
@@ -17,6 +18,8 @@ const (
 	// missed revisions that are no longer kept: it replaces whatever the
 	// watcher showed.
 	Sync Kind = iota + 1
+	// Started is the Sync of a game at its first revision: the game
+	// began, and nothing happened since.
 	Started
 	Moved // a move; two when a conditional move answered it
 	Offered
@@ -85,8 +88,10 @@ type Event struct {
 	// SANs is every move of the game in SAN.
 	SANs []string `json:"sans"`
 	// FEN is the position, ice included ('*').
-	FEN     string       `json:"fen"`
-	Outcome game.Outcome `json:"outcome"`
+	FEN string `json:"fen"`
+	// Outcome is the result so far; in JSON, "result" ("1-0", "0-1",
+	// "1/2-1/2") and "reason" (as game.Reason says it), once over.
+	Outcome game.Outcome `json:"-"`
 	// Deadline is when the side to move loses on time (zero: none).
 	Deadline  time.Time   `json:"deadline,omitzero"`
 	DrawOffer *play.Offer `json:"drawOffer,omitempty"`
@@ -99,14 +104,37 @@ type Event struct {
 	WouldFreeze []string `json:"wouldFreeze,omitempty"`
 }
 
+// MarshalJSON writes the event with its outcome in words.
+func (e Event) MarshalJSON() ([]byte, error) {
+	type plain Event
+	out := struct {
+		plain
+		Result string `json:"result,omitempty"`
+		Reason string `json:"reason,omitempty"`
+	}{plain: plain(e)}
+	if e.Outcome.Over() {
+		out.Result, out.Reason = e.Outcome.Result.String(), e.Outcome.Reason.String()
+	}
+	return json.Marshal(out)
+}
+
 // Move is one move of a Moved revision.
 type Move struct {
 	Ply int        `json:"ply"` // 1 for the first move of the game
-	By  game.Color `json:"by"`
+	By  game.Color `json:"-"`   // in JSON, "white" or "black"
 	SAN string     `json:"san"`
 	UCI string     `json:"uci"`
 	// IceAge is what the Ice Age that the move brought did; nil if none.
 	IceAge *IceAge `json:"iceAge,omitempty"`
+}
+
+// MarshalJSON writes the move with its colour in words.
+func (m Move) MarshalJSON() ([]byte, error) {
+	type plain Move
+	return json.Marshal(struct {
+		plain
+		By string `json:"by"`
+	}{plain(m), m.By.String()})
 }
 
 // IceAge is what an Ice Age did: the men that froze, and the empty
@@ -147,9 +175,6 @@ func (f *followed) next(g play.Game) (*Event, followed, bool) {
 	n := followed{game: g}
 	ev := &Event{}
 	switch g.Last {
-	case play.Started:
-		ev.Kind = Started
-		n.sans = f.sans
 	case play.Moved:
 		if len(g.Moves) <= len(prev.Moves) || !samePrefix(prev.Moves, g.Moves) {
 			return nil, followed{}, false
@@ -236,9 +261,13 @@ func (f *followed) next(g play.Game) (*Event, followed, bool) {
 	return ev, n, true
 }
 
-// sync returns the Sync event of f's game.
+// sync returns the Sync event of f's game: Started at its first
+// revision.
 func (f *followed) sync() *Event {
 	ev := &Event{Kind: Sync}
+	if g := &f.game; g.Revision == 1 && g.Last == play.Started {
+		ev.Kind = Started
+	}
 	f.fill(ev)
 	return ev
 }

@@ -108,7 +108,7 @@ func TestAGameNobodyWatchesIsForgotten(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ev := <-w.Events(); ev.Kind != stream.Sync {
+	if ev := <-w.Events(); ev.Kind != stream.Started {
 		t.Fatalf("a new watcher's first event: %v", ev.Kind)
 	}
 	w.Close()

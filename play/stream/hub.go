@@ -146,10 +146,11 @@ func (h *Hub) Followed() int {
 
 // Subscribe watches a game's events after revision after: those it
 // missed first, then each as it is committed, in order, each once. A
-// watcher that starts passes 0 and gets a Sync. A watcher further
-// behind than the events kept (Options.History, Options.Buffer) gets a
-// Sync of the game as it is, then what follows. Events up to after are
-// not sent, even if the hub has not heard of after yet.
+// watcher that starts passes 0 and gets a Sync (Started for a game at
+// its first revision). A watcher further behind than the events kept
+// (Options.History, Options.Buffer) gets a Sync of the game as it is,
+// then what follows. Events up to after are not sent, even if the hub
+// has not heard of after yet.
 func (h *Hub) Subscribe(ctx context.Context, game uint64, after int) (*Watch, error) {
 	h.mu.Lock()
 	if h.closed {
