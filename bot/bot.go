@@ -51,6 +51,11 @@ type Config struct {
 	Engine EngineConfig
 	// Limits are the per-user caps and cooldowns (limits.go).
 	Limits Limits
+	// ThreadWait is the longest rate limit on opening a game's thread
+	// that the bot waits out before it starts the game there; past it,
+	// the game starts in the channel and moves to its own thread when
+	// Discord allows (threads.go). 0 means DefaultThreadWait.
+	ThreadWait time.Duration
 	// InteractionIDs, when set, remembers the ids of interactions posted
 	// over HTTP for every process that shares it (pgstore's FirstTime),
 	// so that a replay sent to another process is refused as well; each
@@ -95,9 +100,9 @@ type Bot struct {
 	followers followers
 	http      httpWaiters // interactions posted over HTTP, waiting for their answer
 	seen      seenIDs     // the ids of interactions posted over HTTP (replay.go)
-	// cooldowns and starting hold the per-user limits (limits.go).
+	// cooldowns hold the per-process waits of /analyze and /gif
+	// (limits.go).
 	cooldowns cooldowns
-	starting  userLocks
 	// guildNames are the servers' names by id, for PGN's Site.
 	guildNames sync.Map
 	// commandIDs are the registered commands' ids, by guild ("" for
@@ -119,7 +124,7 @@ type Bot struct {
 	owner  string
 	wake   chan struct{}
 	done   doneKeys
-	atOnce sync.WaitGroup // deliverAtOnce's posts
+	atOnce sync.WaitGroup // deliverAtOnce's posts, and games waiting for a thread (moveLater)
 	// Interactions counts answered interactions by outcome, for tests
 	// and metrics.
 	Metrics Metrics
@@ -154,6 +159,9 @@ func New(cfg Config, svc *play.Service) (*Bot, error) {
 	}
 	if cfg.VacationDays == 0 {
 		cfg.VacationDays = play.DefaultVacationDays
+	}
+	if cfg.ThreadWait <= 0 {
+		cfg.ThreadWait = DefaultThreadWait
 	}
 	s, err := discordgo.New("Bot " + cfg.Token)
 	if err != nil {

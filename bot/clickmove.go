@@ -256,25 +256,16 @@ func (b *Bot) moveChosen(in *interaction, a play.Act) error {
 	return b.move(in, a, v)
 }
 
-// movesFrom returns the legal moves of the man on from: checks first,
-// then captures, then the others, each in SAN order.
+// movesFrom returns the legal moves of the man on from in the order
+// that completion offers them (game.Complete): checks first, then
+// captures of men, then the others, each in SAN order.
 func movesFrom(pos *game.Position, from game.Square) []game.MoveSAN {
 	var out []game.MoveSAN
-	for _, ms := range pos.SANs() {
+	for _, ms := range game.Complete(pos, "") {
 		if ms.Move.From() == from {
 			out = append(out, ms)
 		}
 	}
-	rank := func(ms game.MoveSAN) int {
-		switch {
-		case ms.SAN[len(ms.SAN)-1] == '+' || ms.SAN[len(ms.SAN)-1] == '#':
-			return 0
-		case pos.PieceAt(ms.Move.To()) != game.NoPiece || isEnPassant(pos, ms.Move):
-			return 1
-		}
-		return 2
-	}
-	slices.SortStableFunc(out, func(x, y game.MoveSAN) int { return cmp.Compare(rank(x), rank(y)) })
 	return out
 }
 

@@ -256,6 +256,9 @@ func (b *Bot) postBoard(ctx context.Context, d *round.Delivery, m *message) erro
 	if err == nil && len(m.Components) > 0 && len(m.images) > 0 {
 		b.retireBoards(&d.Game, channel)
 	}
+	if err == nil {
+		b.windDown(&d.Game, channel)
+	}
 	return err
 }
 

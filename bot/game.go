@@ -1,10 +1,7 @@
 package bot
 
 import (
-	"cmp"
 	"errors"
-	"slices"
-	"strings"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -157,6 +154,7 @@ func (b *Bot) playRound(in *interaction, a round.Act, by answerBy) (round.Outcom
 		if len(m.images) > 0 && len(m.Components) > 0 {
 			b.retireBoards(&out.Boards[len(out.Boards)-1].Game, in.i.ChannelID)
 		}
+		b.windDown(&out.Boards[len(out.Boards)-1].Game, in.i.ChannelID)
 	}
 	for _, e := range out.Events {
 		if t, ok := e.(round.EngineThinking); ok && t.Ahead > 0 {
@@ -177,8 +175,8 @@ func onOffer(in *interaction) answerBy {
 	return answerNew
 }
 
-// autocomplete offers the legal moves that match what the user typed:
-// checks and captures of men first, at most 25.
+// autocomplete offers the legal moves that what the user typed may
+// become, in any notation (game.Complete): best first, at most 25.
 func (b *Bot) autocomplete(in *interaction) error {
 	var typed string
 	for _, o := range in.i.ApplicationCommandData().Options {
@@ -193,8 +191,9 @@ func (b *Bot) autocomplete(in *interaction) error {
 		if perr != nil {
 			return perr
 		}
-		for _, m := range MoveChoices(&pos, typed, maxChoices) {
-			choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: m, Value: m})
+		moves := game.Complete(&pos, typed)
+		for _, m := range moves[:min(len(moves), maxChoices)] {
+			choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: m.SAN, Value: m.SAN})
 		}
 	}
 	return b.choices(in, choices)
@@ -226,38 +225,6 @@ func (b *Bot) noChoices(in *interaction) error {
 	return b.choices(in, []*discordgo.ApplicationCommandOptionChoice{})
 }
 
-// MoveChoices returns up to limit legal moves in SAN that match typed
-// (as a prefix of their SAN or UCI, ignoring case, "x", "+", "#" and
-// "-"), checks and captures of men first, then the rest in SAN order.
-func MoveChoices(pos *game.Position, typed string, limit int) []string {
-	norm := strings.NewReplacer("x", "", "+", "", "#", "", "-", "", "=", "", " ", "")
-	want := norm.Replace(strings.ToLower(strings.TrimSpace(typed)))
-	type cand struct {
-		san  string
-		rank int
-	}
-	var cs []cand
-	for _, ms := range pos.SANs() {
-		if want != "" && !strings.HasPrefix(norm.Replace(strings.ToLower(ms.SAN)), want) && !strings.HasPrefix(ms.Move.UCI(), want) {
-			continue
-		}
-		rank := 2
-		switch {
-		case strings.ContainsAny(ms.SAN, "+#"):
-			rank = 0
-		case pos.PieceAt(ms.Move.To()) != game.NoPiece || isEnPassant(pos, ms.Move):
-			rank = 1
-		}
-		cs = append(cs, cand{ms.SAN, rank})
-	}
-	slices.SortStableFunc(cs, func(a, b cand) int { return cmp.Compare(a.rank, b.rank) })
-	out := make([]string, 0, min(limit, len(cs)))
-	for _, c := range cs[:min(limit, len(cs))] {
-		out = append(out, c.san)
-	}
-	return out
-}
-
 func isEnPassant(pos *game.Position, m game.Move) bool {
 	p := pos.PieceAt(m.From())
 	return p != game.NoPiece && p.Kind() == game.Pawn && m.To() == pos.EnPassant()
@@ -274,6 +241,10 @@ func (b *Bot) boardCommand(in *interaction, data discordgo.ApplicationCommandInt
 	}
 	if _, player := g.ColorOf(in.user); !player {
 		return b.spectatorBoard(in, &g, flip)
+	}
+	// A player's board is public: it counts among their posts.
+	if err := b.posted(in); err != nil {
+		return err
 	}
 	m, err := b.boardMessage(in.ctx, in.public, view{g: &g, flip: flip, buttons: true})
 	if err != nil {

@@ -154,7 +154,8 @@ func (in *interaction) refused(x *play.Refusal) {
 // refusalText says why an act was refused, in lang, players mentioned
 // and times in each reader's time zone.
 func refusalText(lang i18n.Lang, x *play.Refusal) string {
-	return i18n.Refusal(lang, x, i18n.Marks{Player: mention, Time: func(t time.Time) string { return timestamp(t, "f") }})
+	return i18n.Refusal(lang, x, i18n.Marks{Player: mention, Time: func(t time.Time) string { return timestamp(t, "f") },
+		Until: func(t time.Time) string { return timestamp(t, "R") }})
 }
 
 func mention(user string) string { return "<@" + user + ">" }

@@ -116,7 +116,7 @@ func (b *Bot) gifCommand(in *interaction, data discordgo.ApplicationCommandInter
 	if err != nil {
 		return err
 	}
-	if _, err := b.cooledDown(in, coolGIF, ""); err != nil {
+	if _, err := b.cooledDown(in, coolGIF); err != nil {
 		return err
 	}
 	if err := in.deferReply(false); err != nil {
@@ -197,7 +197,7 @@ func (b *Bot) historyPick(in *interaction, gif bool) error {
 		m.Flags = discordgo.MessageFlagsEphemeral
 		return in.respond(m)
 	}
-	if _, err := b.cooledDown(in, coolGIF, ""); err != nil {
+	if _, err := b.cooledDown(in, coolGIF); err != nil {
 		return err
 	}
 	if err := in.deferReply(true); err != nil {

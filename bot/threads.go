@@ -3,8 +3,10 @@ package bot
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -51,7 +53,118 @@ func isThreadType(t discordgo.ChannelType) bool {
 // not start), and why it plays in the channel when it does.
 type threadPlace struct {
 	channel, thread, note string
+	// later, when above zero, is how long Discord's rate limit on threads
+	// lasts: then the game moves to a thread of its own (moveLater).
+	later time.Duration
 }
+
+// waitThread opens a thread with open, waiting out Discord's rate limits
+// on threads while they add up to no more than Config.ThreadWait. A
+// longer one is returned, as *discordgo.RateLimitError.
+func (b *Bot) waitThread(ctx context.Context, open func() (*discordgo.Channel, error)) (*discordgo.Channel, error) {
+	left := b.cfg.ThreadWait
+	for {
+		ch, err := open()
+		var limited *discordgo.RateLimitError
+		if !errors.As(err, &limited) || limited.RetryAfter > left {
+			return ch, err
+		}
+		wait := max(limited.RetryAfter, 50*time.Millisecond)
+		left -= wait
+		b.log.Info("waiting out Discord's rate limit on threads", "wait", wait)
+		select {
+		case <-ctx.Done():
+			return nil, err
+		case <-time.After(wait):
+		}
+	}
+}
+
+// moveLater moves the game just started in channel (its thread refused
+// for a rate limit of after) to a thread of its own once Discord allows:
+// a new thread of the channel, the board posted there and a link to it
+// left in the channel. It tries a few times while the limit lasts, and
+// gives up when the bot stops: the game then goes on in the channel.
+func (b *Bot) moveLater(game uint64, channel string, after time.Duration) {
+	b.atOnce.Add(1)
+	go func() {
+		defer b.atOnce.Done()
+		for range 5 {
+			select {
+			case <-b.life.Done():
+				return
+			case <-time.After(after):
+			}
+			ctx, cancel := context.WithTimeout(b.life, deliveryDeadline)
+			again, err := b.moveToThread(ctx, game, channel)
+			cancel()
+			var limited *discordgo.RateLimitError
+			switch {
+			case err == nil:
+				return
+			case errors.As(err, &limited) && again:
+				after = max(limited.RetryAfter, time.Second)
+			default:
+				b.log.Warn("a game started in its channel for Discord's rate limit could not move to a thread", "game", game, "channel", channel, "err", redact(err))
+				return
+			}
+		}
+	}()
+}
+
+// moveToThread opens a thread in channel for the game going on there,
+// moves the game to it, posts the board there and a link in the channel.
+// again reports an error worth trying again (a rate limit); a game over
+// or moved meanwhile is left as it is.
+func (b *Bot) moveToThread(ctx context.Context, id uint64, channel string) (again bool, err error) {
+	g, err := b.play.Game(ctx, id)
+	if err != nil || g.Over() || g.Channel != channel {
+		return false, err
+	}
+	lang := b.guildLang(ctx, g.Guild)
+	name := truncate(tr(lang, "thread.name", map[string]any{"White": g.White.Name, "Black": g.Black.Name}), 100)
+	ch, err := b.s.ThreadStartComplex(channel, &discordgo.ThreadStart{Name: name, AutoArchiveDuration: threadArchiveMinutes,
+		Type: discordgo.ChannelTypeGuildPublicThread}, discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(false))
+	if err != nil {
+		return true, err
+	}
+	b.parents.Store(ch.ID, channel)
+	moved, err := b.play.Rehome(ctx, g.ID, channel, ch.ID)
+	if err != nil {
+		// Over or moved meanwhile: the thread is not needed.
+		if _, derr := b.s.ChannelDelete(ch.ID, discordgo.WithContext(ctx)); derr != nil {
+			b.log.Warn("could not delete the thread of a game not moved", "thread", ch.ID, "err", redact(derr))
+		}
+		var x *play.Refusal
+		if errors.As(err, &x) {
+			return false, nil
+		}
+		return false, err
+	}
+	b.log.Info("a game started in its channel moved to its own thread", "game", g.ID, "channel", channel, "thread", ch.ID)
+	b.addPlayers(ctx, ch.ID, moved.White.ID, moved.Black.ID)
+	m, err := b.boardMessage(ctx, lang, view{g: &moved, buttons: true,
+		headline: tr(lang, "game.own_thread", map[string]any{"White": mention(moved.White.ID), "Black": mention(moved.Black.ID)})})
+	if err != nil {
+		return false, err
+	}
+	m.mentionOnly(players(&moved, b)...)
+	if _, err := b.post(ctx, ch.ID, m); err != nil {
+		return false, fmt.Errorf("bot: posting the board of game %d in its new thread: %w", g.ID, err)
+	}
+	b.retire(&moved, channel, false)
+	link := &message{Content: tr(lang, "game.moved_to_thread", map[string]any{"White": moved.White.Name, "Black": moved.Black.Name, "Thread": "<#" + ch.ID + ">"})}
+	link.mentionOnly()
+	if _, err := b.post(ctx, channel, link); err != nil {
+		return false, fmt.Errorf("bot: linking game %d's new thread: %w", g.ID, err)
+	}
+	return false, nil
+}
+
+// DefaultThreadWait is Config.ThreadWait's default: a rate limit on
+// threads of a few seconds is waited out (the interaction is
+// acknowledged already), a longer one is not.
+const DefaultThreadWait = 10 * time.Second
 
 // openGameThread opens the thread of a new game: from the challenge's
 // message when there is one (fromMessage), else on its own, in the
@@ -59,23 +172,31 @@ type threadPlace struct {
 // came from a thread, since Discord starts no thread in a thread (50024).
 // Where no thread can be had (a forum post, a voice channel's chat, no
 // permission), the game is played in the interaction's channel, with a
-// note that says why. Discord's rate limit on threads is not waited for:
-// it may last minutes, and the game is played in the channel instead.
+// note that says why. A rate limit on threads of up to Config.ThreadWait
+// is waited out; a longer one, which may last minutes, leaves the game
+// in the channel, and threadPlace.later says when to move it to its own
+// thread (moveLater).
 func (b *Bot) openGameThread(ctx context.Context, in *interaction, name, fromMessage string) (threadPlace, error) {
 	here := threadPlace{channel: in.i.ChannelID}
 	start := &discordgo.ThreadStart{Name: name, AutoArchiveDuration: threadArchiveMinutes, Type: discordgo.ChannelTypeGuildPublicThread}
 	var ch *discordgo.Channel
 	var err error
 	if fromMessage != "" {
-		ch, err = b.s.MessageThreadStartComplex(in.i.ChannelID, fromMessage, start, discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(false))
+		ch, err = b.waitThread(ctx, func() (*discordgo.Channel, error) {
+			return b.s.MessageThreadStartComplex(in.i.ChannelID, fromMessage, start, discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(false))
+		})
 	} else {
-		ch, err = b.s.ThreadStartComplex(in.i.ChannelID, start, discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(false))
+		ch, err = b.waitThread(ctx, func() (*discordgo.Channel, error) {
+			return b.s.ThreadStartComplex(in.i.ChannelID, start, discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(false))
+		})
 	}
 	if errCode(err) == codeChannelType {
 		// Inside a thread: a new thread of its parent, if that is a
 		// channel that has threads.
 		if c, cerr := b.s.Channel(in.i.ChannelID, discordgo.WithContext(ctx)); cerr == nil && isThreadType(c.Type) && c.ParentID != "" {
-			ch, err = b.s.ThreadStartComplex(c.ParentID, start, discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(false))
+			ch, err = b.waitThread(ctx, func() (*discordgo.Channel, error) {
+				return b.s.ThreadStartComplex(c.ParentID, start, discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(false))
+			})
 		}
 	}
 	var limited *discordgo.RateLimitError
@@ -92,7 +213,10 @@ func (b *Bot) openGameThread(ctx context.Context, in *interaction, name, fromMes
 		here.note = tr(in.public, "challenge.no_threads", nil)
 	case isForbidden(err):
 		here.note = tr(in.public, "challenge.no_threads", nil)
-	case code == codeActiveThreads, errors.As(err, &limited):
+	case errors.As(err, &limited):
+		here.note = tr(in.public, "challenge.thread_later", nil)
+		here.later = max(limited.RetryAfter, time.Second)
+	case code == codeActiveThreads:
 		here.note = tr(in.public, "challenge.no_thread_now", nil)
 	default:
 		return threadPlace{}, redact(err)
@@ -272,6 +396,43 @@ func missingPermissions(lang i18n.Lang, i *discordgo.Interaction) string {
 	return strings.Join(missing, ", ")
 }
 
+// finishedThreadMinutes is the archive time of a finished game's thread:
+// Discord archives it an hour after its last message, so that the
+// threads of finished games leave the server's active threads (at most
+// 1,000; past them, new games fall back to the channel) within the hour,
+// while the players may still press Rematch, which Discord greys out in
+// an archived thread, or talk the game over. Anyone's message unarchives
+// it, as in any thread.
+const finishedThreadMinutes = 60
+
+// windDown shortens the archive time of the thread of game g, which has
+// just ended, once its final board is in channel: see
+// finishedThreadMinutes. A channel that is no thread, or where another
+// game goes on already, is left as it is.
+func (b *Bot) windDown(g *play.Game, channel string) {
+	if !g.Over() || g.Private || channel == "" {
+		return
+	}
+	id := g.ID
+	b.background(func(ctx context.Context) {
+		if _, err := b.play.GameIn(ctx, channel); err == nil {
+			return
+		}
+		c, err := b.s.Channel(channel, discordgo.WithContext(ctx))
+		if err != nil {
+			b.log.Warn("reading the thread of a finished game", "game", id, "channel", channel, "err", redact(err))
+			return
+		}
+		if !isThreadType(c.Type) || c.ThreadMetadata == nil || c.ThreadMetadata.Archived || c.ThreadMetadata.AutoArchiveDuration == finishedThreadMinutes {
+			return
+		}
+		_, err = b.s.ChannelEditComplex(channel, &discordgo.ChannelEdit{AutoArchiveDuration: finishedThreadMinutes}, discordgo.WithContext(ctx))
+		if err != nil {
+			b.log.Warn("shortening the archive time of a finished game's thread", "game", id, "thread", channel, "err", redact(err))
+		}
+	})
+}
+
 // liveBoardLookback is how many of a channel's newest messages are looked
 // through for a game's earlier boards.
 const liveBoardLookback = 25
@@ -281,7 +442,11 @@ const liveBoardLookback = 25
 // game of months does not leave hundreds of boards with buttons. It runs
 // after a board was posted, in the background, and reads the channel
 // rather than remembering boards: any process may have posted them.
-func (b *Bot) retireBoards(g *play.Game, channel string) {
+func (b *Bot) retireBoards(g *play.Game, channel string) { b.retire(g, channel, true) }
+
+// retire is retireBoards; without keepNewest, in a channel the game
+// left, the newest board loses its buttons too.
+func (b *Bot) retire(g *play.Game, channel string, keepNewest bool) {
 	if g.Private || channel == "" {
 		return
 	}
@@ -292,7 +457,7 @@ func (b *Bot) retireBoards(g *play.Game, channel string) {
 			b.log.Warn("reading a game's channel for its earlier boards", "game", id, "channel", channel, "err", redact(err))
 			return
 		}
-		newest := true
+		newest := keepNewest
 		for _, m := range msgs { // newest first
 			if !b.isBoardOf(m, id) {
 				continue

@@ -97,7 +97,7 @@ func declareTournament(cfg *Config) *discordgo.ApplicationCommand {
 }
 
 func (b *Bot) runner() *tournament.Runner {
-	return &tournament.Runner{Play: b.play, Channel: b.boardThread}
+	return &tournament.Runner{Play: b.play, Channel: b.boardThread, MaxPlayers: b.cfg.Limits.TournamentPlayers}
 }
 
 // boardThread opens the public thread a board's game is played in, in
@@ -294,6 +294,8 @@ func (in *interaction) tournamentRefusal(t *tournament.Tournament, err error) er
 		key = "tournament.refused.closed"
 	case errors.Is(err, tournament.ErrAlreadyJoined):
 		key = "tournament.refused.already"
+	case errors.Is(err, tournament.ErrFull):
+		key = "tournament.refused.full"
 	case errors.Is(err, tournament.ErrNotMember):
 		key = "tournament.refused.not_member"
 	case errors.Is(err, tournament.ErrNotOrganiser):
@@ -307,7 +309,7 @@ func (in *interaction) tournamentRefusal(t *tournament.Tournament, err error) er
 	default:
 		return err
 	}
-	_ = in.tell(tr(in.lang, key, map[string]any{"Name": t.Name, "Count": len(t.Members)}))
+	_ = in.tell(tr(in.lang, key, map[string]any{"Name": t.Name, "Count": len(t.Members), "Max": t.MostPlayers()}))
 	return errNotHere
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/iceagechess/iceage/bot"
 	"github.com/iceagechess/iceage/internal/fakediscord"
 	"github.com/iceagechess/iceage/play/memstore"
 )
@@ -323,5 +324,27 @@ func TestTournamentOrganisersRoleIsTheServers(t *testing.T) {
 	}
 	if got := w.command(arbiter, w.chess.ID, "tournament", fakediscord.SubCommand("start")); !got.Ephemeral() || !strings.Contains(got.Content, "has started") {
 		t.Fatalf("the organiser could not start her own tournament: %+v", got)
+	}
+}
+
+func TestATournamentTakesNoMorePlayersThanItsCap(t *testing.T) {
+	w := newTournamentWorld(t)
+	w.limits = bot.Limits{TournamentPlayers: 3}
+	w.restart()
+	post := w.create(fakediscord.StringOption("system", "swiss"), fakediscord.IntOption("rounds", 3))
+	for _, p := range []fakediscord.User{w.alice, w.bob, w.carol} {
+		if got := w.click(p, post, "join"); got.Ephemeral() && strings.Contains(got.Content, "full") {
+			t.Fatalf("%s could not join: %q", p.Username, got.Content)
+		}
+	}
+	// Eve reads Dutch.
+	got := w.click(w.eve, post, "join")
+	if !got.Ephemeral() || !strings.Contains(got.Content, "is vol") || !strings.Contains(got.Content, "3 spelers") {
+		t.Fatalf("a fourth player of three: %+v", got)
+	}
+	// A place freed is a place taken.
+	w.click(w.bob, post, "leave")
+	if got := w.click(w.eve, post, "join"); strings.Contains(got.Content, "vol") {
+		t.Fatalf("Eve in Bob's place: %q", got.Content)
 	}
 }

@@ -74,10 +74,6 @@ func look[T any](m map[string]kept[T], id string, now time.Time) (kept[T], bool)
 // Channel is a channel's parent (threads only: a channel's parent is its
 // category, whose overwrites Discord does not apply) and overwrites.
 func (s *sight) Channel(ctx context.Context, id string) (visibility.Channel, error) {
-	if p, ok := s.b.parents.Load(id); ok && p.(string) != "" {
-		// A thread keeps its channel, and has no overwrites of its own.
-		return visibility.Channel{Parent: p.(string)}, nil
-	}
 	now := time.Now()
 	s.mu.Lock()
 	k, ok := look(s.channels, id, now)

@@ -164,3 +164,26 @@ func TestANonPlayersBoardIsPrivate(t *testing.T) {
 		t.Errorf("Alice's /board: ephemeral %v, buttons %v", mine.Ephemeral(), mine.Buttons())
 	}
 }
+
+// A group DM's game is its players' alone: a third member of the group
+// gets no board of it, only a private word that none is here for them.
+func TestAGroupDMsGameIsItsPlayers(t *testing.T) {
+	w := newWorld(t, memstore.New(), "en-US")
+	for _, u := range []fakediscord.User{w.alice, w.bob, w.carol} {
+		w.srv.InstallApp(u.ID, true)
+	}
+	group := w.srv.AddPrivateChannel(w.alice.ID, w.bob.ID, w.carol.ID)
+	ch := w.command(w.alice, group.ID, "challenge", fakediscord.UserOption("opponent", w.bob.ID))
+	w.click(w.bob, ch, "accept")
+	w.waitAnswer(group.ID, func(m fakediscord.Message) bool { return len(m.Files) > 0 })
+	got := w.command(w.carol, group.ID, "board")
+	if want := i18n.T(i18n.FromDiscord(w.carol.Locale), "error.no_game_here", nil); !got.Ephemeral() || got.Content != want || len(got.Files) != 0 {
+		t.Errorf("Carol's /board in the group: %q (ephemeral %v, %d files); want only %q", got.Content, got.Ephemeral(), len(got.Files), want)
+	}
+	if got := w.command(w.carol, group.ID, "pgn"); !got.Ephemeral() || len(got.Files) != 0 {
+		t.Errorf("Carol's /pgn in the group: %q, %d files", got.Content, len(got.Files))
+	}
+	if got := w.command(w.bob, group.ID, "board"); got.Ephemeral() || len(got.Files) != 1 {
+		t.Errorf("Bob's /board in the group: %q (ephemeral %v)", got.Content, got.Ephemeral())
+	}
+}

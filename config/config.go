@@ -175,14 +175,22 @@ type Limits struct {
 	// EngineGames is how many games against the engine one user may
 	// have going on in a server at once.
 	EngineGames int `yaml:"engine_games"`
-	// ChallengeAgainMinutes is how long after challenging someone a user
-	// must wait before challenging the same person again, withdrawn or
-	// not, so that no one is pinged over and over.
+	// PostsPerMinute is how many public posts and threads one user may
+	// make in a minute: challenges and their withdrawals, games against
+	// the engine, boards asked for.
+	PostsPerMinute int `yaml:"posts_per_minute"`
+	// ChallengeAgainMinutes is how long a user must wait before
+	// challenging someone again after a challenge to them was declined,
+	// withdrawn or left to expire, so that no one is pinged over and
+	// over. A challenge that became a game sets no wait. At most a day.
 	ChallengeAgainMinutes int `yaml:"challenge_again_minutes"`
 	// AnalyzeSeconds and GIFSeconds are how long one user waits between
 	// two /analyze, or two /gif: each takes a core for a while.
 	AnalyzeSeconds int `yaml:"analyze_seconds"`
 	GIFSeconds     int `yaml:"gif_seconds"`
+	// TournamentPlayers is how many players a tournament takes at once:
+	// pairing a Swiss grows fast with its players.
+	TournamentPlayers int `yaml:"tournament_players"`
 }
 
 // Default returns the configuration used when the file sets nothing: the
@@ -198,7 +206,7 @@ func Default() Config {
 		Theme:    "classic",
 		Log:      Log{Level: "info", Format: "text"},
 		HTTP:     HTTP{InteractionsConnections: 256},
-		Limits:   Limits{OpenChallenges: 5, EngineGames: 3, ChallengeAgainMinutes: 10, AnalyzeSeconds: 60, GIFSeconds: 20},
+		Limits:   Limits{OpenChallenges: 5, EngineGames: 3, PostsPerMinute: 8, ChallengeAgainMinutes: 10, AnalyzeSeconds: 60, GIFSeconds: 20, TournamentPlayers: 256},
 	}
 }
 
@@ -423,10 +431,17 @@ func (c *Config) check() error {
 		return fmt.Errorf("http.interactions_connections: %d; want 1 to 100000 (256 by default)", n)
 	}
 	for key, v := range map[string]int{"limits.open_challenges": c.Limits.OpenChallenges, "limits.engine_games": c.Limits.EngineGames,
-		"limits.challenge_again_minutes": c.Limits.ChallengeAgainMinutes, "limits.analyze_seconds": c.Limits.AnalyzeSeconds, "limits.gif_seconds": c.Limits.GIFSeconds} {
+		"limits.posts_per_minute": c.Limits.PostsPerMinute, "limits.analyze_seconds": c.Limits.AnalyzeSeconds, "limits.gif_seconds": c.Limits.GIFSeconds} {
 		if v < 0 || v > 100_000 {
 			return fmt.Errorf("%s: %d; want 0 (no limit) to 100000", key, v)
 		}
+	}
+	if v := c.Limits.TournamentPlayers; v < 3 || v > 1000 {
+		return fmt.Errorf("limits.tournament_players: %d; want 3 to 1000", v)
+	}
+	// A day is the longest wait play remembers (play.MaxChallengeAgain).
+	if v := c.Limits.ChallengeAgainMinutes; v < 0 || v > 1440 {
+		return fmt.Errorf("limits.challenge_again_minutes: %d; want 0 (no wait) to 1440 (a day)", v)
 	}
 	return nil
 }

@@ -193,6 +193,9 @@ func TestUnsafeCombinationsAreRefused(t *testing.T) {
 		{"an api_url over http to loopback", "discord:\n  api_url: http://127.0.0.1:8081/\n", nil, ""},
 		{"an api_url over https", "discord:\n  api_url: https://relay.example/\n", nil, ""},
 		{"a negative limit", "limits:\n  open_challenges: -1\n", nil, "limits.open_challenges"},
+		{"negative posts a minute", "limits:\n  posts_per_minute: -1\n", nil, "limits.posts_per_minute"},
+		{"a tournament of two", "limits:\n  tournament_players: 2\n", nil, "limits.tournament_players"},
+		{"a wait to challenge again over a day", "limits:\n  challenge_again_minutes: 1441\n", nil, "limits.challenge_again_minutes"},
 		{"limits turned off", "limits:\n  open_challenges: 0\n  gif_seconds: 0\n", nil, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -21,6 +21,7 @@ func TestEveryWriteOfATxIsARecordKind(t *testing.T) {
 	noRecord := map[string]string{
 		"NextID":          "the id sequence, which Export returns as its last id",
 		"DeleteChallenge": "a removal",
+		"PutRecent":       "what the caps count, which matters for a minute to a day: a copy or a migration that starts it afresh lets nobody flood anything",
 	}
 	reads := reflect.TypeFor[play.ReadTx]()
 	writers := map[string]play.RecordKind{}
@@ -110,6 +111,9 @@ func TestCopyKeepsEveryRecord(t *testing.T) {
 		}
 		if d := playtest.Diff(playtest.Dump(t, to), playtest.Lines(recs)); d != "" {
 			t.Fatalf("batch %d: the copy differs:%s", batch, d)
+		}
+		if got, want := playtest.Schedule(t, to), playtest.Schedule(t, from); len(want) != 3 || !slices.Equal(got, want) {
+			t.Errorf("batch %d: the copy's schedule is %q, the source's %q", batch, got, want)
 		}
 		if c.Total() != len(recs) || c.Of(play.KindGame) != 2 || c.Finished() != 1 || c.Of(play.KindTournament) != 1 {
 			t.Errorf("batch %d: counts %v", batch, c)

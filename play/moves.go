@@ -88,13 +88,3 @@ func moveRefusal(g *Game, pos *game.Position, text string, err error) error {
 	}
 	return x
 }
-
-// LegalSANs returns the legal moves of the game's position in SAN, with
-// their UCI, for autocomplete.
-func LegalSANs(g *Game) ([]game.MoveSAN, error) {
-	pos, err := g.Position()
-	if err != nil {
-		return nil, err
-	}
-	return pos.SANs(), nil
-}

@@ -1,6 +1,7 @@
 package tournament
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -21,6 +22,13 @@ type Runner struct {
 	// Channel makes the place where a board's game is played (a thread)
 	// before the game starts.
 	Channel func(ctx context.Context, t *Tournament, board int) (string, error)
+	// MaxPlayers is the MaxPlayers of the tournaments Create makes that
+	// set none; 0 means DefaultMaxPlayers.
+	MaxPlayers int
+	// Lot draws the top seed's colour in round 1 (White or Black, each
+	// half the time) when a tournament starts; the caller owns the
+	// randomness, seeded as it likes. nil gives the top seed White.
+	Lot func() Color
 }
 
 func load(tx play.ReadTx, id uint64) (*Tournament, error) {
@@ -81,6 +89,9 @@ func (r *Runner) Create(ctx context.Context, t Tournament, now time.Time) (*Tour
 		return nil, fmt.Errorf("a Swiss has 1 to %d rounds, not %d", maxTRFRounds, t.Rounds)
 	}
 	t.Status, t.Members, t.Played = SigningUp, nil, nil
+	if t.MaxPlayers <= 0 {
+		t.MaxPlayers = r.MaxPlayers
+	}
 	err := r.Play.Storage().Update(ctx, func(tx play.Tx) error {
 		id, err := tx.NextID()
 		if err != nil {
@@ -116,10 +127,70 @@ func (r *Runner) Do(ctx context.Context, id uint64, now time.Time, fn func(t *To
 	return t, nil
 }
 
+// errChanged: the tournament changed between the snapshot a pairing was
+// made from and its write.
+var errChanged = errors.New("tournament: changed while it was paired")
+
+// pairAttempts is how often DoPairing pairs again a tournament that
+// changed meanwhile (a player joined, say) before it gives up.
+const pairAttempts = 5
+
+// DoPairing is Do for what pairs a round (Tournament.Start, Next):
+// pairing a large Swiss takes seconds, and in a write transaction every
+// other write of the storage, every move in every server, would wait
+// for it. So fn runs on a snapshot, read outside any write, and what it
+// made of it is written only if the stored tournament is still the
+// snapshot, byte for byte; if it changed meanwhile, fn runs again on a
+// new snapshot.
+func (r *Runner) DoPairing(ctx context.Context, id uint64, now time.Time, fn func(t *Tournament) error) (*Tournament, error) {
+	st := r.Play.Storage()
+	for attempt := 1; ; attempt++ {
+		var snap play.TournamentRecord
+		err := st.View(ctx, func(tx play.ReadTx) (err error) {
+			snap, err = tx.Tournament(id)
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		t, err := FromRecord(snap)
+		if err != nil {
+			return nil, err
+		}
+		if err := fn(t); err != nil {
+			return nil, err
+		}
+		err = st.Update(ctx, func(tx play.Tx) error {
+			cur, err := tx.Tournament(id)
+			if err != nil {
+				return err
+			}
+			if !bytes.Equal(cur.Body, snap.Body) {
+				return errChanged
+			}
+			return save(tx, t, now)
+		})
+		switch {
+		case err == nil:
+			return t, nil
+		case errors.Is(err, errChanged) && attempt < pairAttempts:
+			continue
+		default:
+			return nil, err
+		}
+	}
+}
+
 // Start starts the tournament (by its organiser, or by "" at its time),
 // pairs round 1 and starts its games.
 func (r *Runner) Start(ctx context.Context, id uint64, by string, now time.Time) (*Tournament, error) {
-	if _, err := r.Do(ctx, id, now, func(t *Tournament) error { _, err := t.Start(by, now); return err }); err != nil {
+	if _, err := r.DoPairing(ctx, id, now, func(t *Tournament) error {
+		if t.TopColor == NoColor && r.Lot != nil {
+			t.TopColor = r.Lot()
+		}
+		_, err := t.Start(by, now)
+		return err
+	}); err != nil {
 		return nil, err
 	}
 	if _, err := r.StartGames(ctx, id, now); err != nil {
@@ -219,7 +290,7 @@ func whiteOutcome(o game.Outcome) Outcome {
 // Advance pairs the next round once the current one is over and starts
 // its games, or finishes the tournament after its last round.
 func (r *Runner) Advance(ctx context.Context, id uint64, now time.Time) (*Tournament, []play.Game, error) {
-	t, err := r.Do(ctx, id, now, func(t *Tournament) error { _, err := t.Next(now); return err })
+	t, err := r.DoPairing(ctx, id, now, func(t *Tournament) error { _, err := t.Next(now); return err })
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,22 +1,3 @@
-// Package visibility decides who may see a game: the one rule that every
-// command, button, menu and page showing a game asks.
-//
-// Basics: a game played in a DM or group DM is its players' alone. A
-// server's game is also for the server's members who can see the channel
-// it is played in (a thread's parent channel), as Discord computes their
-// permissions there: from their roles, then the channel's overwrites for
-// @everyone, their roles and themselves. Administrators and the server's
-// owner see every channel.
-//
-// The rule takes plain values (ids, permission bits as Discord numbers
-// them) and asks the caller, through Server, for what it must fetch: a
-// game's channel and the server's roles. It asks only when the cheaper
-// facts (a player, a DM, the channel the asker is in) do not decide.
-//
-// Caveats: a member asking from a DM or from another server is not
-// known as a member, so a server's game is then its players' alone.
-// Private threads are not checked for their members: games are played
-// in public threads, or in the channel itself.
 package visibility
 
 import (

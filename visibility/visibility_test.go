@@ -157,3 +157,19 @@ func TestInChannel(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkCanSee asks about a game in a thread of a hidden channel from
+// another channel: the longest way, two channels and the server, each
+// fetched from memory as a caching Server gives them.
+func BenchmarkCanSee(b *testing.B) {
+	s := testServer()
+	a := Asker{User: "m", Guild: guildID, Channel: "open", Permissions: ViewChannel, Roles: []string{"mods", "muted"}}
+	g := Game{Guild: guildID, Channel: "t-staff", Players: []string{"w", "b"}}
+	ctx := context.Background()
+	for b.Loop() {
+		s.asked = s.asked[:0]
+		if ok, err := CanSee(ctx, a, g, s); !ok || err != nil {
+			b.Fatal(ok, err)
+		}
+	}
+}
