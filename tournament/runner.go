@@ -27,6 +27,10 @@ type Runner struct {
 	// MaxPlayers is the MaxPlayers of the tournaments Create makes that
 	// set none; 0 means DefaultMaxPlayers.
 	MaxPlayers int
+	// Lot draws the top seed's colour in round 1 (White or Black, each
+	// half the time) when a tournament starts; the caller owns the
+	// randomness, seeded as it likes. nil gives the top seed White.
+	Lot func() Color
 }
 
 // st is the storage of the round's games, which keeps the tournaments.
@@ -185,7 +189,13 @@ func (r *Runner) DoPairing(ctx context.Context, id uint64, now time.Time, fn fun
 // Start starts the tournament (by its organiser, or by "" at its time),
 // pairs round 1 and starts its games.
 func (r *Runner) Start(ctx context.Context, id uint64, by string, now time.Time) (*Tournament, error) {
-	if _, err := r.DoPairing(ctx, id, now, func(t *Tournament) error { _, err := t.Start(by, now); return err }); err != nil {
+	if _, err := r.DoPairing(ctx, id, now, func(t *Tournament) error {
+		if t.TopColor == NoColor && r.Lot != nil {
+			t.TopColor = r.Lot()
+		}
+		_, err := t.Start(by, now)
+		return err
+	}); err != nil {
 		return nil, err
 	}
 	if _, err := r.StartGames(ctx, id, now); err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/iceagechess/iceage/game"
 	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/play/memstore"
 )
 
 // EveryKind writes, in tx, records of every kind of play.RecordKinds,
@@ -424,6 +425,32 @@ func runExportSuite(t *testing.T, open func(t *testing.T) play.Storage) {
 		last, err := ex.Export(ctx, func(play.Record) error { return nil })
 		if err != nil || last != written[0].Game.ID+2 {
 			t.Errorf("Export's last id is %d, %v; NextID gave %d", last, err, written[0].Game.ID+2)
+		}
+	})
+
+	t.Run("a copy into another storage and back into this one keeps every record and the schedule", func(t *testing.T) {
+		st := open(t)
+		ex := exporter(t, st)
+		if err := st.Update(ctx, func(tx play.Tx) error { _, err := EveryKind(tx); return err }); err != nil {
+			t.Fatal(err)
+		}
+		mem := memstore.New()
+		if _, err := play.Copy(ctx, ex, mem, 2); err != nil {
+			t.Fatalf("copying into memory: %v", err)
+		}
+		back := open(t)
+		target, ok := back.(play.CopyTarget)
+		if !ok {
+			t.Fatalf("%T is no play.CopyTarget", back)
+		}
+		if _, err := play.Copy(ctx, mem, target, 2); err != nil {
+			t.Fatalf("copying back: %v", err)
+		}
+		if d := Diff(Dump(t, target), Dump(t, ex)); d != "" {
+			t.Fatalf("the copy back differs:%s", d)
+		}
+		if got, want := Schedule(t, back), Schedule(t, st); !slices.Equal(got, want) {
+			t.Errorf("the copy back's schedule is %q, the first's %q", got, want)
 		}
 	})
 
