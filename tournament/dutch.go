@@ -56,7 +56,7 @@ func newDPlayer(f *Field, idx int, last bool) dplayer {
 		} else {
 			p.unplayed++
 		}
-		if g.Outcome == Bye || (!g.Outcome.Played() && g.Outcome.Points() == Win.Points()) {
+		if g.Outcome.PairingBye() || (!g.Outcome.Played() && g.Outcome.Points() == Win.Points()) {
 			p.byeOK = false
 		}
 	}
@@ -102,7 +102,7 @@ func newDPlayer(f *Field, idx int, last bool) dplayer {
 // met an opponent (or was paired and forfeited) or got the pairing's bye.
 func (e *Entrant) everPaired() bool {
 	for _, g := range e.Games {
-		if g.Opponent >= 0 || g.Outcome == Bye {
+		if g.Opponent >= 0 || g.Outcome.PairingBye() {
 			return true
 		}
 	}
