@@ -13,6 +13,7 @@ import (
 
 	"github.com/iceagechess/iceage/play"
 	"github.com/iceagechess/iceage/play/memstore"
+	"github.com/iceagechess/iceage/play/round"
 	"github.com/iceagechess/iceage/store"
 )
 
@@ -31,7 +32,7 @@ func TestPairingASwissLetsEveryOtherWriteGoOn(t *testing.T) {
 	}
 	t.Cleanup(func() { db.Close() })
 	svc := play.New(db, play.Options{OnEnd: []func(play.Tx, *play.Game) error{OnEnd}})
-	r := &Runner{Play: svc, MaxPlayers: 400, Channel: func(_ context.Context, tr *Tournament, board int) (string, error) {
+	r := &Runner{Round: mustRound(t, svc), MaxPlayers: 400, Channel: func(_ context.Context, tr *Tournament, board int) (string, error) {
 		return fmt.Sprintf("t%d-r%d-b%d", tr.ID, len(tr.Played), board+1), nil
 	}}
 	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
@@ -106,7 +107,7 @@ func TestPairingASwissLetsEveryOtherWriteGoOn(t *testing.T) {
 // first write transaction after arm: another process's act between a
 // pairing's snapshot and its write.
 type interleaving struct {
-	play.Storage
+	round.Storage
 	mu     sync.Mutex
 	before func()
 }
@@ -126,7 +127,7 @@ func TestAPairingOfATournamentChangedMeanwhileIsMadeAgain(t *testing.T) {
 	ctx := context.Background()
 	st := &interleaving{Storage: memstore.New()}
 	svc := play.New(st, play.Options{OnEnd: []func(play.Tx, *play.Game) error{OnEnd}})
-	r := &Runner{Play: svc, Channel: func(_ context.Context, tr *Tournament, board int) (string, error) {
+	r := &Runner{Round: mustRound(t, svc), Channel: func(_ context.Context, tr *Tournament, board int) (string, error) {
 		return fmt.Sprintf("t%d-r%d-b%d", tr.ID, len(tr.Played), board+1), nil
 	}}
 	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
