@@ -10,6 +10,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/iceagechess/iceage/game"
 	"github.com/iceagechess/iceage/i18n"
 	"github.com/iceagechess/iceage/play"
 )
@@ -405,15 +406,18 @@ func missingPermissions(lang i18n.Lang, i *discordgo.Interaction) string {
 // it, as in any thread.
 const finishedThreadMinutes = 60
 
-// windDown shortens the archive time of the thread of game g, which has
-// just ended, once its final board is in channel: see
-// finishedThreadMinutes. A channel that is no thread, or where another
-// game goes on already, is left as it is.
+// windDown closes the thread of game g, which has just ended, once its
+// final board is in channel: an aborted game's at once, since its board
+// has no Rematch to keep and nobody wants to talk it over (the spam of a
+// game started and aborted again and again leaves no active thread
+// behind); another's archive time is shortened (finishedThreadMinutes).
+// A channel that is no thread, or where another game goes on already, is
+// left as it is.
 func (b *Bot) windDown(g *play.Game, channel string) {
 	if !g.Over() || g.Private || channel == "" {
 		return
 	}
-	id := g.ID
+	id, aborted := g.ID, g.Outcome.Reason == game.Aborted
 	b.background(func(ctx context.Context) {
 		if _, err := b.play.GameIn(ctx, channel); err == nil {
 			return
@@ -423,12 +427,18 @@ func (b *Bot) windDown(g *play.Game, channel string) {
 			b.log.Warn("reading the thread of a finished game", "game", id, "channel", channel, "err", redact(err))
 			return
 		}
-		if !isThreadType(c.Type) || c.ThreadMetadata == nil || c.ThreadMetadata.Archived || c.ThreadMetadata.AutoArchiveDuration == finishedThreadMinutes {
+		if !isThreadType(c.Type) || c.ThreadMetadata == nil || c.ThreadMetadata.Archived {
 			return
 		}
-		_, err = b.s.ChannelEditComplex(channel, &discordgo.ChannelEdit{AutoArchiveDuration: finishedThreadMinutes}, discordgo.WithContext(ctx))
-		if err != nil {
-			b.log.Warn("shortening the archive time of a finished game's thread", "game", id, "thread", channel, "err", redact(err))
+		edit := &discordgo.ChannelEdit{Archived: ptr(true)}
+		if !aborted {
+			if c.ThreadMetadata.AutoArchiveDuration == finishedThreadMinutes {
+				return
+			}
+			edit = &discordgo.ChannelEdit{AutoArchiveDuration: finishedThreadMinutes}
+		}
+		if _, err := b.s.ChannelEditComplex(channel, edit, discordgo.WithContext(ctx)); err != nil {
+			b.log.Warn("closing the thread of a finished game", "game", id, "thread", channel, "err", redact(err))
 		}
 	})
 }

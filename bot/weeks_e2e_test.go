@@ -658,6 +658,18 @@ func TestAFinishedGamesThreadIsArchived(t *testing.T) {
 	if c, _ := w.srv.Channel(thread); c.Archived() {
 		t.Fatalf("a message left the thread archived")
 	}
+
+	// An aborted game's thread has no Rematch to keep: it is archived
+	// at once.
+	aborted, board := w.challengeAccepted(w.chess, w.alice, w.dan)
+	if got := w.click(w.dan, board, "abort"); !strings.Contains(got.Content, "aborted") {
+		t.Fatalf("the abort is answered %q", got.Content)
+	}
+	if _, err := w.srv.WaitFor(w.ctx(), func(c fakediscord.Call) bool {
+		return c.Kind == fakediscord.KindChannelEdit && c.Channel.ID == aborted && c.Err == nil && c.Channel.Archived()
+	}); err != nil {
+		t.Fatalf("the aborted game's thread was not archived: %v", err)
+	}
 }
 
 func TestAFiveSecond429OnThreadCreationStillGivesTheGameItsThread(t *testing.T) {
