@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -74,7 +75,10 @@ func TestMigrateCommand(t *testing.T) {
 	if claimed, err := s.ClaimOutbox(ctx, "process-1", at, time.Minute, 1); err != nil || len(claimed) != 1 {
 		t.Fatalf("claiming an outbox item: %v, %v", claimed, err)
 	}
-	want := playtest.Dump(t, s)
+	want, schedule := playtest.Dump(t, s), playtest.Schedule(t, s)
+	if len(schedule) == 0 {
+		t.Fatal("the source's schedule is empty")
+	}
 	perKind := map[play.RecordKind]int{}
 	if _, err := s.Export(ctx, func(r play.Record) error { perKind[r.Kind()]++; return nil }); err != nil {
 		t.Fatal(err)
@@ -111,6 +115,9 @@ func TestMigrateCommand(t *testing.T) {
 	if d := playtest.Diff(playtest.Dump(t, pg), want); d != "" {
 		t.Fatalf("PostgreSQL differs from the bbolt file:%s", d)
 	}
+	if got := playtest.Schedule(t, pg); !slices.Equal(got, schedule) {
+		t.Errorf("PostgreSQL's schedule is\n%s\nthe bbolt file's\n%s", strings.Join(got, "\n"), strings.Join(schedule, "\n"))
+	}
 	err = pg.Update(ctx, func(tx play.Tx) error {
 		id, err := tx.NextID()
 		if err == nil && id <= lastID {
@@ -141,6 +148,9 @@ func TestMigrateCommand(t *testing.T) {
 		defer b.Close()
 		if d := playtest.Diff(playtest.Dump(t, b), want); d != "" {
 			t.Fatalf("the copy back differs from the first bbolt file:%s", d)
+		}
+		if got := playtest.Schedule(t, b); !slices.Equal(got, schedule) {
+			t.Errorf("the copy back's schedule is\n%s\nthe first file's\n%s", strings.Join(got, "\n"), strings.Join(schedule, "\n"))
 		}
 		if err := b.Check(); err != nil {
 			t.Fatal(err)

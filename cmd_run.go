@@ -24,6 +24,7 @@ import (
 	"github.com/iceagechess/iceage/ops"
 	"github.com/iceagechess/iceage/pgstore"
 	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/play/stream"
 	"github.com/iceagechess/iceage/render"
 	"github.com/iceagechess/iceage/schedule"
 	"github.com/iceagechess/iceage/store"
@@ -91,9 +92,15 @@ type app struct {
 	// PostgreSQL.
 	closeStore func() error
 	bolt       *store.Store
-	play       *play.Service
-	bot        *bot.Bot
-	sched      *schedule.Scheduler
+	// stream is the process's one stream of every game's events, fed
+	// by the storage's commits, so that every act reaches its watchers
+	// whichever door it came by: the bot's, the engine's, the
+	// scheduler's, another process's on PostgreSQL. The web page stands
+	// on it.
+	stream *stream.Hub
+	play   *play.Service
+	bot    *bot.Bot
+	sched  *schedule.Scheduler
 	// servers are the operators' listener and, with HTTP interactions,
 	// Discord's: never one listener for both.
 	servers []*http.Server
@@ -139,6 +146,17 @@ func newApp(cfg config.Config, logTo io.Writer) (*app, error) {
 		a.store, a.closeStore, a.bolt = st, st.Close, st
 	}
 	st := a.store
+	hub, err := stream.New(st, stream.Options{Logger: log})
+	if err != nil {
+		_ = a.closeStore() // err says why the program cannot start
+		return nil, err
+	}
+	a.stream = hub
+	closeStore := a.closeStore
+	a.closeStore = func() error {
+		hub.Close()
+		return closeStore()
+	}
 	// The scheduler watches the storage, so that a new deadline wakes it.
 	a.sched = schedule.New(schedOpts)
 	vacation := cfg.Play.VacationDays

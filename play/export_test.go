@@ -112,6 +112,9 @@ func TestCopyKeepsEveryRecord(t *testing.T) {
 		if d := playtest.Diff(playtest.Dump(t, to), playtest.Lines(recs)); d != "" {
 			t.Fatalf("batch %d: the copy differs:%s", batch, d)
 		}
+		if got, want := playtest.Schedule(t, to), playtest.Schedule(t, from); len(want) != 3 || !slices.Equal(got, want) {
+			t.Errorf("batch %d: the copy's schedule is %q, the source's %q", batch, got, want)
+		}
 		if c.Total() != len(recs) || c.Of(play.KindGame) != 2 || c.Finished() != 1 || c.Of(play.KindTournament) != 1 {
 			t.Errorf("batch %d: counts %v", batch, c)
 		}

@@ -69,6 +69,10 @@ type bracketPairing struct {
 	certIdx   []int
 	certShift uint
 	certStale bool // certified lazily, when a choice first needs a solve
+
+	// warm is the last solve's solution, by local index, that the next
+	// one starts from.
+	warm *warmStart
 }
 
 // certify solves the active players again on the weights above shift,
@@ -349,17 +353,87 @@ func (b *bracketPairing) solve(bonus func(a, c int) uint64) ([]int, weight) {
 			edges = append(edges, matchEdge{i: x, j: y, w: w})
 		}
 	}
-	m := maxWeightMatching(len(idx), edges)
+	m := b.solveWarm(idx, loc, edges)
+	if m == nil {
+		var du duals
+		m, du = maxWeightMatchingDuals(len(idx), edges)
+		b.keepWarm(idx, du.m)
+	}
 	mate := make([]int, n)
 	for a := range mate {
 		mate[a] = -1
 	}
 	for x, y := range m {
-		if y >= 0 {
+		if y >= 0 && y < len(idx) {
 			mate[idx[x]] = idx[y]
 		}
 	}
 	return mate, b.sumOf(mate)
+}
+
+// solveWarm solves the active players (idx) from the previous solution,
+// as a perfect matching — the top criterion makes every best pairing one
+// of the most pairs, so with an odd count a dummy vertex pairs the one
+// left single. It returns the mates by position in idx, or nil when
+// there is no previous solution or the warm run gave up.
+func (b *bracketPairing) solveWarm(idx, loc []int, edges []matchEdge) []int {
+	if b.warm == nil {
+		return nil
+	}
+	n := len(idx)
+	ws := warmStart{dual: make([]weight, n), mate: make([]int, n)}
+	low := weight{}
+	for x, a := range idx {
+		ws.dual[x] = b.warm.dual[a]
+		ws.mate[x] = -1
+		if c := b.warm.mate[a]; c >= 0 && loc[c] >= 0 {
+			ws.mate[x] = loc[c]
+		}
+		if x == 0 || ws.dual[x].sub(low).negative() {
+			low = ws.dual[x]
+		}
+	}
+	g := n
+	if n%2 == 1 {
+		// The dummy's dual makes its edges (weight zero) feasible and
+		// tight to the lowest dual; the single left is paired to it.
+		g++
+		ws.dual = append(ws.dual, weight{}.sub(low))
+		ws.mate = append(ws.mate, -1)
+		for x := 0; x < n; x++ {
+			edges = append(edges, matchEdge{i: x, j: n})
+			if ws.mate[x] < 0 && ws.mate[n] < 0 && ws.dual[x] == low {
+				ws.mate[x], ws.mate[n] = n, x
+			}
+		}
+	}
+	mate, m, ok := maxWeightPerfectWarm(g, edges, ws)
+	if !ok {
+		return nil
+	}
+	b.keepWarm(idx, m)
+	return mate[:n]
+}
+
+// keepWarm keeps the solution of matcher m over the players idx (by
+// local index) for the next solve; a nil m forgets it.
+func (b *bracketPairing) keepWarm(idx []int, m *matcher) {
+	if m == nil {
+		b.warm = nil
+		return
+	}
+	st := m.state()
+	w := &warmStart{dual: make([]weight, len(b.v)), mate: make([]int, len(b.v))}
+	for a := range w.mate {
+		w.mate[a] = -1
+	}
+	for x, a := range idx {
+		w.dual[a] = st.dual[x]
+		if y := st.mate[x]; y >= 0 && y < len(idx) {
+			w.mate[a] = idx[y]
+		}
+	}
+	b.warm = w
 }
 
 func (b *bracketPairing) sumOf(mate []int) weight {

@@ -75,6 +75,11 @@ func referenceSpecs() []referenceSpec {
 // answers the engine's output. It returns the tournament and the
 // answers, one a round; it stops early when a round cannot be paired.
 func genTournament(s referenceSpec, pair func(trf []byte) ([]byte, error)) (*Field, [][]byte, error) {
+	return genRounds(s, s.rounds, pair)
+}
+
+// genRounds is genTournament stopped after the given number of rounds.
+func genRounds(s referenceSpec, upto int, pair func(trf []byte) ([]byte, error)) (*Field, [][]byte, error) {
 	r := rand.New(rand.NewPCG(s.seed, uint64(s.n)*1000003+uint64(s.rounds)))
 	f := &Field{Rounds: s.rounds, InitialColor: []Color{White, Black}[r.IntN(2)]}
 	// A few entrants register late: they join after round 1 or 2 with
@@ -91,7 +96,7 @@ func genTournament(s referenceSpec, pair func(trf []byte) ([]byte, error)) (*Fie
 	slices.SortStableFunc(f.Players, func(a, b Entrant) int { return b.Rating - a.Rating })
 	withdrawn := map[int]bool{}
 	var answers [][]byte
-	for round := 0; round < s.rounds; round++ {
+	for round := 0; round < upto; round++ {
 		if round > 0 && round <= 2 {
 			for ; late > 0 && r.IntN(2) == 0; late-- {
 				e := Entrant{Name: fmt.Sprintf("Player %d", len(f.Players)+1), Rating: rating()}
@@ -194,13 +199,15 @@ func parseReferencePairing(out []byte, n int) (Pairing, error) {
 	return p, nil
 }
 
-func TestGenerateDutchReference(t *testing.T) {
+// referencePairer runs the reference engine on a TRF, when
+// DUTCH_REFERENCE_ENGINE names it.
+func referencePairer(t *testing.T) func(trf []byte) ([]byte, error) {
 	engine := os.Getenv("DUTCH_REFERENCE_ENGINE")
 	if engine == "" {
 		t.Skip("set DUTCH_REFERENCE_ENGINE to bbpPairings to generate the reference tournaments")
 	}
 	dir := t.TempDir()
-	pair := func(trf []byte) ([]byte, error) {
+	return func(trf []byte) ([]byte, error) {
 		in, out := filepath.Join(dir, "in.trf"), filepath.Join(dir, "out.txt")
 		if err := os.WriteFile(in, trf, 0o644); err != nil {
 			return nil, err
@@ -213,6 +220,10 @@ func TestGenerateDutchReference(t *testing.T) {
 		}
 		return os.ReadFile(out)
 	}
+}
+
+func TestGenerateDutchReference(t *testing.T) {
+	pair := referencePairer(t)
 	if err := os.MkdirAll(referenceDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -349,4 +360,39 @@ func showPairing(p Pairing) string {
 		s = append(s, fmt.Sprintf("bye %d", p.Bye+1))
 	}
 	return strings.Join(s, " ")
+}
+
+// The benchmark fields: rounds 1 and 5 of Swiss tournaments of 200 and
+// 1,000 players, the rounds before paired by the reference engine, so
+// that both engines are timed on the same files
+// (BenchmarkPairDutchTRF).
+var benchFields = []struct {
+	n, round int
+}{{200, 1}, {200, 5}, {1000, 1}, {1000, 5}}
+
+func benchFile(n, round int) string {
+	return filepath.Join("testdata/bench", fmt.Sprintf("n%d-round%d.trf", n, round))
+}
+
+func TestGenerateBenchFields(t *testing.T) {
+	pair := referencePairer(t)
+	if err := os.MkdirAll("testdata/bench", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range benchFields {
+		s := referenceSpec{n: b.n, rounds: 9, seed: 5}
+		f, answers, err := genRounds(s, b.round-1, pair)
+		if err != nil || len(answers) != b.round-1 {
+			t.Fatalf("%d players: %d rounds, %v", b.n, len(answers), err)
+		}
+		// The round to pair has no absentees, so that both engines pair
+		// the whole field.
+		var buf bytes.Buffer
+		if err := WriteTRF(&buf, &TRF{Name: fmt.Sprintf("Benchmark, %d players", b.n), Field: *f}); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(benchFile(b.n, b.round), buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }

@@ -37,6 +37,8 @@ type Memory struct {
 	// tournaments and their games' index (tournament.go).
 	tournaments  map[uint64]play.TournamentRecord
 	tournamentOf map[uint64]uint64
+	// feeds are told of the games each commit wrote (feed.go).
+	feeds feeds
 }
 
 // New returns an empty in-memory storage.
@@ -92,6 +94,7 @@ func (m *Memory) Update(ctx context.Context, fn func(play.Tx) error) error {
 	}
 	m.addOutbox(tx.outbox)
 	m.addTournaments(tx.tournaments)
+	m.feeds.tell(tx.fed)
 	return nil
 }
 
@@ -120,6 +123,7 @@ type memTx struct {
 	logs        map[[2]string]map[uint64]play.LogEntry // by scope and user, then game
 	outbox      []play.OutboxItem                      // put, in order
 	tournaments map[uint64]play.TournamentRecord
+	fed         []play.Committed // the games put, in order, when a feed listens
 }
 
 func notFound(format string, args ...any) error {
@@ -512,7 +516,7 @@ func (t *memTx) PutGame(g play.Game) error {
 		}
 	}
 	t.games[g.ID] = g.Clone()
-	return nil
+	return t.feed(g)
 }
 
 func (t *memTx) PutChallenge(c play.Challenge) error {

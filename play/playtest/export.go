@@ -12,6 +12,7 @@ import (
 
 	"github.com/iceagechess/iceage/game"
 	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/play/memstore"
 )
 
 // EveryKind writes, in tx, records of every kind of play.RecordKinds,
@@ -219,6 +220,30 @@ func Dump(t testing.TB, st play.Exporter) []string {
 	return out
 }
 
+// Schedule returns the entries of every time index of st (deadlines,
+// reminders, expiries), as lines in their order: what the scheduler
+// reads, which a storage keeps from the games and challenges.
+func Schedule(t testing.TB, st play.Storage) []string {
+	t.Helper()
+	var out []string
+	err := st.View(context.Background(), func(tx play.ReadTx) error {
+		for _, k := range []play.DueKind{play.DueDeadline, play.DueReminder, play.DueExpiry} {
+			due, err := tx.Due(k, time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC), 1<<20)
+			if err != nil {
+				return err
+			}
+			for _, d := range due {
+				out = append(out, fmt.Sprintf("%d %s %d", k, d.At.UTC().Format(time.RFC3339Nano), d.ID))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
 // Lines returns records as sorted Canonical lines.
 func Lines(recs []play.Record) []string {
 	out := make([]string, len(recs))
@@ -400,6 +425,32 @@ func runExportSuite(t *testing.T, open func(t *testing.T) play.Storage) {
 		last, err := ex.Export(ctx, func(play.Record) error { return nil })
 		if err != nil || last != written[0].Game.ID+2 {
 			t.Errorf("Export's last id is %d, %v; NextID gave %d", last, err, written[0].Game.ID+2)
+		}
+	})
+
+	t.Run("a copy into another storage and back into this one keeps every record and the schedule", func(t *testing.T) {
+		st := open(t)
+		ex := exporter(t, st)
+		if err := st.Update(ctx, func(tx play.Tx) error { _, err := EveryKind(tx); return err }); err != nil {
+			t.Fatal(err)
+		}
+		mem := memstore.New()
+		if _, err := play.Copy(ctx, ex, mem, 2); err != nil {
+			t.Fatalf("copying into memory: %v", err)
+		}
+		back := open(t)
+		target, ok := back.(play.CopyTarget)
+		if !ok {
+			t.Fatalf("%T is no play.CopyTarget", back)
+		}
+		if _, err := play.Copy(ctx, mem, target, 2); err != nil {
+			t.Fatalf("copying back: %v", err)
+		}
+		if d := Diff(Dump(t, target), Dump(t, ex)); d != "" {
+			t.Fatalf("the copy back differs:%s", d)
+		}
+		if got, want := Schedule(t, back), Schedule(t, st); !slices.Equal(got, want) {
+			t.Errorf("the copy back's schedule is %q, the first's %q", got, want)
 		}
 	})
 
