@@ -291,7 +291,8 @@ func (b *Bot) acceptClick(in *interaction, id uint64) error {
 	b.followers.note(&g, in, 1)
 	b.notifyTurn(ctx, &g, "", "")
 	if later > 0 {
-		b.moveLater(g.ID, channel, later)
+		b.moveLater(ctx, g.ID, channel, later)
+		b.wakeOutbox()
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -81,53 +82,79 @@ func (b *Bot) waitThread(ctx context.Context, open func() (*discordgo.Channel, e
 	}
 }
 
-// moveLater moves the game just started in channel (its thread refused
-// for a rate limit of after) to a thread of its own once Discord allows:
-// a new thread of the channel, the board posted there and a link to it
-// left in the channel. It tries a few times while the limit lasts, and
-// gives up when the bot stops: the game then goes on in the channel.
-func (b *Bot) moveLater(game uint64, channel string, after time.Duration) {
-	b.atOnce.Add(1)
-	go func() {
-		defer b.atOnce.Done()
-		for range 5 {
-			select {
-			case <-b.life.Done():
-				return
-			case <-time.After(after):
-			}
-			ctx, cancel := context.WithTimeout(b.life, deliveryDeadline)
-			again, err := b.moveToThread(ctx, game, channel)
-			cancel()
-			var limited *discordgo.RateLimitError
-			switch {
-			case err == nil:
-				return
-			case errors.As(err, &limited) && again:
-				after = max(limited.RetryAfter, time.Second)
-			default:
-				b.log.Warn("a game started in its channel for Discord's rate limit could not move to a thread", "game", game, "channel", channel, "err", redact(err))
-				return
-			}
-		}
-	}()
+// kindThread is the kind of the outbox items that move a game started
+// in its channel, for a rate limit on threads, to a thread of its own
+// once Discord allows: the outbox keeps the move through a restart, and
+// any process may make it.
+const kindThread = "thread"
+
+// threadItem is the body of a kindThread item.
+type threadItem struct {
+	Channel string `json:"channel"`
+}
+
+// moveLater has the outbox move game, just started in channel for a rate
+// limit on threads that lasts after, to a thread of its own when the
+// limit ends (deliverThread).
+func (b *Bot) moveLater(ctx context.Context, game uint64, channel string, after time.Duration) {
+	body, _ := json.Marshal(threadItem{Channel: channel}) // a string: cannot fail
+	now := b.cfg.Now()
+	it := play.OutboxItem{Key: fmt.Sprintf("g%d.thread", game), Game: game, Kind: kindThread, Body: body, Due: now.Add(after), Created: now}
+	if err := b.play.Storage().Update(ctx, func(tx play.Tx) error { return tx.PutOutbox(it) }); err != nil {
+		b.log.Error("a game started in its channel for a rate limit will stay there", "game", game, "channel", channel, "err", err)
+	}
+}
+
+// rateLimited is an outbox item's delivery that Discord's rate limit
+// holds back until at.
+type rateLimited struct {
+	at  time.Time
+	err error
+}
+
+func (e *rateLimited) Error() string { return e.err.Error() }
+func (e *rateLimited) Unwrap() error { return e.err }
+
+// deliverThread is the delivery of a kindThread item: the game moves to
+// its own thread, or, while Discord's rate limit lasts, the item waits for
+// its end.
+func (b *Bot) deliverThread(ctx context.Context, it play.OutboxItem) error {
+	var body threadItem
+	if err := json.Unmarshal(it.Body, &body); err != nil || body.Channel == "" {
+		return fmt.Errorf("bot: outbox item %q names no channel: %v", it.Key, err)
+	}
+	err := b.moveToThread(ctx, it.Key, it.Game, body.Channel)
+	var limited *discordgo.RateLimitError
+	if errors.As(err, &limited) {
+		return &rateLimited{at: b.cfg.Now().Add(max(limited.RetryAfter, time.Second)), err: err}
+	}
+	return err
 }
 
 // moveToThread opens a thread in channel for the game going on there,
-// moves the game to it, posts the board there and a link in the channel.
-// again reports an error worth trying again (a rate limit); a game over
-// or moved meanwhile is left as it is.
-func (b *Bot) moveToThread(ctx context.Context, id uint64, channel string) (again bool, err error) {
+// moves the game to it, posts the board there and a link in the channel,
+// under nonces of key: tried again after a failure half-way, it finds the
+// game in a thread of channel already and posts what is missing, once.
+// A game over, or moved elsewhere meanwhile, is left as it is.
+func (b *Bot) moveToThread(ctx context.Context, key string, id uint64, channel string) error {
 	g, err := b.play.Game(ctx, id)
-	if err != nil || g.Over() || g.Channel != channel {
-		return false, err
+	if err != nil || g.Over() {
+		return err
+	}
+	if g.Channel != channel {
+		// Moved by an earlier try, or elsewhere by something else.
+		c, err := b.s.Channel(g.Channel, discordgo.WithContext(ctx))
+		if err != nil || !isThreadType(c.Type) || c.ParentID != channel {
+			return nil
+		}
+		return b.showMoved(ctx, key, &g, channel)
 	}
 	lang := b.guildLang(ctx, g.Guild)
 	name := truncate(tr(lang, "thread.name", map[string]any{"White": g.White.Name, "Black": g.Black.Name}), 100)
 	ch, err := b.s.ThreadStartComplex(channel, &discordgo.ThreadStart{Name: name, AutoArchiveDuration: threadArchiveMinutes,
 		Type: discordgo.ChannelTypeGuildPublicThread}, discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(false))
 	if err != nil {
-		return true, err
+		return err
 	}
 	b.parents.Store(ch.ID, channel)
 	moved, err := b.play.Rehome(ctx, g.ID, channel, ch.ID)
@@ -138,28 +165,38 @@ func (b *Bot) moveToThread(ctx context.Context, id uint64, channel string) (agai
 		}
 		var x *play.Refusal
 		if errors.As(err, &x) {
-			return false, nil
+			return nil
 		}
-		return false, err
+		return err
 	}
 	b.log.Info("a game started in its channel moved to its own thread", "game", g.ID, "channel", channel, "thread", ch.ID)
 	b.addPlayers(ctx, ch.ID, moved.White.ID, moved.Black.ID)
-	m, err := b.boardMessage(ctx, lang, view{g: &moved, buttons: true,
-		headline: tr(lang, "game.own_thread", map[string]any{"White": mention(moved.White.ID), "Black": mention(moved.Black.ID)})})
+	return b.showMoved(ctx, key, &moved, channel)
+}
+
+// showMoved posts the board of game g in the thread it moved to from
+// channel, takes the buttons off its boards in channel and links the
+// thread there.
+func (b *Bot) showMoved(ctx context.Context, key string, g *play.Game, channel string) error {
+	lang := b.guildLang(ctx, g.Guild)
+	m, err := b.boardMessage(ctx, lang, view{g: g, buttons: true,
+		headline: tr(lang, "game.own_thread", map[string]any{"White": mention(g.White.ID), "Black": mention(g.Black.ID)})})
 	if err != nil {
-		return false, err
+		return err
 	}
-	m.mentionOnly(players(&moved, b)...)
-	if _, err := b.post(ctx, ch.ID, m); err != nil {
-		return false, fmt.Errorf("bot: posting the board of game %d in its new thread: %w", g.ID, err)
+	m.mentionOnly(players(g, b)...)
+	m.setNonce(nonce(key + ".board"))
+	if _, err := b.post(ctx, g.Channel, m); err != nil {
+		return fmt.Errorf("bot: posting the board of game %d in its new thread: %w", g.ID, err)
 	}
-	b.retire(&moved, channel, false)
-	link := &message{Content: tr(lang, "game.moved_to_thread", map[string]any{"White": moved.White.Name, "Black": moved.Black.Name, "Thread": "<#" + ch.ID + ">"})}
+	b.retire(g, channel, false)
+	link := &message{Content: tr(lang, "game.moved_to_thread", map[string]any{"White": g.White.Name, "Black": g.Black.Name, "Thread": "<#" + g.Channel + ">"})}
 	link.mentionOnly()
+	link.setNonce(nonce(key + ".link"))
 	if _, err := b.post(ctx, channel, link); err != nil {
-		return false, fmt.Errorf("bot: linking game %d's new thread: %w", g.ID, err)
+		return fmt.Errorf("bot: linking game %d's new thread: %w", g.ID, err)
 	}
-	return false, nil
+	return nil
 }
 
 // DefaultThreadWait is Config.ThreadWait's default: a rate limit on
