@@ -33,7 +33,10 @@ type view struct {
 	headline string
 	flip     bool // show the board from the other side than usual
 	buttons  bool // the game's buttons (Resign, Offer draw, Flip)
-	ping     bool // mention the player to move
+	ping     bool // name the player to move
+	// mention are the players the board notifies: those the act
+	// decided to tell by a mention (round.Delivery.Mentions).
+	mention []string
 }
 
 // boardMessage builds the message of a game's board in lang.
@@ -102,9 +105,6 @@ func (b *Bot) boardMessage(ctx context.Context, lang i18n.Lang, v view) (*messag
 	} else if v.ping {
 		to := g.ToMove()
 		lines = append(lines, tr(lang, "board.your_move", map[string]any{"Player": mention(to.ID)}))
-		if b.wantsMention(ctx, to.ID) {
-			m.mentionOnly(to.ID)
-		}
 	}
 	if v.buttons && g.Ply() == 0 && !g.Over() && b.firstGame(ctx, g) {
 		lines = append(lines, "♟️ "+tr(lang, "clickmove.how_to", nil))
@@ -112,9 +112,7 @@ func (b *Bot) boardMessage(ctx context.Context, lang i18n.Lang, v view) (*messag
 	if len(lines) > 0 {
 		m.Content = strings.Join(lines, "\n")
 	}
-	if m.AllowedMentions == nil {
-		m.mentionOnly()
-	}
+	m.mentionOnly(v.mention...)
 	switch {
 	case g.Over():
 		m.Components = rematchButtons(lang, g)
