@@ -14,6 +14,7 @@ import (
 	"github.com/iceagechess/iceage/game"
 	"github.com/iceagechess/iceage/i18n"
 	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/play/round"
 )
 
 // A game lives for weeks in its thread, and Discord acts on threads:
@@ -147,7 +148,7 @@ func (b *Bot) moveToThread(ctx context.Context, key string, id uint64, channel s
 		if err != nil || !isThreadType(c.Type) || c.ParentID != channel {
 			return nil
 		}
-		return b.showMoved(ctx, key, &g, channel)
+		return b.linkMoved(ctx, key, &g, channel)
 	}
 	lang := b.guildLang(ctx, g.Guild)
 	name := truncate(tr(lang, "thread.name", map[string]any{"White": g.White.Name, "Black": g.Black.Name}), 100)
@@ -157,7 +158,7 @@ func (b *Bot) moveToThread(ctx context.Context, key string, id uint64, channel s
 		return err
 	}
 	b.parents.Store(ch.ID, channel)
-	moved, err := b.play.Rehome(ctx, g.ID, channel, ch.ID)
+	out, err := b.round.Rehome(ctx, g.ID, channel, ch.ID, round.OwnThread, b.cfg.Now())
 	if err != nil {
 		// Over or moved meanwhile: the thread is not needed.
 		if _, derr := b.s.ChannelDelete(ch.ID, discordgo.WithContext(ctx)); derr != nil {
@@ -169,26 +170,19 @@ func (b *Bot) moveToThread(ctx context.Context, key string, id uint64, channel s
 		}
 		return err
 	}
+	moved := out.Game
 	b.log.Info("a game started in its channel moved to its own thread", "game", g.ID, "channel", channel, "thread", ch.ID)
 	b.addPlayers(ctx, ch.ID, moved.White.ID, moved.Black.ID)
-	return b.showMoved(ctx, key, &moved, channel)
+	// Its board in the thread, which tells both players, is in the
+	// outbox, written with the move.
+	b.wakeOutbox()
+	return b.linkMoved(ctx, key, &moved, channel)
 }
 
-// showMoved posts the board of game g in the thread it moved to from
-// channel, takes the buttons off its boards in channel and links the
-// thread there.
-func (b *Bot) showMoved(ctx context.Context, key string, g *play.Game, channel string) error {
+// linkMoved takes the buttons off the boards of game g in channel, which
+// it left for a thread of its own, and links the thread there.
+func (b *Bot) linkMoved(ctx context.Context, key string, g *play.Game, channel string) error {
 	lang := b.guildLang(ctx, g.Guild)
-	m, err := b.boardMessage(ctx, lang, view{g: g, buttons: true,
-		headline: tr(lang, "game.own_thread", map[string]any{"White": mention(g.White.ID), "Black": mention(g.Black.ID)})})
-	if err != nil {
-		return err
-	}
-	m.mentionOnly(players(g, b)...)
-	m.setNonce(nonce(key + ".board"))
-	if _, err := b.post(ctx, g.Channel, m); err != nil {
-		return fmt.Errorf("bot: posting the board of game %d in its new thread: %w", g.ID, err)
-	}
 	b.retire(g, channel, false)
 	link := &message{Content: tr(lang, "game.moved_to_thread", map[string]any{"White": g.White.Name, "Black": g.Black.Name, "Thread": "<#" + g.Channel + ">"})}
 	link.mentionOnly()
@@ -351,7 +345,7 @@ func (b *Bot) rehome(ctx context.Context, g *play.Game, parent string) {
 		b.log.Warn("no new thread for a game whose thread is gone; moving it to the channel", "game", g.ID, "channel", parent, "err", redact(err))
 	}
 	old := g.Channel
-	moved, err := b.play.Rehome(ctx, g.ID, old, channel)
+	out, err := b.round.Rehome(ctx, g.ID, old, channel, round.ThreadGone, b.cfg.Now())
 	if err != nil {
 		var x *play.Refusal
 		if !errors.As(err, &x) {
@@ -365,30 +359,12 @@ func (b *Bot) rehome(ctx context.Context, g *play.Game, parent string) {
 		return
 	}
 	b.log.Info("a game moved to a new thread", "game", g.ID, "from", old, "to", channel)
-	m, err := b.boardMessage(ctx, lang, view{g: &moved, buttons: true,
-		headline: tr(lang, "game.rehomed", map[string]any{"White": mention(moved.White.ID), "Black": mention(moved.Black.ID)})})
-	if err != nil {
-		b.log.Error("drawing the board of a moved game", "game", g.ID, "err", err)
-		return
-	}
-	m.mentionOnly(players(&moved, b)...)
-	if _, err := b.post(ctx, channel, m); err != nil {
-		b.log.Error("posting the board of a moved game", "game", g.ID, "channel", channel, "err", err)
-	}
 	if thread != "" {
-		b.addPlayers(ctx, thread, moved.White.ID, moved.Black.ID)
+		b.addPlayers(ctx, thread, out.Game.White.ID, out.Game.Black.ID)
 	}
-}
-
-// players are the ids of a game's human players.
-func players(g *play.Game, b *Bot) []string {
-	var ids []string
-	for _, id := range []string{g.White.ID, g.Black.ID} {
-		if !b.isEngine(id) {
-			ids = append(ids, id)
-		}
-	}
-	return ids
+	// The board in the new place, which tells both players, is in the
+	// outbox, written with the move.
+	b.wakeOutbox()
 }
 
 // gone reports a refusal of Discord's that says the game's channel can no

@@ -86,10 +86,37 @@ type Tournament struct {
 	Members    []Member
 	Played     []TRound
 	Revision   int
+	// TopColor is the colour drawn by lot for the top seed in round 1
+	// (C.04.3 5.1); NoColor until the start draws it.
+	TopColor Color `json:",omitempty"`
+	// ByeScore is what a Swiss's pairing-allocated bye scores, as the
+	// organiser chose (the zero value: a win's point).
+	ByeScore ByeScore `json:",omitempty"`
 	// MaxPlayers is how many players may be signed up at once (those
 	// withdrawn do not count); 0 means DefaultMaxPlayers. Pairing a
 	// Swiss grows fast with its players.
 	MaxPlayers int `json:",omitempty"`
+}
+
+// ByeScore is what the organiser gives a Swiss's pairing-allocated bye.
+// The values are stored.
+type ByeScore int8
+
+const (
+	ByeFullPoint ByeScore = iota // the default, as a win (C.04.1)
+	ByeHalfPoint
+	ByeNoPoint
+)
+
+// Outcome is the bye's outcome in the field.
+func (b ByeScore) Outcome() Outcome {
+	switch b {
+	case ByeHalfPoint:
+		return HalfPointBye
+	case ByeNoPoint:
+		return ZeroPointBye
+	}
+	return Bye
 }
 
 // DefaultMaxPlayers is a tournament's MaxPlayers when it sets none.
@@ -177,7 +204,9 @@ func (t *Tournament) Withdraw(id string) error {
 
 // Start closes the sign-up, orders the players by rating (their pairing
 // numbers) and pairs round 1. by must be the organiser, or "" for a start
-// at StartAt.
+// at StartAt. The top seed's colour in round 1 is TopColor, which the
+// caller draws by lot beforehand; a tournament started without a draw
+// gives them White.
 func (t *Tournament) Start(by string, now time.Time) (*TRound, error) {
 	if t.Status != SigningUp {
 		return nil, ErrNotSigningUp
@@ -200,6 +229,9 @@ func (t *Tournament) Start(by string, now time.Time) (*TRound, error) {
 	}
 	if t.Rounds < 1 {
 		return nil, fmt.Errorf("a Swiss needs a number of rounds, not %d", t.Rounds)
+	}
+	if t.TopColor != Black {
+		t.TopColor = White
 	}
 	t.Status = Running
 	t.Revision++
@@ -308,7 +340,7 @@ func (t *Tournament) pairNext(now time.Time) (*TRound, error) {
 			// A withdrawn player's games are lost by forfeit.
 			switch {
 			case t.Members[p.White].Withdrawn && t.Members[p.Black].Withdrawn:
-				b.Outcome = ForfeitLoss
+				b.Outcome = DoubleForfeit
 			case t.Members[p.White].Withdrawn:
 				b.Outcome = ForfeitLoss
 			case t.Members[p.Black].Withdrawn:
@@ -333,7 +365,10 @@ func (t *Tournament) pairNext(now time.Time) (*TRound, error) {
 
 // Field is the tournament as pairing, standings and TRF see it.
 func (t *Tournament) Field() *Field {
-	f := &Field{Rounds: t.Rounds, InitialColor: White}
+	f := &Field{Rounds: t.Rounds, InitialColor: t.TopColor, ByeOutcome: t.ByeScore.Outcome()}
+	if f.InitialColor != Black {
+		f.InitialColor = White
+	}
 	for _, m := range t.Members {
 		f.Players = append(f.Players, Entrant{Name: m.Name, Rating: m.Rating, Out: m.Withdrawn})
 	}
@@ -345,6 +380,9 @@ func (t *Tournament) Field() *Field {
 		for _, b := range r.Boards {
 			wo := b.Outcome
 			bo := map[Outcome]Outcome{Win: Loss, Loss: Win, Draw: Draw, ForfeitWin: ForfeitLoss, ForfeitLoss: ForfeitWin, Pending: Pending}[wo]
+			if wo == DoubleForfeit {
+				wo, bo = ForfeitLoss, ForfeitLoss
+			}
 			wc, bc := White, Black
 			if !wo.Played() {
 				wc, bc = NoColor, NoColor
@@ -353,7 +391,7 @@ func (t *Tournament) Field() *Field {
 			f.Players[b.Black].Games[k] = Game{Opponent: b.White, Color: bc, Outcome: bo}
 		}
 		if r.Bye >= 0 {
-			out := Bye
+			out := f.ByeOutcome
 			if t.System == RoundRobin {
 				out = ZeroBye // the round off of an odd round-robin scores nothing
 			}

@@ -18,18 +18,33 @@ import (
 // watcher's goroutine receiving it, as a page's connection would, with
 // 1,000 and 10,000 watchers on one game. It reports the latency's
 // median and 99th percentile over every watcher of every move.
+//
+// On PostgreSQL the acts are made through another store (another
+// process) than the hub's: the latency counts the notification too.
 func BenchmarkFanOut(b *testing.B) {
 	for _, s := range inProcess {
 		for _, n := range []int{1000, 10000} {
 			b.Run(fmt.Sprintf("%s/watchers=%d", s.name, n), func(b *testing.B) {
-				benchFanOut(b, s.open(b), n)
+				st := s.open(b)
+				benchFanOut(b, st, st, n)
 			})
 		}
 	}
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprintf("postgres/watchers=%d", n), func(b *testing.B) {
+			st := openPG(b, 2)
+			benchFanOut(b, st[0], st[1], n)
+		})
+	}
 }
 
-func benchFanOut(b *testing.B, st play.Storage, n int) {
-	h := newHub(b, st, stream.Options{})
+// benchFanOut plays through actOn and watches through a hub on watchOn.
+func benchFanOut(b *testing.B, actOn, watchOn play.Storage, n int) {
+	h := newHub(b, watchOn, stream.Options{})
+	if actOn != watchOn {
+		waitListening(b, actOn, h)
+	}
+	st := actOn
 	var (
 		started atomic.Int64 // the act's start, Unix nanoseconds
 		got     atomic.Int64 // watchers that have the act's event
