@@ -57,7 +57,7 @@ func TestTableNotesWrap(t *testing.T) {
 	}
 	a, _ := png.Decode(bytes.NewReader(plain))
 	b, _ := png.Decode(bytes.NewReader(noted))
-	if a.Bounds().Dx() != b.Bounds().Dx() || b.Bounds().Dy() < a.Bounds().Dy()+2*19 {
+	if a.Bounds().Dx() != b.Bounds().Dx() || b.Bounds().Dy() < a.Bounds().Dy()+2*21 {
 		t.Fatalf("a table of %v with notes is %v: the notes did not wrap", a.Bounds(), b.Bounds())
 	}
 	for _, text := range []string{"", "x", "averyveryverylongwordwithoutanyspaceatallthatcannotbreakanywhereatallreallyreallylong and more"} {

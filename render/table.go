@@ -53,7 +53,7 @@ func TablePNG(tb Table, t Theme) ([]byte, error) {
 	}
 	col := chartColorsOf(t)
 	loadFonts()
-	head, body, title, note := face(fonts.bold, 15), face(fonts.regular, 15), face(fonts.medium, 19), face(fonts.regular, 13)
+	head, body, title, note := face(fonts.bold, 15), face(fonts.regular, 15), face(fonts.medium, 19), face(fonts.regular, 15)
 	cut := func(s string) string {
 		if utf8.RuneCountInString(s) <= maxCellRunes {
 			return s
@@ -67,7 +67,7 @@ func TablePNG(tb Table, t Theme) ([]byte, error) {
 		w, _ := measure.MeasureString(s)
 		return w
 	}
-	const pad, rowH, titleH = 14.0, 30.0, 40.0
+	const pad, rowH, titleH = 11.0, 30.0, 40.0
 	widths := make([]float64, len(tb.Columns))
 	for c, h := range tb.Columns {
 		widths[c] = width(head, cut(h))
@@ -82,7 +82,7 @@ func TablePNG(tb Table, t Theme) ([]byte, error) {
 		total += w + 2*pad
 	}
 	total = max(total, width(title, cut(tb.Title))+3*pad, 320)
-	const noteH = 19.0
+	const noteH = 21.0
 	var notes []string
 	for _, n := range tb.Notes {
 		notes = append(notes, wrap(func(s string) float64 { return width(note, s) }, []rune(n)[:min(len([]rune(n)), maxNoteRunes)], total-2*pad)...)

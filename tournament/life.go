@@ -86,6 +86,8 @@ type Tournament struct {
 	Members    []Member
 	Played     []TRound
 	Revision   int
+	// Ended is when the last round ended and the tournament finished.
+	Ended time.Time `json:",omitzero"`
 	// TopColor is the colour drawn by lot for the top seed in round 1
 	// (C.04.3 5.1); NoColor until the start draws it.
 	TopColor Color `json:",omitempty"`
@@ -318,6 +320,7 @@ func (t *Tournament) Next(now time.Time) (*TRound, error) {
 	}
 	if len(t.Played) >= t.Rounds {
 		t.Status = Finished
+		t.Ended = now
 		t.Revision++
 		return nil, nil
 	}
