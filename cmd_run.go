@@ -330,7 +330,7 @@ func (a *app) Run(ctx context.Context) error {
 		case <-schedCtx.Done():
 			return
 		}
-		if err := a.sched.Run(schedCtx, a.play, a.bot); err != nil {
+		if err := a.sched.Run(schedCtx, a.bot.Round(), a.bot); err != nil {
 			a.log.Error("scheduler stopped", "err", err)
 		}
 	}()

@@ -190,7 +190,7 @@ func New(cfg Config, svc *play.Service) (*Bot, error) {
 	b.owner, b.wake = outboxOwner(), make(chan struct{}, 1)
 	if svc != nil {
 		r, err := round.New(svc, round.Options{Engine: round.EngineOptions{MoveTime: cfg.Engine.MoveTime, Nodes: cfg.Engine.Nodes},
-			Now: cfg.Now, Think: b.think})
+			Now: cfg.Now, Think: b.think, Committed: func(*round.Delivery) { b.wakeOutbox() }})
 		if err != nil {
 			return nil, fmt.Errorf("bot: %w", err)
 		}
@@ -210,6 +210,11 @@ func New(cfg Config, svc *play.Service) (*Bot, error) {
 	}
 	return b, nil
 }
+
+// Round returns the round the bot's acts go through, nil without a
+// service: the scheduler's acts (timeouts) go through it too, so that
+// the engine's turns they leave are the bot's.
+func (b *Bot) Round() *round.Round { return b.round }
 
 // Session returns the discordgo session, for the program's health check.
 func (b *Bot) Session() *discordgo.Session { return b.s }

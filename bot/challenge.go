@@ -250,7 +250,7 @@ func (b *Bot) acceptClick(in *interaction, id uint64) error {
 		}
 		channel, thread, note, later = place.channel, place.thread, place.note, place.later
 	}
-	r, err := b.play.Accept(ctx, id, in.seat, channel, now)
+	out, err := b.round.Accept(ctx, id, in.seat, channel, now, true)
 	if err != nil {
 		// The thread is the game's all the same when another accept of
 		// the challenge, refused this thread (160004), won in it.
@@ -263,7 +263,8 @@ func (b *Bot) acceptClick(in *interaction, id uint64) error {
 		}
 		return err
 	}
-	g := r.Game
+	defer b.wakeOutbox()
+	g := out.Game
 	if thread != "" {
 		b.addPlayers(ctx, thread, g.White.ID, g.Black.ID)
 	}
@@ -281,18 +282,30 @@ func (b *Bot) acceptClick(in *interaction, id uint64) error {
 	if err := in.edit(done); err != nil {
 		b.log.Warn("could not update the challenge message", "challenge", id, "err", err)
 	}
-	board, err := b.boardMessage(ctx, in.public, view{g: &g, headline: tr(in.public, "game.started", nil), buttons: true, ping: true})
+	// The first board is in the outbox, held for this answer: posted
+	// here at once, or by the outbox when Discord refuses it.
+	board, err := b.deliveryMessage(ctx, in.public, &out.Boards[0])
 	if err != nil {
-		return err
-	}
-	if err := b.publish(ctx, in, &g, board); err != nil {
+		if rerr := b.round.NotShown(b.life, &out); rerr != nil {
+			b.log.Error("handing a board to the outbox; it is posted when its hold ends", "game", g.ID, "err", rerr)
+		}
 		return err
 	}
 	b.followers.note(&g, in, 1)
-	b.notifyTurn(ctx, &g, "", "")
 	if later > 0 {
-		b.moveLater(g.ID, channel, later)
+		defer b.moveLater(g.ID, channel, later)
 	}
+	if !g.Private {
+		b.deliverAtOnce(out, board)
+		return nil
+	}
+	if err := in.respond(board); err != nil {
+		if rerr := b.round.NotShown(b.life, &out); rerr != nil {
+			b.log.Error("handing a board to the outbox; it is posted when its hold ends", "game", g.ID, "err", rerr)
+		}
+		return err
+	}
+	b.shown(&out)
 	return nil
 }
 

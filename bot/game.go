@@ -382,20 +382,6 @@ func (b *Bot) drawDeclineClick(in *interaction, a play.Act) error {
 	return err
 }
 
-// respondEnd shows the final board as the answer to an act that ended
-// the game outside the round (a claim after a timeout).
-func (b *Bot) respondEnd(in *interaction, r *play.Result, headline string) error {
-	m, err := b.boardMessage(in.ctx, in.public, view{g: &r.Game, headline: headline})
-	if err != nil {
-		return err
-	}
-	if onOffer(in) == answerClicked {
-		// The click was on an offer's message: replace it by the end.
-		return in.update(m)
-	}
-	return in.respond(m)
-}
-
 func (b *Bot) takebackCommand(in *interaction, _ discordgo.ApplicationCommandInteractionData) error {
 	g, err := b.gameHere(in)
 	if err != nil {

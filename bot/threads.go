@@ -12,6 +12,7 @@ import (
 
 	"github.com/iceagechess/iceage/i18n"
 	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/play/round"
 )
 
 // A game lives for weeks in its thread, and Discord acts on threads:
@@ -129,7 +130,7 @@ func (b *Bot) moveToThread(ctx context.Context, id uint64, channel string) (agai
 		return true, err
 	}
 	b.parents.Store(ch.ID, channel)
-	moved, err := b.play.Rehome(ctx, g.ID, channel, ch.ID)
+	out, err := b.round.Rehome(ctx, g.ID, channel, ch.ID, round.OwnThread, b.cfg.Now())
 	if err != nil {
 		// Over or moved meanwhile: the thread is not needed.
 		if _, derr := b.s.ChannelDelete(ch.ID, discordgo.WithContext(ctx)); derr != nil {
@@ -141,17 +142,12 @@ func (b *Bot) moveToThread(ctx context.Context, id uint64, channel string) (agai
 		}
 		return false, err
 	}
+	moved := out.Game
 	b.log.Info("a game started in its channel moved to its own thread", "game", g.ID, "channel", channel, "thread", ch.ID)
 	b.addPlayers(ctx, ch.ID, moved.White.ID, moved.Black.ID)
-	m, err := b.boardMessage(ctx, lang, view{g: &moved, buttons: true,
-		headline: tr(lang, "game.own_thread", map[string]any{"White": mention(moved.White.ID), "Black": mention(moved.Black.ID)})})
-	if err != nil {
-		return false, err
-	}
-	m.mentionOnly(players(&moved, b)...)
-	if _, err := b.post(ctx, ch.ID, m); err != nil {
-		return false, fmt.Errorf("bot: posting the board of game %d in its new thread: %w", g.ID, err)
-	}
+	// Its board in the thread, which tells both players, is in the
+	// outbox, written with the move.
+	b.wakeOutbox()
 	b.retire(&moved, channel, false)
 	link := &message{Content: tr(lang, "game.moved_to_thread", map[string]any{"White": moved.White.Name, "Black": moved.Black.Name, "Thread": "<#" + ch.ID + ">"})}
 	link.mentionOnly()
@@ -313,7 +309,7 @@ func (b *Bot) rehome(ctx context.Context, g *play.Game, parent string) {
 		b.log.Warn("no new thread for a game whose thread is gone; moving it to the channel", "game", g.ID, "channel", parent, "err", redact(err))
 	}
 	old := g.Channel
-	moved, err := b.play.Rehome(ctx, g.ID, old, channel)
+	out, err := b.round.Rehome(ctx, g.ID, old, channel, round.ThreadGone, b.cfg.Now())
 	if err != nil {
 		var x *play.Refusal
 		if !errors.As(err, &x) {
@@ -327,30 +323,12 @@ func (b *Bot) rehome(ctx context.Context, g *play.Game, parent string) {
 		return
 	}
 	b.log.Info("a game moved to a new thread", "game", g.ID, "from", old, "to", channel)
-	m, err := b.boardMessage(ctx, lang, view{g: &moved, buttons: true,
-		headline: tr(lang, "game.rehomed", map[string]any{"White": mention(moved.White.ID), "Black": mention(moved.Black.ID)})})
-	if err != nil {
-		b.log.Error("drawing the board of a moved game", "game", g.ID, "err", err)
-		return
-	}
-	m.mentionOnly(players(&moved, b)...)
-	if _, err := b.post(ctx, channel, m); err != nil {
-		b.log.Error("posting the board of a moved game", "game", g.ID, "channel", channel, "err", err)
-	}
 	if thread != "" {
-		b.addPlayers(ctx, thread, moved.White.ID, moved.Black.ID)
+		b.addPlayers(ctx, thread, out.Game.White.ID, out.Game.Black.ID)
 	}
-}
-
-// players are the ids of a game's human players.
-func players(g *play.Game, b *Bot) []string {
-	var ids []string
-	for _, id := range []string{g.White.ID, g.Black.ID} {
-		if !b.isEngine(id) {
-			ids = append(ids, id)
-		}
-	}
-	return ids
+	// The board in the new place, which tells both players, is in the
+	// outbox, written with the move.
+	b.wakeOutbox()
 }
 
 // gone reports a refusal of Discord's that says the game's channel can no

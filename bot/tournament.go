@@ -98,7 +98,7 @@ func declareTournament(cfg *Config) *discordgo.ApplicationCommand {
 }
 
 func (b *Bot) runner() *tournament.Runner {
-	return &tournament.Runner{Play: b.play, Channel: b.boardThread, MaxPlayers: b.cfg.Limits.TournamentPlayers, Lot: b.drawColour}
+	return &tournament.Runner{Round: b.round, Channel: b.boardThread, MaxPlayers: b.cfg.Limits.TournamentPlayers, Lot: b.drawColour}
 }
 
 // drawColour draws the top seed's colour in round 1 by lot.
@@ -570,8 +570,9 @@ func (b *Bot) tournamentNews(ctx context.Context, t *tournament.Tournament, key 
 }
 
 // announce posts what the tournament's state calls for, once: the
-// current round's pairings and its games' first boards, or the final
-// standings and podium; and it brings the sign-up post up to date.
+// current round's pairings, or the final standings and podium; and it
+// brings the sign-up post up to date. The games' first boards are the
+// outbox's, written with the games.
 func (b *Bot) announce(ctx context.Context, t *tournament.Tournament) error {
 	lang := b.guildLang(ctx, t.Guild)
 	if t.Post != "" {
@@ -594,7 +595,6 @@ func (b *Bot) announce(ctx context.Context, t *tournament.Tournament) error {
 	k := len(t.Played)
 	r := t.Played[k-1]
 	var lines []string
-	var pings []string
 	for i, bd := range r.Boards {
 		where := ""
 		if bd.GameID != 0 {
@@ -604,8 +604,10 @@ func (b *Bot) announce(ctx context.Context, t *tournament.Tournament) error {
 		}
 		lines = append(lines, tr(lang, "tournament.round.board", map[string]any{"Board": i + 1,
 			"White": mention(t.Members[bd.White].ID), "Black": mention(t.Members[bd.Black].ID), "Thread": where}))
-		pings = append(pings, t.Members[bd.White].ID, t.Members[bd.Black].ID)
 	}
+	// The pairings notify only who has a bye: the players of a game hear
+	// of it from its first board, as their settings say.
+	var pings []string
 	if r.Bye >= 0 {
 		// A Swiss's bye scores what the organiser chose; a round-robin's
 		// free player sits the round out.
@@ -626,32 +628,10 @@ func (b *Bot) announce(ctx context.Context, t *tournament.Tournament) error {
 	if _, err := b.post(ctx, t.Channel, m); err != nil {
 		return err
 	}
-	// The first board of each game, in its thread, for whoever moves.
-	for _, bd := range r.Boards {
-		if bd.GameID == 0 || bd.Outcome != tournament.Pending {
-			continue
-		}
-		g, err := b.play.Game(ctx, bd.GameID)
-		if err != nil || len(g.Moves) > 0 || g.Over() {
-			continue
-		}
-		if err := b.postFirstBoard(ctx, lang, t, &g); err != nil {
-			return err
-		}
-	}
+	// Each game's first board, which tells its players as their
+	// settings say, is in the outbox, written with the game.
+	b.wakeOutbox()
 	return nil
-}
-
-// postFirstBoard posts a tournament game's first board in its thread,
-// once (its nonce).
-func (b *Bot) postFirstBoard(ctx context.Context, lang i18n.Lang, t *tournament.Tournament, g *play.Game) error {
-	board, err := b.boardMessage(ctx, lang, view{g: g, headline: tr(lang, "game.started", nil), buttons: true, ping: true})
-	if err != nil {
-		return err
-	}
-	board.setNonce(nonce(fmt.Sprintf("tn:%d:board:%d", t.ID, g.ID)))
-	_, err = b.post(ctx, g.Channel, board)
-	return err
 }
 
 // tiebreakKeys name the tie-breaks in the messages' keys.

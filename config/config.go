@@ -163,6 +163,8 @@ type HTTP struct {
 
 // DefaultTokenFile is the name of the operators' token file, beside the
 // database unless http.token_file says otherwise.
+//
+// #nosec G101 -- a file's name, not a credential
 const DefaultTokenFile = "iceage-http.token"
 
 // Limits are per-user caps and cooldowns. A 0 turns a limit off.

@@ -18,7 +18,7 @@ func (s *Store) Export(ctx context.Context, walk play.Walk) (lastID uint64, err 
 	if err != nil {
 		return 0, fmt.Errorf("pgstore: beginning an export: %w", err)
 	}
-	defer ptx.Rollback(context.WithoutCancel(ctx))
+	defer ptx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // a read-only transaction: nothing is lost if its end fails
 	// An export reads every record in one statement per kind, for as
 	// long as the whole database takes.
 	if _, err := ptx.Exec(ctx, `SET LOCAL statement_timeout = 0`); err != nil {

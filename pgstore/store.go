@@ -288,6 +288,6 @@ func (s *Store) View(ctx context.Context, fn func(tx play.ReadTx) error) (err er
 	if err != nil {
 		return fmt.Errorf("pgstore: beginning a transaction: %w", err)
 	}
-	defer ptx.Rollback(context.WithoutCancel(ctx))
+	defer ptx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // after a commit it does nothing; before, fn's error is the one to tell
 	return fn(&txn{ctx: ctx, tx: ptx})
 }

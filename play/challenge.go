@@ -349,6 +349,8 @@ type NewGame struct {
 	At     time.Time
 	// Private: see Game.Private.
 	Private bool
+	// Tournament: see Game.Tournament.
+	Tournament uint64
 	// Caps are those of the engine's opponent, in a game against the
 	// engine: their games against it, their posts. Other games have
 	// none.
@@ -415,7 +417,7 @@ func (s *Service) start(tx Tx, n NewGame) (Game, error) {
 	at := normTime(n.At)
 	g := Game{ID: id, Revision: 1, Last: Started, Guild: n.Guild, Channel: n.Channel,
 		White: n.White, Black: n.Black, StartFEN: n.StartFEN, FEN: pos.FEN(), Moves: []Move{},
-		Created: at, Updated: at, Rated: n.Rated, DaysPerMove: n.DaysPerMove, Engine: n.Engine, Private: n.Private}
+		Created: at, Updated: at, Rated: n.Rated, DaysPerMove: n.DaysPerMove, Engine: n.Engine, Private: n.Private, Tournament: n.Tournament}
 	for _, c := range []game.Color{game.White, game.Black} {
 		p, err := tx.Prefs(g.Seat(c).ID)
 		if err != nil {

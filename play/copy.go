@@ -27,7 +27,7 @@ func (c *Counts) Add(r *Record) {
 	}
 	c.n[k]++
 	h := fnv.New64a()
-	h.Write([]byte(r.String()))
+	_, _ = h.Write([]byte(r.String())) // a hash's Write never fails
 	c.names[k] += h.Sum64()
 	if k == KindGame && r.Game.Over() {
 		c.over++

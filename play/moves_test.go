@@ -262,8 +262,8 @@ func TestRefusalData(t *testing.T) {
 				t.Errorf("kind %d says nothing", k)
 			}
 		}
-		if len(seen) != 38 {
-			t.Errorf("%d named kinds, want 38", len(seen))
+		if len(seen) != 39 {
+			t.Errorf("%d named kinds, want 39", len(seen))
 		}
 		if got := play.RefusalKind(99).String(); got != "RefusalKind(99)" {
 			t.Errorf("an unknown kind is %q", got)
@@ -272,7 +272,7 @@ func TestRefusalData(t *testing.T) {
 
 	t.Run("every event has a distinct English name", func(t *testing.T) {
 		seen := map[string]bool{}
-		for e := play.Started; e <= play.Queued; e++ {
+		for e := play.Started; e <= play.Rehomed; e++ {
 			if seen[e.String()] || e.String() == play.NoEvent.String() {
 				t.Errorf("event %d is %q", e, e.String())
 			}

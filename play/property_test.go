@@ -355,7 +355,6 @@ func (r *randomRun) challengeAct(before world) {
 	case 4:
 		var gone []play.Challenge
 		gone, err = r.svc.Expire(ctx, r.now, 1+r.pick(3))
-		what = "expire"
 		for _, c := range gone {
 			if c.Expires.After(r.now) {
 				r.fatalf("expired %+v before its time", c)

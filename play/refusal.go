@@ -116,6 +116,9 @@ const (
 	// nothing a short while ago; they may challenge again at
 	// Refusal.Until.
 	ChallengedLately RefusalKind = 40
+	// TournamentGame: a tournament's game cannot be aborted; a player who
+	// never moves loses on time.
+	TournamentGame RefusalKind = 41
 )
 
 var refusalNames = map[RefusalKind]string{
@@ -132,7 +135,7 @@ var refusalNames = map[RefusalKind]string{
 	YourTurn: "your turn", PremoveConflict: "premove conflict", TooManyPremoves: "too many premoves",
 	NoReply: "no reply", NoVacationLeft: "no vacation left", NotOnVacation: "not on vacation",
 	BadSettings: "bad settings", TooManyChallenges: "too many challenges", TooManyEngineGames: "too many engine games",
-	TooManyPosts: "too many posts", ChallengedLately: "challenged lately",
+	TooManyPosts: "too many posts", ChallengedLately: "challenged lately", TournamentGame: "tournament game",
 }
 
 // String returns a short stable name, e.g. "not your turn".

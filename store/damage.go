@@ -542,11 +542,11 @@ func checkFileExtent(path string, lock, timeout time.Duration, scope checkExtent
 	case waitErr = <-done:
 	case <-time.After(timeout + lock):
 		_ = cmd.Process.Kill() // if it ended meanwhile, done says so
-		<-done
+		<-done                 //nolint:errcheck // killed: its exit error says nothing more
 		return []string{fmt.Sprintf("the check did not finish within %v, as when bbolt walks a cycle of damaged pages", timeout)}, nil
 	case <-stop:
 		_ = cmd.Process.Kill() // if it ended meanwhile, done says so
-		<-done
+		<-done                 //nolint:errcheck // killed: its exit error says nothing more
 		return nil, errStopped
 	}
 	var problems []string

@@ -18,18 +18,33 @@ import (
 // watcher's goroutine receiving it, as a page's connection would, with
 // 1,000 and 10,000 watchers on one game. It reports the latency's
 // median and 99th percentile over every watcher of every move.
+//
+// On PostgreSQL the acts are made through another store (another
+// process) than the hub's: the latency counts the notification too.
 func BenchmarkFanOut(b *testing.B) {
 	for _, s := range inProcess {
 		for _, n := range []int{1000, 10000} {
 			b.Run(fmt.Sprintf("%s/watchers=%d", s.name, n), func(b *testing.B) {
-				benchFanOut(b, s.open(b), n)
+				st := s.open(b)
+				benchFanOut(b, st, st, n)
 			})
 		}
 	}
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprintf("postgres/watchers=%d", n), func(b *testing.B) {
+			st := openPG(b, 2)
+			benchFanOut(b, st[0], st[1], n)
+		})
+	}
 }
 
-func benchFanOut(b *testing.B, st play.Storage, n int) {
-	h := newHub(b, st, stream.Options{})
+// benchFanOut plays through actOn and watches through a hub on watchOn.
+func benchFanOut(b *testing.B, actOn, watchOn play.Storage, n int) {
+	h := newHub(b, watchOn, stream.Options{})
+	if actOn != watchOn {
+		waitListening(b, actOn, h)
+	}
+	st := actOn
 	var (
 		started atomic.Int64 // the act's start, Unix nanoseconds
 		got     atomic.Int64 // watchers that have the act's event
@@ -121,4 +136,54 @@ func BenchmarkWatcherMemory(b *testing.B) {
 		}
 	}
 	b.ReportMetric(per, "bytes/watcher")
+}
+
+// BenchmarkGameMemory measures what the hub holds for each game it
+// follows, with one watcher each, for 1,000 games that each had 40 moves
+// while followed.
+func BenchmarkGameMemory(b *testing.B) {
+	const n = 1000
+	st := inProcess[0].open(b)
+	h := newHub(b, st, stream.Options{})
+	var tables []*table
+	for i := range n {
+		tables = append(tables, newTable(b, st, fmt.Sprintf("c%d", i)))
+	}
+	var per float64
+	for range b.N {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		ws := make([]*stream.Watch, 0, n)
+		for _, tb := range tables {
+			w, err := h.Subscribe(ctx, tb.g.ID, tb.g.Revision)
+			if err != nil {
+				b.Fatal(err)
+			}
+			ws = append(ws, w)
+		}
+		for range 40 {
+			for i, tb := range tables {
+				if !tb.g.Over() {
+					tb.move()
+					for len(ws[i].Events()) > 0 {
+						<-ws[i].Events()
+					}
+				}
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+		for _, w := range ws {
+			for len(w.Events()) > 0 {
+				<-w.Events()
+			}
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		per = float64(int64(after.HeapAlloc+after.StackInuse)-int64(before.HeapAlloc+before.StackInuse)) / n
+		for _, w := range ws {
+			w.Close()
+		}
+	}
+	b.ReportMetric(per, "bytes/game")
 }
