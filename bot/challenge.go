@@ -293,7 +293,8 @@ func (b *Bot) acceptClick(in *interaction, id uint64) error {
 	}
 	b.followers.note(&g, in, 1)
 	if later > 0 {
-		defer b.moveLater(g.ID, channel, later)
+		b.moveLater(ctx, g.ID, channel, later)
+		defer b.wakeOutbox()
 	}
 	if !g.Private {
 		b.deliverAtOnce(out, board)

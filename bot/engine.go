@@ -139,7 +139,7 @@ func (b *Bot) engineChallenge(in *interaction, n play.NewChallenge, level int) e
 	// the engine's first move if it has White.
 	defer b.wakeOutbox()
 	if place.later > 0 {
-		b.moveLater(started.Game.ID, channel, place.later)
+		b.moveLater(in.ctx, started.Game.ID, channel, place.later)
 	}
 	if thread != "" {
 		b.addPlayers(in.ctx, thread, n.From.ID)
