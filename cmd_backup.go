@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/iceagechess/iceage/config"
+	"github.com/iceagechess/iceage/ops"
 	"github.com/iceagechess/iceage/store"
 )
 
@@ -41,6 +42,7 @@ func runBackup(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	listen, token := *listener, os.Getenv("ICEAGE_HTTP_TOKEN")
+	var tokenErr error // a token file that could not be read, told if the bot is asked
 	if *db == "" || listen == "" || token == "" {
 		c, err := config.Load(*configPath, os.Getenv)
 		if err != nil {
@@ -54,6 +56,18 @@ func runBackup(args []string, stdout, stderr io.Writer) int {
 			listen = c.HTTP.Listen
 		}
 		token = c.HTTP.Token
+		if token == "" {
+			// The token the bot made at its first start, in the file
+			// beside the database unless the configuration names it.
+			path := c.HTTP.TokenFile
+			if path == filepath.Join(filepath.Dir(c.Database.Path), config.DefaultTokenFile) {
+				path = filepath.Join(filepath.Dir(*db), config.DefaultTokenFile)
+			}
+			var err error
+			if token, err = ops.ReadToken(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+				tokenErr = err
+			}
+		}
 	}
 	// A shared lock, no migration, nothing written to the source. A
 	// running bot holds the exclusive lock, so this waits for the timeout;
@@ -64,6 +78,9 @@ func runBackup(args []string, stdout, stderr io.Writer) int {
 	if errors.Is(err, store.ErrLocked) && listen != "" {
 		from = "the running bot at " + listen
 		n, err = backupFromBot(listen, token, *db, *out, *timeout)
+		if err != nil && tokenErr != nil {
+			err = fmt.Errorf("%w (and %v)", err, tokenErr)
+		}
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "backup:", err)
@@ -77,7 +94,8 @@ func runBackup(args []string, stdout, stderr io.Writer) int {
 // /backup of the bot listening at listen, and writes it to out as
 // store.CopyFile writes a backup: checked for damage, then renamed over
 // out. The download goes to a file beside out first, removed afterwards.
-// token is the listener's (http.token), "" if it has none.
+// token is the listener's (http.token, or the one in its token file), ""
+// if none was found.
 // As for any backup, out may not be the live database by any name: the
 // bot would go on writing to a file no longer there.
 func backupFromBot(listen, token, db, out string, timeout time.Duration) (int64, error) {

@@ -19,10 +19,12 @@ import (
 
 	"github.com/iceagechess/iceage/bot"
 	"github.com/iceagechess/iceage/config"
+	"github.com/iceagechess/iceage/internal/connlimit"
 	"github.com/iceagechess/iceage/internal/discordurl"
 	"github.com/iceagechess/iceage/ops"
 	"github.com/iceagechess/iceage/pgstore"
 	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/play/stream"
 	"github.com/iceagechess/iceage/render"
 	"github.com/iceagechess/iceage/schedule"
 	"github.com/iceagechess/iceage/store"
@@ -90,9 +92,15 @@ type app struct {
 	// PostgreSQL.
 	closeStore func() error
 	bolt       *store.Store
-	play       *play.Service
-	bot        *bot.Bot
-	sched      *schedule.Scheduler
+	// stream is the process's one stream of every game's events, fed
+	// by the storage's commits, so that every act reaches its watchers
+	// whichever door it came by: the bot's, the engine's, the
+	// scheduler's, another process's on PostgreSQL. The web page stands
+	// on it.
+	stream *stream.Hub
+	play   *play.Service
+	bot    *bot.Bot
+	sched  *schedule.Scheduler
 	// servers are the operators' listener and, with HTTP interactions,
 	// Discord's: never one listener for both.
 	servers []*http.Server
@@ -138,6 +146,17 @@ func newApp(cfg config.Config, logTo io.Writer) (*app, error) {
 		a.store, a.closeStore, a.bolt = st, st.Close, st
 	}
 	st := a.store
+	hub, err := stream.New(st, stream.Options{Logger: log})
+	if err != nil {
+		_ = a.closeStore() // err says why the program cannot start
+		return nil, err
+	}
+	a.stream = hub
+	closeStore := a.closeStore
+	a.closeStore = func() error {
+		hub.Close()
+		return closeStore()
+	}
 	// The scheduler watches the storage, so that a new deadline wakes it.
 	a.sched = schedule.New(schedOpts)
 	vacation := cfg.Play.VacationDays
@@ -158,9 +177,10 @@ func newApp(cfg config.Config, logTo io.Writer) (*app, error) {
 		ShardID: cfg.Discord.ShardID, ShardCount: cfg.Discord.ShardCount,
 		Engine: bot.EngineConfig{Workers: cfg.Engine.Workers, DefaultLevel: cfg.Engine.DefaultLevel, Rated: cfg.Engine.Rated,
 			MoveTime: time.Duration(cfg.Engine.MoveSeconds * float64(time.Second))},
-		Limits: bot.Limits{OpenChallenges: cfg.Limits.OpenChallenges, EngineGames: cfg.Limits.EngineGames,
+		Limits: bot.Limits{OpenChallenges: cfg.Limits.OpenChallenges, EngineGames: cfg.Limits.EngineGames, PostsPerMinute: cfg.Limits.PostsPerMinute,
 			ChallengeAgain: time.Duration(cfg.Limits.ChallengeAgainMinutes) * time.Minute,
-			Analyze:        time.Duration(cfg.Limits.AnalyzeSeconds) * time.Second, GIF: time.Duration(cfg.Limits.GIFSeconds) * time.Second},
+			Analyze:        time.Duration(cfg.Limits.AnalyzeSeconds) * time.Second, GIF: time.Duration(cfg.Limits.GIFSeconds) * time.Second,
+			TournamentPlayers: cfg.Limits.TournamentPlayers},
 		InteractionIDs: a.interactionIDs}, a.play)
 	if err != nil {
 		_ = a.closeStore() // err says why the bot cannot start
@@ -195,7 +215,11 @@ func newServer(h http.Handler, log *slog.Logger) *http.Server {
 // interactions listener (http.interactions), those that are configured.
 func (a *app) listen() error {
 	if a.cfg.HTTP.Listen != "" {
-		if err := a.serve("operators' listener", a.cfg.HTTP.Listen, "http.listen", a.opsHandler()); err != nil {
+		h, err := a.opsHandler()
+		if err != nil {
+			return err
+		}
+		if err := a.serve("operators' listener", a.cfg.HTTP.Listen, "http.listen", h, 0); err != nil {
 			return err
 		}
 	}
@@ -206,18 +230,24 @@ func (a *app) listen() error {
 		}
 		mux := http.NewServeMux()
 		mux.Handle("/interactions", a.bot.InteractionsHandler(ed25519.PublicKey(key)))
-		if err := a.serve("interactions listener", a.cfg.HTTP.Interactions, "http.interactions", mux); err != nil {
+		// Each connection holds a goroutine, buffers and at most
+		// bot.MaxInteractionBytes of body: capped, they are bounded.
+		if err := a.serve("interactions listener", a.cfg.HTTP.Interactions, "http.interactions", mux, a.cfg.HTTP.InteractionsConnections); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// serve starts a server on addr; key names the setting in errors.
-func (a *app) serve(what, addr, key string, h http.Handler) error {
+// serve starts a server on addr, holding at most conns connections
+// open at once when conns > 0; key names the setting in errors.
+func (a *app) serve(what, addr, key string, h http.Handler, conns int) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("%s %s: %w", key, addr, err)
+	}
+	if conns > 0 {
+		ln = connlimit.Listen(ln, conns)
 	}
 	srv := newServer(h, a.log)
 	a.servers = append(a.servers, srv)
@@ -231,13 +261,31 @@ func (a *app) serve(what, addr, key string, h http.Handler) error {
 }
 
 // opsHandler serves /healthz, /metrics and /backup, and feeds the
-// metrics.
-func (a *app) opsHandler() http.Handler {
+// metrics. Without http.token, /backup requires the token kept in
+// http.token_file, made there at the first start.
+func (a *app) opsHandler() (http.Handler, error) {
 	src := ops.Sources{
 		Connected: func() bool { return a.bot.Session().DataReady },
 		StoreOK:   func(ctx context.Context) error { return a.store.View(ctx, func(play.ReadTx) error { return nil }) },
 		Token:     a.cfg.HTTP.Token,
+		Listen:    a.cfg.HTTP.Listen,
 		Log:       a.log,
+	}
+	if a.bolt != nil && src.Token == "" {
+		path := a.cfg.HTTP.TokenFile
+		token, created, err := ops.LoadToken(path)
+		if err != nil {
+			return nil, fmt.Errorf("http.token_file: %w", err)
+		}
+		src.BackupToken = token
+		what := "the operators' token, which /backup and iceage backup need, is kept in its file"
+		if created {
+			what = "the operators' token, which /backup and iceage backup need, was made at this first start"
+		}
+		if abs, err := filepath.Abs(path); err == nil {
+			path = abs
+		}
+		a.log.Info(what, "file", path)
 	}
 	if a.bolt != nil {
 		// PostgreSQL is backed up with its own tools (pg_dump).
@@ -260,7 +308,7 @@ func (a *app) opsHandler() http.Handler {
 			m.Moves.Inc()
 		}
 	}
-	return ops.Handler(src, m)
+	return ops.Handler(src, m), nil
 }
 
 // Run serves until ctx ends: no new interactions then, those in flight
@@ -282,7 +330,7 @@ func (a *app) Run(ctx context.Context) error {
 		case <-schedCtx.Done():
 			return
 		}
-		if err := a.sched.Run(schedCtx, a.play, a.bot); err != nil {
+		if err := a.sched.Run(schedCtx, a.bot.Round(), a.bot); err != nil {
 			a.log.Error("scheduler stopped", "err", err)
 		}
 	}()

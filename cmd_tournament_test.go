@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/play/round"
 	"github.com/iceagechess/iceage/store"
 	"github.com/iceagechess/iceage/tournament"
 )
@@ -25,7 +26,11 @@ func TestTournamentCommandExportsTRF(t *testing.T) {
 	}
 	ctx := context.Background()
 	svc := play.New(st, play.Options{OnEnd: []func(play.Tx, *play.Game) error{tournament.OnEnd}})
-	r := &tournament.Runner{Play: svc, Channel: func(_ context.Context, tr *tournament.Tournament, board int) (string, error) {
+	rd, err := round.New(svc, round.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &tournament.Runner{Round: rd, Channel: func(_ context.Context, tr *tournament.Tournament, board int) (string, error) {
 		return fmt.Sprintf("r%d-b%d", len(tr.Played), board), nil
 	}}
 	at := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)

@@ -5,10 +5,12 @@ import (
 	"context"
 	"crypto/ed25519"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -101,8 +103,269 @@ func TestTheInteractionsListenerServesNoOperations(t *testing.T) {
 			t.Errorf("GET %s on the interactions listener: %d", path, code)
 		}
 	}
-	if code := status(t, "http://"+b.http+"/backup", ""); code != http.StatusOK {
+	if code := status(t, "http://"+b.http+"/backup", opsToken(t, b.dir)); code != http.StatusOK {
 		t.Errorf("GET /backup on the operators' listener: %d, want 200", code)
+	}
+}
+
+// opsToken reads the operators' token the program made beside its
+// database in dir.
+func opsToken(t *testing.T, dir string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "iceage-http.token"))
+	if err != nil {
+		t.Fatalf("the operators' token file: %v", err)
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// TestABackupAlwaysNeedsTheToken: with no http.token, the program makes
+// one at its first start in a file only its user may read, beside the
+// database, says where, and keeps it at the next start; /backup needs
+// it.
+func TestABackupAlwaysNeedsTheToken(t *testing.T) {
+	srv := fakediscord.New(t)
+	dir := t.TempDir()
+	b := startBot(t, srv, dir)
+	path := filepath.Join(dir, "iceage-http.token")
+	fi, err := os.Stat(path)
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("the token file: %v, %v; want one of mode 0600", fi, err)
+	}
+	if log := b.stderr.String(); !strings.Contains(log, "was made at this first start") || !strings.Contains(log, path) {
+		t.Errorf("the log does not say where the new token is kept:\n%s", log)
+	}
+	token := opsToken(t, dir)
+	if code := status(t, "http://"+b.http+"/backup", ""); code != http.StatusUnauthorized {
+		t.Errorf("/backup on loopback without the token: %d, want 401", code)
+	}
+	if code := status(t, "http://"+b.http+"/backup", token); code != http.StatusOK {
+		t.Errorf("/backup with the token file's token: %d, want 200", code)
+	}
+	if code := status(t, "http://"+b.http+"/metrics", ""); code != http.StatusOK {
+		t.Errorf("/metrics on loopback without http.token: %d, want 200 as before", code)
+	}
+	b.cmd.Process.Kill()
+	<-b.done
+	b.done <- nil
+	again := startBot(t, srv, dir)
+	if opsToken(t, dir) != token {
+		t.Error("the token changed at the second start")
+	}
+	// The fake Discord saw the first start's commands: wait for the log.
+	for start := time.Now(); !strings.Contains(again.stderr.String(), "is kept in its file"); time.Sleep(50 * time.Millisecond) {
+		if time.Since(start) > 20*time.Second {
+			t.Fatalf("the second start does not say where the token is kept:\n%s", again.stderr)
+		}
+	}
+	if !strings.Contains(again.stderr.String(), path) {
+		t.Errorf("the second start does not name the token file:\n%s", again.stderr)
+	}
+}
+
+// TestAForeignHostGetsNothingFromTheOperatorsListener: a web page that
+// rebinds its name to 127.0.0.1 sends its own name as Host; the
+// listener answers 421 and nothing else, token or not.
+func TestAForeignHostGetsNothingFromTheOperatorsListener(t *testing.T) {
+	srv := fakediscord.New(t)
+	dir := t.TempDir()
+	b := startBot(t, srv, dir)
+	token := opsToken(t, dir)
+	_, port, _ := net.SplitHostPort(b.http)
+	for _, host := range []string{"attacker.example", "attacker.example:" + port, "127.0.0.1.nip.example:" + port} {
+		for _, path := range []string{"/backup", "/metrics", "/healthz"} {
+			r, err := http.NewRequest(http.MethodGet, "http://"+b.http+path, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.Host = host
+			r.Header.Set("Authorization", "Bearer "+token)
+			resp, err := http.DefaultClient.Do(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusMisdirectedRequest || len(body) > 100 || strings.Contains(string(body), "go_") || strings.Contains(string(body), "gateway") {
+				t.Errorf("GET %s with Host %s: %d, %d bytes %.60q; want 421 and nothing", path, host, resp.StatusCode, len(body), body)
+			}
+		}
+	}
+	for _, host := range []string{b.http, "localhost:" + port} {
+		r, _ := http.NewRequest(http.MethodGet, "http://"+b.http+"/healthz", nil)
+		r.Host = host
+		resp, err := http.DefaultClient.Do(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusMisdirectedRequest {
+			t.Errorf("GET /healthz with Host %s: 421", host)
+		}
+	}
+}
+
+// rss returns the resident memory of process pid, now and at its peak
+// since the peak was last reset, in bytes (Linux).
+func rss(t *testing.T, pid int) (now, peak int64) {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Skipf("no /proc: %v", err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue
+		}
+		kb, _ := strconv.ParseInt(f[1], 10, 64)
+		switch f[0] {
+		case "VmRSS:":
+			now = kb << 10
+		case "VmHWM:":
+			peak = kb << 10
+		}
+	}
+	return now, peak
+}
+
+// heldBodies is how many connections hold a body of 1 MiB − 1 bytes.
+const heldBodies = 100
+
+// TestHeldBodiesCostLittleMemory: a hundred connections, each sending
+// 1 MiB − 1 bytes of body with a bogus signature and holding the last
+// byte, half with a Content-Length and half chunked, raise the program's
+// resident memory by less than 50 MiB.
+func TestHeldBodiesCostLittleMemory(t *testing.T) {
+	b := startInteractionsBot(t)
+	pid := b.cmd.Process.Pid
+	// The peak so far (the start's) is forgotten, where the system lets
+	// us; else the peak compared is the start's or above.
+	_ = os.WriteFile(fmt.Sprintf("/proc/%d/clear_refs", pid), []byte("5"), 0o600)
+	before, _ := rss(t, pid)
+	ts := strconv.FormatInt(time.Now().Unix(), 10)
+	bogus := strings.Repeat("ab", ed25519.SignatureSize)
+	const size = 1 << 20
+	chunk := strings.Repeat("x", 64<<10)
+	var wg sync.WaitGroup
+	var conns []net.Conn
+	for i := range heldBodies {
+		conn, err := net.Dial("tcp", b.interactions)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, conn)
+		wg.Add(1)
+		go func(chunked bool) {
+			defer wg.Done()
+			length := "Content-Length: " + strconv.Itoa(size)
+			if chunked {
+				length = "Transfer-Encoding: chunked"
+			}
+			fmt.Fprintf(conn, "POST /interactions HTTP/1.1\r\nHost: bot\r\n%s\r\nX-Signature-Timestamp: %s\r\nX-Signature-Ed25519: %s\r\n\r\n", length, ts, bogus)
+			if chunked {
+				fmt.Fprintf(conn, "%x\r\n", size-1)
+			}
+			// 1 MiB − 1 bytes, the last held back; a write the server
+			// refused (it hung up) ends the sending.
+			for sent := 0; sent < size-1; {
+				n := min(len(chunk), size-1-sent)
+				conn.SetWriteDeadline(time.Now().Add(15 * time.Second))
+				if _, err := io.WriteString(conn, chunk[:n]); err != nil {
+					return
+				}
+				sent += n
+			}
+		}(i%2 == 1)
+	}
+	wg.Wait()
+	time.Sleep(500 * time.Millisecond) // what the server took in, it holds now
+	now, peak := rss(t, pid)
+	for _, c := range conns {
+		c.Close()
+	}
+	grew := max(now, peak) - before
+	t.Logf("resident memory %d MiB before, %d MiB with %d bodies held (peak %d MiB)", before>>20, now>>20, heldBodies, peak>>20)
+	if grew > 50<<20 {
+		t.Errorf("%d bodies of 1 MiB − 1 held raised the resident memory by %d MiB, want under 50", heldBodies, grew>>20)
+	}
+	if code := b.post(t, `{"id":"1","application_id":"1","type":1,"token":"t"}`, time.Now()); code != http.StatusOK {
+		t.Errorf("a signed PING after the held bodies: %d", code)
+	}
+}
+
+// TestATimedOutBodyReadClosesItsConnection: a body that stops coming is
+// answered 408 within the body's wait, and the connection is closed:
+// what the client sends after is never read as a next request.
+func TestATimedOutBodyReadClosesItsConnection(t *testing.T) {
+	b := startInteractionsBot(t)
+	conn, err := net.Dial("tcp", b.interactions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	ts := strconv.FormatInt(time.Now().Unix(), 10)
+	start := time.Now()
+	fmt.Fprintf(conn, "POST /interactions HTTP/1.1\r\nHost: bot\r\nContent-Length: 100\r\nX-Signature-Timestamp: %s\r\nX-Signature-Ed25519: %s\r\n\r\n{\"id\":", ts, strings.Repeat("ab", ed25519.SignatureSize))
+	r := bufio.NewReader(conn)
+	conn.SetReadDeadline(time.Now().Add(readWait + 5*time.Second))
+	resp, err := http.ReadResponse(r, nil)
+	if err != nil {
+		t.Fatalf("no answer to a body that stopped coming: %v", err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	t.Logf("answered %d after %v", resp.StatusCode, time.Since(start).Round(100*time.Millisecond))
+	if resp.StatusCode != http.StatusRequestTimeout {
+		t.Errorf("a body that stopped coming: %d, want 408", resp.StatusCode)
+	}
+	// The rest of the trickle: as much as the body said, then a whole
+	// request of its own.
+	fmt.Fprintf(conn, "%s", strings.Repeat(" ", 90))
+	fmt.Fprintf(conn, "GET /interactions HTTP/1.1\r\nHost: bot\r\n\r\n")
+	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	rest, err := io.ReadAll(r)
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		t.Fatalf("the connection stays open after the 408")
+	}
+	if len(rest) > 0 {
+		t.Errorf("the server read on after the 408 and answered %.80q", rest)
+	}
+}
+
+// TestTheInteractionsListenerHoldsAtMostItsConnections: with
+// http.interactions_connections at 4, a fifth connection waits while
+// four are open, and is answered as soon as they close.
+func TestTheInteractionsListenerHoldsAtMostItsConnections(t *testing.T) {
+	b := startInteractionsBot(t, "ICEAGE_INTERACTIONS_CONNECTIONS=4")
+	var held []net.Conn
+	for range 4 {
+		c, err := net.Dial("tcp", b.interactions)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		fmt.Fprintf(c, "POST /interactions HTTP/1.1\r\n") // headers still to come
+		held = append(held, c)
+	}
+	answered := make(chan int, 1)
+	go func() { answered <- b.post(t, `{"id":"1","application_id":"1","type":1,"token":"t"}`, time.Now()) }()
+	select {
+	case code := <-answered:
+		t.Fatalf("a fifth connection was answered (%d) while four were open", code)
+	case <-time.After(time.Second):
+	}
+	for _, c := range held {
+		c.Close()
+	}
+	select {
+	case code := <-answered:
+		if code != http.StatusOK {
+			t.Errorf("the fifth connection's PING: %d", code)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the fifth connection was not answered after the four closed")
 	}
 }
 
@@ -178,7 +441,11 @@ func TestSlowBodiesAreDroppedWithinTheTimeout(t *testing.T) {
 					t.Fatal(err)
 				}
 				defer conn.Close()
-				fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\nX-Signature-Timestamp: 1\r\n\r\n", l.path)
+				// Headers that pass every check made before the body is
+				// read: the listener's own Host, a length within the
+				// limit, a signature of the right shape, signed now.
+				fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Length: 60000\r\nX-Signature-Timestamp: %d\r\nX-Signature-Ed25519: %s\r\n\r\n",
+					l.path, l.addr, time.Now().Unix(), strings.Repeat("ab", ed25519.SignatureSize))
 				wg.Add(2)
 				go func() { // a byte a second, until the server hangs up
 					defer wg.Done()

@@ -38,7 +38,7 @@ func (b *Bot) analyzeCommand(in *interaction, data discordgo.ApplicationCommandI
 	ctx := in.ctx
 	var g play.Game
 	if o := options(data)["game"]; o != nil {
-		// Scoped like /pgn: a game of another server is for its players.
+		// Scoped like /pgn: a game is for those who may see it.
 		id := o.IntValue()
 		if id <= 0 {
 			return in.explain(tr(in.lang, "export.no_such_game", map[string]any{"ID": id}))
@@ -82,6 +82,15 @@ func (b *Bot) analyzeCommand(in *interaction, data discordgo.ApplicationCommandI
 				g, found = x, true
 			}
 		}
+		if found {
+			// The asker is in the game's channel (or its parent), which
+			// the rule knows from the interaction; it has the last word.
+			ok, err := b.canSee(in, &g)
+			if err != nil {
+				return err
+			}
+			found = ok
+		}
 		if !found {
 			return in.tell(tr(in.lang, "analyze.none", nil))
 		}
@@ -102,7 +111,7 @@ func (b *Bot) analyzeCommand(in *interaction, data discordgo.ApplicationCommandI
 	// The analysis takes a worker of the engine's pool, as a move of an
 	// engine game does, and only when few wait: it never runs beside
 	// the pool, nor fills its queue.
-	undo, err := b.cooledDown(in, coolAnalyze, "")
+	undo, err := b.cooledDown(in, coolAnalyze)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
@@ -40,6 +41,10 @@ type Config struct {
 	Theme render.Theme
 	// Now returns the time; nil means time.Now. Tests move it.
 	Now func() time.Time
+	// Lot tosses a fair coin for what is drawn by lot: true gives a
+	// tournament's top seed Black in round 1. nil means math/rand/v2's
+	// generator; tests give their own.
+	Lot func() bool
 	// Logger gets one line per interaction; nil means slog.Default().
 	Logger *slog.Logger
 	// ShardID and ShardCount make the session gateway shard ShardID of
@@ -51,6 +56,11 @@ type Config struct {
 	Engine EngineConfig
 	// Limits are the per-user caps and cooldowns (limits.go).
 	Limits Limits
+	// ThreadWait is the longest rate limit on opening a game's thread
+	// that the bot waits out before it starts the game there; past it,
+	// the game starts in the channel and moves to its own thread when
+	// Discord allows (threads.go). 0 means DefaultThreadWait.
+	ThreadWait time.Duration
 	// InteractionIDs, when set, remembers the ids of interactions posted
 	// over HTTP for every process that shares it (pgstore's FirstTime),
 	// so that a replay sent to another process is refused as well; each
@@ -95,9 +105,9 @@ type Bot struct {
 	followers followers
 	http      httpWaiters // interactions posted over HTTP, waiting for their answer
 	seen      seenIDs     // the ids of interactions posted over HTTP (replay.go)
-	// cooldowns and starting hold the per-user limits (limits.go).
+	// cooldowns hold the per-process waits of /analyze and /gif
+	// (limits.go).
 	cooldowns cooldowns
-	starting  userLocks
 	// guildNames are the servers' names by id, for PGN's Site.
 	guildNames sync.Map
 	// commandIDs are the registered commands' ids, by guild ("" for
@@ -106,7 +116,9 @@ type Bot struct {
 	// dmChannels are the DM channels' ids by user (notify.go).
 	dmChannels sync.Map
 	// parents are the threads' parent channels by thread id (analyze.go).
-	parents  sync.Map
+	parents sync.Map
+	// sight answers the visibility rule's questions (visibility.go).
+	sight    sight
 	thinkers *pool // the engine's moves (engine.go)
 	// drawing holds a place for each replay being drawn (records_view.go).
 	drawing chan struct{}
@@ -144,6 +156,9 @@ func New(cfg Config, svc *play.Service) (*Bot, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if cfg.Lot == nil {
+		cfg.Lot = func() bool { return rand.IntN(2) == 1 }
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
@@ -152,6 +167,9 @@ func New(cfg Config, svc *play.Service) (*Bot, error) {
 	}
 	if cfg.VacationDays == 0 {
 		cfg.VacationDays = play.DefaultVacationDays
+	}
+	if cfg.ThreadWait <= 0 {
+		cfg.ThreadWait = DefaultThreadWait
 	}
 	s, err := discordgo.New("Bot " + cfg.Token)
 	if err != nil {
@@ -166,12 +184,13 @@ func New(cfg Config, svc *play.Service) (*Bot, error) {
 	cfg.Engine = cfg.Engine.withDefaults()
 	b := &Bot{cfg: cfg, play: svc, s: s, log: cfg.Logger, ready: make(chan struct{})}
 	b.life, b.stop = context.WithCancel(context.Background())
+	b.sight.b = b
 	b.thinkers = newPool(b.life, cfg.Engine.Workers)
 	b.drawing = make(chan struct{}, gifsAtOnce)
 	b.owner, b.wake = outboxOwner(), make(chan struct{}, 1)
 	if svc != nil {
 		r, err := round.New(svc, round.Options{Engine: round.EngineOptions{MoveTime: cfg.Engine.MoveTime, Nodes: cfg.Engine.Nodes},
-			Now: cfg.Now, Think: b.think})
+			Now: cfg.Now, Think: b.think, Committed: func(*round.Delivery) { b.wakeOutbox() }})
 		if err != nil {
 			return nil, fmt.Errorf("bot: %w", err)
 		}
@@ -186,8 +205,16 @@ func New(cfg Config, svc *play.Service) (*Bot, error) {
 	s.AddHandler(b.onThreadUpdate)
 	s.AddHandler(b.onThreadDelete)
 	s.AddHandler(b.catchUpThreads)
+	for _, h := range []any{b.onChannelUpdate, b.onChannelDelete, b.onRoleCreate, b.onRoleUpdate, b.onRoleDelete} {
+		s.AddHandler(h)
+	}
 	return b, nil
 }
+
+// Round returns the round the bot's acts go through, nil without a
+// service: the scheduler's acts (timeouts) go through it too, so that
+// the engine's turns they leave are the bot's.
+func (b *Bot) Round() *round.Round { return b.round }
 
 // Session returns the discordgo session, for the program's health check.
 func (b *Bot) Session() *discordgo.Session { return b.s }

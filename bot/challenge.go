@@ -3,6 +3,7 @@ package bot
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -167,22 +168,9 @@ func (b *Bot) challenge(in *interaction, n play.NewChallenge) error {
 		}
 	}
 	n.Private = in.private()
-	unlock := b.starting.lock(in.user)
-	defer unlock()
-	if err := b.tooManyChallenges(in); err != nil {
-		return err
-	}
-	undo := func() {}
-	if n.To.ID != "" {
-		// Challenge, withdraw, challenge again: each would ping them.
-		var err error
-		if undo, err = b.cooledDown(in, coolChallenge, n.To.ID); err != nil {
-			return err
-		}
-	}
+	n.Caps = b.cfg.Limits.caps()
 	c, err := b.play.Challenge(in.ctx, n)
 	if err != nil {
-		undo()
 		return err
 	}
 	if err := in.respond(challengeMessage(in.public, &c)); err != nil {
@@ -246,7 +234,7 @@ func (b *Bot) acceptClick(in *interaction, id uint64) error {
 	if err := in.deferUpdate(); err != nil {
 		return err
 	}
-	channel, thread, note := in.i.ChannelID, "", ""
+	channel, thread, note, later := in.i.ChannelID, "", "", time.Duration(0)
 	white, black := c.From, in.seat
 	if c.Color == play.BlackSide {
 		white, black = black, white
@@ -260,9 +248,9 @@ func (b *Bot) acceptClick(in *interaction, id uint64) error {
 		if err != nil {
 			return fmt.Errorf("bot: opening a thread for challenge %d: %w", id, err)
 		}
-		channel, thread, note = place.channel, place.thread, place.note
+		channel, thread, note, later = place.channel, place.thread, place.note, place.later
 	}
-	r, err := b.play.Accept(ctx, id, in.seat, channel, now)
+	out, err := b.round.Accept(ctx, id, in.seat, channel, now, true)
 	if err != nil {
 		// The thread is the game's all the same when another accept of
 		// the challenge, refused this thread (160004), won in it.
@@ -275,7 +263,8 @@ func (b *Bot) acceptClick(in *interaction, id uint64) error {
 		}
 		return err
 	}
-	g := r.Game
+	defer b.wakeOutbox()
+	g := out.Game
 	if thread != "" {
 		b.addPlayers(ctx, thread, g.White.ID, g.Black.ID)
 	}
@@ -293,15 +282,31 @@ func (b *Bot) acceptClick(in *interaction, id uint64) error {
 	if err := in.edit(done); err != nil {
 		b.log.Warn("could not update the challenge message", "challenge", id, "err", err)
 	}
-	board, err := b.boardMessage(ctx, in.public, view{g: &g, headline: tr(in.public, "game.started", nil), buttons: true, ping: true})
+	// The first board is in the outbox, held for this answer: posted
+	// here at once, or by the outbox when Discord refuses it.
+	board, err := b.deliveryMessage(ctx, in.public, &out.Boards[0])
 	if err != nil {
-		return err
-	}
-	if err := b.publish(ctx, in, &g, board); err != nil {
+		if rerr := b.round.NotShown(b.life, &out); rerr != nil {
+			b.log.Error("handing a board to the outbox; it is posted when its hold ends", "game", g.ID, "err", rerr)
+		}
 		return err
 	}
 	b.followers.note(&g, in, 1)
-	b.notifyTurn(ctx, &g, "", "")
+	if later > 0 {
+		b.moveLater(ctx, g.ID, channel, later)
+		defer b.wakeOutbox()
+	}
+	if !g.Private {
+		b.deliverAtOnce(out, board)
+		return nil
+	}
+	if err := in.respond(board); err != nil {
+		if rerr := b.round.NotShown(b.life, &out); rerr != nil {
+			b.log.Error("handing a board to the outbox; it is posted when its hold ends", "game", g.ID, "err", rerr)
+		}
+		return err
+	}
+	b.shown(&out)
 	return nil
 }
 
@@ -315,10 +320,10 @@ func (b *Bot) declineClick(in *interaction, id uint64) error {
 	}
 	key := "challenge.declined"
 	if in.user == c.From.ID {
-		c, err = b.play.Cancel(ctx, id, in.user)
+		c, err = b.play.Cancel(ctx, id, in.user, b.cfg.Now())
 		key = "challenge.withdrawn"
 	} else {
-		c, err = b.play.Decline(ctx, id, in.user)
+		c, err = b.play.Decline(ctx, id, in.user, b.cfg.Now())
 	}
 	if err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"github.com/iceagechess/iceage/game"
 	"github.com/iceagechess/iceage/i18n"
 	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/play/round"
 )
 
 // Correspondence play in Discord beside its commands (games.go,
@@ -43,21 +44,22 @@ func (b *Bot) correspondenceStatus(ctx context.Context, lang i18n.Lang, g *play.
 }
 
 // claimWinClick and claimDrawClick are the choice of a player whose
-// opponent ran out of time.
+// opponent ran out of time: acts of the round, whose final board answers
+// the click (in place of the timeout's message when it was clicked
+// there).
 func (b *Bot) claimWinClick(in *interaction, a play.Act) error {
-	r, err := b.play.ClaimWin(in.ctx, a)
-	if err != nil {
-		return err
-	}
-	b.tellClaimPrivately(in, &r, "timeout.claimed_win")
-	return b.respondEnd(in, &r, tr(in.public, "timeout.claimed_win", map[string]any{"Player": mention(in.user)}))
+	return b.claim(in, a, round.ClaimWin, "timeout.claimed_win")
 }
 
 func (b *Bot) claimDrawClick(in *interaction, a play.Act) error {
-	r, err := b.play.ClaimDraw(in.ctx, a)
+	return b.claim(in, a, round.ClaimDraw, "timeout.claimed_draw")
+}
+
+func (b *Bot) claim(in *interaction, a play.Act, k round.Kind, id string) error {
+	out, err := b.playRound(in, round.Act{Act: a, Kind: k}, onOffer(in))
 	if err != nil {
 		return err
 	}
-	b.tellClaimPrivately(in, &r, "timeout.claimed_draw")
-	return b.respondEnd(in, &r, tr(in.public, "timeout.claimed_draw", map[string]any{"Player": mention(in.user)}))
+	b.tellClaimPrivately(in, &out, id)
+	return nil
 }

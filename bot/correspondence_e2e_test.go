@@ -71,7 +71,7 @@ func (w *corrWorld) start() {
 		w.t.Fatal("the bot did not get ready")
 	}
 	timers := w.clk.Timers()
-	go func() { schedDone <- sch.Run(ctx, w.svc, b) }()
+	go func() { schedDone <- sch.Run(ctx, b.Round(), b) }()
 	w.bot = b
 	w.stop = func() {
 		cancel()
@@ -188,6 +188,7 @@ func TestATimeoutWhileTheBotIsStoppedIsAnnouncedOnceWhenItStarts(t *testing.T) {
 	w.clk.Set(deadline.Add(30 * time.Hour)) // the program was down meanwhile
 	w.start()
 
+	w.posted(thread, "ran out of time") // by the outbox, written with the timeout
 	got := w.posts(thread, "ran out of time")
 	if len(got) != 1 {
 		t.Fatalf("%d announcements of the timeout: %v", len(got), got)

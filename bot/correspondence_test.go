@@ -241,41 +241,6 @@ func TestPremoveTextShowsTheQueueInSAN(t *testing.T) {
 	}
 }
 
-func TestNotificationsFollowTheSettings(t *testing.T) {
-	b, svc, now := offlineBot(t, play.Options{})
-	ctx := context.Background()
-	set := func(user string, p play.Prefs) {
-		if _, err := svc.SetPrefs(ctx, user, p, *now); err != nil {
-			t.Fatal(err)
-		}
-	}
-	set("dm", play.Prefs{Notifications: play.NotifyDM})
-	set("quiet", play.Prefs{Notifications: play.NotifyNone})
-	if !b.wantsMention(context.Background(), "default") || b.wantsMention(context.Background(), "dm") || b.wantsMention(context.Background(), "quiet") {
-		t.Fatal("mentions do not follow the settings")
-	}
-	// Discord refused a DM: the bot mentions instead, for a week.
-	if err := svc.NoteDMRefused(ctx, "dm", *now); err != nil {
-		t.Fatal(err)
-	}
-	if !b.wantsMention(context.Background(), "dm") {
-		t.Fatal("closed DMs do not fall back to a mention")
-	}
-	*now = now.Add(dmRetry)
-	if b.wantsMention(context.Background(), "dm") {
-		t.Fatal("a DM is not tried again after a week")
-	}
-	// Saving the settings tries DMs again at once.
-	*now = now.Add(time.Hour)
-	if err := svc.NoteDMRefused(ctx, "dm", *now); err != nil {
-		t.Fatal(err)
-	}
-	set("dm", play.Prefs{Notifications: play.NotifyDM})
-	if b.wantsMention(context.Background(), "dm") {
-		t.Fatal("saving the settings does not try DMs again")
-	}
-}
-
 func TestSettingsTextInEveryLanguage(t *testing.T) {
 	noValue := regexp.MustCompile(`<no value>|(settings|choice)\.[a-z]`)
 	for _, lang := range i18n.Languages() {

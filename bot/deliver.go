@@ -179,11 +179,20 @@ func (b *Bot) deliverOne(ctx context.Context, it play.OutboxItem) {
 		err = b.deliverTells(ictx, it)
 	case tournament.KindTask:
 		err = b.deliverTournament(ictx, it)
+	case kindThread:
+		err = b.deliverThread(ictx, it)
 	default:
 		err = fmt.Errorf("bot: an outbox item of kind %q", it.Kind)
 	}
 	if ctx.Err() != nil {
 		return // stopping: the claim lapses and the next start delivers it
+	}
+	var limited *rateLimited
+	if errors.As(err, &limited) {
+		if rerr := b.outbox.RetryOutbox(ctx, it.Key, b.owner, limited.at); rerr != nil {
+			b.log.Error("scheduling an outbox item for the end of a rate limit", "key", it.Key, "err", rerr)
+		}
+		return
 	}
 	if err == nil || permanent(err) && it.Tries+1 >= deliveryTries || it.Tries+1 >= deliveryGiveUp {
 		if err != nil {
@@ -256,6 +265,9 @@ func (b *Bot) postBoard(ctx context.Context, d *round.Delivery, m *message) erro
 	if err == nil && len(m.Components) > 0 && len(m.images) > 0 {
 		b.retireBoards(&d.Game, channel)
 	}
+	if err == nil {
+		b.windDown(&d.Game, channel)
+	}
 	return err
 }
 
@@ -287,6 +299,12 @@ func (b *Bot) deliverTells(ctx context.Context, it play.OutboxItem) error {
 			played = m.SAN
 		}
 	}
+	first := ""
+	for _, e := range d.Events {
+		if m, ok := e.(round.Moved); ok && first == "" {
+			first = m.SAN
+		}
+	}
 	for i, e := range d.Events {
 		t, ok := e.(round.Tell)
 		if !ok {
@@ -294,16 +312,10 @@ func (b *Bot) deliverTells(ctx context.Context, it play.OutboxItem) error {
 		}
 		n := nonce(it.Key + "." + strconv.Itoa(i))
 		switch t.Why {
-		case round.YourMove:
-			b.notifyTurn(ctx, g, played, n)
+		case round.YourMove, round.Paired:
+			b.notifyTurn(ctx, g, t, played, n)
 		case round.QueueDropped:
-			first := ""
-			for _, e := range d.Events {
-				if m, ok := e.(round.Moved); ok && first == "" {
-					first = m.SAN
-				}
-			}
-			b.notifyDropped(ctx, g, &play.Conditional{By: t.User}, first, n)
+			b.notifyDropped(ctx, g, t, first, n)
 		}
 	}
 	return nil
@@ -369,7 +381,8 @@ func (b *Bot) think(game uint64, key string) (ahead int, ok bool) {
 }
 
 // deliveryMessage is the message of an act's board, from its events: the
-// interaction's answer, or the outbox's post when that failed.
+// interaction's answer, or the outbox's post when that failed. Whom it
+// notifies is the act's decision (round.Delivery.Mentions).
 func (b *Bot) deliveryMessage(ctx context.Context, lang i18n.Lang, d *round.Delivery) (*message, error) {
 	g := &d.Game
 	var moves []round.Moved
@@ -377,6 +390,8 @@ func (b *Bot) deliveryMessage(ctx context.Context, lang i18n.Lang, d *round.Deli
 	var offered *round.Offered
 	var declined *round.Declined
 	var took *round.TookBack
+	var timedOut *round.TimedOut
+	var rehomed *round.Rehomed
 	var lapsed []round.Lapsed
 	started := false
 	marks := discordMarks
@@ -396,24 +411,38 @@ func (b *Bot) deliveryMessage(ctx context.Context, lang i18n.Lang, d *round.Deli
 			lapsed = append(lapsed, e)
 		case round.Started:
 			started = true
+		case round.TimedOut:
+			timedOut = &e
+		case round.Rehomed:
+			rehomed = &e
 		}
 	}
+	mentions := d.Mentions()
 	switch {
 	case offered != nil && ended == nil:
-		return offerMessage(lang, g, offered), nil
+		return offerMessage(lang, g, offered, mentions), nil
 	case declined != nil:
 		m := &message{Content: i18n.Event(lang, *declined, d.Act, marks)}
 		m.mentionOnly()
 		return m, nil
+	case timedOut != nil:
+		return b.timeoutMessage(ctx, lang, g, timedOut, mentions)
+	case rehomed != nil:
+		key := "game.rehomed"
+		if rehomed.Why == round.OwnThread {
+			key = "game.own_thread"
+		}
+		return b.boardMessage(ctx, lang, view{g: g, buttons: true, mention: mentions,
+			headline: tr(lang, key, map[string]any{"White": mention(g.White.ID), "Black": mention(g.Black.ID)})})
 	case took != nil:
-		return b.boardMessage(ctx, lang, view{g: g, headline: i18n.Event(lang, *took, d.Act, marks), buttons: true, ping: true})
+		return b.boardMessage(ctx, lang, view{g: g, headline: i18n.Event(lang, *took, d.Act, marks), buttons: true, ping: true, mention: mentions})
 	case len(moves) > 0:
 		first := moves[0]
 		played, err := round.Played(g, first.Ply)
 		if err != nil {
 			return nil, err
 		}
-		v := view{g: g, played: played, buttons: true, ping: true, headline: i18n.Event(lang, first, d.Act, marks)}
+		v := view{g: g, played: played, buttons: true, ping: true, mention: mentions, headline: i18n.Event(lang, first, d.Act, marks)}
 		if len(moves) > 1 && moves[1].Reply {
 			reply := moves[1]
 			v.headline += "\n" + i18n.Event(lang, reply, d.Act, marks)
@@ -426,9 +455,9 @@ func (b *Bot) deliveryMessage(ctx context.Context, lang i18n.Lang, d *round.Deli
 		}
 		return b.boardMessage(ctx, lang, v)
 	case started:
-		return b.boardMessage(ctx, lang, view{g: g, headline: tr(lang, "game.started", nil), buttons: true, ping: true})
+		return b.boardMessage(ctx, lang, view{g: g, headline: tr(lang, "game.started", nil), buttons: true, ping: true, mention: mentions})
 	case ended != nil:
-		return b.boardMessage(ctx, lang, view{g: g, headline: i18n.Event(lang, *ended, d.Act, marks)})
+		return b.boardMessage(ctx, lang, view{g: g, headline: i18n.Event(lang, *ended, d.Act, marks), mention: mentions})
 	}
 	return b.boardMessage(ctx, lang, view{g: g, buttons: true})
 }
@@ -438,7 +467,7 @@ var discordMarks = i18n.EventMarks{Player: mention, Move: func(san string) strin
 
 // offerMessage shows a draw offer or a takeback request with the buttons
 // that answer it, mentioning the player it is made to.
-func offerMessage(lang i18n.Lang, g *play.Game, o *round.Offered) *message {
+func offerMessage(lang i18n.Lang, g *play.Game, o *round.Offered, mentions []string) *message {
 	yes, no := "button.accept_draw", "button.decline_draw"
 	yesID, noID := idDrawYes.forGame(g), idDrawNo.forGame(g)
 	if o.Offer == round.Takeback {
@@ -450,6 +479,6 @@ func offerMessage(lang i18n.Lang, g *play.Game, o *round.Offered) *message {
 			discordgo.Button{Label: tr(lang, yes, nil), Style: discordgo.SuccessButton, CustomID: yesID},
 			discordgo.Button{Label: tr(lang, no, nil), Style: discordgo.SecondaryButton, CustomID: noID},
 		}}}}
-	m.mentionOnly(o.To)
+	m.mentionOnly(mentions...)
 	return m
 }

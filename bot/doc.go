@@ -88,8 +88,10 @@
 // a server that did not add the bot, every command answers how to add it.
 //
 // Abuse (limits.go, replay.go): each user has caps on waiting
-// challenges and engine games and cooldowns on /analyze, /gif and
-// challenging one person again, answered with when to try again; over
+// challenges, engine games and public posts a minute, and a wait before
+// challenging again someone who declined, which play checks in the
+// act's transaction (play.Caps); cooldowns on /analyze and /gif; each
+// answered with when to try again; over
 // HTTP, a request signed minutes off the clock, or an interaction id
 // already seen, is refused before anything runs.
 //

@@ -76,11 +76,6 @@ func (b *Bot) engineChallenge(in *interaction, n play.NewChallenge, level int) e
 			return err
 		}
 	}
-	unlock := b.starting.lock(in.user)
-	defer unlock()
-	if err := b.tooManyEngineGames(in); err != nil {
-		return err
-	}
 	if level <= 0 {
 		level = b.cfg.Engine.DefaultLevel
 	}
@@ -104,6 +99,13 @@ func (b *Bot) engineChallenge(in *interaction, n play.NewChallenge, level int) e
 	if n.Rated && !rated {
 		notes = append(notes, tr(in.lang, "engine.casual_only", nil))
 	}
+	start := play.NewGame{Guild: n.Guild, White: white, Black: black,
+		Rated: rated, DaysPerMove: n.DaysPerMove, Engine: levels, At: b.cfg.Now(), Caps: b.cfg.Limits.caps()}
+	// Refused before a thread is opened for it; Start checks the caps
+	// again in its transaction.
+	if err := b.play.MayStart(in.ctx, start); err != nil {
+		return err
+	}
 	// Opening a thread may wait on Discord: acknowledge first.
 	if err := in.deferReply(false); err != nil {
 		return err
@@ -125,8 +127,8 @@ func (b *Bot) engineChallenge(in *interaction, n play.NewChallenge, level int) e
 	if place.note != "" {
 		notes = append(notes, place.note)
 	}
-	_, err = b.round.Start(in.ctx, play.NewGame{Guild: n.Guild, Channel: channel, White: white, Black: black,
-		Rated: rated, DaysPerMove: n.DaysPerMove, Engine: levels, At: b.cfg.Now()})
+	start.Channel, start.At = channel, b.cfg.Now()
+	started, err := b.round.Start(in.ctx, start)
 	if err != nil {
 		if thread != "" {
 			if _, derr := b.s.ChannelDelete(thread, discordgo.WithContext(in.ctx)); derr != nil {
@@ -138,6 +140,9 @@ func (b *Bot) engineChallenge(in *interaction, n play.NewChallenge, level int) e
 	// The outbox posts the board in the game's channel, and the pool has
 	// the engine's first move if it has White.
 	defer b.wakeOutbox()
+	if place.later > 0 {
+		b.moveLater(in.ctx, started.Game.ID, channel, place.later)
+	}
 	if thread != "" {
 		b.addPlayers(in.ctx, thread, n.From.ID)
 	}

@@ -1,10 +1,7 @@
 package bot
 
 import (
-	"cmp"
 	"errors"
-	"slices"
-	"strings"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -157,6 +154,7 @@ func (b *Bot) playRound(in *interaction, a round.Act, by answerBy) (round.Outcom
 		if len(m.images) > 0 && len(m.Components) > 0 {
 			b.retireBoards(&out.Boards[len(out.Boards)-1].Game, in.i.ChannelID)
 		}
+		b.windDown(&out.Boards[len(out.Boards)-1].Game, in.i.ChannelID)
 	}
 	for _, e := range out.Events {
 		if t, ok := e.(round.EngineThinking); ok && t.Ahead > 0 {
@@ -177,8 +175,8 @@ func onOffer(in *interaction) answerBy {
 	return answerNew
 }
 
-// autocomplete offers the legal moves that match what the user typed:
-// checks and captures of men first, at most 25.
+// autocomplete offers the legal moves that what the user typed may
+// become, in any notation (game.Complete): best first, at most 25.
 func (b *Bot) autocomplete(in *interaction) error {
 	var typed string
 	for _, o := range in.i.ApplicationCommandData().Options {
@@ -193,8 +191,9 @@ func (b *Bot) autocomplete(in *interaction) error {
 		if perr != nil {
 			return perr
 		}
-		for _, m := range MoveChoices(&pos, typed, maxChoices) {
-			choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: m, Value: m})
+		moves := game.Complete(&pos, typed)
+		for _, m := range moves[:min(len(moves), maxChoices)] {
+			choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: m.SAN, Value: m.SAN})
 		}
 	}
 	return b.choices(in, choices)
@@ -203,47 +202,27 @@ func (b *Bot) autocomplete(in *interaction) error {
 // choices answers an autocomplete.
 func (b *Bot) choices(in *interaction, choices []*discordgo.ApplicationCommandOptionChoice) error {
 	in.answered = true
-	return b.respondPlain(in.ctx, in.i, &discordgo.InteractionResponse{
-		Type: discordgo.InteractionApplicationCommandAutocompleteResult,
-		Data: &discordgo.InteractionResponseData{Choices: choices},
-	})
+	if choices == nil {
+		choices = []*discordgo.ApplicationCommandOptionChoice{}
+	}
+	r := choicesResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult}
+	r.Data.Choices = choices
+	return b.respondPayload(in.ctx, in.i, r.Type, r)
+}
+
+// choicesResponse is an autocomplete's answer. discordgo's own leaves an
+// empty list of choices out (omitempty), and Discord refuses an answer
+// without the list (400): "no suggestion" must be sent as [].
+type choicesResponse struct {
+	Type discordgo.InteractionResponseType `json:"type"`
+	Data struct {
+		Choices []*discordgo.ApplicationCommandOptionChoice `json:"choices"`
+	} `json:"data"`
 }
 
 // noChoices answers the autocomplete of an option that offers none.
 func (b *Bot) noChoices(in *interaction) error {
 	return b.choices(in, []*discordgo.ApplicationCommandOptionChoice{})
-}
-
-// MoveChoices returns up to limit legal moves in SAN that match typed
-// (as a prefix of their SAN or UCI, ignoring case, "x", "+", "#" and
-// "-"), checks and captures of men first, then the rest in SAN order.
-func MoveChoices(pos *game.Position, typed string, limit int) []string {
-	norm := strings.NewReplacer("x", "", "+", "", "#", "", "-", "", "=", "", " ", "")
-	want := norm.Replace(strings.ToLower(strings.TrimSpace(typed)))
-	type cand struct {
-		san  string
-		rank int
-	}
-	var cs []cand
-	for _, ms := range pos.SANs() {
-		if want != "" && !strings.HasPrefix(norm.Replace(strings.ToLower(ms.SAN)), want) && !strings.HasPrefix(ms.Move.UCI(), want) {
-			continue
-		}
-		rank := 2
-		switch {
-		case strings.ContainsAny(ms.SAN, "+#"):
-			rank = 0
-		case pos.PieceAt(ms.Move.To()) != game.NoPiece || isEnPassant(pos, ms.Move):
-			rank = 1
-		}
-		cs = append(cs, cand{ms.SAN, rank})
-	}
-	slices.SortStableFunc(cs, func(a, b cand) int { return cmp.Compare(a.rank, b.rank) })
-	out := make([]string, 0, min(limit, len(cs)))
-	for _, c := range cs[:min(limit, len(cs))] {
-		out = append(out, c.san)
-	}
-	return out
 }
 
 func isEnPassant(pos *game.Position, m game.Move) bool {
@@ -260,6 +239,13 @@ func (b *Bot) boardCommand(in *interaction, data discordgo.ApplicationCommandInt
 	if o := options(data)["flip"]; o != nil {
 		flip = o.BoolValue()
 	}
+	if _, player := g.ColorOf(in.user); !player {
+		return b.spectatorBoard(in, &g, flip)
+	}
+	// A player's board is public: it counts among their posts.
+	if err := b.posted(in); err != nil {
+		return err
+	}
 	m, err := b.boardMessage(in.ctx, in.public, view{g: &g, flip: flip, buttons: true})
 	if err != nil {
 		return err
@@ -269,6 +255,25 @@ func (b *Bot) boardCommand(in *interaction, data discordgo.ApplicationCommandInt
 	}
 	b.retireBoards(&g, in.i.ChannelID)
 	return nil
+}
+
+// spectatorBoard answers a non-player's /board: the board for them alone,
+// without the game's buttons, so that the players' board keeps its
+// buttons and no one fills the players' thread with boards.
+func (b *Bot) spectatorBoard(in *interaction, g *play.Game, flip bool) error {
+	ok, err := b.canSee(in, g)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return in.explain(tr(in.lang, "error.no_game_here", nil))
+	}
+	m, err := b.boardMessage(in.ctx, in.lang, view{g: g, flip: flip})
+	if err != nil {
+		return err
+	}
+	m.Flags = discordgo.MessageFlagsEphemeral
+	return in.respond(m)
 }
 
 func (b *Bot) flipClick(in *interaction, a play.Act) error {
@@ -375,20 +380,6 @@ func (b *Bot) drawDeclineClick(in *interaction, a play.Act) error {
 	}
 	_, err := b.playRound(in, round.Act{Act: a, Kind: round.DeclineDraw}, by)
 	return err
-}
-
-// respondEnd shows the final board as the answer to an act that ended
-// the game outside the round (a claim after a timeout).
-func (b *Bot) respondEnd(in *interaction, r *play.Result, headline string) error {
-	m, err := b.boardMessage(in.ctx, in.public, view{g: &r.Game, headline: headline})
-	if err != nil {
-		return err
-	}
-	if onOffer(in) == answerClicked {
-		// The click was on an offer's message: replace it by the end.
-		return in.update(m)
-	}
-	return in.respond(m)
 }
 
 func (b *Bot) takebackCommand(in *interaction, _ discordgo.ApplicationCommandInteractionData) error {

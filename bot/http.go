@@ -3,10 +3,13 @@ package bot
 import (
 	"context"
 	"crypto/ed25519"
+	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"sync"
 	"time"
 
@@ -115,38 +118,73 @@ func (b *Bot) afterDeferral(ctx context.Context, i *discordgo.Interaction, defer
 	}
 }
 
+// MaxInteractionBytes is the largest interaction body the endpoint
+// reads. Discord's are a few kilobytes (a command, its options and the
+// users and channels they name); a longer one is refused with 413, by
+// its Content-Length before a byte of it is read.
+const MaxInteractionBytes = 64 << 10
+
+// interactionBodyWait is how long the body of an interaction may take to
+// come once its headers did: Discord sends it at once, and drops the
+// request after three seconds.
+const interactionBodyWait = 5 * time.Second
+
 // InteractionsHandler returns the handler of the interactions endpoint
 // that Discord posts to when the application's Interactions Endpoint URL
 // is set: it verifies each request's Ed25519 signature with the
-// application's public key (discordgo.VerifyInteraction), answers a
-// PING, and runs any other interaction as one from the gateway would
-// run, sending its first answer back in the HTTP response. A request
-// without a valid signature, or signed more than a few minutes off now,
-// gets 401 and changes nothing; an interaction id that came before gets
-// 409 and is not acted on again (replay.go). Any number of
-// identical processes may serve the endpoint behind a load balancer.
+// application's public key, answers a PING, and runs any other
+// interaction as one from the gateway would run, sending its first
+// answer back in the HTTP response.
+//
+// A stranger can make it do little: a request whose signature headers
+// are malformed, or whose timestamp is more than a few minutes off now,
+// gets 401 before its body is read; a body over MaxInteractionBytes gets
+// 413, one that does not come within interactionBodyWait 408; each of
+// these, and a bad signature, closes the connection, so that nothing the
+// client sends after is read as a next request. The body is read once,
+// into the one buffer the signature is checked on. An interaction id
+// that came before gets 409 and is not acted on again (replay.go). Any
+// number of identical processes may serve the endpoint behind a load
+// balancer.
 func (b *Bot) InteractionsHandler(key ed25519.PublicKey) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
 			w.Header().Set("Allow", http.MethodPost)
-			http.Error(w, "POST only", http.StatusMethodNotAllowed)
+			refuse(w, http.StatusMethodNotAllowed, "POST only")
 			return
 		}
-		r.Body = http.MaxBytesReader(w, r.Body, 1<<20)
-		if !discordgo.VerifyInteraction(r, key) {
-			http.Error(w, "invalid request signature", http.StatusUnauthorized)
+		sig, ts, ok := signatureHeaders(r)
+		if !ok {
+			refuse(w, http.StatusUnauthorized, "invalid request signature")
 			return
 		}
 		// The timestamp is signed: an old one is a replay (replay.go).
 		if !freshTimestamp(r, time.Now()) {
-			http.Error(w, "request signed too long ago", http.StatusUnauthorized)
+			refuse(w, http.StatusUnauthorized, "request signed too long ago")
 			return
 		}
-		body, err := io.ReadAll(r.Body)
-		if err != nil {
-			http.Error(w, "unreadable body", http.StatusBadRequest)
+		if r.ContentLength > MaxInteractionBytes {
+			refuse(w, http.StatusRequestEntityTooLarge, "interaction too large")
 			return
 		}
+		signed, err := readSigned(w, r, ts)
+		var tooLarge *http.MaxBytesError
+		switch {
+		case errors.As(err, &tooLarge):
+			refuse(w, http.StatusRequestEntityTooLarge, "interaction too large")
+			return
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			refuse(w, http.StatusRequestTimeout, "the body came too slowly")
+			return
+		case err != nil:
+			refuse(w, http.StatusBadRequest, "unreadable body")
+			return
+		}
+		if !ed25519.Verify(key, signed, sig) {
+			refuse(w, http.StatusUnauthorized, "invalid request signature")
+			return
+		}
+		body := signed[len(ts):]
 		var i discordgo.Interaction
 		if err := json.Unmarshal(body, &i); err != nil || i.ID == "" {
 			http.Error(w, "not an interaction", http.StatusBadRequest)
@@ -197,4 +235,59 @@ func (b *Bot) InteractionsHandler(key ed25519.PublicKey) http.Handler {
 		w.Header().Set("Content-Type", a.contentType)
 		_, _ = w.Write(a.body) // a client gone is nothing to tell
 	})
+}
+
+// refuse answers a request with status and closes its connection after
+// the answer: what the client sent and was not read is not read as a
+// next request.
+func refuse(w http.ResponseWriter, status int, why string) {
+	w.Header().Set("Connection", "close")
+	http.Error(w, why, status)
+}
+
+// signatureHeaders returns the signature and the timestamp of r, ok only
+// when their shape is right: 64 bytes in hex, and Unix seconds in
+// decimal digits.
+func signatureHeaders(r *http.Request) (sig []byte, ts string, ok bool) {
+	h, ts := r.Header.Get("X-Signature-Ed25519"), r.Header.Get("X-Signature-Timestamp")
+	if len(h) != 2*ed25519.SignatureSize || ts == "" || len(ts) > 12 {
+		return nil, "", false
+	}
+	for i := 0; i < len(ts); i++ {
+		if ts[i] < '0' || ts[i] > '9' {
+			return nil, "", false
+		}
+	}
+	sig, err := hex.DecodeString(h)
+	return sig, ts, err == nil
+}
+
+// readSigned reads r's body, at most MaxInteractionBytes of it within
+// interactionBodyWait, after the timestamp ts in one buffer: what the
+// signature signs.
+func readSigned(w http.ResponseWriter, r *http.Request, ts string) ([]byte, error) {
+	// A server that cannot set the deadline (a test's recorder) keeps its
+	// own read timeout.
+	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(interactionBodyWait))
+	size := 4 << 10 // grown as needed when the length is not given
+	if r.ContentLength >= 0 {
+		size = int(r.ContentLength)
+	}
+	// One byte more, so that the read that finds the end needs no room.
+	buf := make([]byte, len(ts), len(ts)+size+1)
+	copy(buf, ts)
+	body := http.MaxBytesReader(w, r.Body, MaxInteractionBytes)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := body.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if errors.Is(err, io.EOF) {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 }

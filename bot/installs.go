@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"time"
 
@@ -176,9 +177,16 @@ func (f *followers) take(id uint64) (*discordgo.Interaction, i18n.Lang, bool) {
 }
 
 // deliverPrivately shows the board of an outbox item of a private game:
-// as a follow-up in its DM, or by direct message to its players.
+// as a follow-up in its DM to the act it answers, or by direct message
+// to the players the act tells so. A timeout answers no act.
 func (b *Bot) deliverPrivately(ctx context.Context, d *round.Delivery) error {
-	if i, lang, ok := b.followers.take(d.Game.ID); ok {
+	timedOut := false
+	for _, e := range d.Events {
+		if _, ok := e.(round.TimedOut); ok {
+			timedOut = true
+		}
+	}
+	if i, lang, ok := b.followers.take(d.Game.ID); ok && !timedOut {
 		m, err := b.deliveryMessage(ctx, lang, d)
 		if err != nil {
 			return err
@@ -188,27 +196,28 @@ func (b *Bot) deliverPrivately(ctx context.Context, d *round.Delivery) error {
 		}
 		b.log.Warn("following up in a private game failed; telling its players by DM", "game", d.Game.ID, "err", err)
 	}
-	return b.dmPlayers(ctx, &d.Game, d.Game.Players(), func(lang i18n.Lang) (*message, error) {
+	var tells []round.Tell
+	for _, e := range d.Events {
+		if t, ok := e.(round.Tell); ok && !slices.ContainsFunc(tells, func(o round.Tell) bool { return o.User == t.User }) {
+			tells = append(tells, t)
+		}
+	}
+	return b.dmPlayers(ctx, &d.Game, tells, func(lang i18n.Lang) (*message, error) {
 		return b.deliveryMessage(ctx, lang, d)
 	})
 }
 
-// dmPlayers sends each of users, players of private game g, the message
-// build makes in their language, unless they asked for nothing or their
-// DMs are closed.
-func (b *Bot) dmPlayers(ctx context.Context, g *play.Game, users []string, build func(i18n.Lang) (*message, error)) error {
+// dmPlayers sends each player of private game g whom the act tells by
+// direct message (tells) the message build makes in their language.
+func (b *Bot) dmPlayers(ctx context.Context, g *play.Game, tells []round.Tell, build func(i18n.Lang) (*message, error)) error {
 	var errs []error
-	for _, user := range users {
-		if b.isEngine(user) {
+	for _, t := range tells {
+		if t.How != round.DirectMessage || b.isEngine(t.User) {
 			continue
 		}
-		p := b.prefs(ctx, user)
-		if !b.mayDM(&p) {
-			continue
-		}
-		m, err := build(b.userLang(ctx, &p, user, g.Guild))
+		m, err := build(b.tellLang(ctx, &t, g.Guild))
 		if err == nil {
-			err = b.dm(ctx, user, m)
+			err = b.dm(ctx, t.User, m)
 		}
 		if !errors.Is(err, errDMClosed) {
 			errs = append(errs, err)
@@ -220,12 +229,18 @@ func (b *Bot) dmPlayers(ctx context.Context, g *play.Game, users []string, build
 // tellClaimPrivately tells the opponent of a private game, by direct
 // message, the choice its player made on a timeout: the choice is made on
 // buttons the bot sent by DM, so nothing in the game's DM shows it.
-func (b *Bot) tellClaimPrivately(in *interaction, r *play.Result, id string) {
-	g := &r.Game
+func (b *Bot) tellClaimPrivately(in *interaction, out *round.Outcome, id string) {
+	g := &out.Game
 	if !g.Private || in.i.ChannelID == g.Channel {
 		return
 	}
-	err := b.dmPlayers(in.ctx, g, []string{opponentOf(g, in.user).ID}, func(lang i18n.Lang) (*message, error) {
+	var tells []round.Tell
+	if len(out.Boards) > 0 {
+		if t, ok := out.Boards[0].Told(opponentOf(g, in.user).ID, round.GameOver); ok {
+			tells = append(tells, t)
+		}
+	}
+	err := b.dmPlayers(in.ctx, g, tells, func(lang i18n.Lang) (*message, error) {
 		m, err := b.boardMessage(in.ctx, lang, view{g: g, headline: tr(lang, id, map[string]any{"Player": mention(in.user)})})
 		if err == nil {
 			m.Content += "\n" + gameLink(g)

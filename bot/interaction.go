@@ -128,9 +128,11 @@ func (in *interaction) edit(m *message) error {
 	return in.b.editResponse(in.ctx, in.i, m)
 }
 
-// sorry answers an unexpected failure politely.
+// sorry answers an unexpected failure politely: an autocomplete with no
+// suggestion, since Discord shows "This interaction failed" without one.
 func (in *interaction) sorry() {
 	if in.i.Type == discordgo.InteractionApplicationCommandAutocomplete {
+		in.noSuggestion()
 		return
 	}
 	if err := in.tell(tr(in.lang, "error.internal", nil)); err != nil {
@@ -141,6 +143,7 @@ func (in *interaction) sorry() {
 // refused explains a refusal from play to the user alone.
 func (in *interaction) refused(x *play.Refusal) {
 	if in.i.Type == discordgo.InteractionApplicationCommandAutocomplete {
+		in.noSuggestion()
 		return
 	}
 	if err := in.tell(refusalText(in.lang, x)); err != nil {
@@ -151,7 +154,19 @@ func (in *interaction) refused(x *play.Refusal) {
 // refusalText says why an act was refused, in lang, players mentioned
 // and times in each reader's time zone.
 func refusalText(lang i18n.Lang, x *play.Refusal) string {
-	return i18n.Refusal(lang, x, i18n.Marks{Player: mention, Time: func(t time.Time) string { return timestamp(t, "f") }})
+	return i18n.Refusal(lang, x, i18n.Marks{Player: mention, Time: func(t time.Time) string { return timestamp(t, "f") },
+		Until: func(t time.Time) string { return timestamp(t, "R") }})
 }
 
 func mention(user string) string { return "<@" + user + ">" }
+
+// noSuggestion answers an autocomplete that failed with no choices, if
+// it was not answered yet.
+func (in *interaction) noSuggestion() {
+	if in.answered {
+		return
+	}
+	if err := in.b.noChoices(in); err != nil {
+		in.b.log.Warn("could not answer an autocomplete", "interaction", in.i.ID, "err", err)
+	}
+}

@@ -98,3 +98,72 @@ func TestAUserOverAQuotaGetsAFriendlyRefusal(t *testing.T) {
 		}
 	})
 }
+
+func TestBothPlayersOfAFinishedGameMayPlayTheNextAtOnce(t *testing.T) {
+	w := limitedWorld(t)
+	thread, board := w.challengeAccepted(w.chess, w.alice, w.bob)
+	end := w.resignByClicking(w.bob, thread, board)
+	// Alice challenged first; both may ask for the rematch at once.
+	for _, u := range []fakediscord.User{w.alice, w.bob} {
+		if got := w.click(u, end, "rematch"); got.Ephemeral() {
+			t.Fatalf("%s's Rematch is refused: %q", u.Username, got.Content)
+		}
+	}
+	// And /challenge of the same opponent after a finished game.
+	thread, board = w.challengeAccepted(w.chess, w.carol, w.dan)
+	w.resignByClicking(w.dan, thread, board)
+	if got := w.command(w.carol, w.chess.ID, "challenge", fakediscord.UserOption("opponent", w.dan.ID)); got.Ephemeral() {
+		t.Fatalf("Carol's challenge to Dan after their game: %q", got.Content)
+	}
+	// A declined challenge still holds back the next one.
+	ch := w.command(w.dan, w.chess.ID, "challenge", fakediscord.UserOption("opponent", w.alice.ID))
+	w.click(w.alice, ch, "decline")
+	refusedKindly(t, w.command(w.dan, w.chess.ID, "challenge", fakediscord.UserOption("opponent", w.alice.ID)), "declined, withdrawn or left unanswered", true)
+}
+
+func TestTheNinthEngineGameInAMinuteIsRefusedWithoutAThread(t *testing.T) {
+	w := newEngineWorld(t, memstore.New(), "en-US", fastEngine)
+	w.limits = bot.Limits{EngineGames: 1, PostsPerMinute: 8}
+	w.restart()
+	threads := func() int {
+		n := 0
+		for _, c := range w.srv.Calls() {
+			if c.Kind == fakediscord.KindThread && c.Err == nil {
+				n++
+			}
+		}
+		return n
+	}
+	// The loop of the report: start a game against the engine, abort it.
+	for i := range 8 {
+		thread, _ := w.engineGame(w.alice, fakediscord.StringOption("color", "white"))
+		board := w.waitMessage(thread, func(m fakediscord.Message) bool { return len(m.Files) > 0 })
+		if got := w.click(w.alice, board, "abort"); !strings.Contains(got.Content, "aborted") {
+			t.Fatalf("the abort of game %d is answered %q", i+1, got.Content)
+		}
+		w.clock.Add(time.Second)
+		if n := threads(); n != i+1 {
+			t.Fatalf("%d threads after %d games", n, i+1)
+		}
+	}
+	got := w.command(w.alice, w.chess.ID, "challenge", fakediscord.UserOption("opponent", w.srv.Bot().ID))
+	refusedKindly(t, got, "at most 8 new challenges, games and boards a minute", true)
+	if n := threads(); n != 8 {
+		t.Fatalf("the refused game opened a thread: %d threads", n)
+	}
+	// An open challenge and its withdrawal are two posts. Bob reads
+	// French.
+	for range 4 {
+		ch := w.command(w.bob, w.chess.ID, "challenge")
+		if ch.Ephemeral() {
+			t.Fatalf("Bob's open challenge: %q", ch.Content)
+		}
+		w.click(w.bob, ch, "decline")
+	}
+	refusedKindly(t, w.command(w.bob, w.chess.ID, "challenge"), "au plus 8 défis, parties et échiquiers nouveaux par minute", true)
+	// The first of Alice's games is a minute old.
+	w.clock.Add(52 * time.Second)
+	if _, board := w.engineGame(w.alice); board.Ephemeral() {
+		t.Fatalf("a game a minute after the first is refused: %q", board.Content)
+	}
+}

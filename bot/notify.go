@@ -13,17 +13,18 @@ import (
 	"github.com/iceagechess/iceage/game"
 	"github.com/iceagechess/iceage/i18n"
 	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/play/round"
 	"github.com/iceagechess/iceage/schedule"
 )
 
-// The bot tells the scheduler's news to the players.
+// The bot tells the scheduler's news to the players: reminders and
+// expired challenges. Timeouts are acts of the round, whose boards the
+// outbox delivers.
 var _ schedule.Notifier = (*Bot)(nil)
 
 // dmRetry is how long after Discord refused a direct message to a user
-// (closed DMs) the bot mentions them instead before trying a DM again: a
-// week, so that someone who opens their DMs again is heard from soon,
-// and someone who does not is not tried on every move.
-const dmRetry = 7 * 24 * time.Hour
+// (closed DMs) the bot mentions them instead before trying a DM again.
+const dmRetry = round.DMRetry
 
 // lateAfter is how late a timeout must be found for its announcement to
 // say so: beyond the scheduler's ordinary delay, which is milliseconds.
@@ -93,19 +94,6 @@ func (b *Bot) prefs(ctx context.Context, user string) play.Prefs {
 	return p
 }
 
-// dmFirst reports whether the user is to be told by direct message: they
-// asked for it, and Discord has not refused one lately.
-func (b *Bot) dmFirst(ctx context.Context, p *play.Prefs) bool {
-	return p.Notifications == play.NotifyDM && (p.DMRefused.IsZero() || b.cfg.Now().Sub(p.DMRefused) >= dmRetry)
-}
-
-// wantsMention reports whether a board pings the player to move: unless
-// they asked for nothing, or for direct messages that Discord takes.
-func (b *Bot) wantsMention(ctx context.Context, user string) bool {
-	p := b.prefs(ctx, user)
-	return p.Notifications != play.NotifyNone && !b.dmFirst(ctx, &p)
-}
-
 // dm sends m to the user privately. A refusal for closed DMs is
 // remembered (play.Service.NoteDMRefused) and returned as errDMClosed.
 func (b *Bot) dm(ctx context.Context, user string, m *message) error {
@@ -153,35 +141,46 @@ func dmRefused(err error) bool {
 // who shares no server with the bot; discordgo v0.29.0 has no name for it.
 const errCodeNoMutualGuilds = 50278
 
-// tell gives a user news of a game: by direct message if they asked for
-// it (dm, in their language), else, or when the DM fails, by a mention
-// in the game's channel (public, in the guild's language). Nothing for
-// a user who asked for nothing.
+// tell gives a user news of a game as the act decided (t.How): by
+// direct message (dm, in their language), or, for a public game, by a
+// mention in its channel (public, in the guild's language), also when
+// the direct message fails; nothing when the act says so.
 // A nonce, when given, makes the posts idempotent (deliver.go).
-func (b *Bot) tell(ctx context.Context, user string, g *play.Game, nonce string, dm func(i18n.Lang) *message, public func(i18n.Lang) *message) error {
-	if g.Private {
-		return b.tellPrivately(ctx, user, g, dm)
-	}
-	p := b.prefs(ctx, user)
-	if p.Notifications == play.NotifyNone {
+func (b *Bot) tell(ctx context.Context, t round.Tell, g *play.Game, nonce string, dm func(i18n.Lang) *message, public func(i18n.Lang) *message) error {
+	switch t.How {
+	case round.Silently:
 		return nil
-	}
-	if b.dmFirst(ctx, &p) {
-		m := dm(b.userLang(ctx, &p, user, g.Guild))
+	case round.DirectMessage:
+		m := dm(b.tellLang(ctx, &t, g.Guild))
 		m.setNonce(nonce)
-		err := b.dm(ctx, user, m)
-		if err == nil {
-			return nil
+		err := b.dm(ctx, t.User, m)
+		if err == nil || g.Private && errors.Is(err, errDMClosed) {
+			return nil // a private game's players see it at their next command there
+		}
+		if g.Private {
+			return err
 		}
 		if !errors.Is(err, errDMClosed) {
-			b.log.Warn("direct message failed; mentioning instead", "user", user, "game", g.ID, "err", err)
+			b.log.Warn("direct message failed; mentioning instead", "user", t.User, "game", g.ID, "err", err)
 		}
 	}
+	if g.Private {
+		return nil // its channel takes no post
+	}
 	m := public(b.guildLang(ctx, g.Guild))
-	m.mentionOnly(user)
+	m.mentionOnly(t.User)
 	m.setNonce(nonce)
 	_, err := b.post(ctx, g.Channel, m)
 	return err
+}
+
+// tellLang is the language of what t tells its user alone: the one the
+// act found in their settings, or the one the bot knows for them.
+func (b *Bot) tellLang(ctx context.Context, t *round.Tell, guild string) i18n.Lang {
+	if t.Lang != "" {
+		return i18n.Lang(t.Lang)
+	}
+	return b.userLang(ctx, nil, t.User, guild)
 }
 
 // gameLink is a link to a game's channel or thread.
@@ -201,50 +200,51 @@ func opponentOf(g *play.Game, user string) play.Seat {
 	return g.White
 }
 
-// notifyTurn tells the player to move, by direct message, when they
-// asked for one: the board in the thread does not ping them then. When
-// the DM fails, they are mentioned in the thread after all. played is
-// the move just made ("" at the start of a game); nonce, if any, makes
-// the posts idempotent.
-func (b *Bot) notifyTurn(ctx context.Context, g *play.Game, played, nonce string) {
-	if g.Over() {
-		return
-	}
-	to := g.ToMove()
-	p := b.prefs(ctx, to.ID)
-	if !g.Private && !b.dmFirst(ctx, &p) {
+// notifyTurn tells the player to move what the board in the thread
+// does not (t.How): by direct message when the act decided so, with a
+// mention in the thread when the DM fails. played is the move just made
+// ("" at the start of a game); nonce, if any, makes the posts
+// idempotent.
+func (b *Bot) notifyTurn(ctx context.Context, g *play.Game, t round.Tell, played, nonce string) {
+	if g.Over() || t.How != round.DirectMessage {
 		return // the board mentions them, or they asked for nothing
 	}
-	opp := opponentOf(g, to.ID)
-	err := b.tell(ctx, to.ID, g, nonce, func(lang i18n.Lang) *message {
-		text := tr(lang, "notify.your_move", map[string]any{"Opponent": mention(opp.ID), "Game": gameLink(g)})
+	opp := opponentOf(g, t.User)
+	err := b.tell(ctx, t, g, nonce, func(lang i18n.Lang) *message {
+		key := "notify.your_move"
+		if t.Why == round.Paired {
+			key = "notify.paired"
+		}
+		text := tr(lang, key, map[string]any{"Opponent": mention(opp.ID), "Game": gameLink(g)})
 		if played != "" {
 			text = tr(lang, "notify.they_played", map[string]any{"Opponent": mention(opp.ID), "Move": "**" + played + "**"}) + "\n" + text
 		}
 		return &message{Content: text}
 	}, func(lang i18n.Lang) *message {
-		return &message{Content: tr(lang, "board.your_move", map[string]any{"Player": mention(to.ID)})}
+		if t.Why == round.Paired {
+			return &message{Content: tr(lang, "notify.paired_here", map[string]any{"Player": mention(t.User), "Opponent": mention(opp.ID)})}
+		}
+		return &message{Content: tr(lang, "board.your_move", map[string]any{"Player": mention(t.User)})}
 	})
 	if err != nil {
-		b.log.Warn("telling a player it is their move", "game", g.ID, "user", to.ID, "err", err)
+		b.log.Warn("telling a player of their game", "game", g.ID, "user", t.User, "err", err)
 	}
 }
 
 // notifyDropped tells the author of a queue of conditional moves, alone,
-// that the opponent played something else: by DM, or not at all, since a
-// mention in the thread would tell everyone there was a queue.
-func (b *Bot) notifyDropped(ctx context.Context, g *play.Game, c *play.Conditional, played, nonce string) {
-	p := b.prefs(ctx, c.By)
-	if p.Notifications == play.NotifyNone || !p.DMRefused.IsZero() && b.cfg.Now().Sub(p.DMRefused) < dmRetry {
+// that the opponent played something else: by DM, or not at all (the
+// act decides: round.QueueDropped is never a mention, which would tell
+// everyone there was a queue).
+func (b *Bot) notifyDropped(ctx context.Context, g *play.Game, t round.Tell, played, nonce string) {
+	if t.How != round.DirectMessage {
 		return
 	}
-	opp := opponentOf(g, c.By)
-	lang := b.userLang(ctx, &p, c.By, g.Guild)
-	m := &message{Content: tr(lang, "premove.dropped", map[string]any{"Opponent": mention(opp.ID), "Move": "**" + played + "**", "Game": gameLink(g)})}
+	opp := opponentOf(g, t.User)
+	m := &message{Content: tr(b.tellLang(ctx, &t, g.Guild), "premove.dropped", map[string]any{"Opponent": mention(opp.ID), "Move": "**" + played + "**", "Game": gameLink(g)})}
 	m.mentionOnly()
 	m.setNonce(nonce)
-	if err := b.dm(ctx, c.By, m); err != nil && !errors.Is(err, errDMClosed) {
-		b.log.Warn("telling a player their conditional moves were dropped", "game", g.ID, "user", c.By, "err", err)
+	if err := b.dm(ctx, t.User, m); err != nil && !errors.Is(err, errDMClosed) {
+		b.log.Warn("telling a player their conditional moves were dropped", "game", g.ID, "user", t.User, "err", err)
 	}
 }
 
@@ -258,70 +258,42 @@ func (b *Bot) Remind(ctx context.Context, r play.Reminder) error {
 		return map[string]any{"Player": mention(r.To.ID), "Opponent": mention(opp.ID), "When": timestamp(r.Deadline, "R"),
 			"Deadline": timestamp(r.Deadline, "f"), "Game": gameLink(g)}
 	}
-	return b.tell(ctx, r.To.ID, g, "", func(lang i18n.Lang) *message {
+	p := b.prefs(ctx, r.To.ID)
+	t := round.Tell{User: r.To.ID, Why: round.Remind, How: round.Decide(&p, g, round.Remind, b.cfg.Now()), Lang: p.Language}
+	return b.tell(ctx, t, g, "", func(lang i18n.Lang) *message {
 		return &message{Content: "⏳ " + tr(lang, "remind.dm", data())}
 	}, func(lang i18n.Lang) *message {
 		return &message{Content: "⏳ " + tr(lang, "remind.thread", data())}
 	})
 }
 
-// TimedOut announces a deadline that passed, in the game's thread, with
-// the board: the game lost on time, or the opponent's choice with its
+// timeoutMessage is the board that announces a deadline that passed
+// (t), in lang: the game lost on time, or the opponent's choice with its
 // buttons. A timeout found late says when it really happened. It
-// implements schedule.Notifier.
-func (b *Bot) TimedOut(ctx context.Context, t schedule.Timeout) error {
-	g := &t.Game
-	if !g.Private {
-		m, err := b.timeoutMessage(ctx, &t, b.guildLang(ctx, g.Guild))
-		if err != nil {
-			return err
-		}
-		_, err = b.post(ctx, g.Channel, m)
-		return err
-	}
-	// A private game's channel takes no post: each player it concerns is
-	// told by direct message, in their language.
-	m, err := b.timeoutMessage(ctx, &t, i18n.English)
-	if err != nil {
-		return err
-	}
-	return b.dmPlayers(ctx, g, m.AllowedMentions.Users, func(lang i18n.Lang) (*message, error) {
-		return b.timeoutMessage(ctx, &t, lang)
-	})
-}
-
-// timeoutMessage is the board that announces t in lang, with the claim
-// buttons when the opponent chooses; it mentions the players it concerns.
-func (b *Bot) timeoutMessage(ctx context.Context, t *schedule.Timeout, lang i18n.Lang) (*message, error) {
-	g := &t.Game
+// notifies those the act tells by a mention.
+func (b *Bot) timeoutMessage(ctx context.Context, lang i18n.Lang, g *play.Game, t *round.TimedOut, mentions []string) (*message, error) {
 	var headline string
-	var ping []string
 	switch {
-	case t.Event == play.TimeRanOut && g.Flag != nil:
-		chooser := g.Flag.By
-		late := opponentOf(g, chooser)
-		headline = "⌛ " + tr(lang, "timeout.choose", map[string]any{"Loser": mention(late.ID), "Winner": mention(chooser),
+	case t.Chooser != "" && g.Flag != nil:
+		late := opponentOf(g, t.Chooser)
+		headline = "⌛ " + tr(lang, "timeout.choose", map[string]any{"Loser": mention(late.ID), "Winner": mention(t.Chooser),
 			"When": timestamp(t.Due, "R"), "Until": timestamp(g.Deadline, "f")})
-		ping = []string{chooser}
 	case g.OpponentChooses && g.Outcome.Reason == game.Timeout:
 		w, _ := g.Outcome.Winner()
 		headline = "⌛ " + tr(lang, "timeout.lapsed", map[string]any{"Winner": mention(g.Seat(w).ID), "Loser": mention(g.Seat(w.Other()).ID),
 			"When": timestamp(t.Due, "f")})
-		ping = g.Players()
 	default:
 		w, _ := g.Outcome.Winner()
 		headline = "⌛ " + tr(lang, "timeout.lost", map[string]any{"Winner": mention(g.Seat(w).ID), "Loser": mention(g.Seat(w.Other()).ID),
 			"When": timestamp(t.Due, "R")})
-		ping = g.Players()
 	}
 	if t.Late > lateAfter {
 		headline += "\n" + tr(lang, "timeout.late", map[string]any{"When": timestamp(t.Due, "f")})
 	}
-	m, err := b.boardMessage(ctx, lang, view{g: g, headline: headline})
+	m, err := b.boardMessage(ctx, lang, view{g: g, headline: headline, mention: mentions})
 	if err != nil {
 		return nil, err
 	}
-	m.mentionOnly(ping...)
 	if g.Flag != nil && !g.Over() {
 		m.Components = claimButtons(lang, g)
 	}

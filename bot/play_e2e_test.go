@@ -5,6 +5,7 @@ import (
 	"github.com/iceagechess/iceage/bot"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -273,8 +274,81 @@ func TestMoveAutocompleteOffersTheMoversLegalMoves(t *testing.T) {
 		t.Errorf("Nx completes to %v", names)
 	}
 	id = w.srv.Autocomplete(w.bob.ID, thread, "move", fakediscord.Focused("move", ""))
-	if c, _ := w.srv.WaitResponse(w.ctx(), id); len(c.Choices) != 0 {
-		t.Errorf("the player not to move is offered %d moves", len(c.Choices))
+	if c, _ := w.srv.WaitResponse(w.ctx(), id); len(c.Choices) != 0 || c.Err != nil {
+		t.Errorf("the player not to move is offered %d moves (%v)", len(c.Choices), c.Err)
+	}
+}
+
+// An autocomplete with nothing to suggest answers an empty list, which
+// Discord takes; without the list it answers 400 and the user sees "This
+// interaction failed".
+func TestAnEmptyAutocompleteIsAccepted(t *testing.T) {
+	w := newWorld(t, memstore.New(), "en-US")
+	thread, _ := w.challengeAccepted(w.chess, w.alice, w.bob)
+	for _, tc := range []struct {
+		name, channel, typed string
+		user                 fakediscord.User
+	}{
+		{"/move outside a game", w.chess.ID, "e4", w.alice},
+		{"a prefix no move has", thread, "zzz", w.alice},
+		{"the player not to move", thread, "N", w.bob},
+		{"one who does not play", thread, "", w.carol},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			id := w.srv.Autocomplete(tc.user.ID, tc.channel, "move", fakediscord.Focused("move", tc.typed))
+			c, err := w.srv.WaitResponse(w.ctx(), id)
+			if err != nil || c.Err != nil || len(c.Choices) != 0 {
+				t.Fatalf("answered %d choices: %v, %v; want an empty list that Discord takes", len(c.Choices), err, c.Err)
+			}
+			if !strings.Contains(string(c.JSON), `"choices":[]`) {
+				t.Errorf("the answer %s has no empty list of choices", c.JSON)
+			}
+		})
+	}
+}
+
+// TestMoveAutocompleteReadsEveryNotation: what the player types in any
+// notation the parser reads is completed, castling as 0-0 included.
+func TestMoveAutocompleteReadsEveryNotation(t *testing.T) {
+	mem := memstore.New()
+	w := newWorld(t, mem, "en-US")
+	svc := play.New(mem, play.Options{})
+	_, err := svc.Start(w.ctx(), play.NewGame{Guild: w.guild.ID, Channel: w.chess.ID, White: play.Seat{ID: w.alice.ID}, Black: play.Seat{ID: w.bob.ID},
+		StartFEN: "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", At: w.clock.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		typed string
+		want  []string // the first choices
+	}{
+		{"0-0", []string{"O-O", "O-O-O"}},
+		{"o-o-o", []string{"O-O-O"}},
+		{"O-O", []string{"O-O", "O-O-O"}},
+		{"e1g1", []string{"O-O"}},
+		{"rxa8", []string{"Rxa8+"}},
+		{"a1-a", []string{"Rxa8+", "Ra2", "Ra3"}},
+		{"", []string{"Rxa8+", "Rxh8+", "Kd1", "Kd2"}}, // checks, then by SAN
+	} {
+		id := w.srv.Autocomplete(w.alice.ID, w.chess.ID, "move", fakediscord.Focused("move", tc.typed))
+		c, err := w.srv.WaitResponse(w.ctx(), id)
+		if err != nil || c.Err != nil {
+			t.Fatal(err, c.Err)
+		}
+		var names []string
+		for _, ch := range c.Choices {
+			if ch.Name != ch.Value {
+				t.Errorf("%q: the choice %q sends %q", tc.typed, ch.Name, ch.Value)
+			}
+			names = append(names, ch.Name)
+		}
+		if len(names) < len(tc.want) || !slices.Equal(names[:len(tc.want)], tc.want) {
+			t.Errorf("%q completes to %q, want %q first", tc.typed, names, tc.want)
+		}
+	}
+	got := w.command(w.alice, w.chess.ID, "move", fakediscord.StringOption("move", "O-O"))
+	if got.Ephemeral() {
+		t.Errorf("the completed O-O is refused: %q", got.Content)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/iceagechess/iceage/game"
 	"github.com/iceagechess/iceage/i18n"
 	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/play/round"
 )
 
 // /premove: conditional moves, answers queued to the moves a player
@@ -50,10 +51,11 @@ func (b *Bot) premoveCommand(in *interaction, data discordgo.ApplicationCommandI
 	default:
 		return in.tell(premoveText(in.lang, &g, in.user))
 	}
-	r, err := b.play.Premove(in.ctx, b.act(in, &g), lines)
+	out, err := b.round.Do(in.ctx, round.Act{Act: b.act(in, &g), Kind: round.Premove, Lines: lines})
 	if err != nil {
 		return err
 	}
+	r := out.Result
 	if clear && text == "" {
 		return in.tell(tr(in.lang, "premove.cleared", nil))
 	}

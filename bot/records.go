@@ -116,7 +116,7 @@ func (b *Bot) gifCommand(in *interaction, data discordgo.ApplicationCommandInter
 	if err != nil {
 		return err
 	}
-	if _, err := b.cooledDown(in, coolGIF, ""); err != nil {
+	if _, err := b.cooledDown(in, coolGIF); err != nil {
 		return err
 	}
 	if err := in.deferReply(false); err != nil {
@@ -134,12 +134,34 @@ func (b *Bot) historyCommand(in *interaction, data discordgo.ApplicationCommandI
 	if u, name := userOption(data, "user"); u != "" {
 		target = play.Seat{ID: u, Name: name}
 	}
-	m, err := b.historyMessage(in.ctx, in.lang, in.i.GuildID, target, 0)
+	see := b.historySight(in, target.ID, func() error { return in.deferReply(true) })
+	m, err := b.historyMessage(in.ctx, in.lang, in.i.GuildID, target, 0, see)
 	if err != nil {
 		return err
 	}
 	m.Flags = discordgo.MessageFlagsEphemeral
 	return in.respond(m)
+}
+
+// historySight is the filter of another player's /history: only the
+// games the asker may see. Looking at their channels may take longer
+// than Discord waits for an answer, so the interaction is acknowledged
+// (ack) before the first look. A player's own games need none.
+func (b *Bot) historySight(in *interaction, target string, ack func() error) func(*play.Game) (bool, error) {
+	if target == in.user {
+		return nil
+	}
+	return func(g *play.Game) (bool, error) {
+		if _, played := g.ColorOf(in.user); played {
+			return true, nil
+		}
+		if !in.answered {
+			if err := ack(); err != nil {
+				return false, err
+			}
+		}
+		return b.canSee(in, g)
+	}
 }
 
 // leaderboardClick turns a leaderboard's page.
@@ -175,7 +197,7 @@ func (b *Bot) historyPick(in *interaction, gif bool) error {
 		m.Flags = discordgo.MessageFlagsEphemeral
 		return in.respond(m)
 	}
-	if _, err := b.cooledDown(in, coolGIF, ""); err != nil {
+	if _, err := b.cooledDown(in, coolGIF); err != nil {
 		return err
 	}
 	if err := in.deferReply(true); err != nil {
@@ -194,9 +216,13 @@ func (b *Bot) historyOlderClick(in *interaction, f idFields) error {
 	if err != nil {
 		return err
 	}
-	m, err := b.historyMessage(in.ctx, in.lang, in.i.GuildID, play.Seat{ID: f.str("user")}, before)
+	target := f.str("user")
+	m, err := b.historyMessage(in.ctx, in.lang, in.i.GuildID, play.Seat{ID: target}, before, b.historySight(in, target, in.deferUpdate))
 	if err != nil {
 		return err
+	}
+	if in.answered { // acknowledged before looking at channels
+		return in.edit(m)
 	}
 	return in.update(m)
 }
@@ -223,19 +249,26 @@ func (b *Bot) pickGame(in *interaction, data discordgo.ApplicationCommandInterac
 		return g, err
 	}
 	g, err := b.play.LastIn(ctx, in.i.GuildID, in.i.ChannelID)
+	if err == nil {
+		var ok bool
+		if ok, err = b.canSee(in, &g); err == nil && !ok {
+			err = &play.Refusal{Kind: play.NoGame}
+		}
+	}
 	if isNoGame(err) {
 		return g, in.explain(tr(in.lang, "export.none_here", nil))
 	}
 	return g, err
 }
 
-// visibleGame returns game id if the user may see it: a game of this
-// server, or one they played. Any other is answered as unknown, so that
-// no one learns of games on servers they are not in.
+// visibleGame returns game id if the user may see it (package
+// visibility's rule). Any other is answered as unknown, so that no one
+// learns even that it exists.
 func (b *Bot) visibleGame(in *interaction, id uint64) (play.Game, error) {
 	g, err := b.play.Game(in.ctx, id)
-	if err == nil && g.Guild != in.i.GuildID {
-		if _, played := g.ColorOf(in.user); !played {
+	if err == nil {
+		var ok bool
+		if ok, err = b.canSee(in, &g); err == nil && !ok {
 			err = &play.Refusal{Kind: play.NoGame, Game: id}
 		}
 	}

@@ -74,7 +74,8 @@ func (d *discordStub) RoundTrip(r *http.Request) (*http.Response, error) {
 	d.mu.Unlock()
 	answer := "{}"
 	if r.Method == http.MethodGet && strings.Contains(r.URL.Path, "/guilds/") {
-		answer = `{"id":"g1","name":"Ice Club"}`
+		// @everyone sees every channel: what the visibility rule reads.
+		answer = `{"id":"g1","name":"Ice Club","owner_id":"owner","roles":[{"id":"g1","permissions":"1024"}]}`
 	}
 	return &http.Response{StatusCode: http.StatusOK, Header: http.Header{"Content-Type": {"application/json"}},
 		Body: io.NopCloser(strings.NewReader(answer)), Request: r}, nil
@@ -422,7 +423,7 @@ func TestPGNAndGIFExportAGame(t *testing.T) {
 		i    *discordgo.Interaction
 		want string
 	}{
-		{f.command("ann", "en-US", "pgn", intOpt("game", int(other.ID))), fmt.Sprintf("I know no game #%d on this server.", other.ID)},
+		{f.command("ann", "en-US", "pgn", intOpt("game", int(other.ID))), fmt.Sprintf("There is no game #%d that you can see.", other.ID)},
 		{f.command("ann", "en-US", "gif", userOpt("opponent", "dan")), "You have not finished a game against <@dan> on this server."},
 		{f.command("ann", "nl", "pgn"), "In dit kanaal is nog geen partij gespeeld."},
 	} {

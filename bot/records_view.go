@@ -247,8 +247,11 @@ func gameData(lang i18n.Lang, g *play.Game) map[string]any {
 
 // historyMessage lists a player's finished games on the server, newest
 // first from before (0: the newest), with menus for their PGN and replay.
-func (b *Bot) historyMessage(ctx context.Context, lang i18n.Lang, guild string, target play.Seat, before uint64) (*message, error) {
-	gs, err := b.play.History(ctx, target.ID, guild, before, historyShown)
+//
+// see keeps out the games the asker may not see (nil: all are theirs);
+// at most historyScanned games are looked at for one page.
+func (b *Bot) historyMessage(ctx context.Context, lang i18n.Lang, guild string, target play.Seat, before uint64, see func(*play.Game) (bool, error)) (*message, error) {
+	gs, more, err := b.visibleHistory(ctx, guild, target.ID, before, see)
 	if err != nil {
 		return nil, err
 	}
@@ -305,13 +308,54 @@ func (b *Bot) historyMessage(ctx context.Context, lang i18n.Lang, guild string, 
 		discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{MenuType: discordgo.StringSelectMenu,
 			CustomID: idHistoryGIF.id(), Placeholder: tr(lang, "history.pick_gif", nil), Options: gifs}}},
 	}
-	if len(gs) == historyShown {
+	if more != 0 {
 		m.Components = append(m.Components, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.Button{Label: tr(lang, "button.older", nil), Style: discordgo.SecondaryButton,
-				CustomID: idHistoryOlder.id(target.ID, gs[len(gs)-1].ID)},
+				CustomID: idHistoryOlder.id(target.ID, more)},
 		}})
 	}
 	return m, nil
+}
+
+// historyScanned bounds the games one page of /history looks at: the
+// games of channels the asker cannot see are skipped, and each costs a
+// look at its channel.
+const historyScanned = 5 * historyShown
+
+// visibleHistory returns up to historyShown finished games of user in
+// guild before the game id before (0: the newest) that see lets through,
+// and, when there may be older ones, the id to continue before (else 0).
+func (b *Bot) visibleHistory(ctx context.Context, guild, user string, before uint64, see func(*play.Game) (bool, error)) ([]play.Game, uint64, error) {
+	var out []play.Game
+	for scanned := 0; ; {
+		gs, err := b.play.History(ctx, user, guild, before, historyShown)
+		if err != nil {
+			return nil, 0, err
+		}
+		for i := range gs {
+			scanned++
+			ok := true
+			if see != nil {
+				if ok, err = see(&gs[i]); err != nil {
+					return nil, 0, err
+				}
+			}
+			if ok {
+				out = append(out, gs[i])
+			}
+			before = gs[i].ID
+			if len(out) == historyShown || scanned == historyScanned {
+				// There may be more, unless this was the last.
+				if i == len(gs)-1 && len(gs) < historyShown {
+					return out, 0, nil
+				}
+				return out, before, nil
+			}
+		}
+		if len(gs) < historyShown {
+			return out, 0, nil
+		}
+	}
 }
 
 // resultWord says how game g ended for the player of colour c.

@@ -173,16 +173,21 @@ func (b *Bot) respond(ctx context.Context, i *discordgo.Interaction, typ discord
 // respondPlain answers an interaction with a response that carries no
 // files (an autocomplete's choices, a deferral).
 func (b *Bot) respondPlain(ctx context.Context, i *discordgo.Interaction, r *discordgo.InteractionResponse) error {
-	ok, deferred, err := b.answerOverHTTP(i, r, nil)
+	return b.respondPayload(ctx, i, r.Type, r)
+}
+
+// respondPayload is respondPlain with a response of any shape, of type typ.
+func (b *Bot) respondPayload(ctx context.Context, i *discordgo.Interaction, typ discordgo.InteractionResponseType, payload any) error {
+	ok, deferred, err := b.answerOverHTTP(i, payload, nil)
 	switch {
 	case ok:
 		return err
-	case deferred != 0 && (r.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource || r.Type == discordgo.InteractionResponseDeferredMessageUpdate):
+	case deferred != 0 && (typ == discordgo.InteractionResponseDeferredChannelMessageWithSource || typ == discordgo.InteractionResponseDeferredMessageUpdate):
 		return nil // deferred already
 	case deferred != 0:
-		return fmt.Errorf("bot: a response of type %d after a deferral over HTTP", r.Type)
+		return fmt.Errorf("bot: a response of type %d after a deferral over HTTP", typ)
 	}
-	_, err = b.request(ctx, http.MethodPost, discordgo.EndpointInteractionResponse(i.ID, i.Token), r, nil)
+	_, err = b.request(ctx, http.MethodPost, discordgo.EndpointInteractionResponse(i.ID, i.Token), payload, nil)
 	return err
 }
 

@@ -2,14 +2,19 @@ package bot
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/iceagechess/iceage/game"
 	"github.com/iceagechess/iceage/i18n"
 	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/play/round"
 )
 
 // A game lives for weeks in its thread, and Discord acts on threads:
@@ -51,7 +56,147 @@ func isThreadType(t discordgo.ChannelType) bool {
 // not start), and why it plays in the channel when it does.
 type threadPlace struct {
 	channel, thread, note string
+	// later, when above zero, is how long Discord's rate limit on threads
+	// lasts: then the game moves to a thread of its own (moveLater).
+	later time.Duration
 }
+
+// waitThread opens a thread with open, waiting out Discord's rate limits
+// on threads while they add up to no more than Config.ThreadWait. A
+// longer one is returned, as *discordgo.RateLimitError.
+func (b *Bot) waitThread(ctx context.Context, open func() (*discordgo.Channel, error)) (*discordgo.Channel, error) {
+	left := b.cfg.ThreadWait
+	for {
+		ch, err := open()
+		var limited *discordgo.RateLimitError
+		if !errors.As(err, &limited) || limited.RetryAfter > left {
+			return ch, err
+		}
+		wait := max(limited.RetryAfter, 50*time.Millisecond)
+		left -= wait
+		b.log.Info("waiting out Discord's rate limit on threads", "wait", wait)
+		select {
+		case <-ctx.Done():
+			return nil, err
+		case <-time.After(wait):
+		}
+	}
+}
+
+// kindThread is the kind of the outbox items that move a game started
+// in its channel, for a rate limit on threads, to a thread of its own
+// once Discord allows: the outbox keeps the move through a restart, and
+// any process may make it.
+const kindThread = "thread"
+
+// threadItem is the body of a kindThread item.
+type threadItem struct {
+	Channel string `json:"channel"`
+}
+
+// moveLater has the outbox move game, just started in channel for a rate
+// limit on threads that lasts after, to a thread of its own when the
+// limit ends (deliverThread).
+func (b *Bot) moveLater(ctx context.Context, game uint64, channel string, after time.Duration) {
+	body, _ := json.Marshal(threadItem{Channel: channel}) // a string: cannot fail
+	now := b.cfg.Now()
+	it := play.OutboxItem{Key: fmt.Sprintf("g%d.thread", game), Game: game, Kind: kindThread, Body: body, Due: now.Add(after), Created: now}
+	if err := b.play.Storage().Update(ctx, func(tx play.Tx) error { return tx.PutOutbox(it) }); err != nil {
+		b.log.Error("a game started in its channel for a rate limit will stay there", "game", game, "channel", channel, "err", err)
+	}
+}
+
+// rateLimited is an outbox item's delivery that Discord's rate limit
+// holds back until at.
+type rateLimited struct {
+	at  time.Time
+	err error
+}
+
+func (e *rateLimited) Error() string { return e.err.Error() }
+func (e *rateLimited) Unwrap() error { return e.err }
+
+// deliverThread is the delivery of a kindThread item: the game moves to
+// its own thread, or, while Discord's rate limit lasts, the item waits for
+// its end.
+func (b *Bot) deliverThread(ctx context.Context, it play.OutboxItem) error {
+	var body threadItem
+	if err := json.Unmarshal(it.Body, &body); err != nil || body.Channel == "" {
+		return fmt.Errorf("bot: outbox item %q names no channel: %v", it.Key, err)
+	}
+	err := b.moveToThread(ctx, it.Key, it.Game, body.Channel)
+	var limited *discordgo.RateLimitError
+	if errors.As(err, &limited) {
+		return &rateLimited{at: b.cfg.Now().Add(max(limited.RetryAfter, time.Second)), err: err}
+	}
+	return err
+}
+
+// moveToThread opens a thread in channel for the game going on there,
+// moves the game to it, posts the board there and a link in the channel,
+// under nonces of key: tried again after a failure half-way, it finds the
+// game in a thread of channel already and posts what is missing, once.
+// A game over, or moved elsewhere meanwhile, is left as it is.
+func (b *Bot) moveToThread(ctx context.Context, key string, id uint64, channel string) error {
+	g, err := b.play.Game(ctx, id)
+	if err != nil || g.Over() {
+		return err
+	}
+	if g.Channel != channel {
+		// Moved by an earlier try, or elsewhere by something else.
+		c, err := b.s.Channel(g.Channel, discordgo.WithContext(ctx))
+		if err != nil || !isThreadType(c.Type) || c.ParentID != channel {
+			return nil
+		}
+		return b.linkMoved(ctx, key, &g, channel)
+	}
+	lang := b.guildLang(ctx, g.Guild)
+	name := truncate(tr(lang, "thread.name", map[string]any{"White": g.White.Name, "Black": g.Black.Name}), 100)
+	ch, err := b.s.ThreadStartComplex(channel, &discordgo.ThreadStart{Name: name, AutoArchiveDuration: threadArchiveMinutes,
+		Type: discordgo.ChannelTypeGuildPublicThread}, discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(false))
+	if err != nil {
+		return err
+	}
+	b.parents.Store(ch.ID, channel)
+	out, err := b.round.Rehome(ctx, g.ID, channel, ch.ID, round.OwnThread, b.cfg.Now())
+	if err != nil {
+		// Over or moved meanwhile: the thread is not needed.
+		if _, derr := b.s.ChannelDelete(ch.ID, discordgo.WithContext(ctx)); derr != nil {
+			b.log.Warn("could not delete the thread of a game not moved", "thread", ch.ID, "err", redact(derr))
+		}
+		var x *play.Refusal
+		if errors.As(err, &x) {
+			return nil
+		}
+		return err
+	}
+	moved := out.Game
+	b.log.Info("a game started in its channel moved to its own thread", "game", g.ID, "channel", channel, "thread", ch.ID)
+	b.addPlayers(ctx, ch.ID, moved.White.ID, moved.Black.ID)
+	// Its board in the thread, which tells both players, is in the
+	// outbox, written with the move.
+	b.wakeOutbox()
+	return b.linkMoved(ctx, key, &moved, channel)
+}
+
+// linkMoved takes the buttons off the boards of game g in channel, which
+// it left for a thread of its own, and links the thread there.
+func (b *Bot) linkMoved(ctx context.Context, key string, g *play.Game, channel string) error {
+	lang := b.guildLang(ctx, g.Guild)
+	b.retire(g, channel, false)
+	link := &message{Content: tr(lang, "game.moved_to_thread", map[string]any{"White": g.White.Name, "Black": g.Black.Name, "Thread": "<#" + g.Channel + ">"})}
+	link.mentionOnly()
+	link.setNonce(nonce(key + ".link"))
+	if _, err := b.post(ctx, channel, link); err != nil {
+		return fmt.Errorf("bot: linking game %d's new thread: %w", g.ID, err)
+	}
+	return nil
+}
+
+// DefaultThreadWait is Config.ThreadWait's default: a rate limit on
+// threads of a few seconds is waited out (the interaction is
+// acknowledged already), a longer one is not.
+const DefaultThreadWait = 10 * time.Second
 
 // openGameThread opens the thread of a new game: from the challenge's
 // message when there is one (fromMessage), else on its own, in the
@@ -59,23 +204,31 @@ type threadPlace struct {
 // came from a thread, since Discord starts no thread in a thread (50024).
 // Where no thread can be had (a forum post, a voice channel's chat, no
 // permission), the game is played in the interaction's channel, with a
-// note that says why. Discord's rate limit on threads is not waited for:
-// it may last minutes, and the game is played in the channel instead.
+// note that says why. A rate limit on threads of up to Config.ThreadWait
+// is waited out; a longer one, which may last minutes, leaves the game
+// in the channel, and threadPlace.later says when to move it to its own
+// thread (moveLater).
 func (b *Bot) openGameThread(ctx context.Context, in *interaction, name, fromMessage string) (threadPlace, error) {
 	here := threadPlace{channel: in.i.ChannelID}
 	start := &discordgo.ThreadStart{Name: name, AutoArchiveDuration: threadArchiveMinutes, Type: discordgo.ChannelTypeGuildPublicThread}
 	var ch *discordgo.Channel
 	var err error
 	if fromMessage != "" {
-		ch, err = b.s.MessageThreadStartComplex(in.i.ChannelID, fromMessage, start, discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(false))
+		ch, err = b.waitThread(ctx, func() (*discordgo.Channel, error) {
+			return b.s.MessageThreadStartComplex(in.i.ChannelID, fromMessage, start, discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(false))
+		})
 	} else {
-		ch, err = b.s.ThreadStartComplex(in.i.ChannelID, start, discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(false))
+		ch, err = b.waitThread(ctx, func() (*discordgo.Channel, error) {
+			return b.s.ThreadStartComplex(in.i.ChannelID, start, discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(false))
+		})
 	}
 	if errCode(err) == codeChannelType {
 		// Inside a thread: a new thread of its parent, if that is a
 		// channel that has threads.
 		if c, cerr := b.s.Channel(in.i.ChannelID, discordgo.WithContext(ctx)); cerr == nil && isThreadType(c.Type) && c.ParentID != "" {
-			ch, err = b.s.ThreadStartComplex(c.ParentID, start, discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(false))
+			ch, err = b.waitThread(ctx, func() (*discordgo.Channel, error) {
+				return b.s.ThreadStartComplex(c.ParentID, start, discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(false))
+			})
 		}
 	}
 	var limited *discordgo.RateLimitError
@@ -92,7 +245,10 @@ func (b *Bot) openGameThread(ctx context.Context, in *interaction, name, fromMes
 		here.note = tr(in.public, "challenge.no_threads", nil)
 	case isForbidden(err):
 		here.note = tr(in.public, "challenge.no_threads", nil)
-	case code == codeActiveThreads, errors.As(err, &limited):
+	case errors.As(err, &limited):
+		here.note = tr(in.public, "challenge.thread_later", nil)
+		here.later = max(limited.RetryAfter, time.Second)
+	case code == codeActiveThreads:
 		here.note = tr(in.public, "challenge.no_thread_now", nil)
 	default:
 		return threadPlace{}, redact(err)
@@ -189,7 +345,7 @@ func (b *Bot) rehome(ctx context.Context, g *play.Game, parent string) {
 		b.log.Warn("no new thread for a game whose thread is gone; moving it to the channel", "game", g.ID, "channel", parent, "err", redact(err))
 	}
 	old := g.Channel
-	moved, err := b.play.Rehome(ctx, g.ID, old, channel)
+	out, err := b.round.Rehome(ctx, g.ID, old, channel, round.ThreadGone, b.cfg.Now())
 	if err != nil {
 		var x *play.Refusal
 		if !errors.As(err, &x) {
@@ -203,30 +359,12 @@ func (b *Bot) rehome(ctx context.Context, g *play.Game, parent string) {
 		return
 	}
 	b.log.Info("a game moved to a new thread", "game", g.ID, "from", old, "to", channel)
-	m, err := b.boardMessage(ctx, lang, view{g: &moved, buttons: true,
-		headline: tr(lang, "game.rehomed", map[string]any{"White": mention(moved.White.ID), "Black": mention(moved.Black.ID)})})
-	if err != nil {
-		b.log.Error("drawing the board of a moved game", "game", g.ID, "err", err)
-		return
-	}
-	m.mentionOnly(players(&moved, b)...)
-	if _, err := b.post(ctx, channel, m); err != nil {
-		b.log.Error("posting the board of a moved game", "game", g.ID, "channel", channel, "err", err)
-	}
 	if thread != "" {
-		b.addPlayers(ctx, thread, moved.White.ID, moved.Black.ID)
+		b.addPlayers(ctx, thread, out.Game.White.ID, out.Game.Black.ID)
 	}
-}
-
-// players are the ids of a game's human players.
-func players(g *play.Game, b *Bot) []string {
-	var ids []string
-	for _, id := range []string{g.White.ID, g.Black.ID} {
-		if !b.isEngine(id) {
-			ids = append(ids, id)
-		}
-	}
-	return ids
+	// The board in the new place, which tells both players, is in the
+	// outbox, written with the move.
+	b.wakeOutbox()
 }
 
 // gone reports a refusal of Discord's that says the game's channel can no
@@ -272,6 +410,52 @@ func missingPermissions(lang i18n.Lang, i *discordgo.Interaction) string {
 	return strings.Join(missing, ", ")
 }
 
+// finishedThreadMinutes is the archive time of a finished game's thread:
+// Discord archives it an hour after its last message, so that the
+// threads of finished games leave the server's active threads (at most
+// 1,000; past them, new games fall back to the channel) within the hour,
+// while the players may still press Rematch, which Discord greys out in
+// an archived thread, or talk the game over. Anyone's message unarchives
+// it, as in any thread.
+const finishedThreadMinutes = 60
+
+// windDown closes the thread of game g, which has just ended, once its
+// final board is in channel: an aborted game's at once, since its board
+// has no Rematch to keep and nobody wants to talk it over (the spam of a
+// game started and aborted again and again leaves no active thread
+// behind); another's archive time is shortened (finishedThreadMinutes).
+// A channel that is no thread, or where another game goes on already, is
+// left as it is.
+func (b *Bot) windDown(g *play.Game, channel string) {
+	if !g.Over() || g.Private || channel == "" {
+		return
+	}
+	id, aborted := g.ID, g.Outcome.Reason == game.Aborted
+	b.background(func(ctx context.Context) {
+		if _, err := b.play.GameIn(ctx, channel); err == nil {
+			return
+		}
+		c, err := b.s.Channel(channel, discordgo.WithContext(ctx))
+		if err != nil {
+			b.log.Warn("reading the thread of a finished game", "game", id, "channel", channel, "err", redact(err))
+			return
+		}
+		if !isThreadType(c.Type) || c.ThreadMetadata == nil || c.ThreadMetadata.Archived {
+			return
+		}
+		edit := &discordgo.ChannelEdit{Archived: ptr(true)}
+		if !aborted {
+			if c.ThreadMetadata.AutoArchiveDuration == finishedThreadMinutes {
+				return
+			}
+			edit = &discordgo.ChannelEdit{AutoArchiveDuration: finishedThreadMinutes}
+		}
+		if _, err := b.s.ChannelEditComplex(channel, edit, discordgo.WithContext(ctx)); err != nil {
+			b.log.Warn("closing the thread of a finished game", "game", id, "thread", channel, "err", redact(err))
+		}
+	})
+}
+
 // liveBoardLookback is how many of a channel's newest messages are looked
 // through for a game's earlier boards.
 const liveBoardLookback = 25
@@ -281,7 +465,11 @@ const liveBoardLookback = 25
 // game of months does not leave hundreds of boards with buttons. It runs
 // after a board was posted, in the background, and reads the channel
 // rather than remembering boards: any process may have posted them.
-func (b *Bot) retireBoards(g *play.Game, channel string) {
+func (b *Bot) retireBoards(g *play.Game, channel string) { b.retire(g, channel, true) }
+
+// retire is retireBoards; without keepNewest, in a channel the game
+// left, the newest board loses its buttons too.
+func (b *Bot) retire(g *play.Game, channel string, keepNewest bool) {
 	if g.Private || channel == "" {
 		return
 	}
@@ -292,7 +480,7 @@ func (b *Bot) retireBoards(g *play.Game, channel string) {
 			b.log.Warn("reading a game's channel for its earlier boards", "game", id, "channel", channel, "err", redact(err))
 			return
 		}
-		newest := true
+		newest := keepNewest
 		for _, m := range msgs { // newest first
 			if !b.isBoardOf(m, id) {
 				continue

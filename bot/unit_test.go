@@ -13,46 +13,6 @@ import (
 	"github.com/iceagechess/iceage/play"
 )
 
-func TestMoveChoicesPutChecksAndCapturesOfMenFirst(t *testing.T) {
-	// White's queen can give check on e8's diagonal and take the knight
-	// on f6; pushes and ice captures come after.
-	p, err := game.ParseFEN("4k3/8/5n2/8/8/8/4P3/3QK3 w - - 0 1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := MoveChoices(&p, "", 25)
-	if len(got) == 0 || !strings.ContainsAny(got[0], "+#") {
-		t.Fatalf("first choices %v: want a check first", got)
-	}
-	firstQuiet := -1
-	for i, san := range got {
-		if !strings.ContainsAny(san, "+#x") && firstQuiet < 0 {
-			firstQuiet = i
-		}
-		if strings.Contains(san, "xf6") && !strings.Contains(san, "+") && firstQuiet >= 0 && i > firstQuiet {
-			t.Errorf("the capture %s comes after a quiet move in %v", san, got)
-		}
-	}
-	if got := MoveChoices(&p, "qd", 25); len(got) == 0 {
-		t.Error("typing qd matches no queen move")
-	}
-	for _, san := range MoveChoices(&p, "e2e", 25) {
-		if !strings.HasPrefix(san, "e") {
-			t.Errorf("typing e2e offers %s", san)
-		}
-	}
-	start := game.StartPosition()
-	if got := MoveChoices(&start, "", 25); len(got) != len(start.SANs()) {
-		t.Errorf("with nothing typed: %d choices, want every legal move (%d)", len(got), len(start.SANs()))
-	}
-	if got := MoveChoices(&start, "", 5); len(got) != 5 {
-		t.Errorf("with a limit of 5: %d choices", len(got))
-	}
-	if got := MoveChoices(&start, "zz", 25); len(got) != 0 {
-		t.Errorf("typing zz offers %v", got)
-	}
-}
-
 func TestEveryRefusalReadsInEveryLanguage(t *testing.T) {
 	for k := play.RefusalKind(1); k < 40; k++ {
 		if strings.HasPrefix(k.String(), "RefusalKind(") {

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -123,7 +124,7 @@ func TestWhereNoThreadCanBeOpenedTheGameIsPlayedInTheChannel(t *testing.T) {
 		{"thread creation rate limited for ten minutes", func(w *world) string {
 			w.srv.Refuse(fakediscord.RouteThreadFromMessage, fakediscord.Refusal{Status: 429, RetryAfter: 10 * time.Minute})
 			return w.chess.ID
-		}, "right now"},
+		}, "as soon as Discord allows"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := newWorld(t, memstore.New(), "en-US")
@@ -625,5 +626,117 @@ func TestThreadsChangedWhileTheBotWasAwayAreCaughtUp(t *testing.T) {
 	}
 	if w.reachable(w.dan) == locked {
 		t.Error("Dan's game is still in the locked thread")
+	}
+}
+
+func TestAFinishedGamesThreadIsArchived(t *testing.T) {
+	w := newWorld(t, memstore.New(), "en-US")
+	going, _ := w.challengeAccepted(w.chess, w.carol, w.dan)
+	thread, board := w.challengeAccepted(w.chess, w.alice, w.bob)
+	end := w.resignByClicking(w.bob, thread, board)
+	if _, err := w.srv.WaitFor(w.ctx(), func(c fakediscord.Call) bool {
+		return c.Kind == fakediscord.KindChannelEdit && c.Channel.ID == thread && c.Err == nil && c.Channel.AutoArchiveMinutes() == 60
+	}); err != nil {
+		t.Fatalf("the finished game's thread keeps its week: %v", err)
+	}
+	// Within the hour the players may still ask for the next game.
+	if got := w.click(w.alice, end, "rematch"); got.Ephemeral() {
+		t.Fatalf("Rematch after the final board: %q", got.Content)
+	}
+	archived := w.srv.Pass(time.Hour)
+	if !slices.Contains(archived, thread) {
+		t.Fatalf("an hour after the game, archived %v, not its thread %s", archived, thread)
+	}
+	if slices.Contains(archived, going) {
+		t.Fatalf("the thread of a game going on was archived")
+	}
+	// Archived, it leaves the server's active threads; anyone who writes
+	// there opens it again.
+	if err := w.srv.Say(w.alice.ID, thread); err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := w.srv.Channel(thread); c.Archived() {
+		t.Fatalf("a message left the thread archived")
+	}
+
+	// An aborted game's thread has no Rematch to keep: it is archived
+	// at once.
+	aborted, board := w.challengeAccepted(w.chess, w.alice, w.dan)
+	if got := w.click(w.dan, board, "abort"); !strings.Contains(got.Content, "aborted") {
+		t.Fatalf("the abort is answered %q", got.Content)
+	}
+	if _, err := w.srv.WaitFor(w.ctx(), func(c fakediscord.Call) bool {
+		return c.Kind == fakediscord.KindChannelEdit && c.Channel.ID == aborted && c.Err == nil && c.Channel.Archived()
+	}); err != nil {
+		t.Fatalf("the aborted game's thread was not archived: %v", err)
+	}
+}
+
+func TestAFiveSecond429OnThreadCreationStillGivesTheGameItsThread(t *testing.T) {
+	w := newEngineWorld(t, memstore.New(), "en-US", fastEngine)
+	w.srv.Refuse(fakediscord.RouteThreadFromMessage, fakediscord.Refusal{Status: 429, RetryAfter: 5 * time.Second})
+	where, note := w.accepted(w.chess.ID, w.alice, w.bob)
+	if c, ok := w.srv.Channel(where); !ok || c.ParentID != w.chess.ID || strings.Contains(note, "Discord") {
+		t.Fatalf("the game is in %+v, with %q; want a thread of #chess", c, note)
+	}
+	// A game against the engine opens its thread on its own: the same.
+	w.srv.Refuse(fakediscord.RouteThreads, fakediscord.Refusal{Status: 429, RetryAfter: 2 * time.Second})
+	thread, got := w.engineGame(w.carol)
+	if strings.Contains(got.Content, "Discord") {
+		t.Errorf("the game against the engine in %s says %q", thread, got.Content)
+	}
+}
+
+func TestALongRateLimitOnThreadsMovesTheGameToItsThreadWhenDiscordAllows(t *testing.T) {
+	w := newWorld(t, memstore.New(), "en-US")
+	w.threadWait = time.Second
+	w.restart()
+	w.srv.Refuse(fakediscord.RouteThreadFromMessage, fakediscord.Refusal{Status: 429, RetryAfter: 3 * time.Second})
+	where, note := w.accepted(w.chess.ID, w.alice, w.bob)
+	if where != w.chess.ID || !strings.Contains(note, "as soon as Discord allows") {
+		t.Fatalf("the game is in %s with %q; want #chess and a note that it moves", where, note)
+	}
+	started := w.gameOf(w.chess.ID)
+	// The outbox moves it once the limit is over, whichever process is
+	// running then.
+	w.restart()
+	moved := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-moved:
+				return
+			case <-time.After(100 * time.Millisecond):
+				w.clock.Add(time.Second)
+			}
+		}
+	}()
+	c, err := w.srv.WaitFor(w.ctx(), func(c fakediscord.Call) bool {
+		return c.Kind == fakediscord.KindThread && c.Err == nil && c.Channel.ParentID == w.chess.ID
+	})
+	close(moved)
+	if err != nil {
+		t.Fatalf("the game never got its thread: %v", err)
+	}
+	thread := c.Channel.ID
+	board := w.waitMessage(thread, func(m fakediscord.Message) bool {
+		return len(m.Files) > 0 && strings.Contains(m.Content, "thread of its own")
+	})
+	link := w.waitMessage(w.chess.ID, func(m fakediscord.Message) bool { return strings.Contains(m.Content, "<#"+thread+">") })
+	if strings.Contains(link.Content, "<@") {
+		t.Errorf("the link pings: %q", link.Content)
+	}
+	if g := w.gameOf(thread); g.ID != started.ID {
+		t.Fatalf("game %d moved to the thread, want %d", g.ID, started.ID)
+	}
+	if got := w.srv.ThreadMembers(thread); !slices.Contains(got, w.alice.ID) || !slices.Contains(got, w.bob.ID) {
+		t.Errorf("the thread's members are %v", got)
+	}
+	if len(board.Buttons()) == 0 {
+		t.Errorf("the board in the new thread has no buttons")
+	}
+	// The game goes on in its thread.
+	if got := w.command(w.alice, thread, "move", fakediscord.StringOption("move", "Nxf3")); got.Ephemeral() {
+		t.Fatalf("a move in the new thread: %q", got.Content)
 	}
 }

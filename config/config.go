@@ -144,11 +144,28 @@ type HTTP struct {
 	// TOKEN". Required when Listen is not on loopback. Env
 	// ICEAGE_HTTP_TOKEN, which keeps it out of the file.
 	Token string `yaml:"token"`
+	// TokenFile is where the token /backup requires is kept when Token
+	// is empty: the program makes one there at its first start (a file
+	// of mode 0600) and iceage backup reads it there. Default:
+	// iceage-http.token beside the bbolt database; relative to the
+	// configuration file's folder. Env ICEAGE_HTTP_TOKEN_FILE.
+	TokenFile string `yaml:"token_file"`
 	// Interactions is where Discord posts interactions when
 	// discord.public_key is set, e.g. :8443 behind a TLS proxy. Env
 	// ICEAGE_INTERACTIONS_LISTEN.
 	Interactions string `yaml:"interactions"`
+	// InteractionsConnections is how many connections the interactions
+	// listener holds open at once (default 256); more wait for one to
+	// close. Each holds at most a 64 KiB body. Env
+	// ICEAGE_INTERACTIONS_CONNECTIONS.
+	InteractionsConnections int `yaml:"interactions_connections"`
 }
+
+// DefaultTokenFile is the name of the operators' token file, beside the
+// database unless http.token_file says otherwise.
+//
+// #nosec G101 -- a file's name, not a credential
+const DefaultTokenFile = "iceage-http.token"
 
 // Limits are per-user caps and cooldowns. A 0 turns a limit off.
 type Limits struct {
@@ -158,14 +175,22 @@ type Limits struct {
 	// EngineGames is how many games against the engine one user may
 	// have going on in a server at once.
 	EngineGames int `yaml:"engine_games"`
-	// ChallengeAgainMinutes is how long after challenging someone a user
-	// must wait before challenging the same person again, withdrawn or
-	// not, so that no one is pinged over and over.
+	// PostsPerMinute is how many public posts and threads one user may
+	// make in a minute: challenges and their withdrawals, games against
+	// the engine, boards asked for.
+	PostsPerMinute int `yaml:"posts_per_minute"`
+	// ChallengeAgainMinutes is how long a user must wait before
+	// challenging someone again after a challenge to them was declined,
+	// withdrawn or left to expire, so that no one is pinged over and
+	// over. A challenge that became a game sets no wait. At most a day.
 	ChallengeAgainMinutes int `yaml:"challenge_again_minutes"`
 	// AnalyzeSeconds and GIFSeconds are how long one user waits between
 	// two /analyze, or two /gif: each takes a core for a while.
 	AnalyzeSeconds int `yaml:"analyze_seconds"`
 	GIFSeconds     int `yaml:"gif_seconds"`
+	// TournamentPlayers is how many players a tournament takes at once:
+	// pairing a Swiss grows fast with its players.
+	TournamentPlayers int `yaml:"tournament_players"`
 }
 
 // Default returns the configuration used when the file sets nothing: the
@@ -180,7 +205,8 @@ func Default() Config {
 		Language: "en",
 		Theme:    "classic",
 		Log:      Log{Level: "info", Format: "text"},
-		Limits:   Limits{OpenChallenges: 5, EngineGames: 3, ChallengeAgainMinutes: 10, AnalyzeSeconds: 60, GIFSeconds: 20},
+		HTTP:     HTTP{InteractionsConnections: 256},
+		Limits:   Limits{OpenChallenges: 5, EngineGames: 3, PostsPerMinute: 8, ChallengeAgainMinutes: 10, AnalyzeSeconds: 60, GIFSeconds: 20, TournamentPlayers: 256},
 	}
 }
 
@@ -230,6 +256,7 @@ func Load(path string, getenv func(string) string) (Config, error) {
 		"ICEAGE_HTTP_LISTEN":         &c.HTTP.Listen,
 		"ICEAGE_HTTP_TOKEN":          &c.HTTP.Token,
 		"ICEAGE_INTERACTIONS_LISTEN": &c.HTTP.Interactions,
+		"ICEAGE_HTTP_TOKEN_FILE":     &c.HTTP.TokenFile,
 		"ICEAGE_DISCORD_URL":         &c.Discord.APIURL,
 	} {
 		if v := strings.TrimSpace(getenv(env)); v != "" {
@@ -240,8 +267,9 @@ func Load(path string, getenv func(string) string) (Config, error) {
 		c.Discord.GuildIDs = strings.Split(v, ",")
 	}
 	for env, field := range map[string]*int{
-		"ICEAGE_SHARD_ID":    &c.Discord.ShardID,
-		"ICEAGE_SHARD_COUNT": &c.Discord.ShardCount,
+		"ICEAGE_SHARD_ID":                 &c.Discord.ShardID,
+		"ICEAGE_SHARD_COUNT":              &c.Discord.ShardCount,
+		"ICEAGE_INTERACTIONS_CONNECTIONS": &c.HTTP.InteractionsConnections,
 	} {
 		if v := strings.TrimSpace(getenv(env)); v != "" {
 			n, err := strconv.Atoi(v)
@@ -260,6 +288,9 @@ func Load(path string, getenv func(string) string) (Config, error) {
 	if err := c.check(); err != nil {
 		return Config{}, fmt.Errorf("config: %s: %w", path, err)
 	}
+	if f := c.HTTP.TokenFile; f != "" && !filepath.IsAbs(f) {
+		c.HTTP.TokenFile = filepath.Join(filepath.Dir(path), f)
+	}
 	if c.Database.Driver == DriverPostgres {
 		if c.Database.URL == "" {
 			return Config{}, fmt.Errorf("config: database.driver is postgres but database.url is empty: set ICEAGE_DATABASE_URL, e.g. postgres://iceage:secret@localhost:5432/iceage")
@@ -271,6 +302,9 @@ func Load(path string, getenv func(string) string) (Config, error) {
 	}
 	if !filepath.IsAbs(c.Database.Path) {
 		c.Database.Path = filepath.Join(filepath.Dir(path), c.Database.Path)
+	}
+	if c.HTTP.TokenFile == "" {
+		c.HTTP.TokenFile = filepath.Join(filepath.Dir(c.Database.Path), DefaultTokenFile)
 	}
 	return c, nil
 }
@@ -393,11 +427,21 @@ func (c *Config) check() error {
 			return fmt.Errorf("http.interactions and http.listen are both %q: the operators' listener must not be the one Discord reaches; give them different addresses", c.HTTP.Listen)
 		}
 	}
+	if n := c.HTTP.InteractionsConnections; n < 1 || n > 100_000 {
+		return fmt.Errorf("http.interactions_connections: %d; want 1 to 100000 (256 by default)", n)
+	}
 	for key, v := range map[string]int{"limits.open_challenges": c.Limits.OpenChallenges, "limits.engine_games": c.Limits.EngineGames,
-		"limits.challenge_again_minutes": c.Limits.ChallengeAgainMinutes, "limits.analyze_seconds": c.Limits.AnalyzeSeconds, "limits.gif_seconds": c.Limits.GIFSeconds} {
+		"limits.posts_per_minute": c.Limits.PostsPerMinute, "limits.analyze_seconds": c.Limits.AnalyzeSeconds, "limits.gif_seconds": c.Limits.GIFSeconds} {
 		if v < 0 || v > 100_000 {
 			return fmt.Errorf("%s: %d; want 0 (no limit) to 100000", key, v)
 		}
+	}
+	if v := c.Limits.TournamentPlayers; v < 3 || v > 1000 {
+		return fmt.Errorf("limits.tournament_players: %d; want 3 to 1000", v)
+	}
+	// A day is the longest wait play remembers (play.MaxChallengeAgain).
+	if v := c.Limits.ChallengeAgainMinutes; v < 0 || v > 1440 {
+		return fmt.Errorf("limits.challenge_again_minutes: %d; want 0 (no wait) to 1440 (a day)", v)
 	}
 	return nil
 }

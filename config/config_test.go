@@ -90,6 +90,42 @@ func TestLoad(t *testing.T) {
 	}
 }
 
+func TestTheOperatorsTokenFileAndTheConnectionCap(t *testing.T) {
+	t.Run("by default the token is kept beside the database, and 256 connections are held", func(t *testing.T) {
+		dir := t.TempDir()
+		c, err := Load(write(t, "database:\n  path: "+filepath.Join(dir, "games.db")+"\n"), env(nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := filepath.Join(dir, DefaultTokenFile); c.HTTP.TokenFile != want {
+			t.Errorf("token file %q, want %q", c.HTTP.TokenFile, want)
+		}
+		if c.HTTP.InteractionsConnections != 256 {
+			t.Errorf("%d interactions connections, want 256", c.HTTP.InteractionsConnections)
+		}
+	})
+	t.Run("the file and the environment set them, a relative path beside the configuration", func(t *testing.T) {
+		path := write(t, "http:\n  token_file: secrets/ops.token\n  interactions_connections: 32\n")
+		c, err := Load(path, env(nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := filepath.Join(filepath.Dir(path), "secrets", "ops.token"); c.HTTP.TokenFile != want || c.HTTP.InteractionsConnections != 32 {
+			t.Errorf("token file %q, %d connections; want %q, 32", c.HTTP.TokenFile, c.HTTP.InteractionsConnections, want)
+		}
+		c, err = Load(path, env(map[string]string{"ICEAGE_HTTP_TOKEN_FILE": "/run/iceage/token", "ICEAGE_INTERACTIONS_CONNECTIONS": "1000"}))
+		if err != nil || c.HTTP.TokenFile != "/run/iceage/token" || c.HTTP.InteractionsConnections != 1000 {
+			t.Errorf("token file %q, %d connections, %v; want the environment's", c.HTTP.TokenFile, c.HTTP.InteractionsConnections, err)
+		}
+	})
+	for _, bad := range []struct{ file, env string }{{"http:\n  interactions_connections: 0\n", ""}, {"http:\n  interactions_connections: -5\n", ""}, {"", "lots"}, {"", "200000"}} {
+		_, err := Load(write(t, bad.file), env(map[string]string{"ICEAGE_INTERACTIONS_CONNECTIONS": bad.env}))
+		if err == nil || !strings.Contains(err.Error(), "CONNECTIONS") && !strings.Contains(err.Error(), "http.interactions_connections") {
+			t.Errorf("%q %q: %v, want a refusal naming the setting", bad.file, bad.env, err)
+		}
+	}
+}
+
 func TestDatabaseAndShards(t *testing.T) {
 	t.Run("bbolt is the default driver", func(t *testing.T) {
 		c, err := Load(write(t, ""), env(nil))
@@ -157,6 +193,9 @@ func TestUnsafeCombinationsAreRefused(t *testing.T) {
 		{"an api_url over http to loopback", "discord:\n  api_url: http://127.0.0.1:8081/\n", nil, ""},
 		{"an api_url over https", "discord:\n  api_url: https://relay.example/\n", nil, ""},
 		{"a negative limit", "limits:\n  open_challenges: -1\n", nil, "limits.open_challenges"},
+		{"negative posts a minute", "limits:\n  posts_per_minute: -1\n", nil, "limits.posts_per_minute"},
+		{"a tournament of two", "limits:\n  tournament_players: 2\n", nil, "limits.tournament_players"},
+		{"a wait to challenge again over a day", "limits:\n  challenge_again_minutes: 1441\n", nil, "limits.challenge_again_minutes"},
 		{"limits turned off", "limits:\n  open_challenges: 0\n  gif_seconds: 0\n", nil, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {

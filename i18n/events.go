@@ -55,6 +55,10 @@ func Event(lang Lang, e round.Event, act round.Kind, m EventMarks) string {
 			return T(lang, "game.aborted", map[string]any{"Player": m.Player(e.By)})
 		case round.OfferDraw, round.AcceptDraw:
 			return T(lang, "game.draw_agreed", nil)
+		case round.ClaimWin:
+			return T(lang, "timeout.claimed_win", map[string]any{"Player": m.Player(e.By)})
+		case round.ClaimDraw:
+			return T(lang, "timeout.claimed_draw", map[string]any{"Player": m.Player(e.By)})
 		}
 	}
 	return ""

@@ -16,6 +16,9 @@ import (
 type Marks struct {
 	Player func(id string) string
 	Time   func(t time.Time) string
+	// Until writes when the asker may try again, as "in 5 minutes" say;
+	// nil writes it with Time.
+	Until func(t time.Time) string
 }
 
 // Refusal says in lang why play refused an act, with the data the
@@ -23,6 +26,9 @@ type Marks struct {
 // allowed time controls, the legal moves close to a refused one.
 func Refusal(lang Lang, x *play.Refusal, m Marks) string {
 	if text, ok := correspondenceRefusal(lang, x, m); ok {
+		return text
+	}
+	if text, ok := limitRefusal(lang, x, m); ok {
 		return text
 	}
 	var me *game.MoveError
@@ -79,6 +85,26 @@ func Suggestions(lang Lang, moves []string) string {
 // refusalID is the message id of a refusal kind: its stable name.
 func refusalID(k play.RefusalKind) string {
 	return strings.NewReplacer(" ", "_", "-", "_").Replace(k.String())
+}
+
+// limitRefusal words the refusals of the caps (play.Caps), which say
+// when to try again; ok is false for the others.
+func limitRefusal(lang Lang, x *play.Refusal, m Marks) (string, bool) {
+	until := m.Until
+	if until == nil {
+		until = m.Time
+	}
+	switch x.Kind {
+	case play.TooManyChallenges:
+		return T(lang, "limits.open_challenges", map[string]any{"Number": x.Most, "When": until(x.Until)}), true
+	case play.TooManyEngineGames:
+		return T(lang, "limits.engine_games", map[string]any{"Number": x.Most}), true
+	case play.TooManyPosts:
+		return T(lang, "limits.posts", map[string]any{"Number": x.Most, "When": until(x.Until)}), true
+	case play.ChallengedLately:
+		return T(lang, "limits.challenge", map[string]any{"Player": m.Player(x.Who.ID), "When": until(x.Until)}), true
+	}
+	return "", false
 }
 
 // correspondenceRefusal words the refusals of correspondence play whose

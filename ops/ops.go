@@ -7,8 +7,12 @@
 //
 // A backup holds every server's games. The listener belongs on
 // loopback; off it, the configuration demands a token, which /metrics,
-// /backup and /healthz's details then check (Handler). It is never the
-// listener Discord's interactions come to.
+// /backup and /healthz's details then check (Handler). /backup needs a
+// token on loopback too: without one configured, the token kept in a
+// file (LoadToken). A request whose Host is not the listener's own
+// address or loopback is refused, so that a web page rebinding its
+// name to 127.0.0.1 reads nothing. It is never the listener Discord's
+// interactions come to.
 package ops
 
 import (
@@ -17,6 +21,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -49,6 +54,15 @@ type Sources struct {
 	// Token, when set, is required for /metrics, /backup and /healthz's
 	// details.
 	Token string
+	// BackupToken is required for /backup when Token is not set (the
+	// one kept in the token file, LoadToken): a backup is never sent
+	// without a token, and with neither set /backup is refused.
+	BackupToken string
+	// Listen is the listener's address as configured (http.listen). A
+	// request is answered only if its Host names that host, the address
+	// the request came to, or loopback: a web page whose name was made
+	// to point at this machine (DNS rebinding) gets nothing.
+	Listen string
 	// ActiveGames counts the games going on; StoreSize is the database
 	// file's size in bytes; SchedulerLag how late the scheduler runs.
 	ActiveGames  func() float64
@@ -146,7 +160,11 @@ func Handler(src Sources, m *Metrics) http.Handler {
 	})
 	mux.Handle("GET /metrics", guard(src.Token, promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{})))
 	one := make(chan struct{}, 1) // one backup at a time: each is a copy of the whole file on disk
-	mux.Handle("GET /backup", guard(src.Token, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	backupToken := src.Token
+	if backupToken == "" {
+		backupToken = src.BackupToken
+	}
+	mux.Handle("GET /backup", requireToken(backupToken, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if src.Backup == nil {
 			http.Error(w, "no database to back up", http.StatusNotFound)
 			return
@@ -161,7 +179,47 @@ func Handler(src Sources, m *Metrics) http.Handler {
 		}
 		serveBackup(w, r, src)
 	})))
-	return mux
+	return hostGuard(src.Listen, mux)
+}
+
+// hostGuard answers 421, and nothing else, to a request whose Host is
+// neither loopback, nor the listener's configured host, nor the address
+// the request came to.
+func hostGuard(listen string, h http.Handler) http.Handler {
+	own, _, _ := net.SplitHostPort(listen)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !ownHost(r, own) {
+			w.Header().Set("Connection", "close")
+			http.Error(w, "this listener answers only to its own address", http.StatusMisdirectedRequest)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// ownHost reports whether r's Host is loopback, own, or the address r
+// came to.
+func ownHost(r *http.Request, own string) bool {
+	host := r.Host
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	switch {
+	case host == "":
+		return false
+	case strings.EqualFold(host, "localhost"), own != "" && strings.EqualFold(host, own):
+		return true
+	}
+	ip := net.ParseIP(host)
+	if ip == nil {
+		return false
+	}
+	if ip.IsLoopback() {
+		return true
+	}
+	local, ok := r.Context().Value(http.LocalAddrContextKey).(*net.TCPAddr)
+	return ok && local.IP.Equal(ip)
 }
 
 // serveBackup copies the database to a temporary file, checked, and only
@@ -262,6 +320,17 @@ func authorized(token string, r *http.Request) bool {
 	}
 	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 	return ok && subtle.ConstantTimeCompare([]byte(got), []byte(token)) == 1
+}
+
+// requireToken answers 401 to a request without token, and to every
+// request when token is empty.
+func requireToken(token string, h http.Handler) http.Handler {
+	if token == "" {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			http.Error(w, "backups need a token, and this listener has none (http.token)", http.StatusForbidden)
+		})
+	}
+	return guard(token, h)
 }
 
 // guard answers 401 to a request without the token.

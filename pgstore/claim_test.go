@@ -11,11 +11,14 @@ import (
 	"github.com/iceagechess/iceage/game"
 	"github.com/iceagechess/iceage/pgstore"
 	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/play/round"
 	"github.com/iceagechess/iceage/schedule"
 	"github.com/iceagechess/iceage/schedule/clocktest"
 )
 
-// counter is a Notifier that counts the timeouts announced per game.
+// counter is a Notifier that counts, per game, the timeouts announced:
+// the boards with a timeout that the round writes in the outbox of its
+// storage (count), once their transaction commits.
 type counter struct {
 	mu       sync.Mutex
 	timeouts map[uint64]int
@@ -24,15 +27,66 @@ type counter struct {
 
 func (c *counter) Remind(context.Context, play.Reminder) error   { return nil }
 func (c *counter) Expired(context.Context, play.Challenge) error { return nil }
-func (c *counter) TimedOut(_ context.Context, t schedule.Timeout) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.timeouts == nil {
-		c.timeouts = map[uint64]int{}
+
+// count returns st, whose committed timeouts c counts.
+func (c *counter) count(st *pgstore.Store) round.Storage { return counted{st, c} }
+
+type counted struct {
+	*pgstore.Store
+	c *counter
+}
+
+func (s counted) Update(ctx context.Context, fn func(play.Tx) error) error {
+	var games []uint64
+	err := s.Store.Update(ctx, func(tx play.Tx) error {
+		games = games[:0]
+		return fn(countedTx{tx, &games})
+	})
+	if err == nil && len(games) > 0 {
+		s.c.mu.Lock()
+		defer s.c.mu.Unlock()
+		if s.c.timeouts == nil {
+			s.c.timeouts = map[uint64]int{}
+		}
+		for _, id := range games {
+			s.c.timeouts[id]++
+			s.c.n++
+		}
 	}
-	c.timeouts[t.Game.ID]++
-	c.n++
-	return nil
+	return err
+}
+
+type countedTx struct {
+	play.Tx
+	games *[]uint64
+}
+
+func (t countedTx) PutOutbox(items ...play.OutboxItem) error {
+	for _, it := range items {
+		if it.Kind != round.KindBoard {
+			continue
+		}
+		d, err := round.DecodeDelivery(it)
+		if err != nil {
+			return err
+		}
+		for _, e := range d.Events {
+			if _, ok := e.(round.TimedOut); ok {
+				*t.games = append(*t.games, d.Game.ID)
+			}
+		}
+	}
+	return t.Tx.PutOutbox(items...)
+}
+
+// newRound is a round on st.
+func newRound(t testing.TB, st round.Storage) *round.Round {
+	t.Helper()
+	r, err := round.New(play.New(st, play.Options{}), round.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }
 
 // dueGames writes n active games whose deadlines (a day per move) have
@@ -90,11 +144,11 @@ func TestTwoSchedulers(t *testing.T) {
 	for i, st := range []*pgstore.Store{a, b} {
 		notes[i] = &counter{}
 		sch := schedule.New(schedule.Options{Clock: clocktest.New(now), Claimer: st.Claimer(fmt.Sprint("process", i), 0), Logger: quiet})
-		svc := play.New(st, play.Options{})
+		r := newRound(t, notes[i].count(st))
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if _, _, err := sch.RunDue(ctx, svc, notes[i]); err != nil {
+			if _, _, err := sch.RunDue(ctx, r, notes[i]); err != nil {
 				t.Errorf("scheduler %d: %v", i, err)
 			}
 		}()
@@ -144,7 +198,7 @@ func TestClaimsOfADeadProcessAreTakenOver(t *testing.T) {
 	time.Sleep(time.Second)
 	note := &counter{}
 	sch := schedule.New(schedule.Options{Clock: clocktest.New(now), Claimer: alive, Logger: quiet})
-	if _, _, err := sch.RunDue(ctx, play.New(st, play.Options{}), note); err != nil {
+	if _, _, err := sch.RunDue(ctx, newRound(t, note.count(st)), note); err != nil {
 		t.Fatal(err)
 	}
 	if note.n != 10 {

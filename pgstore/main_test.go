@@ -35,3 +35,16 @@ func openTest(t testing.TB, opts *pgstore.Options) (*pgstore.Store, string) {
 func TestStorageSuite(t *testing.T) {
 	playtest.RunStorageSuite(t, func(t *testing.T) play.Storage { s, _ := openTest(t, nil); return s })
 }
+
+// TestCapsHoldAcrossProcesses: two stores on one database, as two
+// processes behind a load balancer would have, share each user's caps:
+// 12 challenges at once, 6 through each, store exactly the cap of 5.
+func TestCapsHoldAcrossProcesses(t *testing.T) {
+	a, url := openTest(t, nil)
+	b, err := pgstore.Open(ctx, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(b.Close)
+	playtest.RunCapsAtOnce(t, a, b)
+}

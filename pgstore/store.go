@@ -58,6 +58,12 @@ type Store struct {
 	retries   int
 	txTimeout time.Duration
 	brk       breaker // breaker.go
+	// notify is the channel of the notifications of the schema's game
+	// writes, notes their sender, and feeds the listener that hears them
+	// (feed.go).
+	notify string
+	notes  notifier
+	feeds  feeds
 }
 
 var _ play.Storage = (*Store)(nil)
@@ -106,12 +112,19 @@ func Open(ctx context.Context, url string, opts *Options) (*Store, error) {
 		pool.Close()
 		return nil, err
 	}
+	if err := s.nameChannel(ctx); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	s.notes.s = s
 	return s, nil
 }
 
 // Close closes the pool's connections. It waits for those in use.
 func (s *Store) Close() {
 	s.brk.close.Do(func() { close(s.brk.stop) })
+	s.feeds.close()
+	s.notes.close()
 	s.pool.Close()
 }
 
@@ -258,6 +271,7 @@ func (s *Store) update(ctx context.Context, fn func(tx play.Tx) error) (err erro
 	if err := ptx.Commit(ctx); err != nil {
 		return fmt.Errorf("pgstore: committing: %w", err), retryable(err)
 	}
+	s.notes.send(t.notes)
 	return nil, false
 }
 
@@ -274,6 +288,6 @@ func (s *Store) View(ctx context.Context, fn func(tx play.ReadTx) error) (err er
 	if err != nil {
 		return fmt.Errorf("pgstore: beginning a transaction: %w", err)
 	}
-	defer ptx.Rollback(context.WithoutCancel(ctx))
+	defer ptx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // after a commit it does nothing; before, fn's error is the one to tell
 	return fn(&txn{ctx: ctx, tx: ptx})
 }

@@ -20,6 +20,9 @@ type txn struct {
 	// transaction is aborted then, and Update runs fn again whatever fn
 	// made of the error.
 	lost error
+	// notes are the notifications of the games written, sent once the
+	// transaction is committed (feed.go).
+	notes []note
 }
 
 // check notes an error of a statement and returns it wrapped.
@@ -210,6 +213,9 @@ func (t *txn) PutGame(g play.Game) error {
 			white = excluded.white, black = excluded.black, deadline = excluded.deadline,
 			remind_at = excluded.remind_at, rec = excluded.rec`,
 		int64(g.ID), active, g.Channel, g.Guild, g.White.ID, g.Black.ID, deadline, remind, b)
+	if err == nil {
+		t.note(&g, b)
+	}
 	return t.check(err, "writing game %d", g.ID)
 }
 

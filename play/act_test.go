@@ -148,7 +148,8 @@ func (f *fixture) legalMove() string {
 	if f.game.Over() {
 		return "gxh4"
 	}
-	sans, err := play.LegalSANs(&f.game)
+	pos, err := f.game.Position()
+	sans := pos.SANs()
 	if err != nil || len(sans) == 0 {
 		panic(fmt.Sprintf("no legal move in game %+v: %v", f.game, err))
 	}

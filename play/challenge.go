@@ -25,6 +25,9 @@ type NewChallenge struct {
 	// Private: Channel is a DM or group DM of the players where the front
 	// end only answers their acts (see Game.Private); the game is too.
 	Private bool
+	// Caps are the challenger's: their challenges waiting, their posts,
+	// their challenges to To that came to nothing lately.
+	Caps Caps
 }
 
 // Challenge records a challenge, waiting for an answer until it expires
@@ -32,7 +35,8 @@ type NewChallenge struct {
 //
 // Refusals: SelfChallenge, BadColor, BadTimeControl, BadPosition,
 // AlreadyChallenged (the same two players already have one waiting in the
-// channel).
+// channel), and those of n.Caps: TooManyChallenges, TooManyPosts,
+// ChallengedLately.
 func (s *Service) Challenge(ctx context.Context, n NewChallenge) (Challenge, error) {
 	if n.At.IsZero() {
 		return Challenge{}, errors.New("play: a challenge without a time")
@@ -62,6 +66,15 @@ func (s *Service) Challenge(ctx context.Context, n NewChallenge) (Challenge, err
 		StartFEN: n.StartFEN, Rated: n.Rated, DaysPerMove: n.DaysPerMove,
 		Created: at, Expires: at.Add(s.opts.ChallengeTTL), Private: n.Private}
 	err := s.st.Update(ctx, func(tx Tx) error {
+		// The challenger's Recent first: it is the lock under which their
+		// challenges are counted.
+		var l *limiter
+		if n.Caps != (Caps{}) {
+			var err error
+			if l, err = limit(tx, n.From.ID, at); err != nil {
+				return err
+			}
+		}
 		mine, err := tx.Challenges(n.From.ID)
 		if err != nil {
 			return err
@@ -69,6 +82,20 @@ func (s *Service) Challenge(ctx context.Context, n NewChallenge) (Challenge, err
 		for _, o := range mine {
 			if o.From.ID == n.From.ID && o.To.ID == n.To.ID && o.Channel == n.Channel && o.Expires.After(at) {
 				return &Refusal{Kind: AlreadyChallenged, Game: o.ID}
+			}
+		}
+		if l != nil {
+			if err := l.challengeAgain(n.To.ID, n.Caps.ChallengeAgain); err != nil {
+				return err
+			}
+			if err := openChallenges(tx, &n, at, n.Caps.Challenges); err != nil {
+				return err
+			}
+			if err := l.post(n.Caps.Posts); err != nil {
+				return err
+			}
+			if err := l.save(); err != nil {
+				return err
 			}
 		}
 		id, err := tx.NextID()
@@ -191,11 +218,12 @@ func (s *Service) Accept(ctx context.Context, id uint64, by Seat, channel string
 }
 
 // Decline refuses a challenge: only the challenged user may (anyone, for
-// an open challenge, is simply not taking it).
+// an open challenge, is simply not taking it). The challenger may not
+// challenge them again for a while (Caps.ChallengeAgain).
 //
 // Refusals: NoChallenge, NotYourChallenge.
-func (s *Service) Decline(ctx context.Context, id uint64, by string) (Challenge, error) {
-	return s.dropChallenge(ctx, id, func(c *Challenge) error {
+func (s *Service) Decline(ctx context.Context, id uint64, by string, at time.Time) (Challenge, error) {
+	return s.dropChallenge(ctx, id, at, false, func(c *Challenge) error {
 		if c.Open() || by != c.To.ID {
 			return &Refusal{Kind: NotYourChallenge, Game: c.ID, Who: c.To}
 		}
@@ -203,11 +231,14 @@ func (s *Service) Decline(ctx context.Context, id uint64, by string) (Challenge,
 	})
 }
 
-// Cancel withdraws a challenge: only the challenger may.
+// Cancel withdraws a challenge: only the challenger may. The withdrawal
+// counts among their public posts (Caps.Posts), though it is never
+// refused for them, and they may not challenge the same person again for
+// a while (Caps.ChallengeAgain).
 //
 // Refusals: NoChallenge, NotYourChallenge.
-func (s *Service) Cancel(ctx context.Context, id uint64, by string) (Challenge, error) {
-	return s.dropChallenge(ctx, id, func(c *Challenge) error {
+func (s *Service) Cancel(ctx context.Context, id uint64, by string, at time.Time) (Challenge, error) {
+	return s.dropChallenge(ctx, id, at, true, func(c *Challenge) error {
 		if by != c.From.ID {
 			return &Refusal{Kind: NotYourChallenge, Game: c.ID, Who: c.From}
 		}
@@ -215,7 +246,8 @@ func (s *Service) Cancel(ctx context.Context, id uint64, by string) (Challenge, 
 	})
 }
 
-func (s *Service) dropChallenge(ctx context.Context, id uint64, may func(*Challenge) error) (Challenge, error) {
+func (s *Service) dropChallenge(ctx context.Context, id uint64, at time.Time, withdrawn bool, may func(*Challenge) error) (Challenge, error) {
+	at = normTime(at)
 	var c Challenge
 	err := s.st.Update(ctx, func(tx Tx) (err error) {
 		c, err = tx.Challenge(id)
@@ -228,9 +260,30 @@ func (s *Service) dropChallenge(ctx context.Context, id uint64, may func(*Challe
 		if err := may(&c); err != nil {
 			return err
 		}
-		return tx.DeleteChallenge(id)
+		if err := tx.DeleteChallenge(id); err != nil {
+			return err
+		}
+		return cameToNothing(tx, &c, at, withdrawn)
 	})
 	return c, err
+}
+
+// cameToNothing remembers in the challenger's Recent a challenge that
+// was declined, withdrawn (a public post too, withdrawn true) or left
+// to expire.
+func cameToNothing(tx Tx, c *Challenge, at time.Time, withdrawn bool) error {
+	if c.To.ID == "" && !withdrawn {
+		return nil
+	}
+	l, err := limit(tx, c.From.ID, at)
+	if err != nil {
+		return err
+	}
+	l.dropped(c.To.ID)
+	if withdrawn {
+		_ = l.post(0) // counted, never refused: a withdrawal must go through
+	}
+	return l.save()
 }
 
 // SetChallengeMessage records the front end's message that shows a
@@ -270,6 +323,9 @@ func (s *Service) Expire(ctx context.Context, now time.Time, limit int) ([]Chall
 			if err := tx.DeleteChallenge(d.ID); err != nil {
 				return err
 			}
+			if err := cameToNothing(tx, &c, c.Expires, false); err != nil {
+				return err
+			}
 			out = append(out, c)
 		}
 		return nil
@@ -293,10 +349,17 @@ type NewGame struct {
 	At     time.Time
 	// Private: see Game.Private.
 	Private bool
+	// Tournament: see Game.Tournament.
+	Tournament uint64
+	// Caps are those of the engine's opponent, in a game against the
+	// engine: their games against it, their posts. Other games have
+	// none.
+	Caps Caps
 }
 
 // Start starts a game. Refusals: SelfChallenge (one user in both seats),
-// BadTimeControl, BadPosition, ChannelBusy.
+// BadTimeControl, BadPosition, ChannelBusy, and for a game against the
+// engine those of its Caps: TooManyEngineGames, TooManyPosts.
 func (s *Service) Start(ctx context.Context, n NewGame) (Result, error) {
 	var r Result
 	err := s.st.Update(ctx, func(tx Tx) error {
@@ -338,6 +401,10 @@ func (s *Service) start(tx Tx, n NewGame) (Game, error) {
 		n.StartFEN = game.StartFEN
 	}
 	pos, _ := game.ParseFEN(n.StartFEN)
+	caps, err := startCaps(tx, &n)
+	if err != nil {
+		return Game{}, err
+	}
 	if _, err := tx.GameIn(n.Channel); err == nil {
 		return Game{}, &Refusal{Kind: ChannelBusy}
 	} else if !errors.Is(err, ErrNotFound) {
@@ -350,7 +417,7 @@ func (s *Service) start(tx Tx, n NewGame) (Game, error) {
 	at := normTime(n.At)
 	g := Game{ID: id, Revision: 1, Last: Started, Guild: n.Guild, Channel: n.Channel,
 		White: n.White, Black: n.Black, StartFEN: n.StartFEN, FEN: pos.FEN(), Moves: []Move{},
-		Created: at, Updated: at, Rated: n.Rated, DaysPerMove: n.DaysPerMove, Engine: n.Engine, Private: n.Private}
+		Created: at, Updated: at, Rated: n.Rated, DaysPerMove: n.DaysPerMove, Engine: n.Engine, Private: n.Private, Tournament: n.Tournament}
 	for _, c := range []game.Color{game.White, game.Black} {
 		p, err := tx.Prefs(g.Seat(c).ID)
 		if err != nil {
@@ -373,6 +440,11 @@ func (s *Service) start(tx Tx, n NewGame) (Game, error) {
 			return Game{}, &Refusal{Kind: ChannelBusy}
 		}
 		return Game{}, err
+	}
+	if caps != nil {
+		if err := caps.save(); err != nil {
+			return Game{}, err
+		}
 	}
 	return g, nil
 }

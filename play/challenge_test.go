@@ -171,11 +171,11 @@ var (
 		return r.Game, play.Challenge{}, err
 	}}
 	opDecline = challengeOp{"declines", func(svc *play.Service, id uint64, by play.Seat, at time.Time) (play.Game, play.Challenge, error) {
-		c, err := svc.Decline(ctx, id, by.ID)
+		c, err := svc.Decline(ctx, id, by.ID, at)
 		return play.Game{}, c, err
 	}}
 	opCancel = challengeOp{"withdraws", func(svc *play.Service, id uint64, by play.Seat, at time.Time) (play.Game, play.Challenge, error) {
-		c, err := svc.Cancel(ctx, id, by.ID)
+		c, err := svc.Cancel(ctx, id, by.ID, at)
 		return play.Game{}, c, err
 	}}
 )
@@ -237,7 +237,7 @@ func TestChallengeAnswers(t *testing.T) {
 				case expiredChallenge, expiredOpen:
 					at = c.Expires
 				case answeredChallenge:
-					must(svc.Decline(ctx, c.ID, bob.ID))(t)
+					must(svc.Decline(ctx, c.ID, bob.ID, at))(t)
 				}
 				snapshot := dump(t, st)
 				g, answered, err := tt.op.do(svc, c.ID, w.seat, at)
@@ -428,9 +428,9 @@ func TestExpire(t *testing.T) {
 		for _, c := range cs {
 			_, err := svc.Accept(ctx, c.ID, dan, "", t0)
 			wantKind(t, err, play.NoChallenge)
-			_, err = svc.Decline(ctx, c.ID, c.To.ID)
+			_, err = svc.Decline(ctx, c.ID, c.To.ID, t0)
 			wantKind(t, err, play.NoChallenge)
-			_, err = svc.Cancel(ctx, c.ID, ann.ID)
+			_, err = svc.Cancel(ctx, c.ID, ann.ID, t0)
 			wantKind(t, err, play.NoChallenge)
 		}
 	})

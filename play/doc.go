@@ -9,7 +9,11 @@
 // transactions over a few records: Game, Challenge, Player, LogEntry,
 // Stats, Prefs). package store implements it on bbolt and package
 // memstore in memory; playtest has the behavioural suite every
-// implementation must pass.
+// implementation must pass. The kinds of record are listed once
+// (RecordKinds): each storage's Export gives every kind, Copy writes
+// them into another storage and checks it holds the same, and the suite
+// fails when a record written through a transaction is missing from an
+// export.
 //
 // Players are opaque string ids and time is passed in: the package does
 // no I/O of its own and reads no clock. Every act on a game names who asks

@@ -21,9 +21,12 @@ func (s *Service) Resign(ctx context.Context, a Act) (Result, error) {
 // Abort ends a game that has not really started — before both sides have
 // moved — without a result. An aborted game is never rated.
 //
-// Refusals: those of every act, TooLateToAbort.
+// Refusals: those of every act, TournamentGame, TooLateToAbort.
 func (s *Service) Abort(ctx context.Context, a Act) (Result, error) {
 	return s.act(ctx, a, Ended, func(tx Tx, g *Game, me game.Color, r *Result) error {
+		if g.Tournament != 0 {
+			return refuse(TournamentGame, g)
+		}
 		if !g.Abortable() {
 			return refuse(TooLateToAbort, g)
 		}
@@ -33,8 +36,9 @@ func (s *Service) Abort(ctx context.Context, a Act) (Result, error) {
 }
 
 // Abortable reports whether the game may still be aborted: fewer than two
-// moves played.
-func (g *Game) Abortable() bool { return !g.Over() && g.Ply() < 2 }
+// moves played, and not a tournament's game (Game.Tournament), whose
+// players lose on time if they never move.
+func (g *Game) Abortable() bool { return !g.Over() && g.Ply() < 2 && g.Tournament == 0 }
 
 // TimeOut acts on a deadline that has passed at now: the side to move
 // loses on time (docs/rules.md §5: a lone king can still freeze, so
@@ -74,6 +78,9 @@ func (s *Service) TimeOut(ctx context.Context, id uint64, now time.Time) (Result
 			return err
 		}
 		r.Game = g
+		if s.then != nil {
+			return s.then(tx, &r)
+		}
 		return nil
 	})
 	if err != nil {

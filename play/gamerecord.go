@@ -56,31 +56,32 @@ import (
 
 // gameHas… are the bits of the field bitmap.
 const (
-	gameHasStartFEN  = 1 << iota // StartFEN is not game.StartFEN
-	gameHasFEN                   // FEN is stored: it is not the position the moves reach
-	gameHasRawMoves              // moves are UCI text (they do not replay)
-	gameHasCreated               // Created is not zero
-	gameHasUpdated               // Updated is not zero
-	gameHasEnded                 // Ended is not zero
-	gameHasRated                 // Rated
-	gameHasRatings               // Ratings
-	gameHasEngine                // Engine
-	gameHasDays                  // DaysPerMove
-	gameHasDeadline              // Deadline
-	gameHasRemind                // RemindAt
-	gameHasReminded              // Reminded
-	gameHasChoose                // OpponentChooses
-	gameHasFlag                  // Flag
-	gameHasAwayWhite             // AwayUntil[White]
-	gameHasAwayBlack             // AwayUntil[Black]
-	gameHasPremoves              // Premoves
-	gameHasDrawOffer             // DrawOffer
-	gameHasTakeback              // Takeback
-	gameHasLastOffer             // LastOffer
-	gameHasReminded0             // Reminded is an empty slice, not nil
-	gameHasRatings0              // Ratings is an empty slice, not nil
-	gameHasPrivate               // Private
-	gameHasAll       = 1<<iota - 1
+	gameHasStartFEN   = 1 << iota // StartFEN is not game.StartFEN
+	gameHasFEN                    // FEN is stored: it is not the position the moves reach
+	gameHasRawMoves               // moves are UCI text (they do not replay)
+	gameHasCreated                // Created is not zero
+	gameHasUpdated                // Updated is not zero
+	gameHasEnded                  // Ended is not zero
+	gameHasRated                  // Rated
+	gameHasRatings                // Ratings
+	gameHasEngine                 // Engine
+	gameHasDays                   // DaysPerMove
+	gameHasDeadline               // Deadline
+	gameHasRemind                 // RemindAt
+	gameHasReminded               // Reminded
+	gameHasChoose                 // OpponentChooses
+	gameHasFlag                   // Flag
+	gameHasAwayWhite              // AwayUntil[White]
+	gameHasAwayBlack              // AwayUntil[Black]
+	gameHasPremoves               // Premoves
+	gameHasDrawOffer              // DrawOffer
+	gameHasTakeback               // Takeback
+	gameHasLastOffer              // LastOffer
+	gameHasReminded0              // Reminded is an empty slice, not nil
+	gameHasRatings0               // Ratings is an empty slice, not nil
+	gameHasPrivate                // Private
+	gameHasTournament             // Tournament
+	gameHasAll        = 1<<iota - 1
 )
 
 // castagnoli is the CRC-32C table (hardware-accelerated on amd64 and arm64).
@@ -151,6 +152,7 @@ func appendGame(b []byte, g *Game) []byte {
 	set(gameHasDrawOffer, g.DrawOffer != nil)
 	set(gameHasTakeback, g.Takeback != nil)
 	set(gameHasLastOffer, g.LastOffer != [2]int{})
+	set(gameHasTournament, g.Tournament != 0)
 	b = binary.AppendUvarint(b, has)
 
 	b = binary.AppendUvarint(b, g.ID)
@@ -232,6 +234,9 @@ func appendGame(b []byte, g *Game) []byte {
 	if has&gameHasLastOffer != 0 {
 		b = binary.AppendVarint(b, int64(g.LastOffer[0]))
 		b = binary.AppendVarint(b, int64(g.LastOffer[1]))
+	}
+	if has&gameHasTournament != 0 {
+		b = binary.AppendUvarint(b, g.Tournament)
 	}
 
 	// The moves: count, then their bits (or UCI text), then their times.
@@ -573,6 +578,9 @@ func decodeGame(b []byte, g *Game) error {
 	if has&gameHasLastOffer != 0 {
 		g.LastOffer[0] = r.int("White's last offer")
 		g.LastOffer[1] = r.int("Black's last offer")
+	}
+	if has&gameHasTournament != 0 {
+		g.Tournament = r.uvarint("the tournament")
 	}
 
 	// Every move takes at least one byte: its time.

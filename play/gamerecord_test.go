@@ -63,7 +63,7 @@ func everyField() Game {
 		StartFEN: "not a position", FEN: "nor this", Moves: []Move{{UCI: "zz", At: time.UnixMilli(5).UTC()}, {UCI: "", At: latestTime.Truncate(time.Millisecond)}},
 		Outcome: game.Outcome{Result: 9, Reason: 200}, Last: 255,
 		Created: time.Date(1970, 1, 1, 0, 0, 0, 1, time.UTC), Updated: latestTime,
-		Ended: time.Unix(5, 0).UTC(), Rated: true, Private: true,
+		Ended: time.Unix(5, 0).UTC(), Rated: true, Private: true, Tournament: 1<<63 + 5,
 		Ratings: []RatingChange{{Scope: "", Before: [2]float64{1500, -0.5}, Deviation: [2]float64{350, 1e-300}, After: [2]float64{1, 2}}},
 		Engine:  [2]int{0, 8}, DaysPerMove: 14, Deadline: time.Unix(1e10, 7).UTC(), RemindAt: time.Unix(0, 0).UTC(),
 		Reminded: []int{24, 0}, OpponentChooses: true, Flag: &Flag{By: "b", At: time.Unix(3, 0).UTC()},
@@ -139,7 +139,7 @@ func TestGameRecordsReadBackEqual(t *testing.T) {
 // added to Game and not to appendGame and decodeGame would be lost by
 // every storage.
 func TestGameRecordKnowsEveryField(t *testing.T) {
-	known := "V ID Revision Guild Channel Private White Black StartFEN Moves FEN Outcome Last Created Updated Ended Rated Ratings Engine " +
+	known := "V ID Revision Guild Channel Private Tournament White Black StartFEN Moves FEN Outcome Last Created Updated Ended Rated Ratings Engine " +
 		"DaysPerMove Deadline RemindAt Reminded OpponentChooses Flag AwayUntil Premoves DrawOffer Takeback LastOffer"
 	var fields []string
 	for f := range reflect.TypeFor[Game]().Fields() {

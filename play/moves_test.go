@@ -249,7 +249,7 @@ func TestRefusalData(t *testing.T) {
 
 	t.Run("every kind has a stable name and an English sentence", func(t *testing.T) {
 		seen := map[string]play.RefusalKind{}
-		for k := play.RefusalKind(1); k < 40; k++ {
+		for k := play.RefusalKind(1); k < 64; k++ {
 			name := k.String()
 			if strings.HasPrefix(name, "RefusalKind(") {
 				continue
@@ -262,8 +262,8 @@ func TestRefusalData(t *testing.T) {
 				t.Errorf("kind %d says nothing", k)
 			}
 		}
-		if len(seen) != 34 {
-			t.Errorf("%d named kinds, want 34", len(seen))
+		if len(seen) != 39 {
+			t.Errorf("%d named kinds, want 39", len(seen))
 		}
 		if got := play.RefusalKind(99).String(); got != "RefusalKind(99)" {
 			t.Errorf("an unknown kind is %q", got)
@@ -272,32 +272,13 @@ func TestRefusalData(t *testing.T) {
 
 	t.Run("every event has a distinct English name", func(t *testing.T) {
 		seen := map[string]bool{}
-		for e := play.Started; e <= play.Queued; e++ {
+		for e := play.Started; e <= play.Rehomed; e++ {
 			if seen[e.String()] || e.String() == play.NoEvent.String() {
 				t.Errorf("event %d is %q", e, e.String())
 			}
 			seen[e.String()] = true
 		}
 	})
-}
-
-func TestLegalSANs(t *testing.T) {
-	svc, _ := newService(play.Options{})
-	g := startFrom(t, svc, "4k3/8/8/8/8/*7/8/R3K3 w - - 0 1", 3)
-	sans := must(play.LegalSANs(&g))(t)
-	p := must(g.Position())(t)
-	if len(sans) != len(p.LegalMoves(nil)) {
-		t.Fatalf("%d SANs for %d legal moves", len(sans), len(p.LegalMoves(nil)))
-	}
-	for _, s := range sans {
-		if !p.IsLegal(s.Move) || p.SAN(s.Move) != s.SAN {
-			t.Errorf("%q (%s) is not a legal move's SAN", s.SAN, s.Move.UCI())
-		}
-	}
-	g.FEN = "not a position"
-	if _, err := play.LegalSANs(&g); !errors.Is(err, play.ErrCorrupt) {
-		t.Fatalf("a damaged position: %v, want ErrCorrupt", err)
-	}
 }
 
 // sq reads a square's name.

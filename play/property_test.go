@@ -339,7 +339,7 @@ func (r *randomRun) challengeAct(before world) {
 	case 2:
 		by := r.user()
 		var c play.Challenge
-		c, err = r.svc.Decline(ctx, id, by.ID)
+		c, err = r.svc.Decline(ctx, id, by.ID, r.now)
 		what = fmt.Sprintf("%s declines challenge %d", by.ID, id)
 		if err == nil && (c.Open() || by.ID != c.To.ID) {
 			r.fatalf("%s: applied to %+v", what, c)
@@ -347,7 +347,7 @@ func (r *randomRun) challengeAct(before world) {
 	case 3:
 		by := r.user()
 		var c play.Challenge
-		c, err = r.svc.Cancel(ctx, id, by.ID)
+		c, err = r.svc.Cancel(ctx, id, by.ID, r.now)
 		what = fmt.Sprintf("%s withdraws challenge %d", by.ID, id)
 		if err == nil && by.ID != c.From.ID {
 			r.fatalf("%s: applied to %+v", what, c)
@@ -355,7 +355,6 @@ func (r *randomRun) challengeAct(before world) {
 	case 4:
 		var gone []play.Challenge
 		gone, err = r.svc.Expire(ctx, r.now, 1+r.pick(3))
-		what = "expire"
 		for _, c := range gone {
 			if c.Expires.After(r.now) {
 				r.fatalf("expired %+v before its time", c)

@@ -102,6 +102,10 @@ type Game struct {
 	// there on its own, only answer the players' acts, and tells them the
 	// rest privately. Its Guild is "".
 	Private bool `json:"private,omitempty"`
+	// Tournament is the tournament whose round this game is a board of
+	// (0: none). Such a game cannot be aborted: a player who never moves
+	// loses on time, as in any game, and the round gets its result.
+	Tournament uint64 `json:"tournament,omitempty"`
 
 	White Seat `json:"white"`
 	Black Seat `json:"black"`

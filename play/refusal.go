@@ -102,6 +102,23 @@ const (
 	// BadSettings: a setting out of range (a language, a way to notify,
 	// reminder hours).
 	BadSettings RefusalKind = 36
+
+	// TooManyChallenges: the challenger has Refusal.Most challenges
+	// waiting in the server already; the first expires at Refusal.Until.
+	TooManyChallenges RefusalKind = 37
+	// TooManyEngineGames: the player has Refusal.Most games against the
+	// engine going on in the server already.
+	TooManyEngineGames RefusalKind = 38
+	// TooManyPosts: the user made Refusal.Most public posts in the last
+	// PostWindow; they may post again at Refusal.Until.
+	TooManyPosts RefusalKind = 39
+	// ChallengedLately: a challenge of the asker to Refusal.Who came to
+	// nothing a short while ago; they may challenge again at
+	// Refusal.Until.
+	ChallengedLately RefusalKind = 40
+	// TournamentGame: a tournament's game cannot be aborted; a player who
+	// never moves loses on time.
+	TournamentGame RefusalKind = 41
 )
 
 var refusalNames = map[RefusalKind]string{
@@ -117,7 +134,8 @@ var refusalNames = map[RefusalKind]string{
 	TooLateToAbort: "too late to abort", NotYetDue: "not yet due", NoClaim: "no claim",
 	YourTurn: "your turn", PremoveConflict: "premove conflict", TooManyPremoves: "too many premoves",
 	NoReply: "no reply", NoVacationLeft: "no vacation left", NotOnVacation: "not on vacation",
-	BadSettings: "bad settings",
+	BadSettings: "bad settings", TooManyChallenges: "too many challenges", TooManyEngineGames: "too many engine games",
+	TooManyPosts: "too many posts", ChallengedLately: "challenged lately", TournamentGame: "tournament game",
 }
 
 // String returns a short stable name, e.g. "not your turn".
@@ -145,6 +163,8 @@ type Refusal struct {
 	Days     int          // the refused days per move (BadTimeControl) or of vacation (NoVacationLeft)
 	Left     int          // the vacation days left this year (NoVacationLeft)
 	Line     int          // the line of conditional moves concerned, from 1 (Premove)
+	Most     int          // the cap reached (TooManyChallenges, TooManyEngineGames, TooManyPosts)
+	Until    time.Time    // when the asker may try again (TooManyChallenges, TooManyPosts, ChallengedLately)
 
 	// Suggestions are legal moves in SAN close to an illegal one.
 	Suggestions []string
@@ -197,6 +217,14 @@ func (r *Refusal) Error() string {
 		return "the deadline has not passed yet: " + r.Deadline.UTC().Format(time.RFC3339)
 	case NotYourChallenge:
 		return "this is not your challenge"
+	case TooManyChallenges:
+		return fmt.Sprintf("at most %d challenges may wait at once; the first expires at %s", r.Most, r.Until.UTC().Format(time.RFC3339))
+	case TooManyEngineGames:
+		return fmt.Sprintf("at most %d games against the engine at once", r.Most)
+	case TooManyPosts:
+		return fmt.Sprintf("at most %d public posts a minute; try again at %s", r.Most, r.Until.UTC().Format(time.RFC3339))
+	case ChallengedLately:
+		return fmt.Sprintf("you challenged %s a short while ago; try again at %s", name(r.Who), r.Until.UTC().Format(time.RFC3339))
 	case BadTimeControl:
 		return fmt.Sprintf("%d days per move is not offered: choose one of %v, or no limit", r.Days, r.Allowed)
 	}

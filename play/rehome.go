@@ -25,7 +25,10 @@ func (s *Service) Rehome(ctx context.Context, id uint64, from, to string) (Game,
 		if errors.Is(err, ErrChannelBusy) {
 			return &Refusal{Kind: ChannelBusy}
 		}
-		return err
+		if err != nil || s.then == nil {
+			return err
+		}
+		return s.then(tx, &Result{Game: g, Event: Rehomed})
 	})
 	if err != nil {
 		return Game{}, err

@@ -31,6 +31,9 @@ const (
 	// Queued: conditional moves were queued or cleared (Premove). Private
 	// to their author, so never stored as Game.Last.
 	Queued Event = 12
+	// Rehomed: the game moved to another channel (Rehome). It changes
+	// no revision, so it is never stored as Game.Last either.
+	Rehomed Event = 13
 )
 
 // String returns a short English name, e.g. "a move".
@@ -60,6 +63,8 @@ func (e Event) String() string {
 		return "the time to move ran out"
 	case Queued:
 		return "conditional moves were queued"
+	case Rehomed:
+		return "the game moved to another channel"
 	}
 	return "nothing"
 }
@@ -146,7 +151,8 @@ func New(st Storage, opts Options) *Service {
 // Then returns a Service that, in each act's transaction, once the act
 // is decided and written (and only if it is not refused), runs fn on the
 // transaction and the act's Result; an error from fn rolls the act back.
-// Start and every act that takes an Act run it. It is how a
+// Start, Accept, TimeOut, Rehome and every act that takes an Act but
+// Premove (private to its author) run it. It is how a
 // caller writes what follows from an act (package round's outbox) in the
 // act's own transaction. Like the act, fn may run more than once.
 func (s *Service) Then(fn func(tx Tx, r *Result) error) *Service {

@@ -89,6 +89,13 @@ type ReadTx interface {
 	Tournament(id uint64) (TournamentRecord, error)
 	Tournaments(guild string) ([]TournamentRecord, error)
 	TournamentOf(game uint64) (uint64, error)
+
+	// Recent returns what the user did lately that the caps count (zero
+	// if nothing). In a read-write transaction a storage shared by
+	// processes locks the user's record until the commit, even one not
+	// written yet: play reads it before it counts anything a cap
+	// bounds, so that one user's acts are counted one after the other.
+	Recent(user string) (Recent, error)
 }
 
 // Tx reads and writes records inside a read-write transaction.
@@ -116,8 +123,13 @@ type Tx interface {
 	// is left as it is.
 	PutOutbox(items ...OutboxItem) error
 	// PutTournament creates or replaces a tournament and indexes its
-	// games (a game once listed stays listed).
+	// games. A game once listed stays listed: the games of the record it
+	// replaces that r does not list are kept, after r's (KeepGames), and
+	// Tournament returns them all.
 	PutTournament(r TournamentRecord) error
+	// PutRecent replaces the user's Recent; an empty one (Recent.Empty)
+	// may be deleted.
+	PutRecent(user string, r Recent) error
 }
 
 // DueKind names a time index.

@@ -42,6 +42,7 @@ func (readOnly) PutStats(play.Stats) error                 { panic("a write in V
 func (readOnly) PutPrefs(string, play.Prefs) error         { panic("a write in View") }
 func (readOnly) PutOutbox(...play.OutboxItem) error        { panic("a write in View") }
 func (readOnly) PutTournament(play.TournamentRecord) error { panic("a write in View") }
+func (readOnly) PutRecent(string, play.Recent) error       { panic("a write in View") }
 func (readOnly) PutServerSettings(string, play.ServerSettings) error {
 	panic("a write in View")
 }
@@ -162,6 +163,17 @@ func (t faultyTx) PutStats(s play.Stats) error {
 	return errors.Join(t.broken("PutStats"), t.Tx.PutStats(s))
 }
 
+func (t faultyTx) Recent(user string) (play.Recent, error) {
+	if err := t.broken("Recent"); err != nil {
+		return play.Recent{}, err
+	}
+	return t.Tx.Recent(user)
+}
+
+func (t faultyTx) PutRecent(user string, r play.Recent) error {
+	return errors.Join(t.broken("PutRecent"), t.Tx.PutRecent(user, r))
+}
+
 // TestStorageFailures: when the storage fails, the act fails with the
 // storage's error — not a refusal, which would tell the user the act is
 // not allowed — and nothing is written. In particular an unreadable
@@ -259,12 +271,28 @@ func TestStorageFailures(t *testing.T) {
 			_, err := w.svc.Start(ctx, play.NewGame{Channel: "c3", White: cat, Black: dan, At: w.at})
 			return err
 		}},
+		{"a withdrawal when the challenger's recent acts cannot be read", "Recent", func(w world) error {
+			_, err := w.svc.Cancel(ctx, w.challenge.ID, cat.ID, w.at)
+			return err
+		}},
+		{"a withdrawal when the challenger's recent acts cannot be written", "PutRecent", func(w world) error {
+			_, err := w.svc.Cancel(ctx, w.challenge.ID, cat.ID, w.at)
+			return err
+		}},
+		{"a capped challenge when the challenger's recent acts cannot be read", "Recent", func(w world) error {
+			_, err := w.svc.Challenge(ctx, play.NewChallenge{Channel: "c2", From: bob, To: dan, At: w.at, Caps: play.Caps{Posts: 8}})
+			return err
+		}},
+		{"a capped game against the engine when its player's recent acts cannot be written", "PutRecent", func(w world) error {
+			_, err := w.svc.Start(ctx, play.NewGame{Channel: "c3", White: cat, Black: dan, Engine: [2]int{0, 3}, At: w.at, Caps: play.Caps{Posts: 8}})
+			return err
+		}},
 		{"a withdrawal when the challenge cannot be read", "Challenge", func(w world) error {
-			_, err := w.svc.Cancel(ctx, w.challenge.ID, cat.ID)
+			_, err := w.svc.Cancel(ctx, w.challenge.ID, cat.ID, w.at)
 			return err
 		}},
 		{"a withdrawal when the challenge cannot be deleted", "DeleteChallenge", func(w world) error {
-			_, err := w.svc.Cancel(ctx, w.challenge.ID, cat.ID)
+			_, err := w.svc.Cancel(ctx, w.challenge.ID, cat.ID, w.at)
 			return err
 		}},
 		{"a challenge's message when the challenge cannot be read", "Challenge", func(w world) error {

@@ -1,6 +1,9 @@
 package play
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // TournamentRecord is a tournament as storages keep it. Package
 // tournament encodes its Body; a storage only indexes the record by
@@ -37,4 +40,14 @@ func (r TournamentRecord) Clone() TournamentRecord {
 	r.Body = append([]byte(nil), r.Body...)
 	r.Games = append([]uint64(nil), r.Games...)
 	return r
+}
+
+// KeepGames adds to r's Games those of listed that it no longer lists,
+// after its own: a game once listed stays listed (Tx.PutTournament).
+func (r *TournamentRecord) KeepGames(listed []uint64) {
+	for _, g := range listed {
+		if !slices.Contains(r.Games, g) {
+			r.Games = append(r.Games, g)
+		}
+	}
 }

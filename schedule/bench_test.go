@@ -19,9 +19,8 @@ import (
 // the scheduler and the storage.
 type nothing struct{}
 
-func (nothing) Remind(context.Context, play.Reminder) error      { return nil }
-func (nothing) TimedOut(context.Context, schedule.Timeout) error { return nil }
-func (nothing) Expired(context.Context, play.Challenge) error    { return nil }
+func (nothing) Remind(context.Context, play.Reminder) error   { return nil }
+func (nothing) Expired(context.Context, play.Challenge) error { return nil }
 
 // busy returns a service with active games, one move played in each:
 // due of them on a day per move, their deadline passed by now, the rest
@@ -108,7 +107,7 @@ func BenchmarkNextDue(b *testing.B) {
 			})
 			b.Run("RunDue", func(b *testing.B) {
 				for b.Loop() {
-					if _, ok, err := sch.RunDue(ctx, svc, nothing{}); err != nil || !ok {
+					if _, ok, err := sch.RunDue(ctx, newRound(b, svc), nothing{}); err != nil || !ok {
 						b.Fatal(ok, err)
 					}
 				}
@@ -126,6 +125,7 @@ func BenchmarkCatchUp(b *testing.B) {
 			st := storages(b)[name]()
 			svc, due, now := busy(b, st, 10_000, 1_000)
 			sch := schedule.New(schedule.Options{Clock: clocktest.New(now), Logger: quiet()})
+			r := newRound(b, svc)
 			ctx := context.Background()
 			for b.Loop() {
 				b.StopTimer()
@@ -141,7 +141,7 @@ func BenchmarkCatchUp(b *testing.B) {
 					b.Fatal(err)
 				}
 				b.StartTimer()
-				if _, _, err := sch.RunDue(ctx, svc, nothing{}); err != nil {
+				if _, _, err := sch.RunDue(ctx, r, nothing{}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -1,7 +1,9 @@
 // Package schedule keeps the time of correspondence games: it wakes when a
-// deadline, a reminder or a challenge's expiry falls due, hands it to
-// package play, which decides, and tells a Notifier (the bot) what
-// happened. It knows nothing of Discord.
+// deadline, a reminder or a challenge's expiry falls due and hands it on:
+// a deadline to package round, whose act writes the board that says so
+// and whom to tell in the outbox, in its transaction; a reminder or an
+// expiry to package play, which decides, and then to a Notifier (the
+// bot). It knows nothing of Discord.
 //
 // # Basics
 //
@@ -10,17 +12,18 @@
 //
 //	sch := schedule.New(schedule.Options{})
 //	svc := play.New(sch.Watch(st), play.Options{})
-//	go sch.Run(ctx, svc, notifier)
+//	r, err := round.New(svc, round.Options{})
+//	go sch.Run(ctx, r, notifier)
 //
 // Run first catches up with everything that fell due while the program
 // was down, then sleeps until the earliest time in the storage's time
 // indexes (play.DueDeadline, DueReminder, DueExpiry), or until Wake: it
-// never polls. Due items are handled in this order: deadlines (TimeOut:
-// the game ends on time, or its opponent now chooses), expired
-// challenges (Expire), reminders (Remind). A timeout found late is
-// announced with the time it fell due (Timeout.Due) and how late
-// (Timeout.Late), so players are told honestly that it happened while the
-// program was down.
+// never polls. Due items are handled in this order: deadlines
+// (round.Round.TimeOut: the game ends on time, or its opponent now
+// chooses), expired challenges (Expire), reminders (Remind). A timeout
+// found late is announced with the time it fell due (round.TimedOut's
+// Due) and how late (Late), so players are told honestly that it
+// happened while the program was down.
 //
 // All time comes from a Clock: System in the program, clocktest.Clock in
 // tests, which move it by hand and can see every sleep.
@@ -44,10 +47,13 @@
 //
 // # Caveats
 //
-// Play claims each item in a transaction before the Notifier hears of it:
-// a reminder, a timeout or an expiry is announced at most once. If the
-// program stops between the claim and the announcement, the announcement
-// is lost, never doubled; the game itself is always right.
+// A timeout's announcement is in the outbox, written with the timeout:
+// it is delivered at least once, even when the program stops at once or
+// Discord refuses the first post. Play claims a reminder or an expiry in
+// a transaction before the Notifier hears of it: each is announced at
+// most once. If the program stops between the claim and the
+// announcement, the announcement is lost, never doubled; the game itself
+// is always right.
 //
 // Two Schedulers on one storage do no harm — play decides each item once,
 // and the other one's attempt is refused and skipped — but without a

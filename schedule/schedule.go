@@ -9,32 +9,21 @@ import (
 	"time"
 
 	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/play/round"
 )
 
-// Notifier tells players what the clock did. The bot implements it. A
-// call comes after the change it announces is committed, once; an error
-// is logged and not retried, so a notice is never sent twice (it may be
+// Notifier tells players what the clock did that is no act on a game:
+// reminders and expired challenges. (A deadline that passed is an act
+// of the round, which writes its board and whom to tell in the outbox,
+// in its own transaction, like any act.) The bot implements it. A call
+// comes after the change it announces is committed, once; an error is
+// logged and not retried, so a notice is never sent twice (it may be
 // lost instead, if the program stops in between).
 type Notifier interface {
 	// Remind tells the player to move that their deadline nears.
 	Remind(ctx context.Context, r play.Reminder) error
-	// TimedOut announces a deadline that passed: the game ended on time
-	// (Event Ended), or its opponent now chooses between the win and a
-	// draw (Event TimeRanOut).
-	TimedOut(ctx context.Context, t Timeout) error
 	// Expired says that a challenge expired unanswered.
 	Expired(ctx context.Context, c play.Challenge) error
-}
-
-// Timeout is a deadline acted on: play.Service.TimeOut's result, and
-// when it fell due, so that a timeout found late, after the program was
-// down, is announced with the time it really happened.
-type Timeout struct {
-	play.Result
-	Due time.Time // when the deadline passed
-	// Late is how long after Due the scheduler found it: a moment when
-	// the program was running, hours when it was not.
-	Late time.Duration
 }
 
 // Options tune a Scheduler. The zero value gives the defaults.
@@ -75,8 +64,10 @@ type Claimer interface {
 	Claim(ctx context.Context, kind play.DueKind, now time.Time, limit int) ([]play.Due, error)
 }
 
-// Scheduler drives the time indexes of a play.Service: it sleeps until
-// the next item falls due, hands it to play and tells a Notifier.
+// Scheduler drives the time indexes of a round's play.Service: it
+// sleeps until the next item falls due, and hands a deadline to the
+// round (Round.TimeOut), a reminder or an expired challenge to play and
+// then to a Notifier.
 type Scheduler struct {
 	clock Clock
 	log   *slog.Logger
@@ -150,11 +141,11 @@ func (w watched) Update(ctx context.Context, fn func(tx play.Tx) error) error {
 // ownChange marks the context of the scheduler's own calls to play.
 type ownChange struct{}
 
-// Run handles svc's due items, telling n, until ctx ends: first all that
+// Run handles the due items of r's games and challenges, telling n, until ctx ends: first all that
 // fell due while the program was down (the catch-up), then each as it
 // falls due, sleeping in between until the earliest due time, or until
 // Wake. It returns nil when ctx ends; failures are logged and retried.
-func (s *Scheduler) Run(ctx context.Context, svc *play.Service, n Notifier) error {
+func (s *Scheduler) Run(ctx context.Context, r *round.Round, n Notifier) error {
 	for {
 		select { // what happens from here on is seen by RunDue
 		case <-s.wake:
@@ -162,7 +153,7 @@ func (s *Scheduler) Run(ctx context.Context, svc *play.Service, n Notifier) erro
 		}
 		sleep := s.opts.MaxSleep
 		now := s.clock.Now()
-		next, ok, err := s.runDue(ctx, svc, n, now)
+		next, ok, err := s.runDue(ctx, r, n, now)
 		switch {
 		case ctx.Err() != nil:
 			return nil
@@ -194,13 +185,14 @@ func (s *Scheduler) Run(ctx context.Context, svc *play.Service, n Notifier) erro
 // item falls due (ok false when no item waits). Each item is tried once
 // per call: one that play refuses (a move came first) is skipped, and
 // its index entry is gone or later by then.
-func (s *Scheduler) RunDue(ctx context.Context, svc *play.Service, n Notifier) (next time.Time, ok bool, err error) {
-	return s.runDue(ctx, svc, n, s.clock.Now())
+func (s *Scheduler) RunDue(ctx context.Context, r *round.Round, n Notifier) (next time.Time, ok bool, err error) {
+	return s.runDue(ctx, r, n, s.clock.Now())
 }
 
-func (s *Scheduler) runDue(ctx context.Context, svc *play.Service, n Notifier, now time.Time) (next time.Time, ok bool, err error) {
+func (s *Scheduler) runDue(ctx context.Context, r *round.Round, n Notifier, now time.Time) (next time.Time, ok bool, err error) {
 	ctx = context.WithValue(ctx, ownChange{}, s)
-	if err := s.deadlines(ctx, svc, n, now); err != nil {
+	svc := r.Service()
+	if err := s.deadlines(ctx, r, now); err != nil {
 		return time.Time{}, false, err
 	}
 	if err := s.expiries(ctx, svc, n, now); err != nil {
@@ -300,9 +292,9 @@ func (s *Scheduler) each(items []play.Due, fn func(play.Due) error) error {
 	return first
 }
 
-func (s *Scheduler) deadlines(ctx context.Context, svc *play.Service, n Notifier, now time.Time) error {
-	return s.due(ctx, svc.Storage(), play.DueDeadline, now, func(d play.Due) error {
-		r, err := svc.TimeOut(ctx, d.ID, now)
+func (s *Scheduler) deadlines(ctx context.Context, r *round.Round, now time.Time) error {
+	return s.due(ctx, r.Service().Storage(), play.DueDeadline, now, func(d play.Due) error {
+		out, err := r.TimeOut(ctx, d.ID, now)
 		if skip(err) {
 			s.log.Debug("deadline passed over", "game", d.ID, "why", err)
 			return nil
@@ -310,11 +302,7 @@ func (s *Scheduler) deadlines(ctx context.Context, svc *play.Service, n Notifier
 		if err != nil {
 			return err
 		}
-		t := Timeout{Result: r, Due: d.At, Late: now.Sub(d.At)}
-		s.log.Info("deadline", "game", d.ID, "event", r.Event.String(), "due", d.At, "late", t.Late.Round(time.Second))
-		if err := n.TimedOut(ctx, t); err != nil {
-			s.log.Error("announcing a timeout", "game", d.ID, "err", err)
-		}
+		s.log.Info("deadline", "game", d.ID, "event", out.Result.Event.String(), "due", d.At, "late", now.Sub(d.At).Round(time.Second))
 		return nil
 	})
 }

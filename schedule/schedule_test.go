@@ -15,6 +15,7 @@ import (
 	"github.com/iceagechess/iceage/game"
 	"github.com/iceagechess/iceage/play"
 	"github.com/iceagechess/iceage/play/memstore"
+	"github.com/iceagechess/iceage/play/round"
 	"github.com/iceagechess/iceage/schedule"
 	"github.com/iceagechess/iceage/schedule/clocktest"
 )
@@ -26,7 +27,14 @@ var t0 = time.Date(2027, 5, 3, 8, 0, 0, 0, time.UTC)
 type notice struct {
 	text string
 	at   time.Time // the clock when told
-	t    schedule.Timeout
+	t    timeout
+}
+
+// timeout is what a timeout's board in the outbox says.
+type timeout struct {
+	Game play.Game
+	Due  time.Time
+	Late time.Duration
 }
 
 // recorder is a Notifier that keeps what it was told.
@@ -54,12 +62,69 @@ func (r *recorder) Remind(_ context.Context, m play.Reminder) error {
 	return r.add(notice{text: fmt.Sprintf("remind %d %s %dh", m.Game.ID, m.To.ID, m.Hours)})
 }
 
-func (r *recorder) TimedOut(_ context.Context, t schedule.Timeout) error {
-	what := "lost"
-	if t.Event == play.TimeRanOut {
-		what = "chooses " + t.Game.Flag.By
+// timedOut notes a timeout's board, written in the outbox by the round.
+func (r *recorder) timedOut(d round.Delivery) {
+	for _, e := range d.Events {
+		t, ok := e.(round.TimedOut)
+		if !ok {
+			continue
+		}
+		what := "lost"
+		if t.Chooser != "" {
+			what = "chooses " + t.Chooser
+		}
+		_ = r.add(notice{text: fmt.Sprintf("timeout %d %s", d.Game.ID, what), t: timeout{Game: d.Game, Due: t.Due, Late: t.Late}})
 	}
-	return r.add(notice{text: fmt.Sprintf("timeout %d %s", t.Game.ID, what), t: t})
+}
+
+// outboxWatch is a storage that shows the recorder the timeouts' boards
+// the round writes in the outbox, once their transaction commits.
+type outboxWatch struct {
+	round.Storage
+	rec *recorder
+}
+
+func (o outboxWatch) Update(ctx context.Context, fn func(play.Tx) error) error {
+	var boards []round.Delivery
+	err := o.Storage.Update(ctx, func(tx play.Tx) error {
+		boards = boards[:0]
+		return fn(watchTx{tx, &boards})
+	})
+	if err == nil {
+		for _, d := range boards {
+			o.rec.timedOut(d)
+		}
+	}
+	return err
+}
+
+type watchTx struct {
+	play.Tx
+	boards *[]round.Delivery
+}
+
+func (t watchTx) PutOutbox(items ...play.OutboxItem) error {
+	for _, it := range items {
+		if it.Kind != round.KindBoard {
+			continue
+		}
+		d, err := round.DecodeDelivery(it)
+		if err != nil {
+			return err
+		}
+		*t.boards = append(*t.boards, d)
+	}
+	return t.Tx.PutOutbox(items...)
+}
+
+// newRound is a round on svc; its storage keeps an outbox.
+func newRound(tb testing.TB, svc *play.Service) *round.Round {
+	tb.Helper()
+	r, err := round.New(svc, round.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return r
 }
 
 func (r *recorder) Expired(_ context.Context, c play.Challenge) error {
@@ -90,6 +155,7 @@ type world struct {
 	st    *memstore.Memory
 	sch   *schedule.Scheduler
 	svc   *play.Service
+	round *round.Round
 	rec   *recorder
 	stop  func()
 	// timers counts the clock's timers already looked at.
@@ -106,8 +172,15 @@ func newWorld(t *testing.T, opts play.Options) *world {
 	if opts.Rand == nil {
 		opts.Rand = func(int) int { return 0 }
 	}
-	w.svc = play.New(w.sch.Watch(w.st), opts)
+	w.setService(opts)
 	return w
+}
+
+// setService gives w a service and its round, on its storage, watched by
+// its scheduler.
+func (w *world) setService(opts play.Options) {
+	w.svc = play.New(w.sch.Watch(outboxWatch{w.st, w.rec}), opts)
+	w.round = newRound(w.t, w.svc)
 }
 
 // run starts the scheduler and waits until it sleeps.
@@ -115,7 +188,7 @@ func (w *world) run() {
 	w.t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- w.sch.Run(ctx, w.svc, w.rec) }()
+	go func() { done <- w.sch.Run(ctx, w.round, w.rec) }()
 	w.stop = func() {
 		cancel()
 		if err := <-done; err != nil {
@@ -274,7 +347,7 @@ func TestATimeoutEndsTheGameOnce(t *testing.T) {
 		t.Fatalf("sleeps until %v, want the longest sleep", p)
 	}
 	other := schedule.New(schedule.Options{Clock: w.clock, Logger: quiet()})
-	if _, ok, err := other.RunDue(context.Background(), w.svc, w.rec); err != nil || ok {
+	if _, ok, err := other.RunDue(context.Background(), w.round, w.rec); err != nil || ok {
 		t.Fatalf("a second scheduler: %v, %v", ok, err)
 	}
 	w.want(fmt.Sprintf("timeout %d lost", g.ID))
@@ -293,7 +366,7 @@ func TestTwoSchedulersCatchingUpAtOnceAnnounceEachTimeoutOnce(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			s := schedule.New(schedule.Options{Clock: w.clock, Logger: quiet(), Batch: 7})
-			if _, _, err := s.RunDue(context.Background(), w.svc, w.rec); err != nil {
+			if _, _, err := s.RunDue(context.Background(), w.round, w.rec); err != nil {
 				t.Error(err)
 			}
 		}()
@@ -350,7 +423,7 @@ func TestVacationMovesTheDeadlineTheSchedulerWaitsFor(t *testing.T) {
 	shifted := g.Deadline.Add(5 * 24 * time.Hour)
 	w.sleepsUntil(shifted)
 	w.clock.Set(g.Deadline.Add(time.Hour)) // no timer fires
-	if _, _, err := w.sch.RunDue(context.Background(), w.svc, w.rec); err != nil {
+	if _, _, err := w.sch.RunDue(context.Background(), w.round, w.rec); err != nil {
 		t.Fatal(err)
 	}
 	w.want()
@@ -434,7 +507,7 @@ func TestASoonerItemWakesTheScheduler(t *testing.T) {
 func TestSleepsAreBounded(t *testing.T) {
 	w := newWorld(t, play.Options{})
 	w.sch = schedule.New(schedule.Options{Clock: w.clock, Logger: quiet()})
-	w.svc = play.New(w.sch.Watch(w.st), play.Options{})
+	w.setService(play.Options{})
 	w.start("w", "b", 14, "")
 	w.run()
 	if p := w.clock.Pending(); len(p) != 1 || !p[0].Equal(t0.Add(time.Hour)) {
@@ -444,7 +517,7 @@ func TestSleepsAreBounded(t *testing.T) {
 
 // stuck is a storage whose deadline index always holds a game that does
 // not exist: play refuses it every time.
-type stuck struct{ play.Storage }
+type stuck struct{ round.Storage }
 
 func (s stuck) View(ctx context.Context, fn func(play.ReadTx) error) error {
 	return s.Storage.View(ctx, func(tx play.ReadTx) error { return fn(stuckTx{tx}) })
@@ -469,7 +542,7 @@ func (t stuckTx) NextDue(k play.DueKind) (time.Time, bool, error) {
 func TestAnItemRefusedEachTimeDoesNotMakeItSpin(t *testing.T) {
 	clock := clocktest.New(t0.Add(time.Minute))
 	sch := schedule.New(schedule.Options{Clock: clock, Logger: quiet(), Retry: 5 * time.Minute})
-	svc := play.New(stuck{memstore.New()}, play.Options{})
+	svc := newRound(t, play.New(stuck{memstore.New()}, play.Options{}))
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
 	go func() { done <- sch.Run(ctx, svc, newRecorder(clock)) }()
@@ -484,7 +557,7 @@ func TestAnItemRefusedEachTimeDoesNotMakeItSpin(t *testing.T) {
 }
 
 // failing is a storage that fails every transaction.
-type failing struct{ play.Storage }
+type failing struct{ round.Storage }
 
 var errDown = errors.New("disk unplugged")
 
@@ -493,7 +566,7 @@ func (failing) View(context.Context, func(play.ReadTx) error) error { return err
 func TestAFailureIsRetriedLater(t *testing.T) {
 	clock := clocktest.New(t0)
 	sch := schedule.New(schedule.Options{Clock: clock, Logger: quiet()})
-	svc := play.New(failing{memstore.New()}, play.Options{})
+	svc := newRound(t, play.New(failing{memstore.New()}, play.Options{}))
 	if _, _, err := sch.RunDue(context.Background(), svc, newRecorder(clock)); !errors.Is(err, errDown) {
 		t.Fatalf("RunDue: %v", err)
 	}

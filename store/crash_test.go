@@ -209,13 +209,13 @@ func (k *crashWorker) challenge() {
 		k.out.say("ack %d accept %d %s", k.w, c.ID, gameDigest(&res.Game))
 	case r < 8 && !c.Open():
 		k.out.say("try %d decline %d", k.w, c.ID)
-		if _, err := k.svc.Decline(ctx, c.ID, taker); err != nil {
+		if _, err := k.svc.Decline(ctx, c.ID, taker, time.Now()); err != nil {
 			k.out.fail("worker %d: declining %d: %v", k.w, c.ID, err)
 		}
 		k.out.say("ack %d chal %d gone", k.w, c.ID)
 	default:
 		k.out.say("try %d cancel %d", k.w, c.ID)
-		if _, err := k.svc.Cancel(ctx, c.ID, k.a); err != nil {
+		if _, err := k.svc.Cancel(ctx, c.ID, k.a, time.Now()); err != nil {
 			k.out.fail("worker %d: cancelling %d: %v", k.w, c.ID, err)
 		}
 		k.out.say("ack %d chal %d gone", k.w, c.ID)

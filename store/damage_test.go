@@ -195,6 +195,18 @@ func TestOpenRefusesADamagedFile(t *testing.T) {
 		{"a challenge that does not decode", func(t *testing.T, path string) {
 			put(t, path, bucketChallenges, u64(13), []byte(`{"v":3,"id":`))
 		}, "the challenge under key 000000000000000d does not decode", false},
+		{"a player's log entry that does not decode", func(t *testing.T, path string) {
+			put(t, path, bucketLog, logKey(&play.LogEntry{Scope: "", User: "user-1", Game: 1}), []byte{1})
+		}, "a log entry of 1 bytes", true},
+		{"a server's settings that do not decode", func(t *testing.T, path string) {
+			put(t, path, bucketServers, []byte("guild-0"), []byte(`{"v":1,"language":`))
+		}, `the settings record of server "guild-0" does not decode`, false},
+		{"a tournament that does not decode", func(t *testing.T, path string) {
+			put(t, path, bucketTournaments, u64(40), []byte(`{"ID":40,`))
+		}, "the tournament under key 0000000000000028 does not decode", false},
+		{"an outbox item under another's key", func(t *testing.T, path string) {
+			put(t, path, bucketOutbox, []byte("k1"), []byte(`{"key":"k2","kind":"deliver"}`))
+		}, `the outbox item "k1" does not decode`, false},
 		{"an index entry for a game that is not there", func(t *testing.T, path string) {
 			put(t, path, bucketUserGames, join([]byte("user-1"), u64(999)), []byte{})
 		}, "the index idx.userGames has an entry", false},
@@ -337,7 +349,14 @@ func put(t *testing.T, path string, bucket, key, value []byte) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if err := db.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucket).Put(key, value) }); err != nil {
+	err = db.Update(func(tx *bolt.Tx) error {
+		b, err := tx.CreateBucketIfNotExists(bucket) // the tournaments' and the outbox's come with their first record
+		if err != nil {
+			return err
+		}
+		return b.Put(key, value)
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
 }

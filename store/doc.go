@@ -1,5 +1,6 @@
 // Package store keeps the records of package play — games, challenges,
-// players, statistics and settings — in one bbolt file: no server, one
+// players and their logs, statistics, settings, tournaments and the
+// outbox (play.RecordKinds) — in one bbolt file: no server, one
 // writer process, durable commits. It is play's Storage on disk: store
 // keeps durability, indexes and transactions; play keeps the decisions
 // (who may do what, when); game keeps the rules.
@@ -49,8 +50,8 @@
 //
 // bbolt trusts its file, and a damaged page can make it panic, fault or
 // loop. So Open checks an existing file before it opens it: bbolt's
-// consistency check and a walk of every record (each decodes under its
-// own key, each game's checksum matches and its moves replay to its
+// consistency check and a walk of every record of every kind (each
+// decodes under its own key, each game's checksum matches and its moves replay to its
 // stored position, each game is in the bucket of its state and an active
 // one is named by its channel's entry, each index entry points at a
 // record), in a child process that runs this same program, so that a

@@ -185,6 +185,7 @@ func (t *txn) PutGame(g play.Game) error {
 		return err
 	}
 	t.remember(g.ID, now)
+	t.feed(&g, b)
 	return nil
 }
 

@@ -65,6 +65,8 @@ type Store struct {
 	checkErr error         // the result of the check in the background, once checked is closed
 	stop     chan struct{} // closed by Close, to stop that check
 	closing  sync.Once
+
+	feeds feeds // told of the games each commit wrote (feed.go)
 }
 
 // Open opens (creating if needed) the database file at path, upgrades an

@@ -103,6 +103,8 @@ func (t *txn) PutTournament(r play.TournamentRecord) error {
 	if had && old.Guild != r.Guild {
 		return fmt.Errorf("%w: tournament %d cannot move from guild %s to %s", ErrInvalid, r.ID, old.Guild, r.Guild)
 	}
+	r = r.Clone()
+	r.KeepGames(old.Games)
 	v, err := json.Marshal(&r)
 	if err != nil {
 		return fmt.Errorf("store: encoding tournament %d: %w", r.ID, err)

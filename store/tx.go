@@ -23,14 +23,21 @@ func (s *Store) Update(ctx context.Context, fn func(tx play.Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return s.write(func(btx *bolt.Tx) error {
-		t := &txn{tx: btx, writable: true}
+	feeding := s.feeds.listening()
+	var last *txn // the run that committed, if one did
+	err := s.write(func(btx *bolt.Tx) error {
+		t := &txn{tx: btx, writable: true, feeding: feeding}
+		last = t
 		err := fn(t)
 		if err != nil && !t.wrote {
 			return refuse(err)
 		}
 		return err
 	})
+	if err == nil && last != nil {
+		s.feeds.tell(last.fed)
+	}
+	return err
 }
 
 // View runs fn in one read-only transaction: it sees one instant, while
@@ -54,6 +61,10 @@ type txn struct {
 	// read and decode the stored record again. Every change to a game
 	// goes through PutGame, which keeps it current.
 	placed map[uint64]placement
+	// feeding: a feed listens, and fed are the games put, in order
+	// (feed.go).
+	feeding bool
+	fed     []play.Committed
 }
 
 // willWrite is called by every writing method before it checks anything

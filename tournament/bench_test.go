@@ -1,8 +1,10 @@
 package tournament
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"testing"
 )
 
@@ -26,6 +28,33 @@ func BenchmarkPairDutch200(b *testing.B) {
 			}
 			for b.Loop() {
 				if _, err := PairDutch(f); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkPairDutchTRF pairs rounds 1 and 5 of Swiss tournaments of 200
+// and 1,000 players from the TRF files in testdata/bench, the files the
+// endorsed engine is timed on for comparison. The 1,000-player rounds
+// run only with TOURNAMENT_BENCH_LARGE=1: they take seconds each.
+func BenchmarkPairDutchTRF(b *testing.B) {
+	for _, bf := range benchFields {
+		b.Run(fmt.Sprintf("%d players round %d", bf.n, bf.round), func(b *testing.B) {
+			if bf.n > 200 && os.Getenv("TOURNAMENT_BENCH_LARGE") == "" {
+				b.Skip("set TOURNAMENT_BENCH_LARGE=1 for the 1,000-player rounds")
+			}
+			text, err := os.ReadFile(benchFile(bf.n, bf.round))
+			if err != nil {
+				b.Fatal(err)
+			}
+			trf, err := ReadTRF(bytes.NewReader(text))
+			if err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				if _, err := PairDutch(&trf.Field); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -94,12 +94,32 @@ func maxWeightMatchingDuals(n int, edges []matchEdge) ([]int, duals) {
 	if n == 0 || len(edges) == 0 {
 		return mate, duals{}
 	}
-	m := &matcher{n: n, edges: make([]matchEdge, len(edges))}
+	return solveCold(nil, n, append([]matchEdge(nil), edges...))
+}
+
+// solveCold is maxWeightMatchingDuals on edges it may keep and change
+// (their weights are doubled in place), which saves a copy of the graph
+// for each of the many matchings of a round.
+//
+// A matcher m given is reused, its memory with it (nil for a new one);
+// the result's duals are that matcher.
+func solveCold(m *matcher, n int, edges []matchEdge) ([]int, duals) {
+	mate := make([]int, n)
+	for i := range mate {
+		mate[i] = -1
+	}
+	if n == 0 || len(edges) == 0 {
+		return mate, duals{}
+	}
+	if m == nil {
+		m = &matcher{}
+	}
+	m.n, m.edges = n, edges
 	var maxw weight
-	for k, e := range edges {
+	for k := range edges {
+		e := &edges[k]
 		e.w = e.w.double()
 		e.w2 = e.w.double()
-		m.edges[k] = e
 		if maxw.less(e.w) {
 			maxw = e.w
 		}
@@ -114,26 +134,44 @@ func maxWeightMatchingDuals(n int, edges []matchEdge) ([]int, duals) {
 }
 
 func (m *matcher) run(maxw weight) {
+	m.init()
+	for i := 0; i < m.n; i++ {
+		m.dual[i] = maxw
+	}
+	m.loop(false)
+}
+
+// init builds the adjacency and the empty state: no pairs, no blossoms.
+func (m *matcher) init() {
 	n := m.n
 	ne := len(m.edges)
-	m.endpoint = make([]int, 2*ne)
-	m.neighb = make([][]int, n)
+	// A matcher used before keeps its memory: a round solves hundreds of
+	// matchings of nearly the same size.
+	m.endpoint = grow(m.endpoint, 2*ne)
+	if cap(m.neighb) >= n {
+		m.neighb = m.neighb[:n]
+		for i := range m.neighb {
+			m.neighb[i] = m.neighb[i][:0]
+		}
+	} else {
+		m.neighb = make([][]int, n)
+	}
 	for k, e := range m.edges {
 		m.endpoint[2*k] = e.i
 		m.endpoint[2*k+1] = e.j
 		m.neighb[e.i] = append(m.neighb[e.i], 2*k+1)
 		m.neighb[e.j] = append(m.neighb[e.j], 2*k)
 	}
-	m.mate = fill(make([]int, n), -1)
-	m.label = make([]int8, 2*n)
-	m.labelend = fill(make([]int, 2*n), -1)
-	m.inblossom = make([]int, n)
+	m.mate = fill(grow(m.mate, n), -1)
+	m.label = growZero(m.label, 2*n)
+	m.labelend = fill(grow(m.labelend, 2*n), -1)
+	m.inblossom = grow(m.inblossom, n)
 	for i := range m.inblossom {
 		m.inblossom[i] = i
 	}
-	m.parent = fill(make([]int, 2*n), -1)
-	m.childs = make([][]int, 2*n)
-	m.base = make([]int, 2*n)
+	m.parent = fill(grow(m.parent, 2*n), -1)
+	m.childs = growZero(m.childs, 2*n)
+	m.base = grow(m.base, 2*n)
 	for i := range m.base {
 		if i < n {
 			m.base[i] = i
@@ -141,20 +179,57 @@ func (m *matcher) run(maxw weight) {
 			m.base[i] = -1
 		}
 	}
-	m.endps = make([][]int, 2*n)
-	m.bestedge = fill(make([]int, 2*n), -1)
-	m.bestedges = make([][]int, 2*n)
+	m.endps = growZero(m.endps, 2*n)
+	m.bestedge = fill(grow(m.bestedge, 2*n), -1)
+	m.bestedges = growZero(m.bestedges, 2*n)
+	m.unused = m.unused[:0]
 	for b := n; b < 2*n; b++ {
 		m.unused = append(m.unused, b)
 	}
-	m.dual = make([]weight, 2*n)
-	for i := 0; i < n; i++ {
-		m.dual[i] = maxw
-	}
-	m.allowedge = make([]bool, ne)
-	m.bestedgeto = make([]int, 2*n)
+	m.dual = growZero(m.dual, 2*n)
+	m.allowedge = growZero(m.allowedge, ne)
+	m.bestedgeto = grow(m.bestedgeto, 2*n)
+}
 
+// grow returns s with length n, reusing its memory when it can; the
+// values are left to the caller.
+func grow[T any](s []T, n int) []T {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]T, n)
+}
+
+// growZero is grow with every value zero.
+func growZero[T any](s []T, n int) []T {
+	s = grow(s, n)
+	clear(s)
+	return s
+}
+
+// loop runs the stages. For a maximum-weight matching the vertices' duals
+// start equal and it stops when they reach zero (delta type 1). With
+// perfect, it looks for a maximum-weight perfect matching from whatever
+// feasible duals and tight pairs it was given: duals are then unbounded
+// (they wrap around as two's complement, and only slacks, never negative,
+// are compared). It says whether it found what it looked for; a perfect
+// run gives up (false) when no perfect matching exists or when half an
+// odd slack would be needed, which a warm start can cause.
+func (m *matcher) loop(perfect bool) bool {
+	n := m.n
 	for stage := 0; stage < n; stage++ {
+		if perfect {
+			free := false
+			for v := 0; v < n; v++ {
+				if m.mate[v] == -1 {
+					free = true
+					break
+				}
+			}
+			if !free {
+				return true
+			}
+		}
 		for i := range m.label {
 			m.label[i] = 0
 		}
@@ -219,32 +294,43 @@ func (m *matcher) run(maxw weight) {
 			if augmented {
 				break
 			}
-			deltatype := 1
-			delta := m.dual[0]
-			for v := 1; v < n; v++ {
-				if m.dual[v].less(delta) {
-					delta = m.dual[v]
+			deltatype := -1
+			var delta weight
+			if !perfect {
+				deltatype = 1
+				delta = m.dual[0]
+				for v := 1; v < n; v++ {
+					if m.dual[v].less(delta) {
+						delta = m.dual[v]
+					}
 				}
 			}
 			deltaedge, deltablossom := -1, -1
 			for v := 0; v < n; v++ {
 				if m.label[m.inblossom[v]] == 0 && m.bestedge[v] != -1 {
-					if d := m.slack(m.bestedge[v]); d.less(delta) {
+					if d := m.slack(m.bestedge[v]); deltatype == -1 || d.less(delta) {
 						delta, deltatype, deltaedge = d, 2, m.bestedge[v]
 					}
 				}
 			}
 			for b := 0; b < 2*n; b++ {
 				if m.parent[b] == -1 && m.label[b] == 1 && m.bestedge[b] != -1 {
-					if d := m.slack(m.bestedge[b]).half(); d.less(delta) {
+					sl := m.slack(m.bestedge[b])
+					if d := sl.half(); deltatype == -1 || d.less(delta) {
+						if perfect && sl[0]&1 != 0 {
+							return false
+						}
 						delta, deltatype, deltaedge = d, 3, m.bestedge[b]
 					}
 				}
 			}
 			for b := n; b < 2*n; b++ {
-				if m.base[b] >= 0 && m.parent[b] == -1 && m.label[b] == 2 && m.dual[b].less(delta) {
+				if m.base[b] >= 0 && m.parent[b] == -1 && m.label[b] == 2 && (deltatype == -1 || m.dual[b].less(delta)) {
 					delta, deltatype, deltablossom = m.dual[b], 4, b
 				}
+			}
+			if deltatype == -1 {
+				return false // no perfect matching
 			}
 			for v := 0; v < n; v++ {
 				switch m.label[m.inblossom[v]] {
@@ -284,7 +370,7 @@ func (m *matcher) run(maxw weight) {
 			}
 		}
 		if !augmented {
-			break
+			return !perfect
 		}
 		for b := n; b < 2*n; b++ {
 			if m.parent[b] == -1 && m.base[b] >= 0 && m.label[b] == 1 && m.dual[b].isZero() {
@@ -292,6 +378,14 @@ func (m *matcher) run(maxw weight) {
 			}
 		}
 	}
+	if perfect {
+		for v := 0; v < n; v++ {
+			if m.mate[v] == -1 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func fill(s []int, v int) []int {
@@ -596,4 +690,81 @@ func (m *matcher) augmentMatching(k int) {
 			p = m.labelend[bt] ^ 1
 		}
 	}
+}
+
+// A warmStart carries a solution over to new weights: each vertex's dual
+// with the duals of the blossoms around it added in, so that no blossom
+// is needed (edges inside a blossom keep their slack, edges leaving it
+// gain some), and the pairs.
+type warmStart struct {
+	dual []weight // by vertex
+	mate []int    // by vertex, -1 when single
+}
+
+// state is the matcher's solution as a warm start.
+func (m *matcher) state() warmStart {
+	ws := warmStart{dual: make([]weight, m.n), mate: make([]int, m.n)}
+	for v := 0; v < m.n; v++ {
+		d := m.dual[v]
+		for b := m.parent[v]; b >= 0; b = m.parent[b] {
+			d = d.add(m.dual[b])
+		}
+		ws.dual[v] = d
+		ws.mate[v] = -1
+		if m.mate[v] >= 0 {
+			ws.mate[v] = m.endpoint[m.mate[v]]
+		}
+	}
+	return ws
+}
+
+// negative tells whether a two's complement weight is below zero.
+func (a weight) negative() bool { return a[weightWords-1]>>63 != 0 }
+
+// maxWeightPerfectWarm finds a maximum-weight perfect matching of a graph
+// on n vertices, starting from ws: duals are raised where an edge
+// became heavier than they allow, and the pairs that stay tight are
+// kept, so that a solve after a few weights changed costs a few
+// augmentations instead of a whole run. It keeps and changes edges (see
+// solveCold). ok is false when it could not
+// (no perfect matching, or the warm duals lost the parity the halving
+// needs); the caller then solves from scratch.
+func maxWeightPerfectWarm(m *matcher, n int, edges []matchEdge, ws warmStart) (mate []int, _ *matcher, ok bool) {
+	if m == nil {
+		m = &matcher{}
+	}
+	m.n, m.edges = n, edges
+	for k := range edges {
+		e := &edges[k]
+		e.w = e.w.double()
+		e.w2 = e.w.double()
+	}
+	m.init()
+	copy(m.dual, ws.dual)
+	raised := make([]bool, n)
+	for k := range m.edges {
+		e := &m.edges[k]
+		if sl := m.slack(k); sl.negative() {
+			v := e.i
+			if ws.mate[e.i] >= 0 && ws.mate[e.j] < 0 {
+				v = e.j
+			}
+			m.dual[v] = m.dual[v].sub(sl)
+			raised[v] = true
+		}
+	}
+	for k := range m.edges {
+		e := &m.edges[k]
+		if ws.mate[e.i] == e.j && !raised[e.i] && !raised[e.j] && m.slack(k).isZero() {
+			m.mate[e.i], m.mate[e.j] = 2*k+1, 2*k
+		}
+	}
+	if !m.loop(true) {
+		return nil, nil, false
+	}
+	mate = make([]int, n)
+	for v := range mate {
+		mate[v] = m.endpoint[m.mate[v]]
+	}
+	return mate, m, true
 }

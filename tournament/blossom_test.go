@@ -177,3 +177,103 @@ func TestDualsRuleOutOnlyLosingEdges(t *testing.T) {
 		}
 	}
 }
+
+// brutePerfect returns the largest total weight of a matching that pairs
+// everyone (ok false when none does).
+func brutePerfect(n int, w [][]uint64, has [][]bool) (best uint64, ok bool) {
+	used := make([]bool, n)
+	var rec func(sum uint64)
+	rec = func(sum uint64) {
+		v := 0
+		for v < n && used[v] {
+			v++
+		}
+		if v == n {
+			if !ok || sum > best {
+				best, ok = sum, true
+			}
+			return
+		}
+		used[v] = true
+		for u := v + 1; u < n; u++ {
+			if !used[u] && has[v][u] {
+				used[u] = true
+				rec(sum + w[v][u])
+				used[u] = false
+			}
+		}
+		used[v] = false
+	}
+	rec(0)
+	return best, ok
+}
+
+// A warm start from the solution of other weights on the same graph
+// gives a perfect matching as heavy as any, or gives up; it never
+// returns a worse one.
+func TestWarmPerfectMatchingAgainstBruteForce(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	trials := 3000
+	if testing.Short() {
+		trials = 600
+	}
+	gaveUp := 0
+	for trial := 0; trial < trials; trial++ {
+		n := 2 * (1 + r.IntN(5))
+		density := 0.4 + 0.6*r.Float64()
+		maxW := uint64(1 + r.IntN(20))
+		if trial%3 == 0 {
+			maxW = 3
+		}
+		has := make([][]bool, n)
+		w0 := make([][]uint64, n)
+		w1 := make([][]uint64, n)
+		for i := range has {
+			has[i], w0[i], w1[i] = make([]bool, n), make([]uint64, n), make([]uint64, n)
+		}
+		var e0, e1 []matchEdge
+		for i := 0; i < n; i++ {
+			for j := i + 1; j < n; j++ {
+				if r.Float64() < density {
+					a, b := 1+r.Uint64N(maxW), 1+r.Uint64N(maxW)
+					if r.IntN(3) > 0 {
+						b = a // most weights stay as they were
+					}
+					has[i][j], has[j][i] = true, true
+					w0[i][j], w1[i][j] = a, b
+					e0 = append(e0, matchEdge{i: i, j: j, w: weightOf(a + 100)})
+					e1 = append(e1, matchEdge{i: i, j: j, w: weightOf(b + 100)})
+				}
+			}
+		}
+		want, ok := brutePerfect(n, w1, has)
+		_, du := maxWeightMatchingDuals(n, e0)
+		if du.m == nil {
+			continue
+		}
+		mate, _, done := maxWeightPerfectWarm(nil, n, e1, du.m.state())
+		if !done {
+			gaveUp++
+			continue
+		}
+		if !ok {
+			t.Fatalf("trial %d: a perfect matching %v where none exists", trial, mate)
+		}
+		var got uint64
+		for v, u := range mate {
+			if u < 0 || mate[u] != v || !has[v][u] {
+				t.Fatalf("trial %d: %d paired with %d", trial, v, u)
+			}
+			if u > v {
+				got += w1[v][u]
+			}
+		}
+		if got != want {
+			t.Fatalf("trial %d: weight %d, the best perfect matching has %d", trial, got, want)
+		}
+	}
+	t.Logf("gave up %d times of %d", gaveUp, trials)
+	if gaveUp > trials/2 {
+		t.Fatalf("the warm start gave up %d times of %d", gaveUp, trials)
+	}
+}

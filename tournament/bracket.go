@@ -21,8 +21,9 @@ type field struct{ shift, width uint }
 
 type layout struct {
 	hint, trial, e2, e1, fix field
-	floats                   [8]field // C14 … C21
-	colors                   [4]field // C10 … C13
+	floats                   [4]field            // C14 … C17
+	floatScores              [4]map[Points]field // C18 … C21, a field a score
+	colors                   [4]field            // C10 … C13
 	c9, c8p, c6, top         field
 	c8s, c7                  map[Points]field
 	quality                  uint // lowest bit of the quality criteria
@@ -45,6 +46,9 @@ type bracketPairing struct {
 	lower   []int
 	nextEnd int
 	noHint  bool
+	// byeHere: the bye goes to this bracket's one downfloater, so C9
+	// (fewest unplayed games for the bye) is compared here.
+	byeHere bool
 
 	v        []int // local index → position in d.ps
 	nb, nmdp int
@@ -58,60 +62,13 @@ type bracketPairing struct {
 	cur      []int
 	curSum   weight
 
-	// cert proves the current matching optimal in the criteria compared
-	// (the weights above certShift): a choice that needs an edge it does
-	// not call tight cannot be taken, and needs no solve to know it.
-	cert      duals
-	certIdx   []int
-	certShift uint
-	certStale bool // certified lazily, when a choice first needs a solve
-}
-
-// certify solves the active players again on the weights above shift,
-// for the duals.
-func (b *bracketPairing) certify(shift uint) {
-	n := len(b.v)
-	b.certIdx = make([]int, n)
-	var idx []int
-	for a := 0; a < n; a++ {
-		b.certIdx[a] = -1
-		if b.active[a] {
-			b.certIdx[a] = len(idx)
-			idx = append(idx, a)
-		}
-	}
-	var edges []matchEdge
-	for x, a := range idx {
-		for y := x + 1; y < len(idx); y++ {
-			if c := idx[y]; b.has[a][c] {
-				edges = append(edges, matchEdge{i: x, j: y, w: b.base[a][c].above(shift)})
-			}
-		}
-	}
-	_, b.cert = maxWeightMatchingDuals(len(idx), edges)
-	b.certShift = shift
-}
-
-// tight tells whether the pair a-c may be in an optimal pairing.
-func (b *bracketPairing) tight(a, c int) bool {
-	if a > c {
-		a, c = c, a
-	}
-	if !b.has[a][c] {
-		return false
-	}
-	x, y := b.certIdx[a], b.certIdx[c]
-	if x < 0 || y < 0 {
-		return true
-	}
-	return b.cert.tight(x, y, b.base[a][c].above(b.certShift))
-}
-
-// mayStaySingle tells whether a may be left unmatched in an optimal
-// pairing.
-func (b *bracketPairing) mayStaySingle(a int) bool {
-	x := b.certIdx[a]
-	return x < 0 || b.cert.free(x)
+	// warm is the last solve's solution, by local index, that the next
+	// one starts from.
+	warm *warmStart
+	// edgeBuf is the graph of the last solve and mbuf its matcher, their
+	// memory reused.
+	edgeBuf []matchEdge
+	mbuf    *matcher
 }
 
 func (b *bracketPairing) resident(a int) bool  { return a >= b.nmdp && a < b.nb }
@@ -147,11 +104,6 @@ func (b *bracketPairing) setup() error {
 		}
 	}
 	played := d.f.Played()
-	minS, maxS := d.ps[b.v[0]].score, d.ps[b.v[0]].score
-	for _, p := range b.v {
-		minS, maxS = min(minS, d.ps[p].score), max(maxS, d.ps[p].score)
-	}
-	maxDiff := int(maxS-minS) + 1
 	nb := b.nb
 
 	l := &b.lay
@@ -167,8 +119,18 @@ func (b *bracketPairing) setup() error {
 	l.e1 = l.add(nb + 1)
 	l.fix = l.add(nb + 1)
 	l.quality = l.cur
-	for i := 7; i >= 4; i-- {
-		l.floats[i] = l.add(nb*maxDiff + 1)
+	// C18 … C21 compare scores from the highest down, not summed: a
+	// field for each score, the higher scores in the higher bits, each
+	// wide enough for every player of that score in the bracket.
+	count := map[Points]int{}
+	for a := 0; a < nb; a++ {
+		count[d.ps[b.v[a]].score]++
+	}
+	for i := 3; i >= 0; i-- {
+		l.floatScores[i] = map[Points]field{}
+		for _, s := range sortedScores(count) {
+			l.floatScores[i][s] = l.add(count[s] + 1)
+		}
 	}
 	for i := 3; i >= 0; i-- {
 		l.floats[i] = l.add(2*nb + 1)
@@ -177,13 +139,9 @@ func (b *bracketPairing) setup() error {
 		l.colors[i] = l.add(2*nb + 1)
 	}
 	l.c9 = l.add(2*nb*(played+1) + 1)
-	count := map[Points]int{}
 	countNext := map[Points]int{}
 	for a := 0; a < n; a++ {
 		s := d.ps[b.v[a]].score
-		if a < nb {
-			count[s]++
-		}
 		if a < nb || b.inNext[a] {
 			countNext[s]++
 		}
@@ -198,17 +156,22 @@ func (b *bracketPairing) setup() error {
 		l.c7[s] = l.add(count[s] + 1)
 	}
 	l.c6 = l.add(nb + 1)
-	l.top = l.add(3*n + 3)
-	if l.cur+3 > weightWords*64 {
+	// The top criterion sits at the same bits in every bracket of the
+	// round, so that the pairs far below, weighted by it alone, weigh the
+	// same from one bracket to the next and the next bracket's matching
+	// can start from this one's. Above it stay the bits the matching
+	// needs: two for doubling, and a sign for its warm starts.
+	l.top = d.topField()
+	if l.cur > l.top.shift {
 		if hint {
 			// The hint only saves work; a wide bracket goes without it.
 			b.noHint = true
 			return b.setup()
 		}
-		return fmt.Errorf("a bracket of %d players with %d below it needs %d bits of weight, more than the %d the pairing has", nb, n-nb, l.cur+3, weightWords*64)
+		return fmt.Errorf("a bracket of %d players with %d below it needs %d bits of weight, more than the %d the pairing has", nb, n-nb, l.cur+l.top.width+topMargin, weightWords*64)
 	}
 
-	c9 := d.odd && len(b.lower) == 0
+	c9 := b.byeHere
 	b.has = make([][]bool, n)
 	b.base = make([][]weight, n)
 	b.active = make([]bool, n)
@@ -252,9 +215,10 @@ func (b *bracketPairing) setup() error {
 					w = w.addAt(l.colors[i].shift, r)
 				}
 				mdp := !b.resident(a)
-				diff := uint64(A.score - C.score)
 				for back := 1; back <= 2; back++ {
 					k := (back - 1) * 2 // C14/C15 one round ago, C16/C17 two
+					// C14/C16: a resident who floated down then and is
+					// paired here does not float down again.
 					var down uint64
 					if b.resident(a) && A.float[back] == floatDown {
 						down++
@@ -263,17 +227,24 @@ func (b *bracketPairing) setup() error {
 						down++
 					}
 					w = w.addAt(l.floats[k].shift, down)
+					// C15/C17: a moved-down player's opponent who floated
+					// up then floats up again.
 					upAgain := mdp && C.float[back] == floatUp
 					w = w.addAt(l.floats[k+1].shift, b2u(!upAgain))
-					var dd, ud uint64
-					if mdp && A.float[back] == floatDown {
-						dd = diff
+					// C18/C20: the scores of the players who floated down
+					// then and float again, the moved-down ones included;
+					// pairing one here spares its score.
+					if A.float[back] == floatDown {
+						w = w.addAt(l.floatScores[k][A.score].shift, 1)
 					}
-					if upAgain {
-						ud = diff
+					if C.float[back] == floatDown {
+						w = w.addAt(l.floatScores[k][C.score].shift, 1)
 					}
-					w = w.addAt(l.floats[4+k].shift, uint64(maxDiff)-dd)
-					w = w.addAt(l.floats[5+k].shift, uint64(maxDiff)-ud)
+					// C19/C21: the scores of the moved-down players whose
+					// opponents float up again.
+					if !upAgain {
+						w = w.addAt(l.floatScores[k+1][A.score].shift, 1)
+					}
 				}
 				if hint {
 					w = w.addAt(l.hint.shift, uint64((nb-a)*(nb-c)))
@@ -322,31 +293,112 @@ func (b *bracketPairing) solve(bonus func(a, c int) uint64) ([]int, weight) {
 			idx = append(idx, a)
 		}
 	}
-	var edges []matchEdge
-	for x, a := range idx {
-		for y := x + 1; y < len(idx); y++ {
-			c := idx[y]
-			if !b.has[a][c] {
-				continue
-			}
-			w := b.base[a][c]
-			if bonus != nil {
-				w = w.addAt(b.lay.trial.shift, bonus(a, c))
-			}
-			edges = append(edges, matchEdge{i: x, j: y, w: w})
+	edges := b.rebuild(idx, b.edgeBuf[:0], bonus)
+	b.edgeBuf = edges
+	tried := b.warm != nil
+	m := b.solveWarm(idx, loc, edges)
+	if m == nil {
+		if tried {
+			// The warm run doubled the weights in place.
+			edges = b.rebuild(idx, edges[:0], bonus)
 		}
+		var du duals
+		m, du = solveCold(b.mbuf, len(idx), edges)
+		b.mbuf = du.m
+		b.keepWarm(idx, du.m)
 	}
-	m := maxWeightMatching(len(idx), edges)
 	mate := make([]int, n)
 	for a := range mate {
 		mate[a] = -1
 	}
 	for x, y := range m {
-		if y >= 0 {
+		if y >= 0 && y < len(idx) {
 			mate[idx[x]] = idx[y]
 		}
 	}
 	return mate, b.sumOf(mate)
+}
+
+// rebuild appends the graph of the active players idx to edges.
+func (b *bracketPairing) rebuild(idx []int, edges []matchEdge, bonus func(a, c int) uint64) []matchEdge {
+	for x, a := range idx {
+		for y := x + 1; y < len(idx); y++ {
+			if c := idx[y]; b.has[a][c] {
+				w := b.base[a][c]
+				if bonus != nil {
+					w = w.addAt(b.lay.trial.shift, bonus(a, c))
+				}
+				edges = append(edges, matchEdge{i: x, j: y, w: w})
+			}
+		}
+	}
+	return edges
+}
+
+// solveWarm solves the active players (idx) from the previous solution,
+// as a perfect matching — the top criterion makes every best pairing one
+// of the most pairs, so with an odd count a dummy vertex pairs the one
+// left single. It returns the mates by position in idx, or nil when
+// there is no previous solution or the warm run gave up.
+func (b *bracketPairing) solveWarm(idx, loc []int, edges []matchEdge) []int {
+	if b.warm == nil {
+		return nil
+	}
+	n := len(idx)
+	ws := warmStart{dual: make([]weight, n), mate: make([]int, n)}
+	low := weight{}
+	for x, a := range idx {
+		ws.dual[x] = b.warm.dual[a]
+		ws.mate[x] = -1
+		if c := b.warm.mate[a]; c >= 0 && loc[c] >= 0 {
+			ws.mate[x] = loc[c]
+		}
+		if x == 0 || ws.dual[x].sub(low).negative() {
+			low = ws.dual[x]
+		}
+	}
+	g := n
+	if n%2 == 1 {
+		// The dummy's dual makes its edges (weight zero) feasible and
+		// tight to the lowest dual; the single left is paired to it.
+		g++
+		ws.dual = append(ws.dual, weight{}.sub(low))
+		ws.mate = append(ws.mate, -1)
+		for x := 0; x < n; x++ {
+			edges = append(edges, matchEdge{i: x, j: n})
+			if ws.mate[x] < 0 && ws.mate[n] < 0 && ws.dual[x] == low {
+				ws.mate[x], ws.mate[n] = n, x
+			}
+		}
+	}
+	mate, m, ok := maxWeightPerfectWarm(b.mbuf, g, edges, ws)
+	if !ok {
+		return nil
+	}
+	b.mbuf = m
+	b.keepWarm(idx, m)
+	return mate[:n]
+}
+
+// keepWarm keeps the solution of matcher m over the players idx (by
+// local index) for the next solve; a nil m forgets it.
+func (b *bracketPairing) keepWarm(idx []int, m *matcher) {
+	if m == nil {
+		b.warm = nil
+		return
+	}
+	st := m.state()
+	w := &warmStart{dual: make([]weight, len(b.v)), mate: make([]int, len(b.v))}
+	for a := range w.mate {
+		w.mate[a] = -1
+	}
+	for x, a := range idx {
+		w.dual[a] = st.dual[x]
+		if y := st.mate[x]; y >= 0 && y < len(idx) {
+			w.mate[a] = idx[y]
+		}
+	}
+	b.warm = w
 }
 
 func (b *bracketPairing) sumOf(mate []int) weight {
@@ -364,10 +416,6 @@ func (b *bracketPairing) sumOf(mate []int) weight {
 func (b *bracketPairing) try(possible func() bool, prop func(mate []int) bool, bonus func(a, c int) uint64, shift uint) bool {
 	if prop(b.cur) {
 		return true
-	}
-	if b.certStale {
-		b.certify(shift)
-		b.certStale = false
 	}
 	if !possible() {
 		return false
@@ -402,13 +450,13 @@ func (b *bracketPairing) pair() ([][2]int, []int, error) {
 	if err := b.setup(); err != nil {
 		return nil, nil, err
 	}
+	b.warm = b.d.warmFor(b.v)
 	b.cur, b.curSum = b.solve(nil)
 	fixShift := b.lay.fix.shift
 	eShift := b.lay.e2.shift
-	b.certStale = true
-	anyTight := func(a int, ok func(c int) bool) bool {
+	anyEdge := func(a int, ok func(c int) bool) bool {
 		for c := range b.v {
-			if c != a && b.active[c] && ok(c) && b.tight(a, c) {
+			if c != a && b.active[c] && ok(c) && b.edge(a, c) {
 				return true
 			}
 		}
@@ -425,7 +473,7 @@ func (b *bracketPairing) pair() ([][2]int, []int, error) {
 	}
 	var paired []int
 	for m := 0; m < b.nmdp; m++ {
-		ok := need > 0 && b.try(func() bool { return anyTight(m, b.resident) }, func(mate []int) bool { return b.resident(mate[m]) },
+		ok := need > 0 && b.try(func() bool { return anyEdge(m, b.resident) }, func(mate []int) bool { return b.resident(mate[m]) },
 			func(a, c int) uint64 { return b2u((a == m && b.resident(c)) || (c == m && b.resident(a))) }, fixShift)
 		if !ok {
 			for c := b.nmdp; c < b.nb; c++ {
@@ -441,7 +489,6 @@ func (b *bracketPairing) pair() ([][2]int, []int, error) {
 			}
 		}
 		b.curSum = b.sumOf(b.cur)
-		b.certStale = true
 	}
 	// Their opponents: the first transposition of S2 (4.2).
 	for _, m := range paired {
@@ -449,7 +496,7 @@ func (b *bracketPairing) pair() ([][2]int, []int, error) {
 			if !b.active[c] || !b.edge(m, c) {
 				continue
 			}
-			if b.try(func() bool { return b.tight(m, c) }, func(mate []int) bool { return mate[m] == c },
+			if b.try(func() bool { return b.edge(m, c) }, func(mate []int) bool { return mate[m] == c },
 				func(a, x int) uint64 { return b2u((a == m && x == c) || (a == c && x == m)) }, fixShift) {
 				break
 			}
@@ -484,7 +531,6 @@ func (b *bracketPairing) pair() ([][2]int, []int, error) {
 			}
 		}
 		b.cur, b.curSum = b.solve(nil)
-		b.certStale = true
 		higher := func(mate []int, a int) bool { c := mate[a]; return c > a && inRem(c) }
 		exchanges := 0
 		for _, a := range rem[:pairsInRem] {
@@ -496,8 +542,7 @@ func (b *bracketPairing) pair() ([][2]int, []int, error) {
 		left := exchanges
 		for i := pairsInRem - 1; i >= 0 && left > 0; i-- {
 			a := rem[i]
-			below := func(c int) bool { return !(c > a && inRem(c)) }
-			if b.try(func() bool { return b.mayStaySingle(a) || anyTight(a, below) }, func(mate []int) bool { return !higher(mate, a) },
+			if b.try(func() bool { return true }, func(mate []int) bool { return !higher(mate, a) },
 				func(x, y int) uint64 { return b2u(!(x == a && y > a && inRem(y))) }, eShift) {
 				left--
 				for _, c := range rem[i+1:] {
@@ -510,7 +555,7 @@ func (b *bracketPairing) pair() ([][2]int, []int, error) {
 		for i := pairsInRem; i < len(rem) && left > 0; i++ {
 			y := rem[i]
 			above := func(c int) bool { return c > y && inRem(c) }
-			if b.try(func() bool { return anyTight(y, above) }, func(mate []int) bool { return higher(mate, y) },
+			if b.try(func() bool { return anyEdge(y, above) }, func(mate []int) bool { return higher(mate, y) },
 				func(x, z int) uint64 { return b2u(x == y && z > y && inRem(z)) }, eShift) {
 				left--
 			} else {
@@ -553,7 +598,7 @@ func (b *bracketPairing) pair() ([][2]int, []int, error) {
 				if c <= a || !b.active[c] || isS1[c] || !b.edge(a, c) {
 					continue
 				}
-				if b.try(func() bool { return b.tight(a, c) }, func(mate []int) bool { return mate[a] == c },
+				if b.try(func() bool { return b.edge(a, c) }, func(mate []int) bool { return mate[a] == c },
 					func(x, y int) uint64 { return b2u((x == a && y == c) || (x == c && y == a)) }, eShift) {
 					break
 				}
@@ -572,5 +617,85 @@ func (b *bracketPairing) pair() ([][2]int, []int, error) {
 			floaters = append(floaters, b.v[a])
 		}
 	}
+	b.d.keepWarm(b.v, b.warm)
 	return pairs, floaters, nil
+}
+
+// topMargin is the bits above the top criterion: the matching doubles
+// weights twice, and its warm starts need a sign.
+const topMargin = 5
+
+// topField is where the top criterion (pairs, and the bye to a
+// candidate) lies in every bracket of the round.
+func (d *dutch) topField() field {
+	width := uint(bits.Len(uint(3*len(d.ps) + 3)))
+	return field{shift: weightWords*64 - topMargin - width, width: width}
+}
+
+// warmFor is the last bracket's final matching over the players v
+// (positions in d.ps), by local index, to start the next from; nil when
+// there is none.
+func (d *dutch) warmFor(v []int) *warmStart {
+	if d.warm == nil {
+		return nil
+	}
+	loc := make(map[int]int, len(v))
+	for a, p := range v {
+		loc[p] = a
+	}
+	w := &warmStart{dual: make([]weight, len(v)), mate: make([]int, len(v))}
+	for a, p := range v {
+		w.dual[a] = d.warm.dual[p]
+		w.mate[a] = -1
+		if q := d.warm.mate[p]; q >= 0 {
+			if c, ok := loc[q]; ok {
+				w.mate[a] = c
+			}
+		}
+	}
+	return w
+}
+
+// keepWarm keeps a bracket's final matching by position in d.ps.
+func (d *dutch) keepWarm(v []int, w *warmStart) {
+	if w == nil {
+		d.warm = nil
+		return
+	}
+	n := len(d.ps)
+	k := &warmStart{dual: make([]weight, n), mate: make([]int, n)}
+	for i := range k.mate {
+		k.mate[i] = -1
+	}
+	for a, p := range v {
+		k.dual[p] = w.dual[a]
+		if c := w.mate[a]; c >= 0 {
+			k.mate[p] = v[c]
+		}
+	}
+	d.warm = k
+}
+
+// closedBelow tells whether, in the bracket's final matching, the
+// players who go on to the next bracket (its downfloaters and the next
+// score group) are all paired among themselves or left single: then the
+// next bracket's single downfloater is the bye (C9 applies there).
+func (b *bracketPairing) closedBelow() bool {
+	d := b.d
+	if !d.odd || len(b.lower) == 0 {
+		return false
+	}
+	nextScore := d.ps[b.v[b.nb]].score
+	if d.byeMax < nextScore {
+		return false
+	}
+	for a := range b.v {
+		if (a < b.nb && !b.active[a]) || (a >= b.nb && !b.inNext[a]) {
+			continue
+		}
+		if c := b.cur[a]; c >= 0 && d.ps[b.v[c]].score < nextScore {
+			return false
+		}
+	}
+	return true
 }

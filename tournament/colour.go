@@ -9,8 +9,9 @@ func (d *dutch) colorOf(a, b int) Color {
 	pa, pb := &d.ps[a], &d.ps[b]
 	switch {
 	case pa.pref == NoColor && pb.pref == NoColor:
-		// 5.2.5: the higher-ranked player, by the parity of the TPN.
-		if pa.idx%2 == 0 {
+		// 5.2.5: the higher-ranked player, by the parity of the pairing
+		// number.
+		if pa.rank%2 == 0 {
 			return d.initial
 		}
 		return d.initial.opposite()

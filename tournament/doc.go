@@ -39,8 +39,10 @@
 // (C1 no rematch, C3 no clash of absolute colour preferences below the
 // top scorers), completion and the bye (C2, C4, C5), then C6 … C21 —
 // pairs and scores in this bracket and the next, the bye's unplayed
-// games, the colour criteria, repeated floats. A heavier matching is a
-// better pairing by the rules' order. What the criteria leave equal is
+// games, the colour criteria, repeated floats (C18 … C21 compare the
+// floaters' scores from the highest down, a field for each score, not
+// their sum). A heavier matching is a better pairing by the rules'
+// order. What the criteria leave equal is
 // settled in the order in which Article 4 generates candidates: which
 // moved-down players are paired, their opponents, the exchanges between
 // S1 and S2 of the remainder (fewest, then the smallest difference of
@@ -62,11 +64,19 @@
 //
 // # Caveats
 //
-// C18 … C21 are counted as sums of the score differences, where the rules
-// compare them in descending order; the two differ only when the float
-// criteria above them already tie, which the generated tournaments in the
-// tests never showed. C9 (the bye to the candidate with the fewest
-// unplayed games) is applied in the last bracket, where the bye is
-// decided. Forfeited games are not games for the pairing: the players may
-// meet again and the round gives no colour (C.04.2 3.4).
+// C9 (the bye to the candidate with the fewest unplayed games) is
+// compared in the bracket whose one downfloater is the bye: the one where
+// the players below are paired among themselves. Forfeited games are not
+// games for the pairing: the players may meet again and the round gives
+// no colour (C.04.2 3.4). An entrant who sits out a round and was never
+// paired takes no pairing number in it, as the pairing programs count:
+// the colours of round 1 alternate over those present.
+//
+// # Proof
+//
+// The tournaments in testdata/dutch were paired round by round by
+// bbpPairings, the engine FIDE endorses, with random results, absences,
+// withdrawals, forfeits, late entries and both colours drawn for board 1;
+// every round is paired again and must match it game for game
+// (reference_test.go says how they are made).
 package tournament

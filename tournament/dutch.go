@@ -30,6 +30,7 @@ const (
 // history.
 type dplayer struct {
 	idx      int // index in Field.Players; the TPN is idx+1
+	rank     int // pairing number among the players who count (from 0)
 	score    Points
 	hist     []Color // colours of the games played, oldest first
 	cd       int     // colour difference, white minus black
@@ -55,7 +56,7 @@ func newDPlayer(f *Field, idx int, last bool) dplayer {
 		} else {
 			p.unplayed++
 		}
-		if g.Outcome == Bye || (!g.Outcome.Played() && g.Outcome.Points() == Win.Points()) {
+		if g.Outcome.PairingBye() || (!g.Outcome.Played() && g.Outcome.Points() == Win.Points()) {
 			p.byeOK = false
 		}
 	}
@@ -97,14 +98,31 @@ func newDPlayer(f *Field, idx int, last bool) dplayer {
 	return p
 }
 
+// everPaired tells whether the entrant took part in a round's pairing:
+// met an opponent (or was paired and forfeited) or got the pairing's bye.
+func (e *Entrant) everPaired() bool {
+	for _, g := range e.Games {
+		if g.Opponent >= 0 || g.Outcome.PairingBye() {
+			return true
+		}
+	}
+	return false
+}
+
 // dutch holds one round's pairing: the players in pairing order (score,
 // then TPN) and which of them may meet.
 type dutch struct {
-	f       *Field
-	ps      []dplayer
-	met     [][]bool
-	odd     bool
-	byeMax  Points // C5: the lowest score the bye can go to
+	f      *Field
+	ps     []dplayer
+	met    [][]bool
+	odd    bool
+	byeMax Points // C5: the lowest score the bye can go to
+	// byeInTop: the bye goes to the top bracket's single downfloater, so
+	// C9 applies there (see bracketPairing.byeHere).
+	byeInTop bool
+	// warm is the last bracket's final matching, by position, that the
+	// next bracket's starts from.
+	warm    *warmStart
 	initial Color
 }
 
@@ -119,9 +137,20 @@ func newDutch(f *Field) (*dutch, error) {
 		d.initial = White
 	}
 	last := f.Rounds > 0 && f.Played()+1 >= f.Rounds
+	rank := 0
 	for i := range f.Players {
-		if !f.Players[i].Out {
-			d.ps = append(d.ps, newDPlayer(f, i, last))
+		e := &f.Players[i]
+		if !e.Out {
+			p := newDPlayer(f, i, last)
+			p.rank = rank
+			d.ps = append(d.ps, p)
+		}
+		// An entrant who sits out and was never paired (absent from round
+		// 1, or a late entry not yet playing) takes no pairing number, as
+		// the pairing programs count them: it would shift the colours of
+		// 5.2.5 for everyone below.
+		if !e.Out || e.everPaired() {
+			rank++
 		}
 	}
 	sort.SliceStable(d.ps, func(a, b int) bool {
@@ -170,7 +199,10 @@ func PairDutch(f *Field) (Pairing, error) {
 	if err := d.findByeScore(); err != nil {
 		return Pairing{}, err
 	}
-	pairs, bye, err := d.pairBrackets()
+	pairs, bye, err := d.pairFresh()
+	if pairs == nil && err == nil {
+		pairs, bye, err = d.pairBrackets()
+	}
 	if err != nil {
 		return Pairing{}, err
 	}
@@ -229,19 +261,33 @@ func (d *dutch) byeCandidate(a int) bool {
 // number of players, finds the lowest score that its bye can go to (C5).
 func (d *dutch) findByeScore() error {
 	n := len(d.ps)
+	top := d.ps[0].score
 	if d.everyoneMayMeet() {
 		// Any player can be left out and the rest still paired: the bye
 		// goes to the lowest score of those who may have it.
 		if !d.odd {
 			return nil
 		}
+		found := false
 		for i := n - 1; i >= 0; i-- {
 			if d.ps[i].byeOK {
 				d.byeMax = d.ps[i].score
-				return nil
+				found = true
+				break
 			}
 		}
-		return ErrNoPairing
+		if !found {
+			return ErrNoPairing
+		}
+		// Whether the top bracket is closed needs the matching below
+		// unless the bye is lower or everyone is in it.
+		if d.byeMax < top {
+			return nil
+		}
+		if d.ps[n-1].score == top {
+			d.byeInTop = true
+			return nil
+		}
 	}
 	groups := d.scoreRanks()
 	rankBits := uint(bits.Len(uint(2*n*len(groups) + 1)))
@@ -281,6 +327,14 @@ func (d *dutch) findByeScore() error {
 			return ErrNoPairing
 		}
 		d.byeMax = d.ps[single].score
+		// C9 applies in the top bracket when the bye comes from it: the
+		// top scorers are paired among themselves but one.
+		d.byeInTop = d.byeMax >= top
+		for v := 0; v < n && d.ps[v].score == top; v++ {
+			if u := mate[v]; u >= 0 && d.ps[u].score < top {
+				d.byeInTop = false
+			}
+		}
 	}
 	return nil
 }
@@ -309,6 +363,35 @@ func (d *dutch) scoreRanks() map[Points]int {
 	return r
 }
 
+// pairFresh pairs a round 1 in which nobody has played yet: one
+// homogeneous bracket in which no pair is forbidden and no colour or
+// float criterion can be broken, so the first candidate of Article 4 is
+// the pairing — S1 against S2 in order, the lowest player floating to the
+// bye — and no matching is needed (this is most of the work of a large
+// first round). It returns nil pairs when the round is not such a one.
+func (d *dutch) pairFresh() ([][2]int, int, error) {
+	n := len(d.ps)
+	if d.f.Played() > 0 || n < 2 {
+		return nil, -1, nil
+	}
+	for i := range d.ps {
+		p := &d.ps[i]
+		if p.score != d.ps[0].score || len(p.hist) > 0 || p.float != [3]int8{} || !p.byeOK {
+			return nil, -1, nil
+		}
+	}
+	half := n / 2
+	pairs := make([][2]int, 0, half)
+	for i := 0; i < half; i++ {
+		pairs = append(pairs, [2]int{i, half + i})
+	}
+	bye := -1
+	if d.odd {
+		bye = n - 1
+	}
+	return pairs, bye, nil
+}
+
 // pairBrackets pairs bracket after bracket from the top score down and
 // returns the pairs (by position in d.ps) and the bye (or -1).
 func (d *dutch) pairBrackets() ([][2]int, int, error) {
@@ -321,6 +404,7 @@ func (d *dutch) pairBrackets() ([][2]int, int, error) {
 	var all [][2]int
 	var mdps []int
 	start := 0
+	byeHere := d.byeInTop
 	for gi, g := range scores {
 		end := start
 		for end < len(d.ps) && d.ps[end].score == g {
@@ -334,11 +418,12 @@ func (d *dutch) pairBrackets() ([][2]int, int, error) {
 				nextEnd++
 			}
 		}
-		b := &bracketPairing{d: d, score: g, bracket: bracket, lower: lower, nextEnd: nextEnd}
+		b := &bracketPairing{d: d, score: g, bracket: bracket, lower: lower, nextEnd: nextEnd, byeHere: byeHere}
 		pairs, floaters, err := b.pair()
 		if err != nil {
 			return nil, -1, err
 		}
+		byeHere = b.closedBelow()
 		all = append(all, pairs...)
 		mdps = floaters
 		start = end

@@ -58,6 +58,15 @@ const (
 	FullBye
 	HalfBye
 	ZeroBye
+	// HalfPointBye and ZeroPointBye are the pairing-allocated bye of a
+	// tournament whose organiser gave it ½ or 0 points rather than a
+	// win's: for the pairing still the bye (no second one), in a TRF
+	// still "U", with the points in the scoring line (XXS PAB).
+	HalfPointBye
+	ZeroPointBye
+	// DoubleForfeit is a board's result, from White's side, when neither
+	// player came: both lose by forfeit.
+	DoubleForfeit
 )
 
 // Points is what the outcome scores under the standard 1-½-0 system.
@@ -65,11 +74,15 @@ func (o Outcome) Points() Points {
 	switch o {
 	case Win, ForfeitWin, Bye, FullBye:
 		return 2
-	case Draw, HalfBye:
+	case Draw, HalfBye, HalfPointBye:
 		return 1
 	}
 	return 0
 }
+
+// PairingBye tells whether the outcome is the pairing-allocated bye,
+// whatever it scores.
+func (o Outcome) PairingBye() bool { return o == Bye || o == HalfPointBye || o == ZeroPointBye }
 
 // Played tells whether the players met over the board: only such games
 // count for colours and for "not twice against the same opponent".
@@ -113,12 +126,23 @@ func (e *Entrant) scoreBefore(r int) Points {
 
 // Field is a Swiss tournament as the pairing sees it: the entrants in
 // pairing-number order (Players[0] has TPN 1), the number of rounds the
-// tournament will have, and the colour drawn for the first board
-// (C.04.3 5.1). Every entrant has len(Games) == the rounds played.
+// tournament will have, the colour drawn for the first board
+// (C.04.3 5.1) and what the pairing-allocated bye scores (Bye, the
+// zero value, HalfPointBye or ZeroPointBye). Every entrant has
+// len(Games) == the rounds played.
 type Field struct {
 	Players      []Entrant
 	Rounds       int
 	InitialColor Color
+	ByeOutcome   Outcome
+}
+
+// PairingByeOutcome is what the field's pairing-allocated bye brings.
+func (f *Field) PairingByeOutcome() Outcome {
+	if f.ByeOutcome.PairingBye() {
+		return f.ByeOutcome
+	}
+	return Bye
 }
 
 // Pair is one game of a round, by index into Field.Players.
@@ -151,8 +175,11 @@ func (f *Field) Check() error {
 		}
 		for k, g := range p.Games {
 			if g.Opponent < 0 {
-				if g.Outcome != Bye && g.Outcome != FullBye && g.Outcome != HalfBye && g.Outcome != ZeroBye && g.Outcome != ForfeitWin {
+				if !g.Outcome.PairingBye() && g.Outcome != FullBye && g.Outcome != HalfBye && g.Outcome != ZeroBye && g.Outcome != ForfeitWin {
 					return fmt.Errorf("player %d in round %d has no opponent but a game result", i+1, k+1)
+				}
+				if g.Outcome.PairingBye() && g.Outcome != f.PairingByeOutcome() {
+					return fmt.Errorf("player %d in round %d has a bye worth %v where the tournament's byes are worth %v", i+1, k+1, g.Outcome.Points(), f.PairingByeOutcome().Points())
 				}
 				continue
 			}

@@ -86,12 +86,69 @@ type Tournament struct {
 	Members    []Member
 	Played     []TRound
 	Revision   int
+	// Ended is when the last round ended and the tournament finished.
+	Ended time.Time `json:",omitzero"`
+	// TopColor is the colour drawn by lot for the top seed in round 1
+	// (C.04.3 5.1); NoColor until the start draws it.
+	TopColor Color `json:",omitempty"`
+	// ByeScore is what a Swiss's pairing-allocated bye scores, as the
+	// organiser chose (the zero value: a win's point).
+	ByeScore ByeScore `json:",omitempty"`
+	// MaxPlayers is how many players may be signed up at once (those
+	// withdrawn do not count); 0 means DefaultMaxPlayers. Pairing a
+	// Swiss grows fast with its players.
+	MaxPlayers int `json:",omitempty"`
+}
+
+// ByeScore is what the organiser gives a Swiss's pairing-allocated bye.
+// The values are stored.
+type ByeScore int8
+
+const (
+	ByeFullPoint ByeScore = iota // the default, as a win (C.04.1)
+	ByeHalfPoint
+	ByeNoPoint
+)
+
+// Outcome is the bye's outcome in the field.
+func (b ByeScore) Outcome() Outcome {
+	switch b {
+	case ByeHalfPoint:
+		return HalfPointBye
+	case ByeNoPoint:
+		return ZeroPointBye
+	}
+	return Bye
+}
+
+// DefaultMaxPlayers is a tournament's MaxPlayers when it sets none.
+const DefaultMaxPlayers = 256
+
+// MostPlayers is how many players the tournament takes at once.
+func (t *Tournament) MostPlayers() int {
+	if t.MaxPlayers <= 0 {
+		return DefaultMaxPlayers
+	}
+	return t.MaxPlayers
+}
+
+// Full reports whether the tournament has as many players as it takes.
+func (t *Tournament) Full() bool {
+	most := t.MostPlayers()
+	n := 0
+	for _, m := range t.Members {
+		if !m.Withdrawn {
+			n++
+		}
+	}
+	return n >= most
 }
 
 // Refusals of the tournament's life, for front ends to word.
 var (
 	ErrNotSigningUp   = errors.New("the tournament is no longer taking sign-ups")
 	ErrAlreadyJoined  = errors.New("already signed up")
+	ErrFull           = errors.New("the tournament has as many players as it takes")
 	ErrNotMember      = errors.New("not a player of this tournament")
 	ErrNotOrganiser   = errors.New("only the organiser may do this")
 	ErrTooFewPlayers  = errors.New("a tournament needs at least 3 players")
@@ -111,6 +168,8 @@ func (t *Tournament) Join(m Member) error {
 		return ErrNotSigningUp
 	case t.member(m.ID) >= 0:
 		return ErrAlreadyJoined
+	case t.Full():
+		return ErrFull
 	}
 	m.JoinedAt = len(t.Played) + 1
 	m.Withdrawn = false
@@ -147,7 +206,9 @@ func (t *Tournament) Withdraw(id string) error {
 
 // Start closes the sign-up, orders the players by rating (their pairing
 // numbers) and pairs round 1. by must be the organiser, or "" for a start
-// at StartAt.
+// at StartAt. The top seed's colour in round 1 is TopColor, which the
+// caller draws by lot beforehand; a tournament started without a draw
+// gives them White.
 func (t *Tournament) Start(by string, now time.Time) (*TRound, error) {
 	if t.Status != SigningUp {
 		return nil, ErrNotSigningUp
@@ -170,6 +231,9 @@ func (t *Tournament) Start(by string, now time.Time) (*TRound, error) {
 	}
 	if t.Rounds < 1 {
 		return nil, fmt.Errorf("a Swiss needs a number of rounds, not %d", t.Rounds)
+	}
+	if t.TopColor != Black {
+		t.TopColor = White
 	}
 	t.Status = Running
 	t.Revision++
@@ -256,6 +320,7 @@ func (t *Tournament) Next(now time.Time) (*TRound, error) {
 	}
 	if len(t.Played) >= t.Rounds {
 		t.Status = Finished
+		t.Ended = now
 		t.Revision++
 		return nil, nil
 	}
@@ -278,7 +343,7 @@ func (t *Tournament) pairNext(now time.Time) (*TRound, error) {
 			// A withdrawn player's games are lost by forfeit.
 			switch {
 			case t.Members[p.White].Withdrawn && t.Members[p.Black].Withdrawn:
-				b.Outcome = ForfeitLoss
+				b.Outcome = DoubleForfeit
 			case t.Members[p.White].Withdrawn:
 				b.Outcome = ForfeitLoss
 			case t.Members[p.Black].Withdrawn:
@@ -303,7 +368,10 @@ func (t *Tournament) pairNext(now time.Time) (*TRound, error) {
 
 // Field is the tournament as pairing, standings and TRF see it.
 func (t *Tournament) Field() *Field {
-	f := &Field{Rounds: t.Rounds, InitialColor: White}
+	f := &Field{Rounds: t.Rounds, InitialColor: t.TopColor, ByeOutcome: t.ByeScore.Outcome()}
+	if f.InitialColor != Black {
+		f.InitialColor = White
+	}
 	for _, m := range t.Members {
 		f.Players = append(f.Players, Entrant{Name: m.Name, Rating: m.Rating, Out: m.Withdrawn})
 	}
@@ -315,6 +383,9 @@ func (t *Tournament) Field() *Field {
 		for _, b := range r.Boards {
 			wo := b.Outcome
 			bo := map[Outcome]Outcome{Win: Loss, Loss: Win, Draw: Draw, ForfeitWin: ForfeitLoss, ForfeitLoss: ForfeitWin, Pending: Pending}[wo]
+			if wo == DoubleForfeit {
+				wo, bo = ForfeitLoss, ForfeitLoss
+			}
 			wc, bc := White, Black
 			if !wo.Played() {
 				wc, bc = NoColor, NoColor
@@ -323,7 +394,7 @@ func (t *Tournament) Field() *Field {
 			f.Players[b.Black].Games[k] = Game{Opponent: b.White, Color: bc, Outcome: bo}
 		}
 		if r.Bye >= 0 {
-			out := Bye
+			out := f.ByeOutcome
 			if t.System == RoundRobin {
 				out = ZeroBye // the round off of an odd round-robin scores nothing
 			}
@@ -347,12 +418,55 @@ func (t *Tournament) Completed() *Field {
 	return f
 }
 
-// Standings ranks the players with the tie-breaks of the tournament's
-// system.
-func (t *Tournament) Standings() []Standing {
-	order := SwissTiebreaks
+// Tiebreaks are the tie-breaks of the tournament's system, in order.
+func (t *Tournament) Tiebreaks() []Tiebreak {
 	if t.System == RoundRobin {
-		order = RoundRobinTiebreaks
+		return RoundRobinTiebreaks
 	}
-	return Standings(t.Field(), order)
+	return SwissTiebreaks
+}
+
+// Seeding is the players in the order of their pairing numbers: once
+// started, the order of Members; before, the order the start will give
+// them (by rating, the earlier sign-up first among equals).
+func (t *Tournament) Seeding() []int {
+	order := make([]int, len(t.Members))
+	for i := range order {
+		order[i] = i
+	}
+	if t.Status == SigningUp {
+		sort.SliceStable(order, func(a, b int) bool { return t.Members[order[a]].Rating > t.Members[order[b]].Rating })
+	}
+	return order
+}
+
+// Standings ranks the players with the tie-breaks of the tournament's
+// system. Before the first round there is no ranking: every player has
+// Rank 0, in seeding order. During a round, the scores count the games
+// over; the tie-breaks are those of the rounds over, so that a player
+// who lost in the round under way is not ranked above one of the same
+// score still playing for their tie-breaks' sake; those still playing
+// are marked.
+func (t *Tournament) Standings() []Standing {
+	if len(t.Played) == 0 {
+		var st []Standing
+		for _, i := range t.Seeding() {
+			st = append(st, Standing{Player: i})
+		}
+		return st
+	}
+	order := t.Tiebreaks()
+	f := t.Field()
+	if t.RoundOver() {
+		return Standings(f, order)
+	}
+	st := Standings(t.Completed(), order)
+	k := len(t.Played) - 1
+	for i := range st {
+		e := &f.Players[st[i].Player]
+		st[i].Score = e.Score()
+		st[i].Playing = e.Games[k].Outcome == Pending
+	}
+	rank(st, order)
+	return st
 }

@@ -8,8 +8,11 @@ import (
 )
 
 // recordVersion is the version of the stored form of a Tournament; a
-// record of a newer version is refused rather than misread.
-const recordVersion = 1
+// record of a newer version is refused rather than misread. Version 2
+// added the top seed's colour drawn by lot (TopColor: a record of
+// version 1 that started gave White), the bye's score chosen by the
+// organiser (ByeScore) and the double forfeit.
+const recordVersion = 2
 
 type storedTournament struct {
 	V int `json:"v"`
@@ -43,6 +46,9 @@ func FromRecord(r play.TournamentRecord) (*Tournament, error) {
 		return nil, fmt.Errorf("%w: tournament %d was written by a newer version (%d)", play.ErrCorrupt, r.ID, s.V)
 	}
 	t := s.Tournament
+	if s.V < 2 && t.Status != SigningUp {
+		t.TopColor = White // before the draw, the top seed always had White
+	}
 	if t.ID != r.ID {
 		return nil, fmt.Errorf("%w: tournament record %d holds tournament %d", play.ErrCorrupt, r.ID, t.ID)
 	}
@@ -56,6 +62,12 @@ func FromRecord(r play.TournamentRecord) (*Tournament, error) {
 // range.
 func (t *Tournament) check() error {
 	n := len(t.Members)
+	if t.TopColor < NoColor || t.TopColor > Black {
+		return fmt.Errorf("the top seed's colour is %d", t.TopColor)
+	}
+	if t.ByeScore < ByeFullPoint || t.ByeScore > ByeNoPoint {
+		return fmt.Errorf("the bye scores %d", t.ByeScore)
+	}
 	for k, r := range t.Played {
 		if r.Bye < -1 || r.Bye >= n {
 			return fmt.Errorf("round %d gives the bye to player %d of %d", k+1, r.Bye, n)

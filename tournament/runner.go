@@ -1,6 +1,7 @@
 package tournament
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,19 +10,31 @@ import (
 
 	"github.com/iceagechess/iceage/game"
 	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/play/round"
 )
 
 // Runner runs tournaments on play: their records live in play's storage
-// and their games start through play.Service.Start, so that a
-// tournament's games are ordinary games — moves, clocks, reminders,
-// ratings and all. Give play the OnEnd hook below so that a game's end
-// records its result in the tournament.
+// and their games start as acts of the round (round.Round.StartWith), so
+// that a tournament's games are ordinary games — moves, clocks,
+// reminders, ratings, first boards and whom they tell, all in the
+// outbox. Give play the OnEnd hook below so that a game's end records
+// its result in the tournament.
 type Runner struct {
-	Play *play.Service
+	Round *round.Round
 	// Channel makes the place where a board's game is played (a thread)
 	// before the game starts.
 	Channel func(ctx context.Context, t *Tournament, board int) (string, error)
+	// MaxPlayers is the MaxPlayers of the tournaments Create makes that
+	// set none; 0 means DefaultMaxPlayers.
+	MaxPlayers int
+	// Lot draws the top seed's colour in round 1 (White or Black, each
+	// half the time) when a tournament starts; the caller owns the
+	// randomness, seeded as it likes. nil gives the top seed White.
+	Lot func() Color
 }
+
+// st is the storage of the round's games, which keeps the tournaments.
+func (r *Runner) st() play.Storage { return r.Round.Service().Storage() }
 
 func load(tx play.ReadTx, id uint64) (*Tournament, error) {
 	rec, err := tx.Tournament(id)
@@ -46,7 +59,7 @@ func save(tx play.Tx, t *Tournament, now time.Time) error {
 // Get returns the stored tournament.
 func (r *Runner) Get(ctx context.Context, id uint64) (*Tournament, error) {
 	var t *Tournament
-	err := r.Play.Storage().View(ctx, func(tx play.ReadTx) error {
+	err := r.st().View(ctx, func(tx play.ReadTx) error {
 		var err error
 		t, err = load(tx, id)
 		return err
@@ -57,7 +70,7 @@ func (r *Runner) Get(ctx context.Context, id uint64) (*Tournament, error) {
 // List returns a guild's tournaments, newest first.
 func (r *Runner) List(ctx context.Context, guild string) ([]*Tournament, error) {
 	var out []*Tournament
-	err := r.Play.Storage().View(ctx, func(tx play.ReadTx) error {
+	err := r.st().View(ctx, func(tx play.ReadTx) error {
 		recs, err := tx.Tournaments(guild)
 		for _, rec := range recs {
 			t, err := FromRecord(rec)
@@ -81,7 +94,10 @@ func (r *Runner) Create(ctx context.Context, t Tournament, now time.Time) (*Tour
 		return nil, fmt.Errorf("a Swiss has 1 to %d rounds, not %d", maxTRFRounds, t.Rounds)
 	}
 	t.Status, t.Members, t.Played = SigningUp, nil, nil
-	err := r.Play.Storage().Update(ctx, func(tx play.Tx) error {
+	if t.MaxPlayers <= 0 {
+		t.MaxPlayers = r.MaxPlayers
+	}
+	err := r.st().Update(ctx, func(tx play.Tx) error {
 		id, err := tx.NextID()
 		if err != nil {
 			return err
@@ -100,7 +116,7 @@ func (r *Runner) Create(ctx context.Context, t Tournament, now time.Time) (*Tour
 // nothing.
 func (r *Runner) Do(ctx context.Context, id uint64, now time.Time, fn func(t *Tournament) error) (*Tournament, error) {
 	var t *Tournament
-	err := r.Play.Storage().Update(ctx, func(tx play.Tx) error {
+	err := r.st().Update(ctx, func(tx play.Tx) error {
 		var err error
 		if t, err = load(tx, id); err != nil {
 			return err
@@ -116,10 +132,70 @@ func (r *Runner) Do(ctx context.Context, id uint64, now time.Time, fn func(t *To
 	return t, nil
 }
 
+// errChanged: the tournament changed between the snapshot a pairing was
+// made from and its write.
+var errChanged = errors.New("tournament: changed while it was paired")
+
+// pairAttempts is how often DoPairing pairs again a tournament that
+// changed meanwhile (a player joined, say) before it gives up.
+const pairAttempts = 5
+
+// DoPairing is Do for what pairs a round (Tournament.Start, Next):
+// pairing a large Swiss takes seconds, and in a write transaction every
+// other write of the storage, every move in every server, would wait
+// for it. So fn runs on a snapshot, read outside any write, and what it
+// made of it is written only if the stored tournament is still the
+// snapshot, byte for byte; if it changed meanwhile, fn runs again on a
+// new snapshot.
+func (r *Runner) DoPairing(ctx context.Context, id uint64, now time.Time, fn func(t *Tournament) error) (*Tournament, error) {
+	st := r.st()
+	for attempt := 1; ; attempt++ {
+		var snap play.TournamentRecord
+		err := st.View(ctx, func(tx play.ReadTx) (err error) {
+			snap, err = tx.Tournament(id)
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		t, err := FromRecord(snap)
+		if err != nil {
+			return nil, err
+		}
+		if err := fn(t); err != nil {
+			return nil, err
+		}
+		err = st.Update(ctx, func(tx play.Tx) error {
+			cur, err := tx.Tournament(id)
+			if err != nil {
+				return err
+			}
+			if !bytes.Equal(cur.Body, snap.Body) {
+				return errChanged
+			}
+			return save(tx, t, now)
+		})
+		switch {
+		case err == nil:
+			return t, nil
+		case errors.Is(err, errChanged) && attempt < pairAttempts:
+			continue
+		default:
+			return nil, err
+		}
+	}
+}
+
 // Start starts the tournament (by its organiser, or by "" at its time),
 // pairs round 1 and starts its games.
 func (r *Runner) Start(ctx context.Context, id uint64, by string, now time.Time) (*Tournament, error) {
-	if _, err := r.Do(ctx, id, now, func(t *Tournament) error { _, err := t.Start(by, now); return err }); err != nil {
+	if _, err := r.DoPairing(ctx, id, now, func(t *Tournament) error {
+		if t.TopColor == NoColor && r.Lot != nil {
+			t.TopColor = r.Lot()
+		}
+		_, err := t.Start(by, now)
+		return err
+	}); err != nil {
 		return nil, err
 	}
 	if _, err := r.StartGames(ctx, id, now); err != nil {
@@ -149,7 +225,11 @@ func (r *Runner) StartGames(ctx context.Context, id uint64, now time.Time) ([]pl
 			return started, fmt.Errorf("tournament %d round %d board %d: %w", id, k+1, i+1, err)
 		}
 		w, bl := t.Members[b.White], t.Members[b.Black]
-		res, err := r.Play.Then(func(tx play.Tx, res *play.Result) error {
+		out, err := r.Round.StartWith(ctx, play.NewGame{
+			Guild: t.Guild, Channel: ch, Tournament: t.ID,
+			White: play.Seat{ID: w.ID, Name: w.Name}, Black: play.Seat{ID: bl.ID, Name: bl.Name},
+			Rated: t.Rated, DaysPerMove: t.DaysPerMove, At: now,
+		}, func(tx play.Tx, g *play.Game) error {
 			cur, err := load(tx, id)
 			if err != nil {
 				return err
@@ -157,12 +237,8 @@ func (r *Runner) StartGames(ctx context.Context, id uint64, now time.Time) ([]pl
 			if len(cur.Played) != k+1 || cur.Played[k].Boards[i].GameID != 0 {
 				return errStartedAlready
 			}
-			cur.Played[k].Boards[i].GameID = res.Game.ID
+			cur.Played[k].Boards[i].GameID = g.ID
 			return save(tx, cur, now)
-		}).Start(ctx, play.NewGame{
-			Guild: t.Guild, Channel: ch,
-			White: play.Seat{ID: w.ID, Name: w.Name}, Black: play.Seat{ID: bl.ID, Name: bl.Name},
-			Rated: t.Rated, DaysPerMove: t.DaysPerMove, At: now,
 		})
 		if errors.Is(err, errStartedAlready) {
 			continue
@@ -170,7 +246,7 @@ func (r *Runner) StartGames(ctx context.Context, id uint64, now time.Time) ([]pl
 		if err != nil {
 			return started, fmt.Errorf("tournament %d round %d board %d: %w", id, k+1, i+1, err)
 		}
-		started = append(started, res.Game)
+		started = append(started, out.Game)
 	}
 	return started, nil
 }
@@ -205,7 +281,8 @@ func OnEnd(tx play.Tx, g *play.Game) error {
 }
 
 // whiteOutcome is a finished game's result from White's side. An
-// aborted game (no result) counts as a draw so that the round can end.
+// aborted game (no result; a tournament's games cannot be aborted, but a
+// record may say so) counts as a draw so that the round can end.
 func whiteOutcome(o game.Outcome) Outcome {
 	if w, decisive := o.Winner(); decisive {
 		if w == game.White {
@@ -219,7 +296,7 @@ func whiteOutcome(o game.Outcome) Outcome {
 // Advance pairs the next round once the current one is over and starts
 // its games, or finishes the tournament after its last round.
 func (r *Runner) Advance(ctx context.Context, id uint64, now time.Time) (*Tournament, []play.Game, error) {
-	t, err := r.Do(ctx, id, now, func(t *Tournament) error { _, err := t.Next(now); return err })
+	t, err := r.DoPairing(ctx, id, now, func(t *Tournament) error { _, err := t.Next(now); return err })
 	if err != nil {
 		return nil, nil, err
 	}
@@ -237,7 +314,7 @@ func (r *Runner) Advance(ctx context.Context, id uint64, now time.Time) (*Tourna
 // CloseRound scores the unfinished games of a round whose closing time
 // has come, as the organiser chose, and advances.
 func (r *Runner) CloseRound(ctx context.Context, id uint64, now time.Time) (*Tournament, []play.Game, error) {
-	err := r.Play.Storage().Update(ctx, func(tx play.Tx) error {
+	err := r.st().Update(ctx, func(tx play.Tx) error {
 		t, err := load(tx, id)
 		if err != nil {
 			return err

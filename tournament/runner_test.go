@@ -9,12 +9,23 @@ import (
 
 	"github.com/iceagechess/iceage/play"
 	"github.com/iceagechess/iceage/play/memstore"
+	"github.com/iceagechess/iceage/play/round"
 )
+
+// mustRound is a round on svc.
+func mustRound(t testing.TB, svc *play.Service) *round.Round {
+	t.Helper()
+	rd, err := round.New(svc, round.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rd
+}
 
 func newRunner(t *testing.T) (*Runner, *play.Service) {
 	t.Helper()
 	svc := play.New(memstore.New(), play.Options{OnEnd: []func(play.Tx, *play.Game) error{OnEnd}})
-	return &Runner{Play: svc, Channel: func(_ context.Context, tr *Tournament, board int) (string, error) {
+	return &Runner{Round: mustRound(t, svc), Channel: func(_ context.Context, tr *Tournament, board int) (string, error) {
 		return fmt.Sprintf("t%d-r%d-b%d", tr.ID, len(tr.Played), board+1), nil
 	}}, svc
 }
@@ -177,6 +188,12 @@ func TestRunnerWritesItsTasks(t *testing.T) {
 		}
 		var ks []Task
 		for _, it := range items {
+			if it.Kind != KindTask { // a game's board: the round's
+				if err := ob.DoneOutbox(ctx, it.Key); err != nil {
+					t.Fatal(err)
+				}
+				continue
+			}
 			k, err := DecodeTask(it)
 			if err != nil {
 				t.Fatal(err)
@@ -211,5 +228,61 @@ func TestRunnerWritesItsTasks(t *testing.T) {
 	endRound(t, ctx, r, svc, tr.ID, now.Add(2*time.Hour))
 	if ks := claim(now.Add(2 * time.Hour)); len(ks) != 1 || ks[0].What != TaskAdvance || ks[0].Round != 1 {
 		t.Fatalf("after the round's last game: %+v", ks)
+	}
+}
+
+// A round's games start as acts of the round: each game's first board is
+// in the outbox with the game, telling both players, and a tournament's
+// game cannot be aborted.
+func TestRunnerStartsGamesThroughTheRound(t *testing.T) {
+	ctx := context.Background()
+	r, svc := newRunner(t)
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	tr, err := r.Create(ctx, Tournament{Guild: "g1", Organiser: "org", System: Swiss, Rounds: 1, DaysPerMove: 3}, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 4; i++ {
+		m := Member{ID: fmt.Sprintf("u%d", i)}
+		if _, err := r.Do(ctx, tr.ID, now, func(t *Tournament) error { return t.Join(m) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if tr, err = r.Start(ctx, tr.ID, "org", now); err != nil {
+		t.Fatal(err)
+	}
+	items, err := svc.Storage().(play.Outbox).ClaimOutbox(ctx, "test", now, time.Minute, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	boards := map[uint64]round.Delivery{}
+	for _, it := range items {
+		if it.Kind == round.KindBoard {
+			d, err := round.DecodeDelivery(it)
+			if err != nil {
+				t.Fatal(err)
+			}
+			boards[d.Game.ID] = d
+		}
+	}
+	for _, b := range tr.Played[0].Boards {
+		d, ok := boards[b.GameID]
+		if !ok {
+			t.Fatalf("board of game %d: not in the outbox (%d boards)", b.GameID, len(boards))
+		}
+		g := d.Game
+		if g.Tournament != tr.ID || g.Abortable() {
+			t.Errorf("game %d: tournament %d, abortable %v", g.ID, g.Tournament, g.Abortable())
+		}
+		_, white := d.Told(g.White.ID, round.YourMove)
+		_, black := d.Told(g.Black.ID, round.Paired)
+		if !white || !black {
+			t.Errorf("game %d tells White %v, Black %v: %+v", g.ID, white, black, d.Events)
+		}
+		_, err := r.Round.Do(ctx, round.Act{Act: play.Act{By: g.White.ID, Game: g.ID, Revision: g.Revision, At: now.Add(time.Minute)}, Kind: round.Abort})
+		var x *play.Refusal
+		if !errors.As(err, &x) || x.Kind != play.TournamentGame {
+			t.Errorf("aborting tournament game %d: %v", g.ID, err)
+		}
 	}
 }

@@ -13,9 +13,10 @@ import (
 // (TRF-2016), with the extensions the pairing programs read: XXR (the
 // number of rounds, which the last round's rules need), XXC (white1 or
 // black1: the colour drawn for the first board; rank: pairing numbers are
-// the order of the player lines) and XXZ (players absent from the round
-// to be paired); the TRF-2026 lines 142 (rounds) and 152 (initial
-// colour) mean the same.
+// the order of the player lines), XXZ (players absent from the round
+// to be paired) and XXS (the scoring: only the standard 1-½-0, with the
+// pairing-allocated bye's points as PAB=1, 0.5 or 0); the TRF-2026
+// lines 142 (rounds) and 152 (initial colour) mean the same.
 type TRF struct {
 	Name  string
 	Field Field
@@ -118,6 +119,32 @@ func ReadTRF(r io.Reader) (*TRF, error) {
 					return nil, &TRFError{n, fmt.Sprintf("%s: unknown setting %q (use white1, black1 or rank)", code, w)}
 				}
 			}
+		case "XXS":
+			for _, w := range strings.Fields(rest) {
+				k, v, _ := strings.Cut(w, "=")
+				pts, err := parsePoints(v)
+				if err != nil {
+					return nil, &TRFError{n, fmt.Sprintf("XXS: %q is not KEY=points, as in PAB=0.5", w)}
+				}
+				std, known := trfStandardScores[strings.ToUpper(k)]
+				switch {
+				case strings.EqualFold(k, "PAB"):
+					switch pts {
+					case 2:
+						t.Field.ByeOutcome = Bye
+					case 1:
+						t.Field.ByeOutcome = HalfPointBye
+					case 0:
+						t.Field.ByeOutcome = ZeroPointBye
+					default:
+						return nil, &TRFError{n, fmt.Sprintf("XXS: the bye scores 1, 0.5 or 0 points, not %v", pts)}
+					}
+				case !known:
+					return nil, &TRFError{n, fmt.Sprintf("XXS: unknown score %q (known: W, D, WW, BW, WD, BD, WL, BL, FW, FL, FPB, HPB, ZPB, PAB)", k)}
+				case pts != std:
+					return nil, &TRFError{n, fmt.Sprintf("XXS: only the standard scores are supported; %s is %v, not %v", k, std, pts)}
+				}
+			}
 		case "XXZ":
 			for _, w := range strings.Fields(rest) {
 				v, err := strconv.Atoi(w)
@@ -172,7 +199,7 @@ func ReadTRF(r io.Reader) (*TRF, error) {
 			if k < len(p.cells) {
 				c = p.cells[k]
 			}
-			g, err := cellGame(c, tpn, k, p.line)
+			g, err := cellGame(c, tpn, k, p.line, t.Field.PairingByeOutcome())
 			if err != nil {
 				return nil, err
 			}
@@ -233,14 +260,19 @@ func inferInitialColor(f *Field) Color {
 	return White
 }
 
-func cellGame(c trfCell, tpn map[int]int, k, line int) (Game, error) {
+// trfStandardScores are the XXS keys of the 1-½-0 scoring and their
+// points, in half points.
+var trfStandardScores = map[string]Points{"W": 2, "D": 1, "WW": 2, "BW": 2, "WD": 1, "BD": 1, "WL": 0, "BL": 0,
+	"FW": 2, "FL": 0, "FPB": 2, "HPB": 1, "ZPB": 0}
+
+func cellGame(c trfCell, tpn map[int]int, k, line int, pab Outcome) (Game, error) {
 	bad := func(msg string) (Game, error) {
 		return Game{}, &TRFError{line, fmt.Sprintf("round %d: %s", k+1, msg)}
 	}
 	if c.opp == 0 {
 		switch c.result {
 		case 'U':
-			return Game{Opponent: -1, Outcome: Bye}, nil
+			return Game{Opponent: -1, Outcome: pab}, nil
 		case 'F', '+':
 			return Game{Opponent: -1, Outcome: FullBye}, nil
 		case 'H', '=':
@@ -398,9 +430,13 @@ func scanAnyLines(data []byte, atEOF bool) (int, []byte, error) {
 	return 0, nil, nil
 }
 
-// WriteTRF writes t as TRF-2016 with XXR and XXC, so that the pairing
-// programs read it as we do. Entrants marked Out get a zero-point bye
-// ("0000 - Z") in the round to be paired.
+// WriteTRF writes t as TRF-2016 with XXR and XXC (and XXS when the bye
+// is not worth a win), so that the pairing programs read it as we do.
+// Results are FIDE's codes: 1, =, 0 for games played; + and - for games
+// won and lost by forfeit (both "-" when neither player came); U for
+// the pairing-allocated bye; F, H and Z for rounds sat out with 1, ½ or
+// 0 points (a withdrawn or late player's rounds are Z). Entrants marked
+// Out get a zero-point bye ("0000 - Z") in the round to be paired.
 func WriteTRF(w io.Writer, t *TRF) error {
 	bw := bufio.NewWriter(w)
 	f := &t.Field
@@ -413,6 +449,9 @@ func WriteTRF(w io.Writer, t *TRF) error {
 		ic = "black1"
 	}
 	fmt.Fprintf(bw, "XXC %s\n", ic)
+	if pab := f.PairingByeOutcome(); pab != Bye {
+		fmt.Fprintf(bw, "XXS PAB=%s\n", pab.Points().trf())
+	}
 	for i, e := range f.Players {
 		var x TRFPlayer
 		if i < len(t.Extra) {
@@ -451,7 +490,7 @@ func oneLine(s string) string {
 
 func gameCell(g Game) string {
 	if g.Opponent < 0 {
-		c := map[Outcome]byte{Bye: 'U', FullBye: 'F', HalfBye: 'H', ZeroBye: 'Z', ForfeitWin: 'F'}[g.Outcome]
+		c := map[Outcome]byte{Bye: 'U', HalfPointBye: 'U', ZeroPointBye: 'U', FullBye: 'F', HalfBye: 'H', ZeroBye: 'Z', ForfeitWin: 'F'}[g.Outcome]
 		if c == 0 {
 			c = 'Z'
 		}

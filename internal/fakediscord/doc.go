@@ -92,6 +92,12 @@
 // (see Channel.Deny). Interaction callbacks and follow-ups need none of
 // them, as on Discord.
 //
+// Members' permissions follow the guild's roles (AddRole, User.Roles),
+// its owner (SetOwner) and each channel's overwrites (SetOverwrites), as
+// Discord computes them (members.go): interactions carry them, and no one
+// uses a command or a component in a channel they may not view.
+// ForgedClick sends a click with a custom id that its message lacks.
+//
 // Users may install the app to their own account (User.Installed,
 // InstallApp). Then its commands that allow it are theirs in DMs and group
 // DMs between users (AddPrivateChannel) and in servers that did not add

@@ -683,3 +683,31 @@ func TestDispatchMistakesAreTestErrors(t *testing.T) {
 		t.Errorf("errors %q, want 5", rec.errors)
 	}
 }
+
+// An autocomplete's answer must carry its list of choices, empty or not:
+// discordgo leaves an empty list out, and Discord answers that with 400.
+func TestAutocompleteNeedsItsChoices(t *testing.T) {
+	w := newWorld(t)
+	move := &discordgo.ApplicationCommand{Name: "move", Description: "Make a move",
+		Options: []*discordgo.ApplicationCommandOption{{Type: discordgo.ApplicationCommandOptionString, Name: "move", Description: "The move", Required: true, Autocomplete: true}}}
+	if _, err := w.dg.ApplicationCommandBulkOverwrite(w.srv.AppID(), "", []*discordgo.ApplicationCommand{move}); err != nil {
+		t.Fatal(err)
+	}
+	i := w.interaction(t, w.srv.Autocomplete(w.alice.ID, w.chess.ID, "move", fakediscord.Focused("move", "zzz")))
+	err := w.dg.InteractionRespond(i.Interaction, &discordgo.InteractionResponse{
+		Type: discordgo.InteractionApplicationCommandAutocompleteResult,
+		Data: &discordgo.InteractionResponseData{Choices: []*discordgo.ApplicationCommandOptionChoice{}},
+	})
+	restError(t, err, 400, discordgo.ErrCodeInvalidFormBody)
+	_, err = w.dg.RequestWithBucketID("POST", discordgo.EndpointInteractionResponse(i.ID, i.Token),
+		map[string]any{"type": discordgo.InteractionApplicationCommandAutocompleteResult, "data": map[string]any{"choices": []any{}}},
+		discordgo.EndpointInteractionResponse(i.ID, ""))
+	if err != nil {
+		t.Fatalf("an empty list of choices was refused: %v", err)
+	}
+	if resp, err := w.srv.WaitFor(ctx(t), func(c fakediscord.Call) bool {
+		return c.Kind == fakediscord.KindResponse && c.InteractionID == i.ID && c.Err == nil
+	}); err != nil || len(resp.Choices) != 0 {
+		t.Errorf("the empty answer: %+v, %v", resp, err)
+	}
+}

@@ -98,7 +98,7 @@ func (s *Server) commandLocked(kind discordgo.InteractionType, userID, channelID
 	if len(options) > 0 {
 		data["options"] = options
 	}
-	if resolved := s.resolveLocked(c, options); resolved != nil {
+	if resolved := s.resolveLocked(c, userID, options); resolved != nil {
 		data["resolved"] = resolved
 	}
 	if c.GuildID != "" {
@@ -126,7 +126,7 @@ func (s *Server) UserCommand(userID, channelID, name, targetID string) string {
 	data := map[string]any{
 		"id": s.commandIDLocked(c.GuildID, name, discordgo.UserApplicationCommand), "name": name,
 		"type": discordgo.UserApplicationCommand, "target_id": targetID,
-		"resolved": s.resolveLocked(c, []*Option{UserOption("target", targetID)}),
+		"resolved": s.resolveLocked(c, userID, []*Option{UserOption("target", targetID)}),
 	}
 	if c.GuildID != "" {
 		data["guild_id"] = c.GuildID
@@ -144,6 +144,22 @@ func (s *Server) Click(userID, messageID, customID string) string {
 // sent.
 func (s *Server) Select(userID, messageID, customID string, values ...string) string {
 	return s.component(userID, messageID, customID, values, true)
+}
+
+// ForgedClick dispatches a click on a message the bot sent, with a
+// custom id that none of its buttons has: what a client that breaks
+// Discord's rules, or anyone replaying a signed request with another
+// body, may send. The bot must not trust what a custom id names.
+func (s *Server) ForgedClick(userID, messageID, customID string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := s.messages[messageID]
+	if m == nil {
+		s.tb.Errorf("fakediscord: forged click on %q: no message %q", customID, messageID)
+		return ""
+	}
+	data := map[string]any{"custom_id": customID, "component_type": discordgo.ButtonComponent}
+	return s.dispatchLocked(discordgo.InteractionMessageComponent, discordgo.MessageTypeReply, userID, s.channels[m.ChannelID], data, m)
 }
 
 func (s *Server) component(userID, messageID, customID string, values []string, selecting bool) string {
@@ -220,8 +236,9 @@ func (s *Server) commandIDLocked(guildID, name string, typ discordgo.Application
 }
 
 // resolveLocked is the resolved data for the users and channels named in
-// options, or nil when there are none.
-func (s *Server) resolveLocked(c *Channel, options []*Option) map[string]any {
+// options of a user's interaction in c, or nil when there are none: each
+// member with their permissions in c, each channel with the user's.
+func (s *Server) resolveLocked(c *Channel, userID string, options []*Option) map[string]any {
 	users, members, channels := map[string]any{}, map[string]any{}, map[string]any{}
 	var walk func([]*Option)
 	walk = func(options []*Option) {
@@ -239,12 +256,12 @@ func (s *Server) resolveLocked(c *Channel, options []*Option) map[string]any {
 				users[id] = userJSON(*u, bot)
 				if g := s.guilds[c.GuildID]; g != nil {
 					m := memberJSON(*u, bot, g.joined, false)
-					m["permissions"] = strconv.FormatInt(basePermissions, 10)
+					m["permissions"] = s.userPermissionsJSON(c, id)
 					members[id] = m
 				}
 			case discordgo.ApplicationCommandOptionChannel:
 				if ch := s.channels[id]; ch != nil {
-					channels[id] = map[string]any{"id": id, "name": ch.Name, "type": ch.Type, "permissions": s.permissionsLocked(ch)}
+					channels[id] = map[string]any{"id": id, "name": ch.Name, "type": ch.Type, "permissions": s.userPermissionsJSON(ch, userID)}
 				}
 			}
 			walk(o.Options)
@@ -269,6 +286,10 @@ func (s *Server) dispatchLocked(kind discordgo.InteractionType, answer discordgo
 	u := s.users[userID]
 	if u == nil {
 		s.tb.Errorf("fakediscord: interaction by unknown user %q", userID)
+		return ""
+	}
+	if s.userPermissionsLocked(c, userID)&discordgo.PermissionViewChannel == 0 {
+		s.tb.Errorf("fakediscord: Discord shows %s no channel %s: they may not view it, so they use nothing there", userID, c.ID)
 		return ""
 	}
 	if isThread(c) && c.archived && !c.locked {
@@ -296,7 +317,7 @@ func (s *Server) dispatchLocked(kind discordgo.InteractionType, answer discordgo
 	it.owners = owners
 	if g := s.guilds[c.GuildID]; g != nil {
 		member := memberJSON(*u, false, g.joined, true)
-		member["permissions"] = s.memberPermissionsJSON(g.ID, u.ID)
+		member["permissions"] = s.userPermissionsJSON(c, u.ID)
 		obj["guild_id"], obj["guild_locale"], obj["member"] = g.ID, g.Locale, member
 		obj["guild"] = map[string]any{"id": g.ID, "locale": g.Locale, "features": []string{}}
 	} else {
@@ -404,11 +425,17 @@ func (s *Server) callback(r *http.Request, rep *reply) {
 		var d struct {
 			Choices []*discordgo.ApplicationCommandOptionChoice `json:"choices"`
 		}
+		var present map[string]json.RawMessage
+		json.Unmarshal(p.Data, &present)
 		switch {
 		case !autocomplete:
 			rep.err = wrongType
 		case json.Unmarshal(p.Data, &d) != nil:
 			rep.err = invalid("choices must be a list of choices", "data", "choices")
+		case present["choices"] == nil || string(present["choices"]) == "null":
+			// discordgo leaves an empty list out (omitempty): Discord
+			// wants the list, empty or not.
+			rep.err = invalid("choices is required", "data", "choices")
 		case len(d.Choices) > 25:
 			rep.err = invalid(fmt.Sprintf("%d choices, more than 25", len(d.Choices)), "data", "choices")
 		}

@@ -130,7 +130,7 @@ func (s *Server) channelJSON(c *Channel) map[string]any {
 		}
 	default:
 		m["position"] = 0
-		m["permission_overwrites"] = []any{}
+		m["permission_overwrites"] = s.overwritesJSON(c)
 		m["nsfw"] = false
 		m["topic"] = nil
 	}
@@ -146,9 +146,13 @@ func (s *Server) guildJSON(g *Guild) map[string]any {
 		"id": g.ID, "name": "@everyone", "permissions": strconv.FormatInt(basePermissions, 10), "position": 0,
 		"color": 0, "hoist": false, "managed": false, "mentionable": false, "icon": nil, "unicode_emoji": nil, "flags": 0,
 	}
+	roles := []any{everyone}
+	for i, r := range g.roles {
+		roles = append(roles, roleJSON(r, i+1))
+	}
 	return map[string]any{
 		"id": g.ID, "name": g.Name, "icon": nil, "splash": nil, "banner": nil, "description": nil,
-		"owner_id": g.ownerID, "preferred_locale": g.Locale, "roles": []any{everyone}, "emojis": []any{},
+		"owner_id": g.ownerID, "preferred_locale": g.Locale, "roles": roles, "emojis": []any{},
 		"stickers": []any{}, "features": []string{}, "afk_channel_id": nil, "afk_timeout": 300,
 		"system_channel_id": nil, "rules_channel_id": nil, "verification_level": 0,
 		"default_message_notifications": 0, "explicit_content_filter": 0, "mfa_level": 0, "nsfw_level": 0,
@@ -263,4 +267,31 @@ func (s *Server) serveAttachment(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", found.ContentType)
 	w.Write(found.Data)
+}
+
+// roleJSON is a guild's role at a position.
+func roleJSON(r Role, position int) map[string]any {
+	return map[string]any{
+		"id": r.ID, "name": r.Name, "permissions": strconv.FormatInt(r.Permissions, 10), "position": position,
+		"color": 0, "hoist": false, "managed": false, "mentionable": false, "icon": nil, "unicode_emoji": nil, "flags": 0,
+	}
+}
+
+// overwritesJSON is a channel's permission_overwrites: its overwrites,
+// and the bot's Deny as the bot's member overwrite.
+func (s *Server) overwritesJSON(c *Channel) []any {
+	out := []any{}
+	for _, o := range c.Overwrites {
+		typ := discordgo.PermissionOverwriteTypeRole
+		if o.Member {
+			typ = discordgo.PermissionOverwriteTypeMember
+		}
+		out = append(out, map[string]any{"id": o.ID, "type": typ,
+			"allow": strconv.FormatInt(o.Allow, 10), "deny": strconv.FormatInt(o.Deny, 10)})
+	}
+	if c.Deny != 0 {
+		out = append(out, map[string]any{"id": s.bot.ID, "type": discordgo.PermissionOverwriteTypeMember,
+			"allow": "0", "deny": strconv.FormatInt(c.Deny, 10)})
+	}
+	return out
 }

@@ -84,6 +84,7 @@ type Guild struct {
 
 	ownerID string
 	joined  time.Time
+	roles   []Role // besides @everyone (AddRole)
 }
 
 // Channel is a guild channel, a thread or a DM channel.
@@ -104,6 +105,10 @@ type Channel struct {
 	Deny int64
 	// NoThreads denies Create Public Threads and Create Private Threads.
 	NoThreads bool
+	// Overwrites are a guild channel's permission overwrites for roles
+	// and members (see members.go); a thread has its parent's. The bot's
+	// Deny shows among them as the bot's member overwrite.
+	Overwrites []Overwrite
 
 	ParentID    string // threads: the channel the thread is in
 	RecipientID string // DM channels: the user

@@ -79,6 +79,34 @@ func (s *Server) Archive(threadID string) {
 	}
 }
 
+// Say is a member's message in a channel, as far as threads care: in an
+// archived thread that is not locked it unarchives the thread, as
+// Discord does for anyone who may post there, and in any thread it
+// restarts the idle timer (Pass). The message itself is not kept: the bot
+// reads no messages but its own. In a locked thread it answers 403
+// (160005), past the guild's ActiveThreadLimit 400 (160006).
+func (s *Server) Say(userID, channelID string) *Error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := s.channels[channelID]
+	switch {
+	case c == nil:
+		return errUnknownChannel
+	case s.users[userID] == nil:
+		return errUnknownUser
+	case !isThread(c):
+		return nil
+	case c.locked:
+		return errThreadLocked
+	case c.archived && s.activeThreadsLocked(c.GuildID) >= s.threadLimitLocked(c.GuildID):
+		return errActiveThreads
+	case c.archived:
+		s.setArchivedLocked(c, false)
+	}
+	c.lastActive = s.nowLocked()
+	return nil
+}
+
 // Lock locks a thread, as a moderator does, and with archived closes it
 // too: only members with Manage Threads (never the bot) may then post in it
 // or unarchive it.

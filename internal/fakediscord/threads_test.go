@@ -145,6 +145,20 @@ func TestIdleThreadsAreArchived(t *testing.T) {
 		t.Errorf("a message left the thread archived")
 	}
 
+	// A member's message unarchives it too, and restarts its timer.
+	receive(t, events.updates) // the bot's message unarchived it
+	w.srv.Archive(th.ID)
+	receive(t, events.updates)
+	if err := w.srv.Say(w.alice.ID, th.ID); err != nil {
+		t.Fatal(err)
+	}
+	if u := receive(t, events.updates); u.ID != th.ID || u.ThreadMetadata.Archived {
+		t.Errorf("THREAD_UPDATE after a member's message %+v", u.ThreadMetadata)
+	}
+	if got := w.srv.Pass(59 * time.Minute); len(got) != 0 {
+		t.Fatalf("archived %v within an hour of a member's message", got)
+	}
+
 	// Members, and the archive times Discord takes.
 	if err := w.dg.ThreadMemberAdd(th.ID, w.bob.ID); err != nil {
 		t.Fatal(err)

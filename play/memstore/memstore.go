@@ -26,6 +26,7 @@ type Memory struct {
 	stats      map[string]play.Stats
 	prefs      map[string]play.Prefs
 	servers    map[string]play.ServerSettings
+	recent     map[string]play.Recent
 	// logs are the players' logs by scope and user, each sorted by game.
 	logs map[[2]string][]play.LogEntry
 	// standings are the sorted standings of the scopes asked for, dropped
@@ -36,6 +37,8 @@ type Memory struct {
 	// tournaments and their games' index (tournament.go).
 	tournaments  map[uint64]play.TournamentRecord
 	tournamentOf map[uint64]uint64
+	// feeds are told of the games each commit wrote (feed.go).
+	feeds feeds
 }
 
 // New returns an empty in-memory storage.
@@ -43,8 +46,8 @@ func New() *Memory {
 	return &Memory{
 		games: map[uint64]play.Game{}, challenges: map[uint64]play.Challenge{},
 		players: map[[2]string]play.Player{}, stats: map[string]play.Stats{}, prefs: map[string]play.Prefs{},
-		servers: map[string]play.ServerSettings{},
-		logs:    map[[2]string][]play.LogEntry{}, standings: map[string][]play.Standing{},
+		servers: map[string]play.ServerSettings{}, recent: map[string]play.Recent{},
+		logs: map[[2]string][]play.LogEntry{}, standings: map[string][]play.Standing{},
 		outbox:      map[string]play.OutboxItem{},
 		tournaments: map[uint64]play.TournamentRecord{}, tournamentOf: map[uint64]uint64{},
 	}
@@ -59,7 +62,7 @@ func (m *Memory) Update(ctx context.Context, fn func(play.Tx) error) error {
 	defer m.mu.Unlock()
 	tx := &memTx{m: m, seq: m.seq, games: map[uint64]play.Game{}, challenges: map[uint64]*play.Challenge{},
 		players: map[[2]string]play.Player{}, stats: map[string]play.Stats{}, prefs: map[string]play.Prefs{},
-		servers: map[string]play.ServerSettings{}, logs: map[[2]string]map[uint64]play.LogEntry{}, tournaments: map[uint64]play.TournamentRecord{}}
+		servers: map[string]play.ServerSettings{}, recent: map[string]play.Recent{}, logs: map[[2]string]map[uint64]play.LogEntry{}, tournaments: map[uint64]play.TournamentRecord{}}
 	if err := fn(tx); err != nil {
 		return err
 	}
@@ -79,11 +82,19 @@ func (m *Memory) Update(ctx context.Context, fn func(play.Tx) error) error {
 	maps.Copy(m.stats, tx.stats)
 	maps.Copy(m.prefs, tx.prefs)
 	maps.Copy(m.servers, tx.servers)
+	for user, r := range tx.recent {
+		if r.Empty() {
+			delete(m.recent, user)
+		} else {
+			m.recent[user] = r
+		}
+	}
 	for k, es := range tx.logs {
 		m.logs[k] = mergeLog(m.logs[k], es)
 	}
 	m.addOutbox(tx.outbox)
 	m.addTournaments(tx.tournaments)
+	m.feeds.tell(tx.fed)
 	return nil
 }
 
@@ -108,9 +119,11 @@ type memTx struct {
 	stats       map[string]play.Stats
 	prefs       map[string]play.Prefs
 	servers     map[string]play.ServerSettings
+	recent      map[string]play.Recent
 	logs        map[[2]string]map[uint64]play.LogEntry // by scope and user, then game
 	outbox      []play.OutboxItem                      // put, in order
 	tournaments map[uint64]play.TournamentRecord
+	fed         []play.Committed // the games put, in order, when a feed listens
 }
 
 func notFound(format string, args ...any) error {
@@ -503,7 +516,7 @@ func (t *memTx) PutGame(g play.Game) error {
 		}
 	}
 	t.games[g.ID] = g.Clone()
-	return nil
+	return t.feed(g)
 }
 
 func (t *memTx) PutChallenge(c play.Challenge) error {

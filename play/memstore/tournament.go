@@ -67,10 +67,14 @@ func (t *memTx) PutTournament(r play.TournamentRecord) error {
 			return fmt.Errorf("memstore: game %d belongs to tournament %d already", g, other)
 		}
 	}
-	if old, ok := t.tournament(r.ID); ok && old.Guild != r.Guild {
-		return fmt.Errorf("memstore: tournament %d cannot move from guild %s to %s", r.ID, old.Guild, r.Guild)
+	r = r.Clone()
+	if old, ok := t.tournament(r.ID); ok {
+		if old.Guild != r.Guild {
+			return fmt.Errorf("memstore: tournament %d cannot move from guild %s to %s", r.ID, old.Guild, r.Guild)
+		}
+		r.KeepGames(old.Games)
 	}
-	t.tournaments[r.ID] = r.Clone()
+	t.tournaments[r.ID] = r
 	return nil
 }
 

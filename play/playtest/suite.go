@@ -694,6 +694,9 @@ func RunStorageSuite(t *testing.T, open func(t *testing.T) play.Storage) {
 
 	t.Run("the outbox", func(t *testing.T) { runOutboxSuite(t, open) })
 	t.Run("tournaments", func(t *testing.T) { runTournamentSuite(t, open) })
+	t.Run("export", func(t *testing.T) { runExportSuite(t, open) })
+	t.Run("caps", func(t *testing.T) { runLimitsSuite(t, open) })
+	t.Run("feed", func(t *testing.T) { runFeedSuite(t, open) })
 }
 
 func ids(gs []play.Game) []uint64 {

@@ -96,6 +96,26 @@ func runTournamentSuite(t *testing.T, open func(t *testing.T) play.Storage) {
 			t.Error("a tournament moved to another guild")
 		}
 	})
+	t.Run("a game once listed stays listed, in the record as in the index", func(t *testing.T) {
+		st := open(t)
+		for _, games := range [][]uint64{{5, 6}, {7}} {
+			if err := put(t, st, play.TournamentRecord{ID: 1, Guild: "g", Body: []byte("{}"), Games: games}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		_ = st.View(ctx, func(tx play.ReadTx) error {
+			r, err := tx.Tournament(1)
+			if got := slices.Sorted(slices.Values(r.Games)); err != nil || !slices.Equal(got, []uint64{5, 6, 7}) {
+				t.Errorf("the tournament lists games %v (%v), want 5, 6 and 7", r.Games, err)
+			}
+			for _, g := range []uint64{5, 6, 7} {
+				if id, err := tx.TournamentOf(g); err != nil || id != 1 {
+					t.Errorf("TournamentOf(%d) = %d, %v", g, id, err)
+				}
+			}
+			return nil
+		})
+	})
 	t.Run("a failed transaction keeps no tournament", func(t *testing.T) {
 		st := open(t)
 		boom := errors.New("boom")

@@ -3,6 +3,7 @@ package round
 import (
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/iceagechess/iceage/game"
 )
@@ -84,21 +85,74 @@ type Dropped struct {
 	By string
 }
 
+// TimedOut: the deadline of the side to move passed at Due, and the
+// scheduler found it Late after. Chooser is "" when the game ended on
+// time (an Ended event follows); otherwise it names the opponent, who
+// now chooses between claiming the win and a draw until the game's
+// Deadline (Game.Flag).
+type TimedOut struct {
+	Due     time.Time
+	Late    time.Duration
+	Chooser string
+}
+
+// Rehomed: the game moved from the channel From to To, for Why.
+type Rehomed struct {
+	From, To string
+	Why      Moving `json:",omitempty"`
+}
+
+// Moving says why a game moved to another channel.
+type Moving uint8
+
+const (
+	// ThreadGone: its thread was deleted or locked.
+	ThreadGone Moving = 0
+	// OwnThread: it started in its channel, Discord refusing a thread
+	// then, and now has a thread of its own.
+	OwnThread Moving = 1
+)
+
 // Why says what a user must be told.
 type Why uint8
 
 const (
 	YourMove     Why = 1 // it is their move
 	OfferMade    Why = 2 // they are offered a draw or a takeback
-	GameOver     Why = 3 // their opponent ended the game
+	GameOver     Why = 3 // their opponent, or the clock, ended the game
 	QueueDropped Why = 4 // their conditional moves were dropped; private to them
+	Choose       Why = 5 // their opponent ran out of time: they choose the win or a draw
+	MovedAway    Why = 6 // the game moved to another channel (Rehomed)
+	Paired       Why = 7 // a tournament's round started their game, and it is not their move
+	// Remind: their deadline nears. The scheduler's reminders are no
+	// act; their front end asks Decide itself.
+	Remind Why = 8
 )
 
-// Tell: User must be told, for Why. A front end tells them in its own
-// way: a mention, a direct message, a line on the screen.
+// How is how a player is told, as the act decided from their settings:
+// a front end does it, and decides nothing of it itself.
+type How uint8
+
+const (
+	// Mention: in the game's channel, naming them so that they are
+	// notified. The zero value, as in items written before the act
+	// decided.
+	Mention How = 0
+	// DirectMessage: privately; should that be refused, the front end
+	// mentions them after all.
+	DirectMessage How = 1
+	// Silently: not at all; a board names them without notifying them.
+	Silently How = 2
+)
+
+// Tell: User must be told, for Why, as How says, in Lang (the language
+// they chose in their settings; "" when they chose none, and the front
+// end says it in the language it knows for them).
 type Tell struct {
 	User string
 	Why  Why
+	How  How    `json:",omitempty"`
+	Lang string `json:",omitempty"`
 }
 
 // EngineThinking: the engine's turn is taken; Ahead other engine moves
@@ -118,6 +172,8 @@ func (TookBack) name() string       { return "tookback" }
 func (Lapsed) name() string         { return "lapsed" }
 func (Dropped) name() string        { return "dropped" }
 func (Tell) name() string           { return "tell" }
+func (TimedOut) name() string       { return "timedout" }
+func (Rehomed) name() string        { return "rehomed" }
 func (EngineThinking) name() string { return "thinking" }
 
 // Events is a list of events that reads and writes itself as JSON, each
@@ -176,6 +232,10 @@ func (es *Events) UnmarshalJSON(b []byte) error {
 			e, err = decode[Tell](t.E)
 		case "thinking":
 			e, err = decode[EngineThinking](t.E)
+		case "timedout":
+			e, err = decode[TimedOut](t.E)
+		case "rehomed":
+			e, err = decode[Rehomed](t.E)
 		default:
 			return fmt.Errorf("round: an event named %q", t.T)
 		}

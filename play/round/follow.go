@@ -26,6 +26,18 @@ func events(a Act, res *play.Result) Events {
 	switch res.Event {
 	case play.Started:
 		es = append(es, Started{White: g.White.ID, Black: g.Black.ID})
+		if g.Tournament != 0 {
+			// Nobody challenged anybody: both hear of the game.
+			tell(g.Seat(g.Turn().Other()).ID, Paired)
+		}
+	case play.TimeRanOut:
+		es = append(es, TimedOut{Due: g.Updated, Late: a.At.Sub(g.Updated), Chooser: g.Flag.By})
+		tell(g.Flag.By, Choose)
+	case play.Rehomed:
+		es = append(es, Rehomed{From: a.Channel, To: g.Channel, Why: a.moving})
+		for _, c := range []game.Color{game.White, game.Black} {
+			tell(g.Seat(c).ID, MovedAway)
+		}
 	case play.Moved:
 		ply := g.Ply()
 		c := res.Conditional
@@ -67,9 +79,17 @@ func events(a Act, res *play.Result) Events {
 		if res.Event == play.Ended {
 			by = a.By
 		}
+		if a.Kind == TimeOut {
+			es = append(es, TimedOut{Due: g.Updated, Late: a.At.Sub(g.Updated)})
+		}
 		es = append(es, Ended{Outcome: g.Outcome, By: by})
-		if by != "" {
+		switch {
+		case by != "":
 			tell(opponent(by), GameOver)
+		case a.Kind == TimeOut:
+			for _, c := range []game.Color{game.White, game.Black} {
+				tell(g.Seat(c).ID, GameOver)
+			}
 		}
 	case res.Event == play.Started || res.Event == play.Moved || res.Event == play.TookBack:
 		tell(g.ToMove().ID, YourMove)

@@ -50,6 +50,10 @@ type Options struct {
 	// nil: the engine's turns wait in the outbox (KindEngine) for a
 	// delivery loop, or the caller takes them with Engine.
 	Think func(game uint64, key string) (ahead int, ok bool)
+	// Committed, when set, hears of every act once its transaction has
+	// committed, whatever its door, with the board the act wrote in the
+	// outbox: a front end wakes its delivery loop with it.
+	Committed func(d *Delivery)
 }
 
 // Round plays acts and everything that follows from them. It is safe for
@@ -93,11 +97,30 @@ const (
 	DeclineTakeback
 	Resign
 	Abort
+	// ClaimWin and ClaimDraw are the choice of a player whose opponent
+	// ran out of time (Game.Flag).
+	ClaimWin
+	ClaimDraw
+	// Premove queues conditional moves (Act.Lines): private to their
+	// author, it changes no revision and leaves nothing to deliver.
+	Premove
+	WithdrawDraw
+	WithdrawTakeback
+	// The acts that are not a player's act on a game, named for the
+	// boards they leave (Delivery.Act): a game started (Start, Accept),
+	// a deadline passed (TimeOut), a game moved (Rehome).
+	Begin
+	Accept
+	TimeOut
+	Rehome
 )
 
 var kindNames = [...]string{Move: "move", OfferDraw: "offer a draw", AcceptDraw: "accept a draw",
 	DeclineDraw: "decline a draw", RequestTakeback: "ask for a takeback", AcceptTakeback: "accept a takeback",
-	DeclineTakeback: "decline a takeback", Resign: "resign", Abort: "abort"}
+	DeclineTakeback: "decline a takeback", Resign: "resign", Abort: "abort", ClaimWin: "claim the win",
+	ClaimDraw: "claim a draw", Premove: "queue conditional moves", WithdrawDraw: "withdraw a draw offer",
+	WithdrawTakeback: "withdraw a takeback request", Begin: "start a game", Accept: "accept a challenge",
+	TimeOut: "time out", Rehome: "move to another channel"}
 
 // String names the act in English, for logs.
 func (k Kind) String() string {
@@ -114,6 +137,13 @@ type Act struct {
 	play.Act
 	Kind Kind
 	Text string
+	// Lines are the lines of conditional moves of a Premove, each a
+	// sequence of moves as typed.
+	Lines [][]string
+	// Channel is, for Rehome, the channel the game leaves.
+	Channel string
+	// moving is why a game moves, for Rehome.
+	moving Moving
 	// Answers is set when the front end shows the act's board to the
 	// asker itself (an interaction's answer): the board waits in the
 	// outbox (Options.Hold) until the front end says it was shown
@@ -178,7 +208,10 @@ func (r *Round) Do(ctx context.Context, a Act) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
-	out := Outcome{Result: res, Game: res.Game, Events: board.Events, Boards: []Delivery{board}, Keys: keys}
+	out := Outcome{Result: res, Game: res.Game, Events: board.Events, Keys: keys}
+	if board.Key != "" {
+		out.Boards = []Delivery{board}
+	}
 	if _, answers := engineOffer(&res.Game); answers {
 		eo, ok, err := r.engine(ctx, res.Game.ID, a.Answers)
 		if err != nil {
@@ -212,16 +245,67 @@ func (r *Round) think(g *play.Game) (EngineThinking, bool) {
 // Start starts a game and, when the engine has the first move, hands it
 // to Options.Think.
 func (r *Round) Start(ctx context.Context, n play.NewGame) (Outcome, error) {
+	return r.StartWith(ctx, n, nil)
+}
+
+// StartWith is Start with fn run in the game's transaction once the game
+// is decided, before its items are written: a tournament records there
+// which board the game is (an error from fn starts nothing).
+func (r *Round) StartWith(ctx context.Context, n play.NewGame, fn func(tx play.Tx, g *play.Game) error) (Outcome, error) {
+	a := Act{Act: play.Act{At: n.At}, Kind: Begin}
+	return r.door(ctx, a, fn, func(svc *play.Service) (play.Result, error) { return svc.Start(ctx, n) })
+}
+
+// Accept turns challenge id into a game between its challenger and by,
+// played in channel ("" for the challenge's own), as play.Service.Accept
+// does, and writes the game's first board and the players to tell in the
+// same transaction. answers is Act.Answers: the front end shows the
+// board itself (Shown, NotShown).
+func (r *Round) Accept(ctx context.Context, id uint64, by play.Seat, channel string, at time.Time, answers bool) (Outcome, error) {
+	a := Act{Act: play.Act{By: by.ID, At: at}, Kind: Accept, Answers: answers}
+	return r.door(ctx, a, nil, func(svc *play.Service) (play.Result, error) { return svc.Accept(ctx, id, by, channel, at) })
+}
+
+// TimeOut acts on game id's deadline, passed at now, as
+// play.Service.TimeOut does: the board that says so (TimedOut, Ended)
+// and the players to tell are written in the same transaction.
+func (r *Round) TimeOut(ctx context.Context, id uint64, now time.Time) (Outcome, error) {
+	a := Act{Act: play.Act{Game: id, At: now}, Kind: TimeOut}
+	return r.door(ctx, a, nil, func(svc *play.Service) (play.Result, error) { return svc.TimeOut(ctx, id, now) })
+}
+
+// Rehome moves game id, which goes on, from channel from to to, for
+// why, as play.Service.Rehome does, and writes the board for its new
+// channel, telling both players (Rehomed), in the same transaction. The
+// move changes no revision: the board's item is keyed by the new
+// channel.
+func (r *Round) Rehome(ctx context.Context, id uint64, from, to string, why Moving, at time.Time) (Outcome, error) {
+	a := Act{Act: play.Act{Game: id, At: at}, Kind: Rehome, Channel: from, moving: why}
+	return r.door(ctx, a, nil, func(svc *play.Service) (play.Result, error) {
+		g, err := svc.Rehome(ctx, id, from, to)
+		return play.Result{Game: g, Event: play.Rehomed}, err
+	})
+}
+
+// door runs an act of play's that is not a player's act on a game (do),
+// on a Service that writes the act's items in its transaction, after fn.
+func (r *Round) door(ctx context.Context, a Act, fn func(tx play.Tx, g *play.Game) error, do func(svc *play.Service) (play.Result, error)) (Outcome, error) {
 	var board Delivery
 	var keys []string
-	res, err := r.play.Then(func(tx play.Tx, res *play.Result) error {
+	res, err := do(r.play.Then(func(tx play.Tx, res *play.Result) error {
+		if fn != nil {
+			if err := fn(tx, &res.Game); err != nil {
+				return err
+			}
+		}
 		var err error
-		board, keys, err = r.record(tx, Act{Act: play.Act{At: n.At}}, res)
+		board, keys, err = r.record(tx, a, res)
 		return err
-	}).Start(ctx, n)
+	}))
 	if err != nil {
 		return Outcome{}, err
 	}
+	r.committed(&board)
 	out := Outcome{Result: res, Game: res.Game, Events: board.Events, Boards: []Delivery{board}, Keys: keys}
 	if e, ok := r.think(&out.Game); ok {
 		out.Events = append(out.Events, e)
@@ -259,18 +343,50 @@ func (r *Round) apply(ctx context.Context, a Act) (play.Result, Delivery, []stri
 		res, err = svc.Resign(ctx, a.Act)
 	case Abort:
 		res, err = svc.Abort(ctx, a.Act)
+	case ClaimWin:
+		res, err = svc.ClaimWin(ctx, a.Act)
+	case ClaimDraw:
+		res, err = svc.ClaimDraw(ctx, a.Act)
+	case WithdrawDraw:
+		res, err = svc.WithdrawDraw(ctx, a.Act)
+	case WithdrawTakeback:
+		res, err = svc.WithdrawTakeback(ctx, a.Act)
+	case Premove:
+		// Private to its author: no board, nothing to tell.
+		res, err = r.play.Premove(ctx, a.Act, a.Lines)
 	default:
 		return play.Result{}, Delivery{}, nil, fmt.Errorf("round: %v is no act", a.Kind)
 	}
+	if err == nil {
+		r.committed(&board)
+	}
 	return res, board, keys, err
+}
+
+// committed tells Options.Committed of an act's board, if it wrote one.
+func (r *Round) committed(d *Delivery) {
+	if r.opts.Committed != nil && d.Key != "" {
+		r.opts.Committed(d)
+	}
 }
 
 // record writes, in the act's transaction, the items that follow from
 // it: the board, the players to tell, the engine's turn.
 func (r *Round) record(tx play.Tx, a Act, res *play.Result) (Delivery, []string, error) {
 	g := &res.Game
+	if res.Event == play.Queued {
+		return Delivery{}, nil, nil
+	}
 	d := Delivery{Game: *g, Act: a.Kind, By: a.By, Events: events(a, res)}
+	if err := decideTells(tx, g, d.Events, a.At); err != nil {
+		return Delivery{}, nil, fmt.Errorf("round: reading the settings of the players of game %d: %w", g.ID, err)
+	}
 	d.Key = itemKey(g.ID, g.Revision, KindBoard)
+	if a.Kind == Rehome {
+		// The same revision as the board before the move: a key, and so
+		// a nonce, of its own.
+		d.Key = itemKey(g.ID, g.Revision, KindBoard+"."+g.Channel)
+	}
 	body, err := json.Marshal(d)
 	if err != nil {
 		return Delivery{}, nil, fmt.Errorf("round: encoding the board of game %d: %w", g.ID, err)
@@ -282,7 +398,7 @@ func (r *Round) record(tx play.Tx, a Act, res *play.Result) (Delivery, []string,
 	}
 	items := []play.OutboxItem{{Key: d.Key, Game: g.ID, Kind: KindBoard, Body: body, Due: due, Created: at}}
 	for _, e := range d.Events {
-		if _, ok := e.(Tell); ok {
+		if t, ok := e.(Tell); ok && t.How == DirectMessage {
 			items = append(items, play.OutboxItem{Key: itemKey(g.ID, g.Revision, KindTell), Game: g.ID, Kind: KindTell, Body: body, Due: at, Created: at})
 			break
 		}

@@ -85,6 +85,10 @@ func pending(t *testing.T, st *memstore.Memory, at time.Time) map[string][]play.
 
 func TestAMoveTellsTheOpponentAndWaitsForTheFrontEnd(t *testing.T) {
 	r, st := newRound(t, nil)
+	// Bob asked for direct messages: the tell is an item of its own.
+	if _, err := r.Service().SetPrefs(ctx, "bob", play.Prefs{Notifications: play.NotifyDM}, t0); err != nil {
+		t.Fatal(err)
+	}
 	g := start(t, r, ann, bob, [2]int{}).Game
 	pending(t, st, t0) // the start's board and tell
 	a := act(&g, ann, round.Move, "h2g3", t0.Add(time.Minute))
@@ -93,7 +97,7 @@ func TestAMoveTellsTheOpponentAndWaitsForTheFrontEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := round.Events{round.Moved{By: "ann", SAN: "hxg3", UCI: "h2g3", Ply: 1}, round.Tell{User: "bob", Why: round.YourMove}}
+	want := round.Events{round.Moved{By: "ann", SAN: "hxg3", UCI: "h2g3", Ply: 1}, round.Tell{User: "bob", Why: round.YourMove, How: round.DirectMessage}}
 	if !reflect.DeepEqual(out.Events, want) {
 		t.Fatalf("events %#v, want %#v", out.Events, want)
 	}

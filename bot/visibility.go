@@ -1,0 +1,196 @@
+package bot
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/visibility"
+)
+
+// Who may see a game is package visibility's rule; this file gives it
+// what it asks of Discord: the interaction's asker, and the game's
+// channels and server, fetched and kept a while.
+
+// canSee reports whether the interaction's user may see g. Its error
+// means Discord could not say: the caller apologises rather than refuse.
+func (b *Bot) canSee(in *interaction, g *play.Game) (bool, error) {
+	a := visibility.Asker{User: in.user, Guild: in.i.GuildID, Channel: in.i.ChannelID}
+	if m := in.i.Member; m != nil && in.i.GuildID != "" {
+		a.Permissions, a.Roles = visibility.Permissions(m.Permissions), m.Roles
+	}
+	seen := visibility.Game{Guild: g.Guild, Channel: g.Channel, Players: []string{g.White.ID, g.Black.ID}}
+	return visibility.CanSee(in.ctx, a, seen, &b.sight)
+}
+
+// sightLife is how long a channel's overwrites or a server's roles are
+// kept: a change made in Discord shows within it, unless its event
+// (CHANNEL_UPDATE, GUILD_ROLE_*) forgets it sooner.
+const sightLife = time.Minute
+
+// sightKept bounds each of sight's caches.
+const sightKept = 4096
+
+// sight fetches channels and servers for the visibility rule and keeps
+// them sightLife; a channel or server that is gone, or hidden from the
+// bot, is kept as visibility.ErrGone.
+type sight struct {
+	b        *Bot
+	mu       sync.Mutex
+	channels map[string]kept[visibility.Channel]
+	guilds   map[string]kept[visibility.Guild]
+}
+
+type kept[T any] struct {
+	v    T
+	gone bool
+	at   time.Time
+}
+
+// keep stores v (or its absence) in m, making room when m is full.
+func keep[T any](m map[string]kept[T], id string, k kept[T]) {
+	if len(m) >= sightKept {
+		for key, old := range m {
+			if k.at.Sub(old.at) > sightLife {
+				delete(m, key)
+			}
+		}
+		if len(m) >= sightKept {
+			clear(m)
+		}
+	}
+	m[id] = k
+}
+
+// look returns what m keeps of id, if it is fresh.
+func look[T any](m map[string]kept[T], id string, now time.Time) (kept[T], bool) {
+	k, ok := m[id]
+	return k, ok && now.Sub(k.at) < sightLife
+}
+
+// Channel is a channel's parent (threads only: a channel's parent is its
+// category, whose overwrites Discord does not apply) and overwrites.
+func (s *sight) Channel(ctx context.Context, id string) (visibility.Channel, error) {
+	now := time.Now()
+	s.mu.Lock()
+	k, ok := look(s.channels, id, now)
+	s.mu.Unlock()
+	if !ok {
+		ch, err := s.b.s.Channel(id, discordgo.WithContext(ctx))
+		switch {
+		case err == nil && ch != nil:
+			k = kept[visibility.Channel]{v: channelSight(ch), at: now}
+			if isThreadType(ch.Type) {
+				s.b.parents.Store(id, ch.ParentID)
+			}
+		case err == nil || errCode(err) == codeUnknownChannel || isForbidden(err):
+			k = kept[visibility.Channel]{gone: true, at: now}
+		default:
+			return visibility.Channel{}, err
+		}
+		s.mu.Lock()
+		if s.channels == nil {
+			s.channels = map[string]kept[visibility.Channel]{}
+		}
+		keep(s.channels, id, k)
+		s.mu.Unlock()
+	}
+	if k.gone {
+		return visibility.Channel{}, visibility.ErrGone
+	}
+	return k.v, nil
+}
+
+func channelSight(ch *discordgo.Channel) visibility.Channel {
+	var c visibility.Channel
+	if isThreadType(ch.Type) {
+		c.Parent = ch.ParentID
+	}
+	for _, o := range ch.PermissionOverwrites {
+		if o == nil {
+			continue
+		}
+		c.Overwrites = append(c.Overwrites, visibility.Overwrite{ID: o.ID, Member: o.Type == discordgo.PermissionOverwriteTypeMember,
+			Allow: visibility.Permissions(o.Allow), Deny: visibility.Permissions(o.Deny)})
+	}
+	return c
+}
+
+// Guild is a server's owner and roles.
+func (s *sight) Guild(ctx context.Context, id string) (visibility.Guild, error) {
+	now := time.Now()
+	s.mu.Lock()
+	k, ok := look(s.guilds, id, now)
+	s.mu.Unlock()
+	if !ok {
+		g, err := s.b.s.Guild(id, discordgo.WithContext(ctx))
+		switch {
+		case err == nil && g != nil:
+			v := visibility.Guild{ID: g.ID, Owner: g.OwnerID}
+			for _, r := range g.Roles {
+				if r != nil {
+					v.Roles = append(v.Roles, visibility.Role{ID: r.ID, Permissions: visibility.Permissions(r.Permissions)})
+				}
+			}
+			k = kept[visibility.Guild]{v: v, at: now}
+		case err == nil || errCode(err) == discordgo.ErrCodeUnknownGuild || isForbidden(err):
+			k = kept[visibility.Guild]{gone: true, at: now}
+		default:
+			return visibility.Guild{}, err
+		}
+		s.mu.Lock()
+		if s.guilds == nil {
+			s.guilds = map[string]kept[visibility.Guild]{}
+		}
+		keep(s.guilds, id, k)
+		s.mu.Unlock()
+	}
+	if k.gone {
+		return visibility.Guild{}, visibility.ErrGone
+	}
+	return k.v, nil
+}
+
+// forgetChannel and forgetGuild drop what changed in Discord.
+func (s *sight) forgetChannel(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.channels, id)
+}
+
+func (s *sight) forgetGuild(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.guilds, id)
+}
+
+func (b *Bot) onChannelUpdate(_ *discordgo.Session, c *discordgo.ChannelUpdate) {
+	if c.Channel != nil {
+		b.sight.forgetChannel(c.ID)
+	}
+}
+
+func (b *Bot) onChannelDelete(_ *discordgo.Session, c *discordgo.ChannelDelete) {
+	if c.Channel != nil {
+		b.sight.forgetChannel(c.ID)
+	}
+}
+
+func (b *Bot) onRoleCreate(_ *discordgo.Session, r *discordgo.GuildRoleCreate) {
+	if r.GuildRole != nil {
+		b.sight.forgetGuild(r.GuildID)
+	}
+}
+
+func (b *Bot) onRoleUpdate(_ *discordgo.Session, r *discordgo.GuildRoleUpdate) {
+	if r.GuildRole != nil {
+		b.sight.forgetGuild(r.GuildID)
+	}
+}
+
+func (b *Bot) onRoleDelete(_ *discordgo.Session, r *discordgo.GuildRoleDelete) {
+	b.sight.forgetGuild(r.GuildID)
+}

@@ -1,0 +1,34 @@
+package play
+
+// Committed is a game as a committed transaction wrote it.
+type Committed struct {
+	Game     uint64
+	Revision int
+	// Record is the game's stored form (EncodeRecord), the receiver's
+	// to keep; nil when the storage could not pass it on (a game too
+	// large for PostgreSQL's notification): the receiver reads the game.
+	Record []byte
+}
+
+// Feed is a storage that tells what games its transactions wrote once
+// they are committed, so that package stream can follow every game
+// without asking each act. Every storage of this module implements it:
+// store and memstore for the acts of this process, pgstore for those of
+// every process on the database.
+type Feed interface {
+	// Feed calls fn with the games that each transaction committed from
+	// now on wrote, in the order it wrote them, right after the commit;
+	// a transaction rolled back is never told. A game's writes come in
+	// the order of their revisions on one connection to PostgreSQL, and
+	// nearly so in a process, where two commits' calls may cross: the
+	// receiver puts them in order. A write that changes no revision (a
+	// reminder, conditional moves) is told too, with its revision.
+	//
+	// lost is true, with no games, when writes may have gone untold
+	// (PostgreSQL's listening connection broke and is back, or was
+	// first opened): the receiver reads again what it follows.
+	//
+	// fn runs on the committing goroutine or the storage's listener: it
+	// must not block, nor call the storage. stop ends the calls.
+	Feed(fn func(games []Committed, lost bool)) (stop func())
+}

@@ -1,0 +1,61 @@
+// Package stream streams each game's events to whoever watches it: the
+// live web board, a Discord Activity, spectators.
+//
+// # Basics
+//
+// A Hub is fed by the storage's commits (play.Feed), not by the acts:
+// whatever commits a game — a player's act through any front end, the
+// engine's answer, the scheduler's timeout, a tournament's start, and on
+// PostgreSQL any process on the database — reaches its watchers, and a
+// transaction rolled back never does. The program makes one Hub per
+// process, on its storage.
+//
+// Subscribe watches a game after a revision: the watcher gets the
+// revisions it missed, then each as it is committed, in order, each
+// once, as an Event — a versioned event like lichess's round's: the
+// game's revision, what happened (Kind: a move, an offer, a takeback,
+// the end…), who did it, the moves with their SAN and what their Ice
+// Age froze, and the whole game after it (position with ice, every
+// move's SAN, outcome, offers, deadline, the Ice Age to come), so that a
+// page shows it without a replay. A watcher that starts passes 0 and
+// gets a Sync, the whole game (Started, at its first revision).
+//
+// # Design
+//
+// The storage tells the hub, on the committing goroutine, which games
+// each commit wrote, with their stored records: bbolt and memstore in
+// the process, PostgreSQL by a NOTIFY sent with the commit to every
+// process's listener (the record travels in the notification when it
+// fits its 8000 bytes, so that a listener need not read). The hub only
+// queues the writes of the games it follows: an act never waits for a
+// watcher.
+//
+// Each followed game has one goroutine, while it has something to do,
+// that makes each revision an Event once, from the record and the previous one (replaying only the
+// new moves), keeps the last events (Options.Buffer) for the watchers
+// who resume, and hands each event to every watcher by a send that never
+// blocks: a watcher is a buffered channel and nothing else, so 10,000 of
+// them cost a few megabytes and no goroutine of the hub's (about 300
+// bytes each; a game followed, some 20 kB with its last events). A watcher
+// whose buffer is full is dropped (ErrTooSlow) and resumes from the last
+// revision it received. A game nobody watches is followed for
+// Options.Linger more, so that a watcher who reconnects resumes from its
+// events; then it is forgotten.
+//
+// # Caveats
+//
+// The events of a revision are made from the game's records, which keep
+// its moves but not each revision's act: a watcher further behind than
+// the events kept, or resuming on a process that did not follow the game
+// (after a restart, or on another process behind a load balancer), gets
+// a Sync of the game as it is instead of each revision it missed. So
+// does every watcher when the feed lost writes (PostgreSQL's listening
+// connection broke) and more than one revision passed meanwhile, and
+// when a game's record was too large for a notification and the game
+// moved on before it was read.
+//
+// Two commits of one process may be told crosswise: the hub puts them
+// back in order by revision, and reads the game again when a revision
+// stays missing for Options.GapWait. Writes that change no revision
+// (reminders, conditional moves, which are private) make no event.
+package stream

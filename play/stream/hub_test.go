@@ -1,0 +1,264 @@
+package stream_test
+
+import (
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/play/stream"
+)
+
+// Every act committed reaches every watcher, in order, once; acts
+// refused or rolled back reach none.
+func TestEveryCommittedActReachesEveryWatcherInOrderOnce(t *testing.T) {
+	for _, s := range inProcess {
+		t.Run(s.name, func(t *testing.T) {
+			st := s.open(t)
+			h := newHub(t, st, stream.Options{Buffer: 128})
+			tb := newTable(t, st, "c1")
+			start := tb.g.Revision
+			const n = 50
+			watches := make([]*stream.Watch, n)
+			for i := range watches {
+				w, err := h.Subscribe(ctx, tb.g.ID, start)
+				if err != nil {
+					t.Fatal(err)
+				}
+				watches[i] = w
+			}
+			// A refused act (a stale revision) and a transaction rolled
+			// back after it wrote the game tell nothing.
+			if _, err := tb.svc.Resign(ctx, play.Act{By: ann.ID, Game: tb.g.ID, Revision: tb.g.Revision + 5, At: t0}); err == nil {
+				t.Fatal("a stale act was not refused")
+			}
+			rollback := errors.New("changed my mind")
+			err := st.Update(ctx, func(tx play.Tx) error {
+				g := tb.g.Clone()
+				g.Revision++
+				g.Last = play.Ended
+				if err := tx.PutGame(g); err != nil {
+					return err
+				}
+				return rollback
+			})
+			if !errors.Is(err, rollback) {
+				t.Fatalf("Update: %v", err)
+			}
+			kinds := tb.script()
+			var wg sync.WaitGroup
+			for _, w := range watches {
+				wg.Go(func() {
+					evs := collect(t, w, tb.g.Revision)
+					checkEvents(t, evs, start, kinds, tb.g)
+				})
+			}
+			wg.Wait()
+			// Nothing more comes.
+			select {
+			case ev := <-watches[0].Events():
+				t.Fatalf("an event after the last act: %+v", ev)
+			case <-time.After(50 * time.Millisecond):
+			}
+		})
+	}
+}
+
+// The events tell what each act did: the mover and SAN, what the Ice
+// Age froze, who offered and who declined.
+func TestEventsTellWhatTheActDid(t *testing.T) {
+	st := inProcess[0].open(t)
+	h := newHub(t, st, stream.Options{Buffer: 128})
+	tb := newTable(t, st, "c1")
+	w, err := h.Subscribe(ctx, tb.g.ID, tb.g.Revision)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb.script()
+	evs := collect(t, w, tb.g.Revision)
+	m, err := tb.g.Match()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ices := m.IceAges()
+	sans := m.SANs()
+	var iceAges int
+	for _, ev := range evs {
+		switch ev.Kind {
+		case stream.Moved:
+			mv := ev.Moves[0]
+			if len(ev.Moves) != 1 || mv.Ply != ev.Plies || ev.SANs[mv.Ply-1] != mv.SAN {
+				t.Fatalf("move event %+v", ev)
+			}
+			seat := ev.White
+			if mv.By != 0 {
+				seat = ev.Black
+			}
+			if ev.By != seat.ID {
+				t.Fatalf("move %d by %q, want %q", mv.Ply, ev.By, seat.ID)
+			}
+			if mv.Ply <= len(sans) && sans[mv.Ply-1] == mv.SAN && ices[mv.Ply-1] != nil {
+				iceAges++
+				ice := ices[mv.Ply-1]
+				if mv.IceAge == nil || len(mv.IceAge.Frozen) != len(ice.Frozen) || len(mv.IceAge.Filled) != ice.Filled.Count() {
+					t.Fatalf("the Ice Age of move %d is told as %+v, want %d frozen and %d filled", mv.Ply, mv.IceAge, len(ice.Frozen), ice.Filled.Count())
+				}
+			}
+		case stream.Offered:
+			if ev.By == "" || (ev.DrawOffer == nil && ev.Takeback == nil) {
+				t.Fatalf("offer event %+v", ev)
+			}
+		case stream.Declined:
+			if ev.By == "" || ev.Offer != stream.Draw || ev.DrawOffer != nil {
+				t.Fatalf("decline event %+v", ev)
+			}
+		case stream.TookBack:
+			if ev.By == "" || ev.Plies != len(ev.SANs) {
+				t.Fatalf("takeback event %+v", ev)
+			}
+		case stream.Ended:
+			if !ev.Outcome.Over() {
+				t.Fatalf("end event %+v", ev)
+			}
+		}
+	}
+	if iceAges != 1 {
+		t.Fatalf("%d Ice Ages told, want 1 (40 plies)", iceAges)
+	}
+}
+
+// A watcher that reconnects with the last revision it saw gets what it
+// missed, then what follows; one further behind than the hub keeps, or
+// on a hub that never followed the game, gets a Sync of the game.
+func TestAWatcherResumesFromItsLastRevision(t *testing.T) {
+	for _, s := range inProcess {
+		t.Run(s.name, func(t *testing.T) {
+			st := s.open(t)
+			h := newHub(t, st, stream.Options{Buffer: 8})
+			tb := newTable(t, st, "c1")
+			w, err := h.Subscribe(ctx, tb.g.ID, tb.g.Revision)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// keeper watches all along, so that the test knows when the
+			// hub has seen an act.
+			keeper, err := h.Subscribe(ctx, tb.g.ID, tb.g.Revision)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tb.move()
+			tb.move()
+			evs := collect(t, w, tb.g.Revision)
+			collect(t, keeper, tb.g.Revision)
+			last := evs[len(evs)-1].Revision
+			w.Close()
+			if _, ok := <-w.Events(); ok || !errors.Is(w.Err(), stream.ErrClosed) {
+				t.Fatalf("a closed watch: %v", w.Err())
+			}
+			for range 5 {
+				tb.move()
+				collect(t, keeper, tb.g.Revision)
+			}
+			w, err = h.Subscribe(ctx, tb.g.ID, last)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tb.move()
+			evs = collect(t, w, tb.g.Revision)
+			checkEvents(t, evs, last, []stream.Kind{stream.Moved, stream.Moved, stream.Moved, stream.Moved, stream.Moved, stream.Moved}, tb.g)
+			last = tb.g.Revision
+			w.Close()
+			collect(t, keeper, tb.g.Revision)
+
+			// Further behind than its buffer: a Sync, then what follows.
+			for range 12 {
+				tb.move()
+				collect(t, keeper, tb.g.Revision) // the hub has seen it
+			}
+			w, err = h.Subscribe(ctx, tb.g.ID, last)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tb.move()
+			checkResumed(t, collect(t, w, tb.g.Revision), tb.g.Revision-1, tb.g)
+			collect(t, keeper, tb.g.Revision)
+
+			// A hub that never followed the game: a Sync.
+			h2 := newHub(t, st, stream.Options{})
+			w2, err := h2.Subscribe(ctx, tb.g.ID, last)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sync := collect(t, w2, tb.g.Revision)
+			if len(sync) != 1 || sync[0].Kind != stream.Sync {
+				t.Fatalf("on a new hub: %v, want one Sync", revisions(sync))
+			}
+			checkState(t, sync[0], tb.g)
+			// Up to date: nothing until the next act.
+			w3, err := h2.Subscribe(ctx, tb.g.ID, tb.g.Revision)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tb.move()
+			checkEvents(t, collect(t, w3, tb.g.Revision), tb.g.Revision-1, []stream.Kind{stream.Moved}, tb.g)
+		})
+	}
+}
+
+// A watcher that does not read is dropped when its buffer is full; the
+// acts go on without waiting for it, the others get everything, and it
+// resumes from the last revision it received.
+func TestASlowWatcherIsDroppedWithoutDelayingTheActs(t *testing.T) {
+	for _, s := range inProcess {
+		t.Run(s.name, func(t *testing.T) {
+			st := s.open(t)
+			h := newHub(t, st, stream.Options{Buffer: 4})
+			tb := newTable(t, st, "c1")
+			start := tb.g.Revision
+			slow, err := h.Subscribe(ctx, tb.g.ID, start)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fast, err := h.Subscribe(ctx, tb.g.ID, start)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []*stream.Event
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				for ev := range fast.Events() {
+					got = append(got, ev)
+				}
+			}()
+			var kinds []stream.Kind
+			for range 12 {
+				tb.move()
+				kinds = append(kinds, stream.Moved)
+				time.Sleep(time.Millisecond) // give the fast one its turn
+			}
+			// The slow one kept what fitted, then was dropped.
+			var seen []*stream.Event
+			for ev := range slow.Events() {
+				seen = append(seen, ev)
+			}
+			if !errors.Is(slow.Err(), stream.ErrTooSlow) || len(seen) != 4 {
+				t.Fatalf("the slow watcher: %d events, %v; want 4, then ErrTooSlow", len(seen), slow.Err())
+			}
+			checkKinds(t, seen, start, kinds[:4])
+			// It resumes after its last revision.
+			again, err := h.Subscribe(ctx, tb.g.ID, seen[3].Revision)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tb.move()
+			kinds = append(kinds, stream.Moved)
+			// 8 revisions behind, with a buffer of 4: a Sync.
+			checkResumed(t, collect(t, again, tb.g.Revision), seen[3].Revision+4, tb.g)
+			fast.Close()
+			<-done
+			checkEvents(t, got, start, kinds, tb.g)
+		})
+	}
+}

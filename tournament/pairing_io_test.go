@@ -1,0 +1,230 @@
+package tournament
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/play/memstore"
+	"github.com/iceagechess/iceage/play/round"
+	"github.com/iceagechess/iceage/store"
+)
+
+// TestPairingASwissLetsEveryOtherWriteGoOn pairs round 2 of a 400-player
+// Swiss on a bbolt file while moves are played in another server's
+// games: the pairing, seconds of work, runs outside any write
+// transaction, so no move waits for it: the slowest move takes less than
+// a tenth of the pairing's time, or 50 ms if that is longer.
+func TestPairingASwissLetsEveryOtherWriteGoOn(t *testing.T) {
+	if testing.Short() {
+		t.Skip("pairs 400 players")
+	}
+	ctx := context.Background()
+	db, err := store.Open(filepath.Join(t.TempDir(), "iceage.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	svc := play.New(db, play.Options{OnEnd: []func(play.Tx, *play.Game) error{OnEnd}})
+	r := &Runner{Round: mustRound(t, svc), MaxPlayers: 400, Channel: func(_ context.Context, tr *Tournament, board int) (string, error) {
+		return fmt.Sprintf("t%d-r%d-b%d", tr.ID, len(tr.Played), board+1), nil
+	}}
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	tr, err := r.Create(ctx, Tournament{Guild: "g1", Name: "Open", Organiser: "org", System: Swiss, Rounds: 9, DaysPerMove: 3}, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = r.Do(ctx, tr.ID, now, func(t *Tournament) error {
+		for i := range 400 {
+			if err := t.Join(Member{ID: fmt.Sprintf("u%d", i), Name: fmt.Sprintf("Player %d", i), Rating: 1000 + (i*7919)%1400}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Round 1 of a field nobody has played in is paired at once (S1
+	// against S2); round 2, with its score groups and colours, is the
+	// work to overlap with the moves.
+	_, err = r.DoPairing(ctx, tr.ID, now, func(t *Tournament) error { _, err := t.Start("org", now); return err })
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = r.Do(ctx, tr.ID, now, func(t *Tournament) error {
+		for b := range t.Played[0].Boards {
+			if err := t.Record(b, []Outcome{Win, Draw, Loss}[b%3]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Another server's games, a move to play in each.
+	var games []play.Game
+	for i := range 300 {
+		res, err := svc.Start(ctx, play.NewGame{Guild: "g2", Channel: fmt.Sprintf("c%d", i), White: play.Seat{ID: fmt.Sprintf("w%d", i)},
+			Black: play.Seat{ID: fmt.Sprintf("b%d", i)}, DaysPerMove: 3, At: now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		games = append(games, res.Game)
+	}
+
+	var pairing atomic.Bool
+	pairing.Store(true)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	var paired time.Duration
+	go func() {
+		defer wg.Done()
+		defer pairing.Store(false)
+		start := time.Now()
+		_, err := r.DoPairing(ctx, tr.ID, now, func(t *Tournament) error { _, err := t.Next(now); return err })
+		paired = time.Since(start)
+		if err != nil {
+			t.Error(err)
+		}
+	}()
+	var during []time.Duration
+	for _, g := range games {
+		if !pairing.Load() {
+			break
+		}
+		start := time.Now()
+		if _, err := svc.Move(ctx, play.Act{By: g.White.ID, Game: g.ID, Revision: g.Revision, At: now.Add(time.Minute)}, "h2g3"); err != nil {
+			t.Fatal(err)
+		}
+		during = append(during, time.Since(start))
+		time.Sleep(5 * time.Millisecond)
+	}
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+	if len(during) < 2 {
+		t.Fatalf("the pairing took %v: too short to play moves during it", paired)
+	}
+	slices.Sort(during)
+	t.Logf("round 2 of 400 paired in %v; %d moves meanwhile, median %v, slowest %v", paired, len(during), during[len(during)/2], during[len(during)-1])
+	// A move that waited for the pairing would wait as long as it; one
+	// that did not waits for its own work and the machine's load only.
+	if slowest := during[len(during)-1]; slowest > max(50*time.Millisecond, paired/10) {
+		t.Errorf("a move waited %v while the Swiss was paired (%v)", slowest, paired)
+	}
+}
+
+// interleaving is a storage that runs before, once, just before the
+// first write transaction after arm: another process's act between a
+// pairing's snapshot and its write.
+type interleaving struct {
+	round.Storage
+	mu     sync.Mutex
+	before func()
+}
+
+func (s *interleaving) Update(ctx context.Context, fn func(play.Tx) error) error {
+	s.mu.Lock()
+	before := s.before
+	s.before = nil
+	s.mu.Unlock()
+	if before != nil {
+		before()
+	}
+	return s.Storage.Update(ctx, fn)
+}
+
+func TestAPairingOfATournamentChangedMeanwhileIsMadeAgain(t *testing.T) {
+	ctx := context.Background()
+	st := &interleaving{Storage: memstore.New()}
+	svc := play.New(st, play.Options{OnEnd: []func(play.Tx, *play.Game) error{OnEnd}})
+	r := &Runner{Round: mustRound(t, svc), Channel: func(_ context.Context, tr *Tournament, board int) (string, error) {
+		return fmt.Sprintf("t%d-r%d-b%d", tr.ID, len(tr.Played), board+1), nil
+	}}
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	tr, err := r.Create(ctx, Tournament{Guild: "g1", Name: "Swiss", Organiser: "org", System: Swiss, Rounds: 3, DaysPerMove: 3}, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	join := func(id string) {
+		t.Helper()
+		if _, err := r.Do(ctx, tr.ID, now, func(t *Tournament) error { return t.Join(Member{ID: id, Name: id}) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, id := range []string{"a", "b", "c"} {
+		join(id)
+	}
+	// Dan signs up while round 1 is paired without him.
+	pairings := 0
+	st.before = func() { join("d") }
+	got, err := r.DoPairing(ctx, tr.ID, now, func(t *Tournament) error { pairings++; _, err := t.Start("org", now); return err })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pairings != 2 || len(got.Members) != 4 || len(got.Played[0].Boards) != 2 || got.Played[0].Bye != -1 {
+		t.Fatalf("after %d pairings: %d members, round 1 %+v; want Dan paired too", pairings, len(got.Members), got.Played[0])
+	}
+	// A tournament that never stops changing gives up.
+	tr2, err := r.Create(ctx, Tournament{Guild: "g1", Name: "Busy", Organiser: "org", System: Swiss, Rounds: 3, DaysPerMove: 3}, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	_, err = r.DoPairing(ctx, tr2.ID, now, func(t *Tournament) error {
+		n++
+		st.before = func() {
+			if _, err := r.Do(ctx, tr2.ID, now, func(t *Tournament) error { t.Name += "!"; return nil }); err != nil {
+				panic(err)
+			}
+		}
+		return nil
+	})
+	if !errors.Is(err, errChanged) || n != pairAttempts {
+		t.Fatalf("a tournament changed at every try: %v after %d tries", err, n)
+	}
+}
+
+func TestATournamentTakesUpToItsPlayers(t *testing.T) {
+	tr := Tournament{System: Swiss, Rounds: 3, MaxPlayers: 3}
+	for _, id := range []string{"a", "b", "c"} {
+		if err := tr.Join(Member{ID: id}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tr.Join(Member{ID: "d"}); !errors.Is(err, ErrFull) {
+		t.Fatalf("a fourth player of three: %v", err)
+	}
+	if err := tr.Withdraw("b"); err != nil {
+		t.Fatal(err)
+	}
+	if err := tr.Join(Member{ID: "d"}); err != nil {
+		t.Fatalf("a player in the place of one who left: %v", err)
+	}
+	open := Tournament{System: Swiss, Rounds: 3}
+	for i := range DefaultMaxPlayers {
+		if err := open.Join(Member{ID: fmt.Sprint(i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := open.Join(Member{ID: "one more"}); !errors.Is(err, ErrFull) {
+		t.Fatalf("player %d of a tournament that sets no cap: %v", DefaultMaxPlayers+1, err)
+	}
+	// Create gives a tournament the runner's cap.
+	r, _ := newRunner(t)
+	r.MaxPlayers = 10
+	made, err := r.Create(context.Background(), Tournament{Guild: "g1", Name: "Small", Organiser: "org", System: Swiss, Rounds: 3}, time.Now())
+	if err != nil || made.MaxPlayers != 10 {
+		t.Fatalf("created %+v, %v", made, err)
+	}
+}
