@@ -20,7 +20,8 @@ import (
 // TestPairingASwissLetsEveryOtherWriteGoOn pairs round 2 of a 400-player
 // Swiss on a bbolt file while moves are played in another server's
 // games: the pairing, seconds of work, runs outside any write
-// transaction, so no move waits for it. A move waits 50 ms at most.
+// transaction, so no move waits for it: the slowest move takes less than
+// a tenth of the pairing's time, or 50 ms if that is longer.
 func TestPairingASwissLetsEveryOtherWriteGoOn(t *testing.T) {
 	if testing.Short() {
 		t.Skip("pairs 400 players")
@@ -116,7 +117,9 @@ func TestPairingASwissLetsEveryOtherWriteGoOn(t *testing.T) {
 	}
 	slices.Sort(during)
 	t.Logf("round 2 of 400 paired in %v; %d moves meanwhile, median %v, slowest %v", paired, len(during), during[len(during)/2], during[len(during)-1])
-	if slowest := during[len(during)-1]; slowest > 50*time.Millisecond {
+	// A move that waited for the pairing would wait as long as it; one
+	// that did not waits for its own work and the machine's load only.
+	if slowest := during[len(during)-1]; slowest > max(50*time.Millisecond, paired/10) {
 		t.Errorf("a move waited %v while the Swiss was paired (%v)", slowest, paired)
 	}
 }
