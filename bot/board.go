@@ -57,8 +57,10 @@ func (b *Bot) boardMessage(ctx context.Context, lang i18n.Lang, v view) (*messag
 			orient = render.BlackBottom
 		}
 	}
+	// The board is drawn as the player it waits for likes it.
+	theme := b.gameTheme(ctx, g)
 	var png bytes.Buffer
-	if err := render.PNG(&png, &pos, render.Options{LastMove: last, Orientation: orient, Theme: b.cfg.Theme, NoHeader: true, FastPNG: true}); err != nil {
+	if err := render.PNG(&png, &pos, render.Options{LastMove: last, Orientation: orient, Theme: theme, NoHeader: true, FastPNG: true}); err != nil {
 		return nil, fmt.Errorf("bot: drawing game %d: %w", g.ID, err)
 	}
 	m := &message{}
@@ -83,7 +85,8 @@ func (b *Bot) boardMessage(ctx context.Context, lang i18n.Lang, v view) (*messag
 	m.Embeds = []*discordgo.MessageEmbed{e}
 	if ice := v.iceAge(); ice != nil {
 		var pic bytes.Buffer
-		if err := render.IceAge(&pic, ice, &v.played.After, render.Options{Theme: b.cfg.Theme, NoHeader: true, Size: 384, FastPNG: true}); err != nil {
+		if err := render.IceAge(&pic, ice, &v.played.After, render.Options{Theme: theme, NoHeader: true, Size: 384, FastPNG: true,
+			Captions: i18n.IceAgeCaptions(lang)}); err != nil {
 			return nil, fmt.Errorf("bot: drawing the Ice Age of game %d: %w", g.ID, err)
 		}
 		m.attach(image{name: "iceage.png", data: pic.Bytes(), alt: i18n.IceAgeDescription(lang, ice, &v.played.After)})
@@ -174,7 +177,7 @@ func (b *Bot) status(ctx context.Context, lang i18n.Lang, g *play.Game, pos *gam
 	if w := i18n.WouldFreeze(lang, pos); w != "" {
 		lines = append(lines, "⚠️ "+w)
 	}
-	if !g.Deadline.IsZero() && g.Flag == nil {
+	if !g.Deadline.IsZero() && g.Flag == nil && g.EngineToMove() == 0 {
 		lines = append(lines, "⏳ "+tr(lang, "board.deadline", map[string]any{"When": timestamp(g.Deadline, "R")}))
 	}
 	lines = append(lines, b.correspondenceStatus(ctx, lang, g)...)

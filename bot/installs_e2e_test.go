@@ -217,9 +217,7 @@ func TestTheEngineInTheBotsDMAndNotInOthers(t *testing.T) {
 		t.Errorf("the engine game's first board: %q", board.Content)
 	}
 	w.command(w.alice, own.ID, "move", fakediscord.StringOption("move", "hxg3"))
-	w.waitMessage(own.ID, func(m fakediscord.Message) bool {
-		return strings.Contains(m.Content, "Ice Age Engine") || strings.Contains(m.Content, w.srv.Bot().ID)
-	})
+	w.engineReply(own.ID)
 }
 
 // A resignation's board, which no answer shows, follows up in the DM on
