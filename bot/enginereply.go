@@ -70,8 +70,6 @@ func (b *Bot) editThinking(ctx context.Context, d *round.Delivery) bool {
 	}
 	msgs, err := b.s.ChannelMessages(channel, 1, "", "", "", discordgo.WithContext(ctx))
 	if err != nil || len(msgs) == 0 || !b.isBoardOf(msgs[0], g.ID) {
-		if len(msgs) > 0 {
-		}
 		return false
 	}
 	// Not the board of the move the engine answered: nor is the engine's

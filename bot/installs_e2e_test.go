@@ -135,6 +135,10 @@ func TestAWholeGameInADMBetweenTwoUsers(t *testing.T) {
 	if d := help.Embeds[0].Description; !strings.Contains(d, "</move:") || strings.Contains(d, "</leaderboard:") {
 		t.Errorf("/help in the DM lists %q", d)
 	}
+	// It says how to move by clicking.
+	if d := help.Embeds[0].Description; !strings.Contains(d, "choose a man in the menu under the board") {
+		t.Errorf("/help does not say how to move: %q", d)
+	}
 
 	// /games in the DM lists it, with its link.
 	dash := w.command(w.alice, dm.ID, "games")
