@@ -140,4 +140,3 @@ func pictureDiff(want, got stdimage.Image) string {
 	}
 	return ""
 }
-
