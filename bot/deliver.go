@@ -90,16 +90,20 @@ func (b *Bot) shown(out *round.Outcome) {
 	}
 }
 
-// flushDone marks the items delivered so far done. Should it fail, the
-// boards shown are posted again when their hold ends, and the items of a
-// batch when their claim lapses: at least once.
+// flushDone marks the items delivered so far done. Should it fail, they
+// wait for the next flush (the last comes as the bot stops); should the
+// process die first, the boards shown are posted again when their hold
+// ends, and the items of a batch when their claim lapses: at least once.
 func (b *Bot) flushDone(ctx context.Context) {
 	keys := b.done.take()
 	if len(keys) == 0 {
 		return
 	}
 	if err := b.outbox.DoneOutbox(ctx, keys...); err != nil {
-		b.log.Error("marking outbox items done", "items", len(keys), "err", err)
+		// Kept for the next flush: the one as the loop stops, say, whose
+		// context outlives the loop's.
+		b.done.add(keys...)
+		b.log.Warn("marking outbox items done; trying again", "items", len(keys), "err", err)
 	}
 }
 
