@@ -27,8 +27,11 @@ const movesShown = 12
 // view is what a board message shows: the game, and optionally the move
 // just played and a fixed side at the bottom.
 type view struct {
-	g      *play.Game
-	played *play.MovePlayed
+	g *play.Game
+	// ice is the Ice Age the move just played brought, and after the
+	// position it left (from the act's events); nil when none came.
+	ice   *game.IceAge
+	after game.Position
 	// headline is a line above the board, e.g. "Nxf6" or "draw offered".
 	headline string
 	flip     bool // show the board from the other side than usual
@@ -81,12 +84,12 @@ func (b *Bot) boardMessage(ctx context.Context, lang i18n.Lang, v view) (*messag
 		e.Color = colorOver
 	}
 	m.Embeds = []*discordgo.MessageEmbed{e}
-	if ice := v.iceAge(); ice != nil {
+	if ice := v.ice; ice != nil {
 		var pic bytes.Buffer
-		if err := render.IceAge(&pic, ice, &v.played.After, render.Options{Theme: b.cfg.Theme, NoHeader: true, Size: 384, FastPNG: true}); err != nil {
+		if err := render.IceAge(&pic, ice, &v.after, render.Options{Theme: b.cfg.Theme, NoHeader: true, Size: 384, FastPNG: true}); err != nil {
 			return nil, fmt.Errorf("bot: drawing the Ice Age of game %d: %w", g.ID, err)
 		}
-		m.attach(image{name: "iceage.png", data: pic.Bytes(), alt: i18n.IceAgeDescription(lang, ice, &v.played.After)})
+		m.attach(image{name: "iceage.png", data: pic.Bytes(), alt: i18n.IceAgeDescription(lang, ice, &v.after)})
 		m.Embeds = append(m.Embeds, &discordgo.MessageEmbed{
 			Title:       tr(lang, "iceage.title", nil),
 			Description: i18n.IceAgeNews(lang, ice),
@@ -117,13 +120,6 @@ func (b *Bot) boardMessage(ctx context.Context, lang i18n.Lang, v view) (*messag
 		m.Components = gameButtons(lang, g)
 	}
 	return m, nil
-}
-
-func (v view) iceAge() *game.IceAge {
-	if v.played == nil {
-		return nil
-	}
-	return v.played.IceAge
 }
 
 func seatText(s play.Seat) string {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/iceagechess/iceage/game"
 	"github.com/iceagechess/iceage/i18n"
 	"github.com/iceagechess/iceage/play"
 	"github.com/iceagechess/iceage/play/round"
@@ -433,16 +434,13 @@ func (b *Bot) deliveryMessage(ctx context.Context, lang i18n.Lang, d *round.Deli
 		return b.boardMessage(ctx, lang, view{g: g, headline: i18n.Event(lang, *took, d.Act, marks), buttons: true, ping: true, mention: mentions})
 	case len(moves) > 0:
 		first := moves[0]
-		played, err := round.Played(g, first.Ply)
-		if err != nil {
-			return nil, err
-		}
-		v := view{g: g, played: played, buttons: true, ping: true, mention: mentions, headline: i18n.Event(lang, first, d.Act, marks)}
+		v := view{g: g, buttons: true, ping: true, mention: mentions, headline: i18n.Event(lang, first, d.Act, marks)}
+		v.ice, v.after = iceAgeOf(d, first)
 		if len(moves) > 1 && moves[1].Reply {
 			reply := moves[1]
 			v.headline += "\n" + i18n.Event(lang, reply, d.Act, marks)
-			if rp, err := round.Played(g, reply.Ply); err == nil && rp.IceAge != nil {
-				v.played = rp
+			if ice, after := iceAgeOf(d, reply); ice != nil {
+				v.ice, v.after = ice, after
 			}
 		}
 		for _, l := range lapsed {
@@ -455,6 +453,25 @@ func (b *Bot) deliveryMessage(ctx context.Context, lang i18n.Lang, d *round.Deli
 		return b.boardMessage(ctx, lang, view{g: g, headline: i18n.Event(lang, *ended, d.Act, marks), mention: mentions})
 	}
 	return b.boardMessage(ctx, lang, view{g: g, buttons: true})
+}
+
+// iceAgeOf returns the Ice Age that move m of d brought, and the
+// position it left, from the act's events; nil when none came. An item
+// written before the events carried them is replayed to its move.
+func iceAgeOf(d *round.Delivery, m round.Moved) (*game.IceAge, game.Position) {
+	for _, e := range d.Events {
+		e, ok := e.(round.IceAge)
+		if !ok || e.Ply != m.Ply {
+			continue
+		}
+		if ice, after, ok := e.Detail(m.FEN); ok {
+			return ice, after
+		}
+		if p, err := round.Played(&d.Game, m.Ply); err == nil && p.IceAge != nil {
+			return p.IceAge, p.After
+		}
+	}
+	return nil, game.Position{}
 }
 
 // discordMarks write players as mentions and moves in bold.
