@@ -109,6 +109,9 @@ func (b *Bot) boardMessage(ctx context.Context, lang i18n.Lang, v view) (*messag
 		to := g.ToMove()
 		lines = append(lines, tr(lang, "board.your_move", map[string]any{"Player": mention(to.ID)}))
 	}
+	if v.buttons && g.Ply() == 0 && !g.Over() && b.firstGame(ctx, g) {
+		lines = append(lines, "♟️ "+tr(lang, "clickmove.how_to", nil))
+	}
 	if len(lines) > 0 {
 		m.Content = strings.Join(lines, "\n")
 	}
@@ -120,6 +123,25 @@ func (b *Bot) boardMessage(ctx context.Context, lang i18n.Lang, v view) (*messag
 		m.Components = gameButtons(lang, g)
 	}
 	return m, nil
+}
+
+// firstGame reports whether g, not yet begun, is the first game of one
+// of its players: none finished before, and no other going on. Its board
+// then says how to move.
+func (b *Bot) firstGame(ctx context.Context, g *play.Game) bool {
+	for _, user := range g.Players() {
+		if b.isEngine(user) {
+			continue
+		}
+		done, err := b.play.History(ctx, user, "", 0, 1)
+		if err != nil || len(done) > 0 {
+			continue
+		}
+		if going, err := b.play.ActiveGames(ctx, user); err == nil && len(going) <= 1 {
+			return true
+		}
+	}
+	return false
 }
 
 func seatText(s play.Seat) string {
@@ -145,6 +167,9 @@ func (b *Bot) status(ctx context.Context, lang i18n.Lang, g *play.Game, pos *gam
 		lines = append(lines, tr(lang, "board.check", nil))
 	}
 	lines = append(lines, "❄️ "+i18n.IceAgeCountdown(lang, pos))
+	if w := i18n.WouldFreeze(lang, pos); w != "" {
+		lines = append(lines, "⚠️ "+w)
+	}
 	if !g.Deadline.IsZero() && g.Flag == nil {
 		lines = append(lines, "⏳ "+tr(lang, "board.deadline", map[string]any{"When": timestamp(g.Deadline, "R")}))
 	}
@@ -189,14 +214,30 @@ func timestamp(t time.Time, style string) string {
 	return fmt.Sprintf("<t:%d:%s>", t.Unix(), style)
 }
 
-// gameButtons are the buttons under a board: they carry the game's id and
-// revision, so a click on an older board is refused as stale.
+// gameButtons are the components under a board: the menu of the men
+// that can move (one click on a man answers its mover, privately, with
+// its moves: clickmove.go), then Resign, Offer draw, Flip and Abort. They
+// carry the game's id and revision, so a click on an older board is
+// refused as stale.
+//
+// The board stays an embed with action rows rather than Discord's
+// Components V2 (containers, text displays, a media gallery): a V2
+// message must carry the flag 1<<15 on every post and every edit, and
+// the bot's boards are often edits of a deferred answer, which
+// discordgo v0.29.0 sends without flags; V2 also forbids content and
+// embeds, so every board, the outbox's posts and the tests would change
+// at once for a layout that two rows already give: the men's menu and
+// the buttons, well inside Discord's five rows.
 func gameButtons(lang i18n.Lang, g *play.Game) []discordgo.MessageComponent {
-	row := discordgo.ActionsRow{}
+	var rows []discordgo.MessageComponent
 	if g.Flag == nil && g.EngineToMove() == 0 {
-		row.Components = append(row.Components, discordgo.Button{Label: tr(lang, "clickmove.button", nil), Style: discordgo.PrimaryButton,
-			CustomID: idMove.forGame(g), Emoji: &discordgo.ComponentEmoji{Name: "♟️"}})
+		if pos, err := g.Position(); err == nil {
+			if menu, ok := menMenuOf(lang, g, &pos); ok {
+				rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{menu}})
+			}
+		}
 	}
+	row := discordgo.ActionsRow{}
 	row.Components = append(row.Components,
 		discordgo.Button{Label: tr(lang, "button.resign", nil), Style: discordgo.DangerButton, CustomID: idResign.forGame(g), Emoji: &discordgo.ComponentEmoji{Name: "🏳️"}},
 		discordgo.Button{Label: tr(lang, "button.offer_draw", nil), Style: discordgo.SecondaryButton, CustomID: idDraw.forGame(g), Emoji: &discordgo.ComponentEmoji{Name: "🤝"}},
@@ -205,5 +246,5 @@ func gameButtons(lang i18n.Lang, g *play.Game) []discordgo.MessageComponent {
 	if g.Abortable() {
 		row.Components = append(row.Components, discordgo.Button{Label: tr(lang, "button.abort", nil), Style: discordgo.SecondaryButton, CustomID: idAbort.forGame(g)})
 	}
-	return []discordgo.MessageComponent{row}
+	return append(rows, row)
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
@@ -40,6 +41,10 @@ type Config struct {
 	Theme render.Theme
 	// Now returns the time; nil means time.Now. Tests move it.
 	Now func() time.Time
+	// Lot tosses a fair coin for what is drawn by lot: true gives a
+	// tournament's top seed Black in round 1. nil means math/rand/v2's
+	// generator; tests give their own.
+	Lot func() bool
 	// Logger gets one line per interaction; nil means slog.Default().
 	Logger *slog.Logger
 	// ShardID and ShardCount make the session gateway shard ShardID of
@@ -150,6 +155,9 @@ func New(cfg Config, svc *play.Service) (*Bot, error) {
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	}
+	if cfg.Lot == nil {
+		cfg.Lot = func() bool { return rand.IntN(2) == 1 }
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()

@@ -15,14 +15,17 @@ import (
 	"github.com/iceagechess/iceage/render"
 )
 
-// Moves by clicking, for phones and for players who do not know SAN: the
-// Move button under a board opens, for the player to move alone, a menu
-// of the men that can move; choosing one shows that man's legal moves in
-// SAN (checks and captures first, in pages of 25) with a board where its
-// targets are marked and, for a man with few moves, a preview of the
-// board after each; choosing a move plays it exactly as /move does. Every step
-// carries the game's revision, so a menu left open after the game moved
-// on is refused as stale.
+// Moves by clicking, for phones and for players who do not know SAN: a
+// board offers, in a menu, the men of the side to move that can move
+// (gameButtons); choosing one answers the player to move alone, privately,
+// with that man's legal moves in SAN (checks and captures first, in
+// pages of 25), a board where its targets are marked and, for a man with
+// few moves, a preview of the board after each, which says when a move
+// leaves the mover's men to freeze at the coming Ice Age; choosing a
+// move plays it exactly as /move does. Two clicks from the board. Every
+// step carries the game's revision, so a menu left open after the game
+// moved on is refused as stale. The Move button of older boards still
+// opens the men's menu privately.
 
 func init() {
 	clicks.handle(idMove, gameAct((*Bot).moveClick))
@@ -112,18 +115,35 @@ func onEphemeral(in *interaction) bool {
 	return in.i.Type == discordgo.InteractionMessageComponent && in.i.Message != nil && in.i.Message.Flags&discordgo.MessageFlagsEphemeral != 0
 }
 
-// menMenu is the first step: a menu of every man that has a legal move,
-// kings first, then by square.
+// menMenu is the men's menu alone, in a message: the Move button of an
+// older board, and "Another man" in a menu of moves.
 func (b *Bot) menMenu(lang i18n.Lang, g *play.Game) (*message, error) {
 	pos, err := g.Position()
 	if err != nil {
 		return nil, err
 	}
+	m := &message{Content: tr(lang, "clickmove.intro", nil)}
+	if menu, ok := menMenuOf(lang, g, &pos); ok {
+		m.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{menu}}}
+	}
+	return m, nil
+}
+
+// menMenuOf is the menu of every man that has a legal move in pos,
+// kings first, then by kind and square; false when none has. A side has
+// at most 16 men, so they always fit the 25 options of a menu.
+func menMenuOf(lang i18n.Lang, g *play.Game, pos *game.Position) (discordgo.SelectMenu, bool) {
 	var from []game.Square
+	count := map[game.Square]int{}
 	for _, ms := range pos.SANs() {
-		if !slices.Contains(from, ms.Move.From()) {
-			from = append(from, ms.Move.From())
+		s := ms.Move.From()
+		if count[s] == 0 {
+			from = append(from, s)
 		}
+		count[s]++
+	}
+	if len(from) == 0 {
+		return discordgo.SelectMenu{}, false
 	}
 	slices.SortFunc(from, func(x, y game.Square) int {
 		return cmp.Or(cmp.Compare(pos.PieceAt(y).Kind(), pos.PieceAt(x).Kind()), cmp.Compare(x, y))
@@ -132,12 +152,10 @@ func (b *Bot) menMenu(lang i18n.Lang, g *play.Game) (*message, error) {
 	for _, s := range from[:min(len(from), maxChoices)] {
 		menu.Options = append(menu.Options, discordgo.SelectMenuOption{
 			Label: i18n.ManOn(lang, pos.PieceAt(s), s), Value: s.String(),
-			Description: truncate(i18n.N(lang, "clickmove.man_moves", len(movesFrom(&pos, s)), nil), 100),
+			Description: truncate(i18n.N(lang, "clickmove.man_moves", count[s], nil), 100),
 		})
 	}
-	m := &message{Content: tr(lang, "clickmove.intro", nil)}
-	m.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{menu}}}
-	return m, nil
+	return menu, true
 }
 
 // moveManChosen answers the choice of a man: its moves.
@@ -290,8 +308,31 @@ func moveDescription(lang i18n.Lang, pos *game.Position, ms game.MoveSAN) string
 	case after.InCheck():
 		parts = append(parts, tr(lang, "clickmove.check", nil))
 	}
-	if ev != nil && !after.Outcome().Over() {
+	if after.Outcome().Over() {
+		return strings.Join(parts, " · ")
+	}
+	mover := pos.Turn()
+	if ev != nil {
 		parts = append(parts, i18n.N(lang, "describe.men_frozen", len(ev.Frozen), nil))
+		own := 0
+		for _, f := range ev.Frozen {
+			if f.Piece.Color() == mover {
+				own++
+			}
+		}
+		if own > 0 {
+			parts = append(parts, i18n.N(lang, "clickmove.freezes_own", own, nil))
+		}
+	} else if after.BlackMovesToIceAge() == 1 {
+		// The Ice Age comes with Black's next move: the men the move
+		// leaves alone would freeze then, unless they find company.
+		alone := after.WouldFreeze() & after.Men(mover)
+		switch {
+		case alone&after.Pieces(mover, game.King) != 0:
+			parts = append(parts, tr(lang, "clickmove.leaves_king", nil))
+		case alone != 0:
+			parts = append(parts, i18n.N(lang, "clickmove.leaves_men", alone.Count(), nil))
+		}
 	}
 	return strings.Join(parts, " · ")
 }

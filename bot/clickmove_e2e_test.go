@@ -38,16 +38,15 @@ func option(t testing.TB, sm discordgo.SelectMenu, label string) discordgo.Selec
 	return discordgo.SelectMenuOption{}
 }
 
-// clickMove plays a move by clicking only: Move under board, the man,
-// then the move by its SAN. It returns the board the move posted.
+// clickMove plays a move in two clicks from a board: the man in the
+// board's menu (its label as the board shows it), then the move by its
+// SAN in the private answer. It returns the board the move posted.
 func (w *world) clickMove(by fakediscord.User, board fakediscord.Message, man, san string) fakediscord.Message {
 	w.t.Helper()
-	men := w.click(by, board, "mv")
-	if !men.Ephemeral() {
-		w.t.Fatalf("the men's menu is public: %q", men.Content)
+	moves := w.pickMan(by, board, man)
+	if !moves.Ephemeral() {
+		w.t.Fatalf("the moves of %s are public: %q", man, moves.Content)
 	}
-	sm := menu(w.t, men)
-	moves := w.answer(w.srv.Select(by.ID, men.ID, sm.CustomID, option(w.t, sm, man).Value))
 	mm := menu(w.t, moves)
 	played := w.answer(w.srv.Select(by.ID, moves.ID, mm.CustomID, option(w.t, mm, san).Value))
 	if played.Ephemeral() || len(played.Files) == 0 {
@@ -56,28 +55,47 @@ func (w *world) clickMove(by fakediscord.User, board fakediscord.Message, man, s
 	return played
 }
 
+// pickMan chooses a man in the menu of a board, or of a menu of men.
+func (w *world) pickMan(by fakediscord.User, board fakediscord.Message, man string) fakediscord.Message {
+	w.t.Helper()
+	sm := menu(w.t, board)
+	return w.answer(w.srv.Select(by.ID, board.ID, sm.CustomID, option(w.t, sm, man).Value))
+}
+
 func TestFirstMovesPlayedOnlyByClicking(t *testing.T) {
 	w := newWorld(t, memstore.New(), "en-US")
 	thread, board := w.challengeAccepted(w.chess, w.alice, w.bob)
 
-	// A stranger's click is refused, privately, and changes nothing.
-	got := w.click(w.carol, board, "mv")
-	if !got.Ephemeral() || len(got.Menus()) != 0 {
-		t.Fatalf("Carol's click on Move was answered %q with menus %v", got.Content, got.Menus())
+	// The board offers the men that can move, and keeps its buttons.
+	sm := menu(t, board)
+	if len(sm.Options) == 0 || sm.Options[0].Label != "♘ Knight b1" || !strings.HasPrefix(sm.CustomID, "mv:man:") {
+		t.Errorf("the board's men start with %+v (menu %s)", sm.Options[:1], sm.CustomID)
 	}
-	// So is the opponent's, who is not to move.
-	got = w.click(w.bob, board, "mv")
-	if !got.Ephemeral() || !strings.Contains(got.Content, "<@"+w.alice.ID+">") {
-		t.Fatalf("Bob's click out of turn was answered %q", got.Content)
+	for _, verb := range []string{"resign", "draw", "flip"} {
+		button(t, board, verb)
+	}
+	// The first board of a first game says how to move.
+	if !strings.Contains(board.Content, "menu under the board") {
+		t.Errorf("the first board does not say how to move: %q", board.Content)
 	}
 
-	men := w.click(w.alice, board, "mv")
-	sm := menu(t, men)
-	if len(sm.Options) == 0 || sm.Options[0].Label != "♘ Knight b1" {
-		t.Errorf("the men start with %+v", sm.Options[:1])
+	// A stranger's click is refused, privately, and changes nothing.
+	got := w.pickMan(w.carol, board, "♘ Knight g1")
+	if !got.Ephemeral() || len(got.Menus()) != 0 || len(got.Files) != 0 {
+		t.Fatalf("Carol's choice of a man was answered %q with menus %v", got.Content, got.Menus())
 	}
+	// So is the opponent's, who is not to move.
+	got = w.pickMan(w.bob, board, "♘ Knight g1")
+	if !got.Ephemeral() || !strings.Contains(got.Content, "<@"+w.alice.ID+">") {
+		t.Fatalf("Bob's choice out of turn was answered %q", got.Content)
+	}
+
+	// One click: the knight's moves, privately.
 	knight := option(t, sm, "♘ Knight g1")
-	moves := w.answer(w.srv.Select(w.alice.ID, men.ID, sm.CustomID, knight.Value))
+	moves := w.pickMan(w.alice, board, "♘ Knight g1")
+	if !moves.Ephemeral() {
+		t.Fatalf("the knight's moves are public: %q", moves.Content)
+	}
 	mm := menu(t, moves)
 	var labels []string
 	for _, o := range mm.Options {
@@ -99,7 +117,7 @@ func TestFirstMovesPlayedOnlyByClicking(t *testing.T) {
 	writeShot(t, "clickmove-menu.png", moves.Files[0].Data)
 	writeShot(t, "clickmove-preview.png", moves.Files[1].Data)
 
-	// "Another man" turns the menu back to the men, without the board.
+	// "Another man" turns the answer to the men, without the board.
 	back := w.click(w.alice, moves, "mv")
 	if len(back.Files) != 0 || len(back.Embeds) != 0 || menu(t, back).CustomID != sm.CustomID || back.ID != moves.ID {
 		t.Errorf("Another man shows files %d, embeds %d, menu %s (message %s, was %s)", len(back.Files), len(back.Embeds), menu(t, back).CustomID, back.ID, moves.ID)
@@ -112,21 +130,30 @@ func TestFirstMovesPlayedOnlyByClicking(t *testing.T) {
 		t.Fatalf("Carol's choice in Alice's menu was answered in public: %q", refusal.Content)
 	}
 
+	// The second click plays the move, as /move does.
 	played := w.answer(w.srv.Select(w.alice.ID, moves.ID, mm.CustomID, option(t, mm, "Nxf3").Value))
-	if !strings.Contains(played.Content, "**Nxf3**") {
+	if !strings.Contains(played.Content, "**Nxf3**") || played.Ephemeral() {
 		t.Fatalf("the move's board says %q", played.Content)
+	}
+	if strings.Contains(played.Content, "menu under the board") {
+		t.Errorf("the second board still says how to move: %q", played.Content)
 	}
 	// The menu of an older board is stale now.
 	stale := w.answer(w.srv.Select(w.alice.ID, moves.ID, mm.CustomID, option(t, mm, "Nxh3").Value))
 	if !stale.Ephemeral() {
 		t.Fatalf("a choice in a stale menu was answered in public: %q", stale.Content)
 	}
-	// Bob, in French, answers by clicking.
-	men = w.click(w.bob, played, "mv")
-	if !strings.Contains(men.Content, "Quelle pièce") {
-		t.Errorf("Bob's menu is not in French: %q", men.Content)
+	stale = w.pickMan(w.alice, board, "♘ Knight b1")
+	if !stale.Ephemeral() || len(stale.Menus()) != 0 {
+		t.Fatalf("a choice on an older board was answered %q with menus %v", stale.Content, stale.Menus())
 	}
-	played = w.clickMove(w.bob, played, "♞ Cavalier g8", "Nxf6")
+	// Bob, in French, answers by clicking: the board is the server's,
+	// his answer his own.
+	moves = w.pickMan(w.bob, played, "♞ Knight g8")
+	if !strings.Contains(moves.Content, "Coups de la pièce") {
+		t.Errorf("Bob's moves are not in French: %q", moves.Content)
+	}
+	played = w.clickMove(w.bob, played, "♞ Knight g8", "Nxf6")
 	played = w.clickMove(w.alice, played, "♙ Pawn h2", "hxg3")
 	writeShot(t, "clickmove-board.png", played.Files[0].Data)
 	g, err := play.New(w.st, play.Options{}).GameIn(context.Background(), thread)
@@ -139,6 +166,34 @@ func TestFirstMovesPlayedOnlyByClicking(t *testing.T) {
 	}
 	if strings.Join(ucis, " ") != "g1f3 g8f6 h2g3" {
 		t.Errorf("the game holds %v", ucis)
+	}
+}
+
+// Sixteen men that can move fit one menu, each with its count of moves.
+func TestSixteenMenThatCanMoveFitTheBoardsMenu(t *testing.T) {
+	w := newWorld(t, memstore.New(), "en-US")
+	svc := play.New(w.st, play.Options{})
+	_, err := svc.Start(context.Background(), play.NewGame{Guild: w.guild.ID, Channel: w.chess.ID,
+		White: play.Seat{ID: w.alice.ID, Name: "Alice"}, Black: play.Seat{ID: w.bob.ID, Name: "Bob"},
+		StartFEN: "4k3/8/8/8/8/PPPPPPPP/8/RNBQKBNR w - - 0 1", DaysPerMove: 3, At: w.clock.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	board := w.command(w.alice, w.chess.ID, "board")
+	sm := menu(t, board)
+	if len(sm.Options) != 16 || sm.Options[0].Label != "♔ King e1" || sm.Options[15].Label != "♙ Pawn h3" {
+		var labels []string
+		for _, o := range sm.Options {
+			labels = append(labels, o.Label)
+		}
+		t.Fatalf("the board offers %d men: %q", len(sm.Options), labels)
+	}
+	if d := option(t, sm, "♕ Queen d1").Description; d != "3 moves" {
+		t.Errorf("the queen's option says %q", d)
+	}
+	played := w.clickMove(w.alice, board, "♖ Rook a1", "Ra2")
+	if len(played.Components) > 5 || len(menu(t, played).Options) == 0 {
+		t.Errorf("the board after Ra2 has %d rows", len(played.Components))
 	}
 }
 
@@ -173,9 +228,7 @@ func TestAManWithManyMovesPagesThem(t *testing.T) {
 		t.Fatal(err)
 	}
 	board := w.command(w.alice, w.chess.ID, "board")
-	men := w.click(w.alice, board, "mv")
-	sm := menu(t, men)
-	first := w.answer(w.srv.Select(w.alice.ID, men.ID, sm.CustomID, option(t, sm, "♕ Queen d5").Value))
+	first := w.pickMan(w.alice, board, "♕ Queen d5")
 	if n := len(menu(t, first).Options); n != 25 {
 		t.Fatalf("the first page has %d moves", n)
 	}

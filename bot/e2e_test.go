@@ -76,6 +76,9 @@ type world struct {
 	guildIDs []string
 	// threadWait is the bots' Config.ThreadWait: 0 for the default.
 	threadWait time.Duration
+	// lot is the bots' Config.Lot: nil gives the top seed White, as the
+	// tests of tournaments expect unless they draw otherwise.
+	lot func() bool
 }
 
 // newWorld starts a bot on st; a nil st means a bbolt file of the test's.
@@ -114,7 +117,7 @@ func (w *world) start() {
 		w.st = db
 	}
 	svc := play.New(w.st, play.Options{Rand: func(int) int { return 0 }, OnEnd: []func(play.Tx, *play.Game) error{tournament.OnEnd}})
-	b, err := bot.New(bot.Config{Token: w.srv.Token(), Now: w.clock.Now, DefaultDays: 3, Engine: w.engine, Limits: w.limits, Guilds: w.guildIDs, ThreadWait: w.threadWait,
+	b, err := bot.New(bot.Config{Token: w.srv.Token(), Now: w.clock.Now, DefaultDays: 3, Engine: w.engine, Limits: w.limits, Guilds: w.guildIDs, ThreadWait: w.threadWait, Lot: w.lotOrWhite(),
 		Logger: slog.New(slog.NewTextHandler(testWriter{w.t}, &slog.HandlerOptions{Level: slog.LevelWarn}))}, svc)
 	if err != nil {
 		w.t.Fatal(err)
@@ -148,6 +151,14 @@ func (w *world) start() {
 			w.stop = nil
 		}
 	})
+}
+
+// lotOrWhite is the world's lot, or one that gives the top seed White.
+func (w *world) lotOrWhite() func() bool {
+	if w.lot != nil {
+		return w.lot
+	}
+	return func() bool { return false }
 }
 
 func (w *world) restart() {

@@ -111,7 +111,7 @@ func (b *Bot) helpCommand(in *interaction, _ discordgo.ApplicationCommandInterac
 	}
 	m := &message{Flags: discordgo.MessageFlagsEphemeral, Embeds: []*discordgo.MessageEmbed{{
 		Title: tr(in.lang, "help.title", nil), Color: colorOngoing,
-		Description: tr(in.lang, "help.intro", nil) + "\n\n" + strings.Join(lines, "\n") + "\n\n" + tr(in.lang, "help.notation", nil),
+		Description: tr(in.lang, "help.intro", nil) + "\n♟️ " + tr(in.lang, "clickmove.how_to", nil) + "\n\n" + strings.Join(lines, "\n") + "\n\n" + tr(in.lang, "help.notation", nil),
 	}}}
 	return in.respond(m)
 }

@@ -92,12 +92,21 @@ func declareTournament(cfg *Config) *discordgo.ApplicationCommand {
 			roundDays,
 			tournamentOption("adjudicate", discordgo.ApplicationCommandOptionString, false, "draw", "loss_to_move"),
 			tournamentOption("double", discordgo.ApplicationCommandOptionBoolean, false),
+			tournamentOption("bye", discordgo.ApplicationCommandOptionString, false, "bye_full", "bye_half", "bye_none"),
 		),
 		sub("join", id()), sub("withdraw", id()), sub("start", id()), sub("standings", id()))
 }
 
 func (b *Bot) runner() *tournament.Runner {
-	return &tournament.Runner{Round: b.round, Channel: b.boardThread, MaxPlayers: b.cfg.Limits.TournamentPlayers}
+	return &tournament.Runner{Round: b.round, Channel: b.boardThread, MaxPlayers: b.cfg.Limits.TournamentPlayers, Lot: b.drawColour}
+}
+
+// drawColour draws the top seed's colour in round 1 by lot.
+func (b *Bot) drawColour() tournament.Color {
+	if b.cfg.Lot() {
+		return tournament.Black
+	}
+	return tournament.White
 }
 
 // boardThread opens the public thread a board's game is played in, in
@@ -246,6 +255,14 @@ func (b *Bot) createTournament(in *interaction, opts map[string]*discordgo.Appli
 	}
 	if o := opts["adjudicate"]; o != nil && o.StringValue() == "loss_to_move" {
 		t.Adjudicate = tournament.AdjudicateLossToMove
+	}
+	if o := opts["bye"]; o != nil {
+		switch o.StringValue() {
+		case "bye_half":
+			t.ByeScore = tournament.ByeHalfPoint
+		case "bye_none":
+			t.ByeScore = tournament.ByeNoPoint
+		}
 	}
 	t.Name = tr(in.public, "tournament.default_name", map[string]any{"Organiser": in.seat.Name})
 	if o := opts["title"]; o != nil {
@@ -417,7 +434,7 @@ func terms(lang i18n.Lang, t *tournament.Tournament) string {
 	if t.System == tournament.RoundRobin {
 		parts[0] = tr(lang, "tournament.system.roundrobin", nil)
 	} else {
-		parts = append(parts, i18n.N(lang, "tournament.rounds", t.Rounds, nil))
+		parts = append(parts, i18n.N(lang, "tournament.rounds", t.Rounds, nil), tr(lang, "tournament.bye_terms."+byeKey(t.ByeScore), nil))
 	}
 	if t.DaysPerMove > 0 {
 		parts = append(parts, i18n.DaysPerMove(lang, t.DaysPerMove))
@@ -436,6 +453,17 @@ func terms(lang i18n.Lang, t *tournament.Tournament) string {
 		s += "\n" + tr(lang, "tournament.signup.round_days", map[string]any{"Days": i18n.Days(lang, t.RoundDays), "How": how})
 	}
 	return s
+}
+
+// byeKey names a bye's score in the messages' keys.
+func byeKey(s tournament.ByeScore) string {
+	switch s {
+	case tournament.ByeHalfPoint:
+		return "half"
+	case tournament.ByeNoPoint:
+		return "none"
+	}
+	return "full"
 }
 
 func (b *Bot) startTournament(in *interaction, t *tournament.Tournament) error {
@@ -535,7 +563,14 @@ func (b *Bot) announce(ctx context.Context, t *tournament.Tournament) error {
 	// of it from its first board, as their settings say.
 	var pings []string
 	if r.Bye >= 0 {
-		lines = append(lines, tr(lang, "tournament.round.bye", map[string]any{"Player": mention(t.Members[r.Bye].ID)}))
+		// A Swiss's bye scores what the organiser chose; a round-robin's
+		// free player sits the round out.
+		key := map[tournament.ByeScore]string{tournament.ByeFullPoint: "tournament.round.bye", tournament.ByeHalfPoint: "tournament.round.bye_half",
+			tournament.ByeNoPoint: "tournament.round.bye_none"}[t.ByeScore]
+		if t.System == tournament.RoundRobin {
+			key = "tournament.round.sits_out"
+		}
+		lines = append(lines, tr(lang, key, map[string]any{"Player": mention(t.Members[r.Bye].ID)}))
 		pings = append(pings, t.Members[r.Bye].ID)
 	}
 	if !r.Closes.IsZero() {
@@ -553,21 +588,47 @@ func (b *Bot) announce(ctx context.Context, t *tournament.Tournament) error {
 	return nil
 }
 
-// standingsRows are the table's rows: rank, name, points and the
-// tie-breaks of the system.
+// tiebreakKeys name the tie-breaks in the messages' keys.
+var tiebreakKeys = map[tournament.Tiebreak]string{tournament.Buchholz: "bh", tournament.BuchholzCut1: "bh1",
+	tournament.SonnebornBerger: "sb", tournament.DirectEncounter: "de", tournament.Wins: "wins"}
+
+// standingsTable is the table a reader sees, with the standings it shows
+// row by row. Before the first round it lists the players by starting
+// number with their ratings, unranked; once the tournament runs, ranks,
+// points and the system's tie-breaks, each explained once under the
+// table; during a round, those still playing are marked; medals only
+// at the end.
 func standingsTable(lang i18n.Lang, t *tournament.Tournament) (render.Table, []tournament.Standing) {
 	st := t.Standings()
+	if len(t.Played) == 0 {
+		table := render.Table{Columns: []string{tr(lang, "tournament.col.seed", nil), tr(lang, "tournament.col.player", nil),
+			tr(lang, "tournament.col.rating", nil)}, Left: []int{1}}
+		for i, s := range st {
+			m := t.Members[s.Player]
+			rating := "–"
+			if m.Rating > 0 {
+				rating = strconv.Itoa(m.Rating)
+			}
+			table.Rows = append(table.Rows, []string{strconv.Itoa(i + 1), m.Name, rating})
+		}
+		return table, st
+	}
+	order := t.Tiebreaks()
+	live := !t.RoundOver()
 	cols := []string{tr(lang, "tournament.col.rank", nil), tr(lang, "tournament.col.player", nil), tr(lang, "tournament.col.points", nil)}
-	order := tournament.SwissTiebreaks
-	if t.System == tournament.RoundRobin {
-		order = tournament.RoundRobinTiebreaks
-	}
-	key := map[tournament.Tiebreak]string{tournament.Buchholz: "bh", tournament.BuchholzCut1: "bh1", tournament.SonnebornBerger: "sb",
-		tournament.DirectEncounter: "de", tournament.Wins: "wins"}
 	for _, tb := range order {
-		cols = append(cols, tr(lang, "tournament.col."+key[tb], nil))
+		cols = append(cols, tr(lang, "tournament.col."+tiebreakKeys[tb], nil))
 	}
-	table := render.Table{Columns: cols, Left: []int{1}, Podium: 3}
+	if live {
+		cols = append(cols, "")
+	}
+	table := render.Table{Columns: cols, Left: []int{1, len(cols) - 1}, Notes: []string{standingsLegend(lang, t)}}
+	if !live {
+		table.Left = table.Left[:1]
+	}
+	if t.Status == tournament.Finished {
+		table.Podium = 3
+	}
 	for _, s := range st {
 		name := t.Members[s.Player].Name
 		if t.Members[s.Player].Withdrawn {
@@ -585,12 +646,33 @@ func standingsTable(lang i18n.Lang, t *tournament.Tournament) (render.Table, []t
 				row = append(row, tournament.Points(v).String())
 			}
 		}
+		if live {
+			mark := ""
+			if s.Playing {
+				mark = tr(lang, "tournament.standings.playing", nil)
+			}
+			row = append(row, mark)
+		}
 		table.Rows = append(table.Rows, row)
 	}
-	if t.Status == tournament.SigningUp || len(st) == 0 {
-		table.Podium = 0
-	}
 	return table, st
+}
+
+// standingsLegend explains the table's abbreviations in one line: each
+// tie-break of the system, and the mark of those still playing during a
+// round ("" before the first round).
+func standingsLegend(lang i18n.Lang, t *tournament.Tournament) string {
+	if len(t.Played) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, tb := range t.Tiebreaks() {
+		parts = append(parts, tr(lang, "tournament.legend."+tiebreakKeys[tb], nil))
+	}
+	if !t.RoundOver() {
+		parts = append(parts, tr(lang, "tournament.legend.playing", nil))
+	}
+	return strings.Join(parts, " · ")
 }
 
 // quarters writes a count of quarter points: 13 is "3.25".
@@ -607,50 +689,124 @@ func quarters(q int) string {
 	return s
 }
 
-// standingsMessage is the table as an embed and as a picture.
-func (b *Bot) standingsMessage(lang i18n.Lang, t *tournament.Tournament) (*message, error) {
+// standingsTitle names the table by where the tournament is: the players
+// before the first round, the standings during or after a round, the
+// final standings.
+func standingsTitle(lang i18n.Lang, t *tournament.Tournament) string {
+	data := map[string]any{"Name": t.Name, "Round": len(t.Played)}
+	switch {
+	case t.Status == tournament.Finished:
+		return tr(lang, "tournament.final.table", data)
+	case len(t.Played) == 0:
+		return tr(lang, "tournament.standings.seeding", data)
+	case !t.RoundOver():
+		return tr(lang, "tournament.standings.live", data)
+	}
+	return tr(lang, "tournament.standings.title", data)
+}
+
+// standingsEmbed is the table as an embed over its picture, and the
+// picture (nil for a tournament without players).
+func (b *Bot) standingsEmbed(lang i18n.Lang, t *tournament.Tournament) (*discordgo.MessageEmbed, *image, error) {
 	table, st := standingsTable(lang, t)
-	done := len(t.Completed().Players[0].Games)
-	table.Title = tr(lang, "tournament.standings.title", map[string]any{"Name": t.Name, "Round": done})
+	table.Title = standingsTitle(lang, t)
 	var lines, alt []string
 	for i, row := range table.Rows {
+		p := st[i]
 		if i < 25 {
-			lines = append(lines, fmt.Sprintf("`%2s` %s — **%s**", row[0], mention(t.Members[st[i].Player].ID), row[2]))
+			switch {
+			case len(t.Played) == 0:
+				lines = append(lines, fmt.Sprintf("`%2s` %s (%s)", row[0], mention(t.Members[p.Player].ID), row[2]))
+			case p.Playing:
+				lines = append(lines, fmt.Sprintf("`%2s` %s — **%s** · *%s*", row[0], mention(t.Members[p.Player].ID), row[2], row[len(row)-1]))
+			default:
+				lines = append(lines, fmt.Sprintf("`%2s` %s — **%s**", row[0], mention(t.Members[p.Player].ID), row[2]))
+			}
 		}
 		alt = append(alt, row[0]+". "+row[1]+" "+row[2])
 	}
-	e := &discordgo.MessageEmbed{Title: truncate(table.Title, 250), Description: truncate(strings.Join(lines, "\n"), 4000),
-		Image: &discordgo.MessageEmbedImage{URL: "attachment://standings.png"}}
-	m := &message{Embeds: []*discordgo.MessageEmbed{e}}
-	if len(table.Rows) > 0 {
-		png, err := render.TablePNG(table, b.cfg.Theme)
-		if err != nil {
-			return nil, err
-		}
-		m.attach(image{name: "standings.png", data: png, mime: "image/png",
-			alt: tr(lang, "tournament.standings.alt", map[string]any{"Name": t.Name, "Lines": strings.Join(alt, "; ")})})
-	} else {
-		e.Image = nil
+	if legend := standingsLegend(lang, t); legend != "" {
+		lines = append(lines, "-# "+legend)
+	}
+	e := &discordgo.MessageEmbed{Title: truncate(table.Title, 250), Description: truncate(strings.Join(lines, "\n"), 4000)}
+	if len(table.Rows) == 0 {
 		e.Description = tr(lang, "tournament.signup.nobody", nil)
+		return e, nil, nil
+	}
+	png, err := render.TablePNG(table, b.cfg.Theme)
+	if err != nil {
+		return nil, nil, err
+	}
+	e.Image = &discordgo.MessageEmbedImage{URL: "attachment://standings.png"}
+	return e, &image{name: "standings.png", data: png, mime: "image/png",
+		alt: tr(lang, "tournament.standings.alt", map[string]any{"Name": t.Name, "Lines": strings.Join(alt, "; ")})}, nil
+}
+
+// standingsMessage is the table as an embed and as a picture.
+func (b *Bot) standingsMessage(lang i18n.Lang, t *tournament.Tournament) (*message, error) {
+	e, img, err := b.standingsEmbed(lang, t)
+	if err != nil {
+		return nil, err
+	}
+	m := &message{Embeds: []*discordgo.MessageEmbed{e}}
+	if img != nil {
+		m.attach(*img)
 	}
 	m.mentionOnly()
 	return m, nil
 }
 
-// podiumMessage ends a tournament: the first three and the final table.
+// podium is the first three of the final standings, players tied
+// sharing a rank, for the podium's picture.
+func podium(lang i18n.Lang, t *tournament.Tournament, st []tournament.Standing) render.Podium {
+	p := render.Podium{Title: t.Name}
+	for i := 0; i < len(st) && i < 3; i++ {
+		p.Places = append(p.Places, render.PodiumPlace{Rank: min(st[i].Rank, 3), Name: t.Members[st[i].Player].Name, Score: st[i].Score.String()})
+	}
+	if len(t.Played) > 0 {
+		from, to := t.Played[0].Started, t.Ended
+		if to.IsZero() {
+			to = t.Played[len(t.Played)-1].Started
+		}
+		p.Dates = i18n.Date(lang, from)
+		if d := i18n.Date(lang, to); d != p.Dates {
+			p.Dates = tr(lang, "tournament.podium.dates", map[string]any{"From": p.Dates, "To": d})
+		}
+	}
+	return p
+}
+
+// podiumMessage ends a tournament: the first three in words and in a
+// podium's picture, with the final table beside them.
 func (b *Bot) podiumMessage(lang i18n.Lang, t *tournament.Tournament) (*message, error) {
-	m, err := b.standingsMessage(lang, t)
+	e, img, err := b.standingsEmbed(lang, t)
 	if err != nil {
 		return nil, err
 	}
-	_, st := standingsTable(lang, t)
+	st := t.Standings()
 	medals := []string{"🥇", "🥈", "🥉"}
-	var podium []string
+	var lines, alt []string
 	for i := 0; i < len(st) && i < 3; i++ {
-		podium = append(podium, fmt.Sprintf("%s %s (%s)", medals[min(st[i].Rank, 3)-1], mention(t.Members[st[i].Player].ID), st[i].Score))
+		lines = append(lines, fmt.Sprintf("%s %s (%s)", medals[min(st[i].Rank, 3)-1], mention(t.Members[st[i].Player].ID), st[i].Score))
+		alt = append(alt, fmt.Sprintf("%d. %s %s", min(st[i].Rank, 3), t.Members[st[i].Player].Name, st[i].Score))
 	}
-	m.Content = "**" + tr(lang, "tournament.final.title", map[string]any{"Name": t.Name}) + "**\n" + strings.Join(podium, "\n")
-	m.Embeds[0].Title = truncate(tr(lang, "tournament.final.table", map[string]any{"Name": t.Name}), 250)
+	m := &message{Content: "**" + tr(lang, "tournament.final.title", map[string]any{"Name": t.Name}) + "**\n" + strings.Join(lines, "\n")}
+	if len(st) > 0 {
+		pic, err := render.PodiumPNG(podium(lang, t, st), b.cfg.Theme)
+		if err != nil {
+			return nil, err
+		}
+		m.Embeds = append(m.Embeds, &discordgo.MessageEmbed{Title: truncate(tr(lang, "tournament.final.table", map[string]any{"Name": t.Name}), 250),
+			Image: &discordgo.MessageEmbedImage{URL: "attachment://podium.png"}})
+		m.attach(image{name: "podium.png", data: pic, mime: "image/png",
+			alt: tr(lang, "tournament.podium.alt", map[string]any{"Name": t.Name, "Lines": strings.Join(alt, "; ")})})
+		e.Title = ""
+	}
+	m.Embeds = append(m.Embeds, e)
+	if img != nil {
+		m.attach(*img)
+	}
+	m.mentionOnly()
 	return m, nil
 }
 

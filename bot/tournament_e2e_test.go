@@ -1,10 +1,13 @@
 package bot_test
 
 import (
+	"bytes"
 	"fmt"
+	"image/png"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +17,7 @@ import (
 	"github.com/iceagechess/iceage/bot"
 	"github.com/iceagechess/iceage/internal/fakediscord"
 	"github.com/iceagechess/iceage/play/memstore"
+	"github.com/iceagechess/iceage/render"
 )
 
 var (
@@ -94,6 +98,9 @@ func (w *tournamentWorld) playRound(post fakediscord.Message, users map[string]f
 
 func TestTournamentSwissOfFiveWithAByeAndAWithdrawal(t *testing.T) {
 	w := newTournamentWorld(t)
+	// The lot gives the top seed Black.
+	w.lot = func() bool { return true }
+	w.restart()
 	players := []fakediscord.User{w.alice, w.bob, w.carol, w.dan, w.eve}
 	users := map[string]fakediscord.User{}
 	for _, p := range players {
@@ -105,8 +112,8 @@ func TestTournamentSwissOfFiveWithAByeAndAWithdrawal(t *testing.T) {
 		t.Fatalf("a member without Manage Server opened a tournament: %+v", got)
 	}
 	post := w.create(fakediscord.StringOption("system", "swiss"), fakediscord.IntOption("rounds", 3), fakediscord.IntOption("days", 3),
-		fakediscord.StringOption("title", "Winter Swiss"))
-	if !strings.Contains(embedAll(post), "Winter Swiss") || !strings.Contains(embedAll(post), "3 rounds") {
+		fakediscord.StringOption("title", "Winter Swiss"), fakediscord.StringOption("bye", "bye_half"))
+	if !strings.Contains(embedAll(post), "Winter Swiss") || !strings.Contains(embedAll(post), "3 rounds") || !strings.Contains(embedAll(post), "bye: ½ point") {
 		t.Fatalf("sign-up post: %s", embedAll(post))
 	}
 	for _, p := range players {
@@ -146,14 +153,28 @@ func TestTournamentSwissOfFiveWithAByeAndAWithdrawal(t *testing.T) {
 		}
 	}
 
+	// Before the start: the players by starting number, unranked.
+	before := w.command(w.dan, w.chess.ID, "tournament", fakediscord.SubCommand("standings"))
+	if text := embedAll(before); !strings.Contains(text, "players by starting number") || strings.Contains(text, "after round") ||
+		strings.Contains(text, "🥇") || !strings.Contains(text, "` 1` <@"+w.alice.ID+">") || len(before.Files) != 1 {
+		t.Fatalf("standings before the start: %s, %d files", text, len(before.Files))
+	}
+	isPNG(t, before.Files[0])
+	savePNG(before.Files[0], "before.png")
+
 	// Only an organiser starts it.
 	if got := w.command(w.carol, w.chess.ID, "tournament", fakediscord.SubCommand("start")); !got.Ephemeral() || !strings.Contains(got.Content, "организатор") {
 		t.Fatalf("a player started the tournament: %+v", got)
 	}
 	w.command(w.org, w.chess.ID, "tournament", fakediscord.SubCommand("start"))
 	r1 := w.roundPost(1)
-	if !strings.Contains(r1.Content, "Bye: <@") {
-		t.Fatalf("round 1 of five players has no bye:\n%s", r1.Content)
+	if !strings.Contains(r1.Content, "Bye: <@") || !strings.Contains(r1.Content, "scores half a point without playing") {
+		t.Fatalf("round 1 of five players has no half-point bye:\n%s", r1.Content)
+	}
+	// Alice, the top seed (all are unrated, she joined first), has Black
+	// on board 1 as the lot drew.
+	if !strings.Contains(r1.Content, "Board 1: <@") || !strings.Contains(r1.Content, "against <@"+w.alice.ID+"> (Black)") {
+		t.Fatalf("the top seed does not have Black on board 1:\n%s", r1.Content)
 	}
 	byeLine := r1.Content[strings.Index(r1.Content, "Bye: "):]
 	byePlayer := userRef.FindStringSubmatch(byeLine)[1]
@@ -179,27 +200,28 @@ func TestTournamentSwissOfFiveWithAByeAndAWithdrawal(t *testing.T) {
 			t.Fatalf("round %d pairs the withdrawn player or gives a bye to four:\n%s", k, rk.Content)
 		}
 		if k == 2 {
+			// During round 2: the bye's half point counts, those still
+			// playing are marked, the tie-breaks explained.
 			st := w.command(w.dan, w.chess.ID, "tournament", fakediscord.SubCommand("standings"))
-			if len(st.Files) != 1 || !strings.Contains(embedAll(st), "after round 1") {
-				t.Fatalf("standings after round 1: %s, %d files", embedAll(st), len(st.Files))
+			text := embedAll(st)
+			if len(st.Files) != 1 || !strings.Contains(text, "standings during round 2") || strings.Count(text, "*playing*") != 4 ||
+				!strings.Contains(text, "<@"+byePlayer+"> — **0.5**") || !strings.Contains(text, "BH-1: Buchholz cut 1") || strings.Contains(text, "🥇") {
+				t.Fatalf("standings during round 2: %s, %d files", text, len(st.Files))
 			}
 			isPNG(t, st.Files[0])
+			savePNG(st.Files[0], "during.png")
 		}
 		if n := w.playRound(rk, users); n != 2 {
 			t.Fatalf("round %d had %d games", k, n)
 		}
 	}
 	final := w.waitMessage(w.chess.ID, func(m fakediscord.Message) bool { return strings.Contains(m.Content, "is over") })
-	if len(final.Files) != 1 || !strings.Contains(final.Content, "🥇") || !strings.Contains(embedAll(final), "final standings") {
-		t.Fatalf("the final post: %q %s, %d files", final.Content, embedAll(final), len(final.Files))
-	}
-	isPNG(t, final.Files[0])
-	if dir := os.Getenv("ICEAGE_TOURNAMENT_PNG"); dir != "" {
-		_ = os.WriteFile(filepath.Join(dir, "final.png"), final.Files[0].Data, 0o600)
-	}
+	checkFinalPost(t, final)
+	savePNG(final.Files[0], "podium.png")
+	savePNG(final.Files[1], "final.png")
 	// Each player's /stats tells the tournament and the place.
 	stats := w.command(w.alice, w.chess.ID, "stats")
-	if !strings.Contains(embedAll(stats), "Winter Swiss: place 5 of 5") {
+	if !regexp.MustCompile(`Winter Swiss: place \d of 5 \(`).MatchString(embedAll(stats)) {
 		t.Errorf("/stats lacks the tournament: %s", embedAll(stats))
 	}
 	// The sign-up post says it is over and takes no more joins.
@@ -244,8 +266,74 @@ func TestTournamentRoundRobinOfFour(t *testing.T) {
 		t.Fatalf("%d pairings in a round-robin of four", len(met))
 	}
 	final := w.waitMessage(w.chess.ID, func(m fakediscord.Message) bool { return strings.Contains(m.Content, "is over") })
-	if len(final.Files) != 1 {
-		t.Fatalf("no standings picture in %q", final.Content)
+	checkFinalPost(t, final)
+}
+
+// checkFinalPost: the final post names the winners, shows the podium's
+// picture (640×420) and the final table beside it.
+func checkFinalPost(t *testing.T, final fakediscord.Message) {
+	t.Helper()
+	if len(final.Files) != 2 || final.Files[0].Name != "podium.png" || final.Files[1].Name != "standings.png" ||
+		!strings.Contains(final.Content, "🥇") || !strings.Contains(embedAll(final), "Final standings") || len(final.Embeds) != 2 ||
+		final.Embeds[0].Image == nil || final.Embeds[0].Image.URL != "attachment://podium.png" {
+		t.Fatalf("the final post: %q %s, %d files", final.Content, embedAll(final), len(final.Files))
+	}
+	for _, f := range final.Files {
+		isPNG(t, f)
+	}
+	im, err := png.Decode(bytes.NewReader(final.Files[0].Data))
+	if err != nil || im.Bounds().Dx() != render.PodiumWidth || im.Bounds().Dy() != render.PodiumHeight {
+		t.Fatalf("the podium's picture: %v, %v", im.Bounds(), err)
+	}
+}
+
+// savePNG keeps a picture of the tests where ICEAGE_TOURNAMENT_PNG says,
+// to look at.
+func savePNG(f fakediscord.File, name string) {
+	if dir := os.Getenv("ICEAGE_TOURNAMENT_PNG"); dir != "" {
+		_ = os.WriteFile(filepath.Join(dir, name), f.Data, 0o600)
+	}
+}
+
+// A round-robin of three: each round one player is free, announced as
+// sitting out, and scores nothing for it.
+func TestTournamentRoundRobinOfThreeSitsOneOut(t *testing.T) {
+	w := newTournamentWorld(t)
+	players := []fakediscord.User{w.alice, w.bob, w.carol}
+	users := map[string]fakediscord.User{}
+	for _, p := range players {
+		users[p.ID] = p
+	}
+	post := w.create(fakediscord.StringOption("system", "roundrobin"))
+	for _, p := range players {
+		w.click(p, post, "join")
+	}
+	w.command(w.org, w.chess.ID, "tournament", fakediscord.SubCommand("start"))
+	free := map[string]bool{}
+	for k := 1; k <= 3; k++ {
+		rk := w.roundPost(k)
+		i := strings.Index(rk.Content, "Free this round: <@")
+		if i < 0 || strings.Contains(rk.Content, "scores a point") {
+			t.Fatalf("round %d does not say who sits out:\n%s", k, rk.Content)
+		}
+		free[userRef.FindStringSubmatch(rk.Content[i:])[1]] = true
+		if n := w.playRound(rk, users); n != 1 {
+			t.Fatalf("round %d had %d games", k, n)
+		}
+	}
+	if len(free) != 3 {
+		t.Fatalf("%d players sat out, want each once", len(free))
+	}
+	final := w.waitMessage(w.chess.ID, func(m fakediscord.Message) bool { return strings.Contains(m.Content, "is over") })
+	checkFinalPost(t, final)
+	// Three games, each a win: 3 points in all, none for sitting out.
+	total := 0.0
+	for _, m := range regexp.MustCompile(`— \*\*([0-9.]+)\*\*`).FindAllStringSubmatch(embedAll(final), -1) {
+		v, _ := strconv.ParseFloat(m[1], 64)
+		total += v
+	}
+	if total != 3 {
+		t.Fatalf("%v points in the final table, want 3:\n%s", total, embedAll(final))
 	}
 }
 

@@ -417,7 +417,17 @@ type MoveError struct {
 	Castling Castling
 	// Outcome is how the game ended when Kind is GameOver.
 	Outcome Outcome
-	Msg     string // the explanation in English, e.g. "ice on a3 blocks it"
+	// Frozen is the man an Ice Age froze that the move may have meant
+	// (Match.FrozenMeant); nil when none, or when nobody looked.
+	Frozen *FrozenMan
+	Msg    string // the explanation in English, e.g. "ice on a3 blocks it"
+}
+
+// FrozenMan is a man an Ice Age turned to ice: the man, its square, and
+// the number of Black's move that brought that Ice Age.
+type FrozenMan struct {
+	Placement
+	BlackMove int
 }
 
 // NewMoveError returns a MoveError of kind k, detail d and text, with no

@@ -2,6 +2,7 @@ package game
 
 import (
 	"math/bits"
+	"strconv"
 	"strings"
 )
 
@@ -626,4 +627,92 @@ func plural(name string) string {
 		return "pawns or bishops"
 	}
 	return name + "s"
+}
+
+// FrozenMeant finds the man that a refused move may have meant but that
+// an Ice Age of m froze, so that the refusal can say what happened
+// there: the man frozen on e's from square when it holds ice; or, when
+// the text names a kind the mover has none of, or a man that cannot go
+// that way, a man of the mover's of that kind frozen on a square still
+// iced, from where it could go to e's target, on the file and rank the
+// text gives. The latest Ice Age is looked at first.
+func (m *Match) FrozenMeant(e *MoveError) (FrozenMan, bool) {
+	if e == nil {
+		return FrozenMan{}, false
+	}
+	pos := &m.pos
+	us := pos.turn
+	kind := e.Named
+	if kind == NoKind && e.Piece != NoPiece {
+		kind = e.Piece.Kind()
+	}
+	for i := len(m.iceAges) - 1; i >= 0; i-- {
+		ev := m.iceAges[i]
+		if ev == nil {
+			continue
+		}
+		number := ev.Before.fullmove - 1
+		for _, f := range ev.Frozen {
+			if !pos.ice.Has(f.Square) {
+				continue // taken since: the square no longer tells of it
+			}
+			switch {
+			case e.Detail == DetailIceOnFrom:
+				if f.Square != e.From {
+					continue
+				}
+			case e.Kind == NoSuchMan || e.Kind == CannotMoveThatWay:
+				if kind == NoKind || e.To == NoSquare || f.Piece != MakePiece(us, kind) || !wouldGo(f.Piece, f.Square, e.To) ||
+					e.FromFile >= 0 && f.Square.File() != e.FromFile || e.FromRank >= 0 && f.Square.Rank() != e.FromRank {
+					continue
+				}
+			default:
+				continue
+			}
+			return FrozenMan{Placement: f, BlackMove: number}, true
+		}
+	}
+	return FrozenMan{}, false
+}
+
+// wouldGo reports whether man x on from moves in a shape that reaches
+// to, whatever stands between.
+func wouldGo(x Piece, from, to Square) bool {
+	df, dr := to.File()-from.File(), to.Rank()-from.Rank()
+	if from == to {
+		return false
+	}
+	switch x.Kind() {
+	case Knight:
+		return absi(df) == 1 && absi(dr) == 2 || absi(df) == 2 && absi(dr) == 1
+	case Bishop:
+		return absi(df) == absi(dr)
+	case Rook:
+		return df == 0 || dr == 0
+	case Queen:
+		return absi(df) == absi(dr) || df == 0 || dr == 0
+	case King:
+		return absi(df) <= 1 && absi(dr) <= 1
+	case Pawn:
+		fwd := 1
+		if x.Color() == Black {
+			fwd = -1
+		}
+		return absi(df) <= 1 && dr == fwd || df == 0 && dr == 2*fwd
+	}
+	return false
+}
+
+// NoteFrozen tells, with e, of the man f that the move may have meant
+// and that an Ice Age froze (Match.FrozenMeant): what happened on its
+// square replaces "there is ice", and follows any other reason.
+func (e *MoveError) NoteFrozen(f FrozenMan) {
+	e.Frozen = &f
+	froze := "the " + strings.ToLower(colorName(f.Piece.Color())) + " " + f.Piece.Kind().Name() + " on " + f.Square.String() +
+		" froze in the Ice Age after Black's move " + strconv.Itoa(f.BlackMove) + ": it is ice now"
+	if e.Detail == DetailIceOnFrom {
+		e.Msg = froze
+		return
+	}
+	e.Msg += ". " + strings.ToUpper(froze[:1]) + froze[1:]
 }

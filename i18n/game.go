@@ -232,6 +232,14 @@ func MoveError(lang Lang, e *game.MoveError) string {
 	if e == nil {
 		return ""
 	}
+	if f := e.Frozen; f != nil {
+		froze := T(lang, "iceage.froze_here", map[string]any{"Number": f.BlackMove, "Square": f.Square.String(),
+			"Frozen": T(lang, "piece."+kindKey(f.Piece.Kind())+"."+colorKey(f.Piece.Color()), nil)})
+		if e.Detail == game.DetailIceOnFrom {
+			return froze
+		}
+		return T(lang, moveErrorID(e), moveErrorData(lang, e)) + ". " + Sentence(froze)
+	}
 	return T(lang, moveErrorID(e), moveErrorData(lang, e))
 }
 

@@ -350,7 +350,23 @@ func moveErrors(t *testing.T) []*game.MoveError {
 	if !errors.As(m.End(game.Outcome{Result: game.Draw, Reason: game.DrawAgreed}), &e) {
 		t.Fatal("no error agreeing a draw after resigning")
 	}
-	return append(out, e)
+	out = append(out, e)
+	// A man an Ice Age froze, meant by the move: on its square, or by
+	// its kind.
+	frozen := &game.FrozenMan{Placement: game.Placement{Square: game.H1, Piece: game.MakePiece(game.White, game.Bishop)}, BlackMove: 20}
+	for _, c := range []struct{ fen, text string }{{"k7/8/8/8/8/8/8/K6* w - - 0 21", "h1b7"}, {"k7/8/8/8/8/8/8/K6* w - - 0 21", "Bb7"}} {
+		p, err := game.ParseFEN(c.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = game.ParseMove(&p, c.text)
+		if !errors.As(err, &e) {
+			t.Fatalf("ParseMove(%q) in %s = %v, want a *MoveError", c.text, c.fen, err)
+		}
+		e.NoteFrozen(*frozen)
+		out = append(out, e)
+	}
+	return out
 }
 
 func TestMoveErrorsInEveryLanguage(t *testing.T) {

@@ -80,6 +80,12 @@ func moveRefusal(g *Game, pos *game.Position, text string, err error) error {
 	case errors.As(err, &se):
 		x.Kind = NotAMove
 	case errors.As(err, &me):
+		// A man the move meant may have frozen: the refusal says so.
+		if m, merr := g.Match(); merr == nil {
+			if f, ok := m.FrozenMeant(me); ok {
+				me.NoteFrozen(f)
+			}
+		}
 	default:
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/fogleman/gg"
@@ -23,6 +24,9 @@ type Table struct {
 	// Left are the columns written from the left (names); the others are
 	// numbers, written from the right.
 	Left []int
+	// Notes are lines written under the table (what its abbreviations
+	// mean), wrapped to its width.
+	Notes []string
 }
 
 // Limits on what a table draws, so that no input makes a huge picture.
@@ -30,12 +34,13 @@ const (
 	maxTableRows = 200
 	maxTableCols = 12
 	maxCellRunes = 40
+	maxNoteRunes = 400
 )
 
 // TablePNG draws a table of standings in the theme's colours as a PNG.
 // Errors: too many rows or columns, or rows of the wrong width.
 func TablePNG(tb Table, t Theme) ([]byte, error) {
-	if len(tb.Rows) > maxTableRows || len(tb.Columns) > maxTableCols || len(tb.Columns) == 0 {
+	if len(tb.Rows) > maxTableRows || len(tb.Columns) > maxTableCols || len(tb.Columns) == 0 || len(tb.Notes) > maxTableCols {
 		return nil, fmt.Errorf("render: a table of %d rows and %d columns; at most %d rows and 1 to %d columns", len(tb.Rows), len(tb.Columns), maxTableRows, maxTableCols)
 	}
 	for i, r := range tb.Rows {
@@ -48,7 +53,7 @@ func TablePNG(tb Table, t Theme) ([]byte, error) {
 	}
 	col := chartColorsOf(t)
 	loadFonts()
-	head, body, title := face(fonts.bold, 15), face(fonts.regular, 15), face(fonts.medium, 19)
+	head, body, title, note := face(fonts.bold, 15), face(fonts.regular, 15), face(fonts.medium, 19), face(fonts.regular, 15)
 	cut := func(s string) string {
 		if utf8.RuneCountInString(s) <= maxCellRunes {
 			return s
@@ -62,7 +67,7 @@ func TablePNG(tb Table, t Theme) ([]byte, error) {
 		w, _ := measure.MeasureString(s)
 		return w
 	}
-	const pad, rowH, titleH = 14.0, 30.0, 40.0
+	const pad, rowH, titleH = 11.0, 30.0, 40.0
 	widths := make([]float64, len(tb.Columns))
 	for c, h := range tb.Columns {
 		widths[c] = width(head, cut(h))
@@ -77,7 +82,15 @@ func TablePNG(tb Table, t Theme) ([]byte, error) {
 		total += w + 2*pad
 	}
 	total = max(total, width(title, cut(tb.Title))+3*pad, 320)
+	const noteH = 21.0
+	var notes []string
+	for _, n := range tb.Notes {
+		notes = append(notes, wrap(func(s string) float64 { return width(note, s) }, []rune(n)[:min(len([]rune(n)), maxNoteRunes)], total-2*pad)...)
+	}
 	h := titleH + rowH*float64(len(tb.Rows)+1) + pad
+	if len(notes) > 0 {
+		h += pad/2 + noteH*float64(len(notes))
+	}
 	dc := gg.NewContext(int(total), int(h))
 	dc.SetColor(col.bg)
 	dc.Clear()
@@ -123,9 +136,42 @@ func TablePNG(tb Table, t Theme) ([]byte, error) {
 		}
 		drawRow(y, r, body, col.text)
 	}
+	y += rowH + pad/2
+	dc.SetFontFace(note)
+	dc.SetColor(col.label)
+	for _, n := range notes {
+		dc.DrawStringAnchored(n, pad, y+noteH/2, 0, 0.5)
+		y += noteH
+	}
 	var buf bytes.Buffer
 	if err := png.Encode(&buf, dc.Image().(*image.RGBA)); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// wrap breaks text into lines no wider than w, at spaces where it can.
+func wrap(measure func(string) float64, text []rune, w float64) []string {
+	var lines []string
+	for len(text) > 0 {
+		if measure(string(text)) <= w {
+			lines = append(lines, string(text))
+			break
+		}
+		// The longest prefix that fits, then back to its last space.
+		n := 1
+		for n < len(text) && measure(string(text[:n+1])) <= w {
+			n++
+		}
+		end := n
+		for i := n; i > 0; i-- {
+			if text[i] == ' ' {
+				end = i
+				break
+			}
+		}
+		lines = append(lines, strings.TrimSpace(string(text[:end])))
+		text = []rune(strings.TrimLeft(string(text[end:]), " "))
+	}
+	return lines
 }

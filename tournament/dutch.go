@@ -196,7 +196,10 @@ func PairDutch(f *Field) (Pairing, error) {
 	if err := d.findByeScore(); err != nil {
 		return Pairing{}, err
 	}
-	pairs, bye, err := d.pairBrackets()
+	pairs, bye, err := d.pairFresh()
+	if pairs == nil && err == nil {
+		pairs, bye, err = d.pairBrackets()
+	}
 	if err != nil {
 		return Pairing{}, err
 	}
@@ -355,6 +358,35 @@ func (d *dutch) scoreRanks() map[Points]int {
 		}
 	}
 	return r
+}
+
+// pairFresh pairs a round 1 in which nobody has played yet: one
+// homogeneous bracket in which no pair is forbidden and no colour or
+// float criterion can be broken, so the first candidate of Article 4 is
+// the pairing — S1 against S2 in order, the lowest player floating to the
+// bye — and no matching is needed (this is most of the work of a large
+// first round). It returns nil pairs when the round is not such a one.
+func (d *dutch) pairFresh() ([][2]int, int, error) {
+	n := len(d.ps)
+	if d.f.Played() > 0 || n < 2 {
+		return nil, -1, nil
+	}
+	for i := range d.ps {
+		p := &d.ps[i]
+		if p.score != d.ps[0].score || len(p.hist) > 0 || p.float != [3]int8{} || !p.byeOK {
+			return nil, -1, nil
+		}
+	}
+	half := n / 2
+	pairs := make([][2]int, 0, half)
+	for i := 0; i < half; i++ {
+		pairs = append(pairs, [2]int{i, half + i})
+	}
+	bye := -1
+	if d.odd {
+		bye = n - 1
+	}
+	return pairs, bye, nil
 }
 
 // pairBrackets pairs bracket after bracket from the top score down and

@@ -86,6 +86,8 @@ type Tournament struct {
 	Members    []Member
 	Played     []TRound
 	Revision   int
+	// Ended is when the last round ended and the tournament finished.
+	Ended time.Time `json:",omitzero"`
 	// TopColor is the colour drawn by lot for the top seed in round 1
 	// (C.04.3 5.1); NoColor until the start draws it.
 	TopColor Color `json:",omitempty"`
@@ -318,6 +320,7 @@ func (t *Tournament) Next(now time.Time) (*TRound, error) {
 	}
 	if len(t.Played) >= t.Rounds {
 		t.Status = Finished
+		t.Ended = now
 		t.Revision++
 		return nil, nil
 	}
@@ -415,12 +418,55 @@ func (t *Tournament) Completed() *Field {
 	return f
 }
 
-// Standings ranks the players with the tie-breaks of the tournament's
-// system.
-func (t *Tournament) Standings() []Standing {
-	order := SwissTiebreaks
+// Tiebreaks are the tie-breaks of the tournament's system, in order.
+func (t *Tournament) Tiebreaks() []Tiebreak {
 	if t.System == RoundRobin {
-		order = RoundRobinTiebreaks
+		return RoundRobinTiebreaks
 	}
-	return Standings(t.Field(), order)
+	return SwissTiebreaks
+}
+
+// Seeding is the players in the order of their pairing numbers: once
+// started, the order of Members; before, the order the start will give
+// them (by rating, the earlier sign-up first among equals).
+func (t *Tournament) Seeding() []int {
+	order := make([]int, len(t.Members))
+	for i := range order {
+		order[i] = i
+	}
+	if t.Status == SigningUp {
+		sort.SliceStable(order, func(a, b int) bool { return t.Members[order[a]].Rating > t.Members[order[b]].Rating })
+	}
+	return order
+}
+
+// Standings ranks the players with the tie-breaks of the tournament's
+// system. Before the first round there is no ranking: every player has
+// Rank 0, in seeding order. During a round, the scores count the games
+// over; the tie-breaks are those of the rounds over, so that a player
+// who lost in the round under way is not ranked above one of the same
+// score still playing for their tie-breaks' sake; those still playing
+// are marked.
+func (t *Tournament) Standings() []Standing {
+	if len(t.Played) == 0 {
+		var st []Standing
+		for _, i := range t.Seeding() {
+			st = append(st, Standing{Player: i})
+		}
+		return st
+	}
+	order := t.Tiebreaks()
+	f := t.Field()
+	if t.RoundOver() {
+		return Standings(f, order)
+	}
+	st := Standings(t.Completed(), order)
+	k := len(t.Played) - 1
+	for i := range st {
+		e := &f.Players[st[i].Player]
+		st[i].Score = e.Score()
+		st[i].Playing = e.Games[k].Outcome == Pending
+	}
+	rank(st, order)
+	return st
 }

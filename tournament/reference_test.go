@@ -396,3 +396,42 @@ func TestGenerateBenchFields(t *testing.T) {
 		}
 	}
 }
+
+// The benchmark rounds are paired as the endorsed engine paired them
+// (testdata/bench/*.pairs, its output for each file). The 1,000-player
+// round 5 runs only with TOURNAMENT_BENCH_LARGE=1.
+func TestDutchBenchFieldsMatchReference(t *testing.T) {
+	for _, bf := range benchFields {
+		t.Run(fmt.Sprintf("%d players round %d", bf.n, bf.round), func(t *testing.T) {
+			if bf.n > 200 && bf.round > 1 && os.Getenv("TOURNAMENT_BENCH_LARGE") == "" {
+				t.Skip("set TOURNAMENT_BENCH_LARGE=1 for the 1,000-player round 5")
+			}
+			if testing.Short() && bf.round > 1 {
+				t.Skip("a later round of 200 players takes a second")
+			}
+			text, err := os.ReadFile(benchFile(bf.n, bf.round))
+			if err != nil {
+				t.Fatal(err)
+			}
+			trf, err := ReadTRF(bytes.NewReader(text))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := os.ReadFile(strings.TrimSuffix(benchFile(bf.n, bf.round), ".trf") + ".pairs")
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := parseReferencePairing(out, len(trf.Field.Players))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := PairDutch(&trf.Field)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !samePairing(got, want) {
+				t.Fatalf("\n got %v\nwant %v", showPairing(got), showPairing(want))
+			}
+		})
+	}
+}

@@ -33,6 +33,9 @@ type Standing struct {
 	SonnebornBerger int
 	DirectEncounter Points
 	Wins            int
+	// Playing: the player's game of the round under way is not over; its
+	// result is not counted yet.
+	Playing bool
 }
 
 // Value is the standing's value for tie-break t, in the units above.
@@ -116,6 +119,13 @@ func Standings(f *Field, order []Tiebreak) []Standing {
 			}
 		}
 	}
+	rank(st, order)
+	return st
+}
+
+// rank sorts st by score and then by the tie-breaks in order, and gives
+// each its rank; tied players share one.
+func rank(st []Standing, order []Tiebreak) {
 	less := func(a, b *Standing) int { // >0 when a ranks above b
 		if a.Score != b.Score {
 			return int(a.Score - b.Score)
@@ -139,5 +149,4 @@ func Standings(f *Field, order []Tiebreak) []Standing {
 			st[i].Rank = st[i-1].Rank
 		}
 	}
-	return st
 }

@@ -137,3 +137,53 @@ func BenchmarkWatcherMemory(b *testing.B) {
 	}
 	b.ReportMetric(per, "bytes/watcher")
 }
+
+// BenchmarkGameMemory measures what the hub holds for each game it
+// follows, with one watcher each, for 1,000 games that each had 40 moves
+// while followed.
+func BenchmarkGameMemory(b *testing.B) {
+	const n = 1000
+	st := inProcess[0].open(b)
+	h := newHub(b, st, stream.Options{})
+	var tables []*table
+	for i := range n {
+		tables = append(tables, newTable(b, st, fmt.Sprintf("c%d", i)))
+	}
+	var per float64
+	for range b.N {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		ws := make([]*stream.Watch, 0, n)
+		for _, tb := range tables {
+			w, err := h.Subscribe(ctx, tb.g.ID, tb.g.Revision)
+			if err != nil {
+				b.Fatal(err)
+			}
+			ws = append(ws, w)
+		}
+		for range 40 {
+			for i, tb := range tables {
+				if !tb.g.Over() {
+					tb.move()
+					for len(ws[i].Events()) > 0 {
+						<-ws[i].Events()
+					}
+				}
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+		for _, w := range ws {
+			for len(w.Events()) > 0 {
+				<-w.Events()
+			}
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		per = float64(int64(after.HeapAlloc+after.StackInuse)-int64(before.HeapAlloc+before.StackInuse)) / n
+		for _, w := range ws {
+			w.Close()
+		}
+	}
+	b.ReportMetric(per, "bytes/game")
+}

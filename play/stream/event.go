@@ -285,11 +285,20 @@ func (f *followed) fill(ev *Event) {
 		ev.IceAgeIn = pos.BlackMovesToIceAge()
 		if !g.Over() {
 			for _, s := range pos.WouldFreeze().Squares() {
-				ev.WouldFreeze = append(ev.WouldFreeze, s.String())
+				ev.WouldFreeze = append(ev.WouldFreeze, squareNames[s&63])
 			}
 		}
 	}
 }
+
+// squareNames are the squares' names, made once: every event names
+// some.
+var squareNames = func() (n [64]string) {
+	for s := range n {
+		n[s] = game.Square(s).String()
+	}
+	return n
+}()
 
 func iceAge(e *game.IceAge) *IceAge {
 	if e == nil {
@@ -297,10 +306,10 @@ func iceAge(e *game.IceAge) *IceAge {
 	}
 	out := &IceAge{Frozen: []Frozen{}, Filled: []string{}}
 	for _, f := range e.Frozen {
-		out.Frozen = append(out.Frozen, Frozen{Square: f.Square.String(), Man: string(f.Piece.FENLetter())})
+		out.Frozen = append(out.Frozen, Frozen{Square: squareNames[f.Square&63], Man: string(f.Piece.FENLetter())})
 	}
 	for _, s := range e.Filled.Squares() {
-		out.Filled = append(out.Filled, s.String())
+		out.Filled = append(out.Filled, squareNames[s&63])
 	}
 	return out
 }

@@ -27,8 +27,7 @@ var (
 
 // Defaults of Options.
 const (
-	DefaultBuffer  = 32
-	DefaultHistory = 256
+	DefaultBuffer  = 16
 	DefaultLinger  = time.Minute
 	DefaultGapWait = time.Second
 	DefaultRecheck = time.Minute
@@ -38,11 +37,9 @@ const (
 type Options struct {
 	// Buffer is how many events a watcher may leave waiting before it is
 	// dropped (ErrTooSlow), and the most a resuming watcher is sent one
-	// by one: further behind, it gets a Sync.
+	// by one, so how many events of each followed game are kept: further
+	// behind, it gets a Sync.
 	Buffer int
-	// History is how many events of each followed game are kept for the
-	// watchers that resume.
-	History int
 	// Linger is how long a game nobody watches any more is still
 	// followed, so that a watcher who reconnects resumes from its events.
 	Linger time.Duration
@@ -71,8 +68,6 @@ type Hub struct {
 	mu     sync.RWMutex
 	games  map[uint64]*follow
 	closed bool
-	done   chan struct{} // closed by Close
-	wg     sync.WaitGroup
 }
 
 // New returns a Hub fed by st, which must implement play.Feed (every
@@ -84,9 +79,6 @@ func New(st play.Storage, opts Options) (*Hub, error) {
 	}
 	if opts.Buffer <= 0 {
 		opts.Buffer = DefaultBuffer
-	}
-	if opts.History <= 0 {
-		opts.History = DefaultHistory
 	}
 	if opts.Linger <= 0 {
 		opts.Linger = DefaultLinger
@@ -100,7 +92,7 @@ func New(st play.Storage, opts Options) (*Hub, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	h := &Hub{st: st, opts: opts, games: map[uint64]*follow{}, done: make(chan struct{})}
+	h := &Hub{st: st, opts: opts, games: map[uint64]*follow{}}
 	h.stop = feed.Feed(h.committed)
 	return h, nil
 }
@@ -113,10 +105,16 @@ func (h *Hub) Close() {
 		return
 	}
 	h.closed = true
-	close(h.done)
+	fs := make([]*follow, 0, len(h.games))
+	for _, f := range h.games {
+		fs = append(fs, f)
+		f.push(item{kind: closing})
+	}
 	h.mu.Unlock()
 	h.stop()
-	h.wg.Wait()
+	for _, f := range fs {
+		<-f.done
+	}
 }
 
 // committed is the storage's feed: on the act's path, it only queues
@@ -126,7 +124,7 @@ func (h *Hub) committed(games []play.Committed, lost bool) {
 	defer h.mu.RUnlock()
 	if lost {
 		for _, f := range h.games {
-			f.push(item{resync: true})
+			f.push(item{kind: resync})
 		}
 		return
 	}
@@ -148,7 +146,7 @@ func (h *Hub) Followed() int {
 // missed first, then each as it is committed, in order, each once. A
 // watcher that starts passes 0 and gets a Sync (Started for a game at
 // its first revision). A watcher further behind than the events kept
-// (Options.History, Options.Buffer) gets a Sync of the game as it is,
+// (as many as Options.Buffer) gets a Sync of the game as it is,
 // then what follows. Events up to after are not sent, even if the hub
 // has not heard of after yet.
 func (h *Hub) Subscribe(ctx context.Context, game uint64, after int) (*Watch, error) {
@@ -159,10 +157,9 @@ func (h *Hub) Subscribe(ctx context.Context, game uint64, after int) (*Watch, er
 	}
 	f := h.games[game]
 	if f == nil {
-		f = &follow{h: h, id: game, wake: make(chan struct{}, 1), ready: make(chan struct{}), pending: map[int]play.Committed{}}
+		f = &follow{h: h, id: game, ready: make(chan struct{}), done: make(chan struct{}), pending: map[int]play.Committed{}}
 		h.games[game] = f
-		h.wg.Add(1)
-		go f.run()
+		f.push(item{kind: loading})
 	}
 	f.refs.Add(1)
 	h.mu.Unlock()
@@ -217,16 +214,28 @@ func (w *Watch) Close() {
 	w.f.end(w, ErrClosed)
 }
 
-// item is what the feed queues for a follow: a game written, or resync
-// (writes may have gone untold).
+// item is what a follow has to do: a write of its game (committed),
+// or one of the others.
 type item struct {
-	c      play.Committed
-	resync bool
+	kind itemKind
+	c    play.Committed
 }
 
-// follow follows one game for its watchers: a goroutine that reads the
-// feed's writes of the game, makes each revision an event and hands it
-// to every watcher without waiting for any.
+type itemKind uint8
+
+const (
+	committed itemKind = iota
+	loading            // read the game first
+	resync             // writes may have gone untold: read the game again
+	tick               // a time came, or a watcher left: see what is due
+	closing            // the hub closes
+)
+
+// follow follows one game for its watchers. What it has to do is
+// queued (push) and done in order by one goroutine, which runs while
+// there is something to do: a game nobody acts on costs no goroutine.
+// It makes each revision an event and hands it to every watcher
+// without waiting for any.
 type follow struct {
 	h  *Hub
 	id uint64
@@ -234,14 +243,17 @@ type follow struct {
 	// only under h.mu, so that a follow forgotten has none.
 	refs atomic.Int32
 
-	qmu   sync.Mutex
-	queue []item
-	wake  chan struct{} // a wake pending (capacity 1)
+	qmu     sync.Mutex
+	queue   []item
+	running bool        // a goroutine does the queue
+	timer   *time.Timer // pushes a tick when a time is due
 
 	ready   chan struct{} // closed once loaded (or not: loadErr)
 	loadErr error
+	done    chan struct{} // closed once it stopped for the hub's Close
 
-	// Owned by run; written under mu, so that Subscribe reads them.
+	// Owned by the working goroutine; written under mu, so that
+	// Subscribe reads them.
 	mu       sync.Mutex
 	at       followed
 	hist     []*Event // the last events, of consecutive revisions
@@ -249,26 +261,28 @@ type follow struct {
 	watchers []*Watch
 	stopped  bool
 
-	// Owned by run alone.
+	// Owned by the working goroutine alone.
+	dead     bool                   // forgotten, closed or never loaded: does nothing more
 	pending  map[int]play.Committed // revisions told ahead of a missing one
 	readAt   time.Time              // when to read the game again (zero: no need)
 	readLast time.Time              // when it was last read
 	idle     time.Time              // since when nobody watches (zero: someone does)
 }
 
+// push queues it, and starts the working goroutine if none runs. It
+// never blocks for long: it is on the act's path.
 func (f *follow) push(it item) {
 	f.qmu.Lock()
 	f.queue = append(f.queue, it)
+	start := !f.running
+	f.running = true
 	f.qmu.Unlock()
-	f.poke()
-}
-
-func (f *follow) poke() {
-	select {
-	case f.wake <- struct{}{}:
-	default:
+	if start {
+		go f.work()
 	}
 }
+
+func (f *follow) poke() { f.push(item{kind: tick}) }
 
 // release gives back a reference of a Subscribe that failed.
 func (f *follow) release() {
@@ -324,7 +338,9 @@ func (f *follow) publish(ev *Event, at followed, restart bool) {
 		clear(f.hist)
 		f.hist = f.hist[:0]
 	}
-	if n := f.h.opts.History; len(f.hist) >= 2*n {
+	// A watcher further behind than its buffer gets a Sync: no more
+	// events are of use.
+	if n := f.h.opts.Buffer; len(f.hist) >= n+n/2 {
 		f.hist = slices.Clone(f.hist[len(f.hist)-n:])
 	}
 	f.hist = append(f.hist, ev)
@@ -343,64 +359,89 @@ func (f *follow) publish(ev *Event, at followed, restart bool) {
 	}
 }
 
-// run follows the game until nobody has watched it for Options.Linger,
-// or the hub closes.
-func (f *follow) run() {
-	h := f.h
-	defer h.wg.Done()
-	if err := f.load(); err != nil {
-		f.loadErr = err
-		h.mu.Lock()
-		if h.games[f.id] == f {
-			delete(h.games, f.id)
-		}
-		h.mu.Unlock()
-		close(f.ready)
-		return
-	}
-	close(f.ready)
-	timer := time.NewTimer(time.Hour)
-	defer timer.Stop()
+// work does what is queued, then ends until the next push.
+func (f *follow) work() {
 	for {
 		f.qmu.Lock()
 		items := f.queue
 		f.queue = nil
+		if len(items) == 0 {
+			f.running = false
+			f.qmu.Unlock()
+			return
+		}
 		f.qmu.Unlock()
 		for _, it := range items {
-			f.apply(it)
-		}
-		now := time.Now()
-		if now.Sub(f.readLast) >= h.opts.Recheck || !f.readAt.IsZero() && !now.Before(f.readAt) {
-			f.resync()
-		}
-		if f.refs.Load() > 0 {
-			f.idle = time.Time{}
-		} else if f.idle.IsZero() {
-			f.idle = now
-		} else if now.Sub(f.idle) >= h.opts.Linger && f.forget() {
-			return
-		}
-		next := h.opts.Recheck - now.Sub(f.readLast)
-		if !f.readAt.IsZero() {
-			next = min(next, f.readAt.Sub(now))
-		}
-		if !f.idle.IsZero() {
-			next = min(next, h.opts.Linger-now.Sub(f.idle))
-		}
-		timer.Reset(max(next, 0))
-		select {
-		case <-f.wake:
-		case <-timer.C:
-		case <-h.done:
-			f.mu.Lock()
-			f.stopped = true
-			for len(f.watchers) > 0 {
-				f.end(f.watchers[0], ErrClosed)
+			if !f.dead {
+				f.do(it)
 			}
-			f.mu.Unlock()
-			return
+		}
+		if !f.dead {
+			f.due(time.Now())
 		}
 	}
+}
+
+// do does one item.
+func (f *follow) do(it item) {
+	switch it.kind {
+	case loading:
+		f.loadErr = f.load()
+		if f.loadErr != nil {
+			f.dead = true
+			h := f.h
+			h.mu.Lock()
+			if h.games[f.id] == f {
+				delete(h.games, f.id)
+			}
+			h.mu.Unlock()
+			close(f.done)
+		}
+		close(f.ready)
+		if !f.dead {
+			f.timer = time.AfterFunc(f.h.opts.Recheck, f.poke)
+		}
+	case committed:
+		f.apply(it.c)
+	case resync:
+		f.readAt = time.Now()
+	case closing:
+		f.dead = true
+		f.timer.Stop()
+		f.mu.Lock()
+		f.stopped = true
+		for len(f.watchers) > 0 {
+			f.end(f.watchers[0], ErrClosed)
+		}
+		f.mu.Unlock()
+		close(f.done)
+	}
+}
+
+// due does what is due at now: reading the game again, forgetting it
+// after Options.Linger unwatched; and sets the timer for what is next.
+func (f *follow) due(now time.Time) {
+	h := f.h
+	if now.Sub(f.readLast) >= h.opts.Recheck || !f.readAt.IsZero() && !now.Before(f.readAt) {
+		f.resync()
+	}
+	if f.refs.Load() > 0 {
+		f.idle = time.Time{}
+	} else if f.idle.IsZero() {
+		f.idle = now
+	} else if now.Sub(f.idle) >= h.opts.Linger && f.forget() {
+		f.dead = true
+		f.timer.Stop()
+		return
+	}
+	next := h.opts.Recheck - now.Sub(f.readLast)
+	if !f.readAt.IsZero() {
+		next = min(next, f.readAt.Sub(now))
+	}
+	if !f.idle.IsZero() {
+		next = min(next, h.opts.Linger-now.Sub(f.idle))
+	}
+	f.timer.Reset(max(next, time.Millisecond))
 }
 
 // forget stops following if nobody watches or subscribes.
@@ -408,6 +449,9 @@ func (f *follow) forget() bool {
 	h := f.h
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if h.closed { // Close waits for the follow to end its watches
+		return false
+	}
 	if f.refs.Load() > 0 {
 		return false
 	}
@@ -454,14 +498,10 @@ func (f *follow) load() error {
 	return nil
 }
 
-// apply takes one item of the feed.
-func (f *follow) apply(it item) {
-	if it.resync {
-		f.readAt = time.Now()
-		return
-	}
-	if it.c.Revision > f.at.game.Revision {
-		f.pending[it.c.Revision] = it.c
+// apply takes a write of the feed.
+func (f *follow) apply(c play.Committed) {
+	if c.Revision > f.at.game.Revision {
+		f.pending[c.Revision] = c
 		f.drain()
 	}
 }
