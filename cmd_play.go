@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/iceagechess/iceage/game"
+	"github.com/iceagechess/iceage/i18n"
 	"github.com/iceagechess/iceage/play"
 	"github.com/iceagechess/iceage/play/memstore"
 )
@@ -18,10 +19,11 @@ func init() {
 	register("play", "play moves (SAN, UCI or as typed) from a FEN and print the result", runPlay)
 }
 
-// The two seats of the play subcommand's game: the moves given take turns.
-var (
-	localWhite = play.Seat{ID: "local-white", Name: "White"}
-	localBlack = play.Seat{ID: "local-black", Name: "Black"}
+// The ids of the two seats of the play subcommand's game, named after
+// their colours in the chosen language: the moves given take turns.
+const (
+	localWhite = "local-white"
+	localBlack = "local-black"
 )
 
 // runPlay plays the moves given as arguments from -fen and prints each
@@ -34,19 +36,23 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("play", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fen := fs.String("fen", game.StartFEN, "start position in FEN, '*' for ice")
+	langFlag := fs.String("lang", "en", "the language of the status and the refusals: en, fr, ru, nb, es or nl")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: iceage play [-fen FEN] MOVE...")
+		fmt.Fprintln(stderr, "usage: iceage play [-fen FEN] [-lang en|fr|ru|nb|es|nl] MOVE...")
 		fmt.Fprintln(stderr, "Moves may be SAN (Nf3, exd5, O-O), UCI (g1f3) or forgiving forms (nf3, e2-e4, e8Q).")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
+	lang := i18n.FromDiscord(*langFlag)
 	ctx := context.Background()
 	svc := play.New(memstore.New(), play.Options{})
 	// The game has no time limit, so the time of its acts only dates them.
 	now := time.Now()
-	r, err := svc.Start(ctx, play.NewGame{Channel: "terminal", White: localWhite, Black: localBlack, StartFEN: *fen, At: now})
+	white := play.Seat{ID: localWhite, Name: i18n.ColorName(lang, game.White)}
+	black := play.Seat{ID: localBlack, Name: i18n.ColorName(lang, game.Black)}
+	r, err := svc.Start(ctx, play.NewGame{Channel: "terminal", White: white, Black: black, StartFEN: *fen, At: now})
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
@@ -60,12 +66,12 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 				fmt.Fprintln(stderr, perr)
 				return 1
 			}
-			fmt.Fprintf(stderr, "%s %s: %v\n", moveNumber(&before), text, err)
+			fmt.Fprintf(stderr, "%s %s: %s\n", moveNumber(&before), text, refusalText(lang, err))
 			var x *play.Refusal
 			if errors.As(err, &x) && len(x.Suggestions) > 0 {
-				fmt.Fprintf(stderr, "did you mean: %s?\n", strings.Join(x.Suggestions, ", "))
+				fmt.Fprintln(stderr, i18n.T(lang, "refusal.suggestions", map[string]any{"Moves": strings.Join(x.Suggestions, ", ")}))
 			}
-			printState(stdout, &g)
+			printState(stdout, lang, &g)
 			return 1
 		}
 		mv := r.Move
@@ -76,8 +82,26 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, line)
 		g = r.Game
 	}
-	printState(stdout, &g)
+	printState(stdout, lang, &g)
 	return 0
+}
+
+// refusalText explains a refused move in lang, after the move: a move
+// error in lower case, as it goes on the move's line; another refusal
+// as a sentence; any other error as it is.
+func refusalText(lang i18n.Lang, err error) string {
+	var x *play.Refusal
+	if !errors.As(err, &x) {
+		return err.Error()
+	}
+	var me *game.MoveError
+	if errors.As(x.Err, &me) {
+		return i18n.MoveError(lang, me)
+	}
+	plain := *x
+	plain.Suggestions = nil
+	return i18n.Refusal(lang, &plain, i18n.Marks{Player: func(id string) string { return id },
+		Time: func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04") }})
 }
 
 // moveNumber returns "12." for White's move and "12..." for Black's.
@@ -88,25 +112,25 @@ func moveNumber(p *game.Position) string {
 	return fmt.Sprintf("%d...", p.FullMoveNumber())
 }
 
-func printState(w io.Writer, g *play.Game) {
+// printState writes the game's FEN and its status in lang: how it ended,
+// or who is to move and when the Ice Age comes.
+func printState(w io.Writer, lang i18n.Lang, g *play.Game) {
 	fmt.Fprintln(w, "FEN:", g.FEN)
-	o := g.Outcome
-	switch {
-	case o.Over() && o.Result == game.Draw:
-		fmt.Fprintf(w, "Status: drawn (%s), %s\n", o.Reason, o.Result)
-	case o.Over():
-		winner, _ := o.Winner()
-		fmt.Fprintf(w, "Status: %s wins (%s), %s\n", g.Seat(winner).Name, o.Reason, o.Result)
-	default:
-		p, err := g.Position()
-		if err != nil {
-			fmt.Fprintln(w, "Status:", err)
-			return
-		}
-		check := ""
-		if p.InCheck() {
-			check = ", in check"
-		}
-		fmt.Fprintf(w, "Status: %s to move%s; next Ice Age in %d Black move(s)\n", g.ToMove().Name, check, p.BlackMovesToIceAge())
+	status := func(text string) { fmt.Fprintln(w, i18n.T(lang, "terminal.status", map[string]any{"Status": text})) }
+	if o := g.Outcome; o.Over() {
+		status(i18n.T(lang, "terminal.end", map[string]any{"Outcome": i18n.Outcome(lang, o), "Result": o.Result.String()}))
+		return
 	}
+	p, err := g.Position()
+	if err != nil {
+		status(err.Error())
+		return
+	}
+	toMove := "terminal.to_move"
+	if p.InCheck() {
+		toMove = "terminal.to_move_in_check"
+	}
+	status(i18n.T(lang, "terminal.status_playing", map[string]any{
+		"ToMove":    i18n.T(lang, toMove, map[string]any{"Player": g.ToMove().Name}),
+		"Countdown": i18n.IceAgeCountdown(lang, &p)}))
 }

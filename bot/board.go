@@ -60,8 +60,10 @@ func (b *Bot) boardMessage(ctx context.Context, lang i18n.Lang, v view) (*messag
 			orient = render.BlackBottom
 		}
 	}
+	// The board is drawn as the player it waits for likes it.
+	theme := b.gameTheme(ctx, g)
 	var png bytes.Buffer
-	if err := render.PNG(&png, &pos, render.Options{LastMove: last, Orientation: orient, Theme: b.cfg.Theme, NoHeader: true, FastPNG: true}); err != nil {
+	if err := render.PNG(&png, &pos, render.Options{LastMove: last, Orientation: orient, Theme: theme, NoHeader: true, FastPNG: true}); err != nil {
 		return nil, fmt.Errorf("bot: drawing game %d: %w", g.ID, err)
 	}
 	m := &message{}
@@ -86,7 +88,8 @@ func (b *Bot) boardMessage(ctx context.Context, lang i18n.Lang, v view) (*messag
 	m.Embeds = []*discordgo.MessageEmbed{e}
 	if ice := v.ice; ice != nil {
 		var pic bytes.Buffer
-		if err := render.IceAge(&pic, ice, &v.after, render.Options{Theme: b.cfg.Theme, NoHeader: true, Size: 384, FastPNG: true}); err != nil {
+		if err := render.IceAge(&pic, ice, &v.after, render.Options{Theme: theme, NoHeader: true, Size: 384, FastPNG: true,
+			Captions: i18n.IceAgeCaptions(lang)}); err != nil {
 			return nil, fmt.Errorf("bot: drawing the Ice Age of game %d: %w", g.ID, err)
 		}
 		m.attach(image{name: "iceage.png", data: pic.Bytes(), alt: i18n.IceAgeDescription(lang, ice, &v.after)})

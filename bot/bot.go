@@ -129,7 +129,7 @@ type Bot struct {
 	owner  string
 	wake   chan struct{}
 	done   doneKeys
-	atOnce sync.WaitGroup // deliverAtOnce's posts, and games waiting for a thread (moveLater)
+	atOnce sync.WaitGroup // deliverAtOnce's posts
 	// Interactions counts answered interactions by outcome, for tests
 	// and metrics.
 	Metrics Metrics

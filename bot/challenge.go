@@ -273,7 +273,7 @@ func (b *Bot) acceptClick(in *interaction, id uint64) error {
 		done.Content = tr(in.public, "install.accepted_here", map[string]any{"From": mention(c.From.ID), "By": mention(in.user)})
 	}
 	if in.i.Message != nil { // a click posted over HTTP may come without it
-		done.Embeds = in.i.Message.Embeds
+		done.Embeds = settledEmbeds(in.i.Message.Embeds)
 	}
 	if note != "" {
 		done.Content += "\n" + note
@@ -293,7 +293,8 @@ func (b *Bot) acceptClick(in *interaction, id uint64) error {
 	}
 	b.followers.note(&g, in, 1)
 	if later > 0 {
-		defer b.moveLater(g.ID, channel, later)
+		b.moveLater(ctx, g.ID, channel, later)
+		defer b.wakeOutbox()
 	}
 	if !g.Private {
 		b.deliverAtOnce(out, board)
@@ -329,10 +330,22 @@ func (b *Bot) declineClick(in *interaction, id uint64) error {
 	}
 	m := &message{Content: tr(in.public, key, map[string]any{"From": mention(c.From.ID), "By": mention(in.user)}), Components: []discordgo.MessageComponent{}}
 	if in.i.Message != nil {
-		m.Embeds = in.i.Message.Embeds
+		m.Embeds = settledEmbeds(in.i.Message.Embeds)
 	}
 	m.mentionOnly()
 	return in.update(m)
+}
+
+// settledEmbeds are a challenge's embeds once it is accepted, declined or
+// withdrawn: its terms stay, its expiry goes, for it no longer expires.
+func settledEmbeds(embeds []*discordgo.MessageEmbed) []*discordgo.MessageEmbed {
+	out := make([]*discordgo.MessageEmbed, len(embeds))
+	for i, e := range embeds {
+		kept := *e
+		kept.Footer, kept.Timestamp = nil, ""
+		out[i] = &kept
+	}
+	return out
 }
 
 // mayHostGame refuses privately, naming what is missing, a challenge

@@ -209,7 +209,8 @@ func (b *Bot) showMoves(in *interaction, g *play.Game, from game.Square, page in
 	page = min(page, pages-1)
 	shown := moves[page*movesPerPage : min(len(moves), (page+1)*movesPerPage)]
 	menu := discordgo.SelectMenu{CustomID: idMoveTo.forGame(g), Placeholder: tr(in.lang, "clickmove.pick_move", nil)}
-	opt := render.Options{Theme: b.cfg.Theme, Size: movePreviewSize, NoHeader: true, FastPNG: true,
+	theme := b.theme(in.ctx, in.user) // the pictures are the clicker's alone
+	opt := render.Options{Theme: theme, Size: movePreviewSize, NoHeader: true, FastPNG: true,
 		Highlights: []render.Highlight{{Square: from, Mark: render.Info}}}
 	for _, mv := range shown {
 		menu.Options = append(menu.Options, discordgo.SelectMenuOption{Label: mv.SAN, Value: mv.Move.UCI(),
@@ -230,7 +231,7 @@ func (b *Bot) showMoves(in *interaction, g *play.Game, from game.Square, page in
 		for k, mv := range moves {
 			after := pos.Apply(mv.Move)
 			var pic bytes.Buffer
-			if err := render.PNG(&pic, &after, render.Options{Theme: b.cfg.Theme, Size: previewSize, NoHeader: true, FastPNG: true,
+			if err := render.PNG(&pic, &after, render.Options{Theme: theme, Size: previewSize, NoHeader: true, FastPNG: true,
 				LastMove: mv.Move, Orientation: orientationOf(pos.Turn())}); err != nil {
 				return fmt.Errorf("bot: drawing a preview of game %d: %w", g.ID, err)
 			}

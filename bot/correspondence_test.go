@@ -18,6 +18,7 @@ import (
 	"github.com/iceagechess/iceage/i18n"
 	"github.com/iceagechess/iceage/play"
 	"github.com/iceagechess/iceage/play/memstore"
+	"github.com/iceagechess/iceage/render"
 )
 
 var corrT0 = time.Date(2027, 6, 1, 10, 0, 0, 0, time.UTC)
@@ -243,8 +244,8 @@ func TestPremoveTextShowsTheQueueInSAN(t *testing.T) {
 func TestSettingsTextInEveryLanguage(t *testing.T) {
 	noValue := regexp.MustCompile(`<no value>|(settings|choice)\.[a-z]`)
 	for _, lang := range i18n.Languages() {
-		for _, p := range []play.Prefs{{}, {Notifications: play.NotifyDM, Reminders: []int{48, 2}, Language: "ru"}, {Reminders: []int{}, DMRefused: corrT0, AwayUntil: corrT0.Add(time.Hour)}} {
-			text := settingsText(lang, &p, func() time.Time { return corrT0 })
+		for _, p := range []play.Prefs{{}, {Notifications: play.NotifyDM, Reminders: []int{48, 2}, Language: "ru"}, {Reminders: []int{}, DMRefused: corrT0, AwayUntil: corrT0.Add(time.Hour), Theme: "colorblind"}} {
+			text := settingsText(lang, &p, render.Classic, func() time.Time { return corrT0 })
 			if noValue.MatchString(text) {
 				t.Errorf("%s: %s", lang, text)
 			}

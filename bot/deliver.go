@@ -184,11 +184,20 @@ func (b *Bot) deliverOne(ctx context.Context, it play.OutboxItem) {
 		err = b.deliverTells(ictx, it)
 	case tournament.KindTask:
 		err = b.deliverTournament(ictx, it)
+	case kindThread:
+		err = b.deliverThread(ictx, it)
 	default:
 		err = fmt.Errorf("bot: an outbox item of kind %q", it.Kind)
 	}
 	if ctx.Err() != nil {
 		return // stopping: the claim lapses and the next start delivers it
+	}
+	var limited *rateLimited
+	if errors.As(err, &limited) {
+		if rerr := b.outbox.RetryOutbox(ctx, it.Key, b.owner, limited.at); rerr != nil {
+			b.log.Error("scheduling an outbox item for the end of a rate limit", "key", it.Key, "err", rerr)
+		}
+		return
 	}
 	if err == nil || permanent(err) && it.Tries+1 >= deliveryTries || it.Tries+1 >= deliveryGiveUp {
 		if err != nil {

@@ -9,15 +9,15 @@ import (
 
 	"github.com/iceagechess/iceage/engine"
 	"github.com/iceagechess/iceage/game"
+	"github.com/iceagechess/iceage/i18n"
 	"github.com/iceagechess/iceage/play"
-	"github.com/iceagechess/iceage/play/round"
 )
 
 // EngineConfig configures the computer opponent: a player challenges it
 // by naming the bot itself as the opponent.
 //
-// The engine's seat is the bot's own user, named after the level
-// (round.EngineName); play.Game.Engine remembers the level of each seat.
+// The engine's seat is the bot's own user, named after the level in the
+// language of the place (i18n.EngineName); play.Game.Engine remembers the level of each seat.
 // The engine plays through package round: its turn is an item of the
 // outbox, which the delivery loop of any process hands to the pool.
 type EngineConfig struct {
@@ -80,7 +80,9 @@ func (b *Bot) engineChallenge(in *interaction, n play.NewChallenge, level int) e
 		level = b.cfg.Engine.DefaultLevel
 	}
 	level = min(max(level, 1), engine.Levels)
-	bot := play.Seat{ID: b.botUser.Load().(string), Name: round.EngineName(level)}
+	// The engine's seat is named in the language of the place it plays
+	// in, as the thread's name is.
+	bot := play.Seat{ID: b.botUser.Load().(string), Name: i18n.EngineName(in.public, level)}
 	white, black := n.From, bot
 	// #nosec G404 -- the colours of a casual game against the engine, not a secret
 	if n.Color == play.BlackSide || n.Color == play.Random && rand.IntN(2) == 1 {
@@ -139,7 +141,7 @@ func (b *Bot) engineChallenge(in *interaction, n play.NewChallenge, level int) e
 	// the engine's first move if it has White.
 	defer b.wakeOutbox()
 	if place.later > 0 {
-		b.moveLater(started.Game.ID, channel, place.later)
+		b.moveLater(in.ctx, started.Game.ID, channel, place.later)
 	}
 	if thread != "" {
 		b.addPlayers(in.ctx, thread, n.From.ID)

@@ -120,6 +120,3 @@ func (b *Bot) cooledDown(in *interaction, kind string) (undo func(), err error) 
 func (b *Bot) posted(in *interaction) error {
 	return b.play.Post(in.ctx, in.user, b.cfg.Now(), b.cfg.Limits.caps())
 }
-
-// engineGame reports whether g has the engine in a seat.
-func engineGame(g *play.Game) bool { return g.Engine != [2]int{} }

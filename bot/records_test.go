@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	stdimage "image"
+	"image/draw"
 	"image/gif"
 	"image/png"
 	"io"
@@ -24,6 +26,7 @@ import (
 	"github.com/iceagechess/iceage/i18n"
 	"github.com/iceagechess/iceage/play"
 	"github.com/iceagechess/iceage/play/memstore"
+	"github.com/iceagechess/iceage/render"
 )
 
 // discordStub stands in for Discord's REST API under discordgo: it
@@ -344,8 +347,13 @@ func TestStatsShowTheRatingChart(t *testing.T) {
 	}
 	atts := msg["attachments"].([]any)
 	alt := atts[0].(map[string]any)["description"].(string)
-	if !strings.HasPrefix(alt, "Rating chart of ANN: 2 rated games, from 2026-03-02 to 2026-03-02. Now ") {
+	if !strings.HasPrefix(alt, "Rating chart of ANN: 2 rated games, from 2 Mar 2026 to 2 Mar 2026. Now ") {
 		t.Errorf("alt text %q", alt)
+	}
+	// In Russian, the dates are Russian too.
+	_, ru, _ := answer(t, f.interaction(f.command("bob", "ru", "stats", userOpt("user", "ann"))))
+	if alt := ru["attachments"].([]any)[0].(map[string]any)["description"].(string); !strings.Contains(alt, "2 мар. 2026 г.") || strings.Contains(alt, "Mar") {
+		t.Errorf("the Russian alt text %q", alt)
 	}
 	if img, _ := e["image"].(map[string]any); img["url"] != "attachment://rating.png" {
 		t.Errorf("the embed shows %v", e["image"])
@@ -436,13 +444,51 @@ func TestPGNAndGIFExportAGame(t *testing.T) {
 		t.Fatalf("files %+v", files)
 	}
 	anim, err := gif.DecodeAll(bytes.NewReader(files[0].data))
-	if err != nil || len(anim.Image) != 4 {
-		t.Fatalf("the GIF: %v frames, %v; want the start and three moves", len(anim.Image), err)
+	if err != nil || len(anim.Image) != 5 {
+		t.Fatalf("the GIF: %v frames, %v; want the start, three moves and the result", len(anim.Image), err)
+	}
+	// The last frame is the final board under the result, not under
+	// "Black to move".
+	final, err := g.Position()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mt, err := g.Match()
+	if err != nil {
+		t.Fatal(err)
+	}
+	played := mt.Moves()
+	canvas := stdimage.NewRGBA(stdimage.Rect(0, 0, anim.Config.Width, anim.Config.Height))
+	for _, fr := range anim.Image {
+		draw.Draw(canvas, fr.Bounds(), fr, fr.Bounds().Min, draw.Over)
+	}
+	want := render.Board(&final, render.Options{Size: anim.Config.Width, Orientation: render.WhiteBottom, Words: i18n.BoardWords{Lang: i18n.English},
+		Title: "White wins: Black resigned", LastMove: played[len(played)-1]})
+	if d := pixelsDiffering(canvas, want); d != 0 {
+		t.Errorf("the GIF's last frame differs from the final board under its result in %d pixels", d)
 	}
 	alt := msg["attachments"].([]any)[0].(map[string]any)["description"].(string)
 	if alt != "Animated replay of ANN vs BOB, 2 moves: White wins: Black resigned." {
 		t.Errorf("alt text %q", alt)
 	}
+}
+
+// pixelsDiffering counts the pixels whose colours differ in a and b.
+func pixelsDiffering(a, b stdimage.Image) int {
+	if a.Bounds() != b.Bounds() {
+		return a.Bounds().Dx() * a.Bounds().Dy()
+	}
+	n := 0
+	for y := a.Bounds().Min.Y; y < a.Bounds().Max.Y; y++ {
+		for x := a.Bounds().Min.X; x < a.Bounds().Max.X; x++ {
+			r1, g1, b1, _ := a.At(x, y).RGBA()
+			r2, g2, b2, _ := b.At(x, y).RGBA()
+			if r1 != r2 || g1 != g2 || b1 != b2 {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 func TestHistoryOffersEachGame(t *testing.T) {

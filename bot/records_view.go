@@ -131,7 +131,7 @@ func (b *Bot) statsMessage(ctx context.Context, lang i18n.Lang, guild string, ta
 		for i, h := range pr.History {
 			points[i] = render.RatingPoint{Time: h.At, Rating: h.Rating, Deviation: h.Deviation}
 		}
-		png, err := render.RatingChart(points, render.ChartOptions{Theme: b.cfg.Theme, Title: truncate(target.Name, nameLength)})
+		png, err := render.RatingChart(points, render.ChartOptions{Theme: b.theme(ctx, viewer), Title: truncate(target.Name, nameLength), Dates: i18n.ChartDates{Lang: lang}})
 		if err != nil {
 			return nil, fmt.Errorf("bot: drawing the rating chart of %s: %w", target.ID, err)
 		}
@@ -147,7 +147,7 @@ func chartAltText(lang i18n.Lang, name string, h []play.RatingPoint, now play.Ra
 	for _, p := range h {
 		hi, lo = max(hi, p.Rating), min(lo, p.Rating)
 	}
-	date := func(p play.RatingPoint) string { return p.At.UTC().Format("2006-01-02") }
+	date := func(p play.RatingPoint) string { return i18n.Date(lang, p.At) }
 	return i18n.N(lang, "stats.chart_alt", len(h), map[string]any{"Player": name, "From": date(h[0]), "To": date(h[len(h)-1]),
 		"Rating": now.Display(), "High": int(math.Round(hi)), "Low": int(math.Round(lo))})
 }
@@ -217,7 +217,13 @@ func (b *Bot) gifMessage(ctx context.Context, lang i18n.Lang, g *play.Game) (*me
 	var buf bytes.Buffer
 	// A long game is sampled to render.DefaultMaxFrames frames: its
 	// memory and time are bounded whatever its length.
-	info, err := render.WriteGIF(&buf, mt.Start(), moves, render.Options{Theme: b.cfg.Theme, Size: gifSize, Words: i18n.BoardWords{Lang: lang}})
+	// The replay ends on the result, also when the moves do not say it
+	// (a resignation, a draw agreed, a flag).
+	opt := render.Options{Theme: b.cfg.Theme, Size: gifSize, Words: i18n.BoardWords{Lang: lang}}
+	if g.Outcome.Over() {
+		opt.Title = i18n.Outcome(lang, g.Outcome)
+	}
+	info, err := render.WriteGIF(&buf, mt.Start(), moves, opt)
 	if err != nil {
 		return nil, fmt.Errorf("bot: drawing the replay of game %d: %w", g.ID, err)
 	}

@@ -48,7 +48,7 @@ func TestServerSettingsAreForAdminsAndRuleThePublicPosts(t *testing.T) {
 	writeShot(t, "french-board.png", board.Files[0].Data)
 	// Her own answers stay in her language.
 	got = w.command(w.alice, thread, "move", fakediscord.StringOption("move", "Rh5"))
-	if !got.Ephemeral() || !strings.Contains(got.Content, "the rook on h1") {
+	if !got.Ephemeral() || !strings.Contains(got.Content, "The rook on h1") {
 		t.Errorf("Alice's private answer is %q", got.Content)
 	}
 	moved := w.command(w.alice, thread, "move", fakediscord.StringOption("move", "hxg3"))

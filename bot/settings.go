@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"strconv"
 	"strings"
 	"time"
@@ -9,10 +10,11 @@ import (
 
 	"github.com/iceagechess/iceage/i18n"
 	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/render"
 )
 
-// /settings: how a player is told it is their move, their reminders and
-// their language.
+// /settings: how a player is told it is their move, their reminders,
+// their language and the colours of their boards.
 
 func init() {
 	addCommand(appCommand{name: "settings", reach: anywhere, run: (*Bot).settingsCommand, help: helpCorrespondence + 4,
@@ -22,7 +24,8 @@ func init() {
 			return command("settings",
 				option("settings", "notifications", discordgo.ApplicationCommandOptionString, false, play.NotifyMention, play.NotifyDM, play.NotifyNone),
 				reminders,
-				option("settings", "language", discordgo.ApplicationCommandOptionString, false, languageChoices...))
+				option("settings", "language", discordgo.ApplicationCommandOptionString, false, languageChoices...),
+				option("settings", "theme", discordgo.ApplicationCommandOptionString, false, play.Themes...))
 		}})
 }
 
@@ -35,7 +38,7 @@ func (b *Bot) settingsCommand(in *interaction, data discordgo.ApplicationCommand
 	p := b.prefs(in.ctx, in.user)
 	opts := options(data)
 	if len(opts) == 0 {
-		return in.tell(settingsText(in.lang, &p, b.cfg.Now))
+		return in.tell(settingsText(in.lang, &p, b.cfg.Theme, b.cfg.Now))
 	}
 	if o := opts["notifications"]; o != nil {
 		p.Notifications = o.StringValue()
@@ -45,6 +48,9 @@ func (b *Bot) settingsCommand(in *interaction, data discordgo.ApplicationCommand
 		if p.Language == "auto" {
 			p.Language = ""
 		}
+	}
+	if o := opts["theme"]; o != nil {
+		p.Theme = o.StringValue()
 	}
 	if o := opts["reminders"]; o != nil {
 		hours, ok := parseHours(o.StringValue())
@@ -65,7 +71,7 @@ func (b *Bot) settingsCommand(in *interaction, data discordgo.ApplicationCommand
 	} else {
 		lang = b.language(string(in.i.Locale))
 	}
-	return in.tell("✅ " + tr(lang, "settings.saved", nil) + "\n" + settingsText(lang, &saved, b.cfg.Now))
+	return in.tell("✅ " + tr(lang, "settings.saved", nil) + "\n" + settingsText(lang, &saved, b.cfg.Theme, b.cfg.Now))
 }
 
 // parseHours reads reminder hours, "24 1" or "24h, 1h"; "0" means none.
@@ -90,8 +96,9 @@ func parseHours(text string) ([]int, bool) {
 	return hours, true
 }
 
-// settingsText shows a user's settings.
-func settingsText(lang i18n.Lang, p *play.Prefs, now func() time.Time) string {
+// settingsText shows a user's settings; theme is the boards' colours for
+// a user who chose none.
+func settingsText(lang i18n.Lang, p *play.Prefs, theme render.Theme, now func() time.Time) string {
 	notify := p.Notifications
 	if notify == "" {
 		notify = play.NotifyMention
@@ -111,6 +118,8 @@ func settingsText(lang i18n.Lang, p *play.Prefs, now func() time.Time) string {
 		language = p.Language
 	}
 	lines = append(lines, "🌐 "+tr(lang, "settings.language", map[string]any{"Value": tr(lang, "choice."+language, nil)}))
+	theme = themeOf(p, theme)
+	lines = append(lines, "🎨 "+tr(lang, "settings.theme", map[string]any{"Value": tr(lang, "choice."+theme.String(), nil)}))
 	if p.Away(now()) {
 		lines = append(lines, "🏖️ "+tr(lang, "games.you_away", map[string]any{"When": timestamp(p.AwayUntil, "f")}))
 	}
@@ -118,6 +127,35 @@ func settingsText(lang i18n.Lang, p *play.Prefs, now func() time.Time) string {
 		lines = append(lines, "✉️ "+tr(lang, "settings.dm_refused", nil))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// themeOf is the theme a user's boards are drawn in: theirs, or else
+// byDefault.
+func themeOf(p *play.Prefs, byDefault render.Theme) render.Theme {
+	if t, err := render.ParseTheme(p.Theme); p.Theme != "" && err == nil {
+		return t
+	}
+	return byDefault
+}
+
+// theme is the theme of the pictures drawn for user alone.
+func (b *Bot) theme(ctx context.Context, user string) render.Theme {
+	p := b.prefs(ctx, user)
+	return themeOf(&p, b.cfg.Theme)
+}
+
+// gameTheme is the theme of a game's board: the one of the player it
+// waits for, who looks at it from their side, or of the person when it
+// waits for the engine.
+func (b *Bot) gameTheme(ctx context.Context, g *play.Game) render.Theme {
+	c := g.Turn()
+	if g.Engine[c] != 0 {
+		c = c.Other()
+	}
+	if g.Engine[c] != 0 || g.Over() {
+		return b.cfg.Theme
+	}
+	return b.theme(ctx, g.Seat(c).ID)
 }
 
 func hoursText(lang i18n.Lang, hours []int) string {

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/iceagechess/iceage/game"
 	"github.com/iceagechess/iceage/i18n"
 	"github.com/iceagechess/iceage/play"
 	"github.com/iceagechess/iceage/play/round"
@@ -81,53 +83,79 @@ func (b *Bot) waitThread(ctx context.Context, open func() (*discordgo.Channel, e
 	}
 }
 
-// moveLater moves the game just started in channel (its thread refused
-// for a rate limit of after) to a thread of its own once Discord allows:
-// a new thread of the channel, the board posted there and a link to it
-// left in the channel. It tries a few times while the limit lasts, and
-// gives up when the bot stops: the game then goes on in the channel.
-func (b *Bot) moveLater(game uint64, channel string, after time.Duration) {
-	b.atOnce.Add(1)
-	go func() {
-		defer b.atOnce.Done()
-		for range 5 {
-			select {
-			case <-b.life.Done():
-				return
-			case <-time.After(after):
-			}
-			ctx, cancel := context.WithTimeout(b.life, deliveryDeadline)
-			again, err := b.moveToThread(ctx, game, channel)
-			cancel()
-			var limited *discordgo.RateLimitError
-			switch {
-			case err == nil:
-				return
-			case errors.As(err, &limited) && again:
-				after = max(limited.RetryAfter, time.Second)
-			default:
-				b.log.Warn("a game started in its channel for Discord's rate limit could not move to a thread", "game", game, "channel", channel, "err", redact(err))
-				return
-			}
-		}
-	}()
+// kindThread is the kind of the outbox items that move a game started
+// in its channel, for a rate limit on threads, to a thread of its own
+// once Discord allows: the outbox keeps the move through a restart, and
+// any process may make it.
+const kindThread = "thread"
+
+// threadItem is the body of a kindThread item.
+type threadItem struct {
+	Channel string `json:"channel"`
+}
+
+// moveLater has the outbox move game, just started in channel for a rate
+// limit on threads that lasts after, to a thread of its own when the
+// limit ends (deliverThread).
+func (b *Bot) moveLater(ctx context.Context, game uint64, channel string, after time.Duration) {
+	body, _ := json.Marshal(threadItem{Channel: channel}) // a string: cannot fail
+	now := b.cfg.Now()
+	it := play.OutboxItem{Key: fmt.Sprintf("g%d.thread", game), Game: game, Kind: kindThread, Body: body, Due: now.Add(after), Created: now}
+	if err := b.play.Storage().Update(ctx, func(tx play.Tx) error { return tx.PutOutbox(it) }); err != nil {
+		b.log.Error("a game started in its channel for a rate limit will stay there", "game", game, "channel", channel, "err", err)
+	}
+}
+
+// rateLimited is an outbox item's delivery that Discord's rate limit
+// holds back until at.
+type rateLimited struct {
+	at  time.Time
+	err error
+}
+
+func (e *rateLimited) Error() string { return e.err.Error() }
+func (e *rateLimited) Unwrap() error { return e.err }
+
+// deliverThread is the delivery of a kindThread item: the game moves to
+// its own thread, or, while Discord's rate limit lasts, the item waits for
+// its end.
+func (b *Bot) deliverThread(ctx context.Context, it play.OutboxItem) error {
+	var body threadItem
+	if err := json.Unmarshal(it.Body, &body); err != nil || body.Channel == "" {
+		return fmt.Errorf("bot: outbox item %q names no channel: %v", it.Key, err)
+	}
+	err := b.moveToThread(ctx, it.Key, it.Game, body.Channel)
+	var limited *discordgo.RateLimitError
+	if errors.As(err, &limited) {
+		return &rateLimited{at: b.cfg.Now().Add(max(limited.RetryAfter, time.Second)), err: err}
+	}
+	return err
 }
 
 // moveToThread opens a thread in channel for the game going on there,
-// moves the game to it, posts the board there and a link in the channel.
-// again reports an error worth trying again (a rate limit); a game over
-// or moved meanwhile is left as it is.
-func (b *Bot) moveToThread(ctx context.Context, id uint64, channel string) (again bool, err error) {
+// moves the game to it, posts the board there and a link in the channel,
+// under nonces of key: tried again after a failure half-way, it finds the
+// game in a thread of channel already and posts what is missing, once.
+// A game over, or moved elsewhere meanwhile, is left as it is.
+func (b *Bot) moveToThread(ctx context.Context, key string, id uint64, channel string) error {
 	g, err := b.play.Game(ctx, id)
-	if err != nil || g.Over() || g.Channel != channel {
-		return false, err
+	if err != nil || g.Over() {
+		return err
+	}
+	if g.Channel != channel {
+		// Moved by an earlier try, or elsewhere by something else.
+		c, err := b.s.Channel(g.Channel, discordgo.WithContext(ctx))
+		if err != nil || !isThreadType(c.Type) || c.ParentID != channel {
+			return nil
+		}
+		return b.linkMoved(ctx, key, &g, channel)
 	}
 	lang := b.guildLang(ctx, g.Guild)
 	name := truncate(tr(lang, "thread.name", map[string]any{"White": g.White.Name, "Black": g.Black.Name}), 100)
 	ch, err := b.s.ThreadStartComplex(channel, &discordgo.ThreadStart{Name: name, AutoArchiveDuration: threadArchiveMinutes,
 		Type: discordgo.ChannelTypeGuildPublicThread}, discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(false))
 	if err != nil {
-		return true, err
+		return err
 	}
 	b.parents.Store(ch.ID, channel)
 	out, err := b.round.Rehome(ctx, g.ID, channel, ch.ID, round.OwnThread, b.cfg.Now())
@@ -138,9 +166,9 @@ func (b *Bot) moveToThread(ctx context.Context, id uint64, channel string) (agai
 		}
 		var x *play.Refusal
 		if errors.As(err, &x) {
-			return false, nil
+			return nil
 		}
-		return false, err
+		return err
 	}
 	moved := out.Game
 	b.log.Info("a game started in its channel moved to its own thread", "game", g.ID, "channel", channel, "thread", ch.ID)
@@ -148,13 +176,21 @@ func (b *Bot) moveToThread(ctx context.Context, id uint64, channel string) (agai
 	// Its board in the thread, which tells both players, is in the
 	// outbox, written with the move.
 	b.wakeOutbox()
-	b.retire(&moved, channel, false)
-	link := &message{Content: tr(lang, "game.moved_to_thread", map[string]any{"White": moved.White.Name, "Black": moved.Black.Name, "Thread": "<#" + ch.ID + ">"})}
+	return b.linkMoved(ctx, key, &moved, channel)
+}
+
+// linkMoved takes the buttons off the boards of game g in channel, which
+// it left for a thread of its own, and links the thread there.
+func (b *Bot) linkMoved(ctx context.Context, key string, g *play.Game, channel string) error {
+	lang := b.guildLang(ctx, g.Guild)
+	b.retire(g, channel, false)
+	link := &message{Content: tr(lang, "game.moved_to_thread", map[string]any{"White": g.White.Name, "Black": g.Black.Name, "Thread": "<#" + g.Channel + ">"})}
 	link.mentionOnly()
+	link.setNonce(nonce(key + ".link"))
 	if _, err := b.post(ctx, channel, link); err != nil {
-		return false, fmt.Errorf("bot: linking game %d's new thread: %w", g.ID, err)
+		return fmt.Errorf("bot: linking game %d's new thread: %w", g.ID, err)
 	}
-	return false, nil
+	return nil
 }
 
 // DefaultThreadWait is Config.ThreadWait's default: a rate limit on
@@ -383,15 +419,18 @@ func missingPermissions(lang i18n.Lang, i *discordgo.Interaction) string {
 // it, as in any thread.
 const finishedThreadMinutes = 60
 
-// windDown shortens the archive time of the thread of game g, which has
-// just ended, once its final board is in channel: see
-// finishedThreadMinutes. A channel that is no thread, or where another
-// game goes on already, is left as it is.
+// windDown closes the thread of game g, which has just ended, once its
+// final board is in channel: an aborted game's at once, since its board
+// has no Rematch to keep and nobody wants to talk it over (the spam of a
+// game started and aborted again and again leaves no active thread
+// behind); another's archive time is shortened (finishedThreadMinutes).
+// A channel that is no thread, or where another game goes on already, is
+// left as it is.
 func (b *Bot) windDown(g *play.Game, channel string) {
 	if !g.Over() || g.Private || channel == "" {
 		return
 	}
-	id := g.ID
+	id, aborted := g.ID, g.Outcome.Reason == game.Aborted
 	b.background(func(ctx context.Context) {
 		if _, err := b.play.GameIn(ctx, channel); err == nil {
 			return
@@ -401,12 +440,18 @@ func (b *Bot) windDown(g *play.Game, channel string) {
 			b.log.Warn("reading the thread of a finished game", "game", id, "channel", channel, "err", redact(err))
 			return
 		}
-		if !isThreadType(c.Type) || c.ThreadMetadata == nil || c.ThreadMetadata.Archived || c.ThreadMetadata.AutoArchiveDuration == finishedThreadMinutes {
+		if !isThreadType(c.Type) || c.ThreadMetadata == nil || c.ThreadMetadata.Archived {
 			return
 		}
-		_, err = b.s.ChannelEditComplex(channel, &discordgo.ChannelEdit{AutoArchiveDuration: finishedThreadMinutes}, discordgo.WithContext(ctx))
-		if err != nil {
-			b.log.Warn("shortening the archive time of a finished game's thread", "game", id, "thread", channel, "err", redact(err))
+		edit := &discordgo.ChannelEdit{Archived: ptr(true)}
+		if !aborted {
+			if c.ThreadMetadata.AutoArchiveDuration == finishedThreadMinutes {
+				return
+			}
+			edit = &discordgo.ChannelEdit{AutoArchiveDuration: finishedThreadMinutes}
+		}
+		if _, err := b.s.ChannelEditComplex(channel, edit, discordgo.WithContext(ctx)); err != nil {
+			b.log.Warn("closing the thread of a finished game", "game", id, "thread", channel, "err", redact(err))
 		}
 	})
 }

@@ -658,6 +658,18 @@ func TestAFinishedGamesThreadIsArchived(t *testing.T) {
 	if c, _ := w.srv.Channel(thread); c.Archived() {
 		t.Fatalf("a message left the thread archived")
 	}
+
+	// An aborted game's thread has no Rematch to keep: it is archived
+	// at once.
+	aborted, board := w.challengeAccepted(w.chess, w.alice, w.dan)
+	if got := w.click(w.dan, board, "abort"); !strings.Contains(got.Content, "aborted") {
+		t.Fatalf("the abort is answered %q", got.Content)
+	}
+	if _, err := w.srv.WaitFor(w.ctx(), func(c fakediscord.Call) bool {
+		return c.Kind == fakediscord.KindChannelEdit && c.Channel.ID == aborted && c.Err == nil && c.Channel.Archived()
+	}); err != nil {
+		t.Fatalf("the aborted game's thread was not archived: %v", err)
+	}
 }
 
 func TestAFiveSecond429OnThreadCreationStillGivesTheGameItsThread(t *testing.T) {
@@ -685,9 +697,24 @@ func TestALongRateLimitOnThreadsMovesTheGameToItsThreadWhenDiscordAllows(t *test
 		t.Fatalf("the game is in %s with %q; want #chess and a note that it moves", where, note)
 	}
 	started := w.gameOf(w.chess.ID)
+	// The outbox moves it once the limit is over, whichever process is
+	// running then.
+	w.restart()
+	moved := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-moved:
+				return
+			case <-time.After(100 * time.Millisecond):
+				w.clock.Add(time.Second)
+			}
+		}
+	}()
 	c, err := w.srv.WaitFor(w.ctx(), func(c fakediscord.Call) bool {
 		return c.Kind == fakediscord.KindThread && c.Err == nil && c.Channel.ParentID == w.chess.ID
 	})
+	close(moved)
 	if err != nil {
 		t.Fatalf("the game never got its thread: %v", err)
 	}

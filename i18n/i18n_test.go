@@ -189,6 +189,8 @@ func everyKey(l Lang) map[string]any {
 		"Deadline": "…", "Allowed": "1, 3", "White": "A", "Black": "B", "A": "A", "B": "B", "Number": 3, "When": "…",
 		// Dates.
 		"Day": 4, "Month": "Dec", "Year": 2026,
+		// The terminal.
+		"End": "…", "Error": "…", "Path": "b.png", "Status": "…", "ToMove": "…", "Index": 1, "Total": 3,
 		// Correspondence play.
 		"Game": "https://…", "Until": "…", "Line": 2, "Loser": "@a", "Winner": "@b", "Value": "…", "Lines": 12, "Plies": 20,
 		// Leaderboards, statistics, history and exports.

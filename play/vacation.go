@@ -112,6 +112,10 @@ func (s *Service) Prefs(ctx context.Context, user string) (Prefs, error) {
 // end's guess).
 var Languages = []string{"en", "fr", "ru", "nb", "es", "nl"}
 
+// Themes are the values Prefs.Theme takes besides "" (the front end's
+// default): the board themes of package render, by name.
+var Themes = []string{"classic", "colorblind"}
+
 // Ways to notify a player of their turn (Prefs.Notifications).
 const (
 	NotifyMention = "mention" // a mention where the game is played (the default, "")
@@ -144,6 +148,9 @@ func (s *Service) SetPrefs(ctx context.Context, user string, p Prefs, at time.Ti
 	switch p.Notifications {
 	case "", NotifyMention, NotifyDM, NotifyNone:
 	default:
+		return Prefs{}, &Refusal{Kind: BadSettings}
+	}
+	if p.Theme != "" && !slices.Contains(Themes, p.Theme) {
 		return Prefs{}, &Refusal{Kind: BadSettings}
 	}
 	if len(p.Reminders) > MaxReminders {

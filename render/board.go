@@ -61,10 +61,10 @@ type Options struct {
 	// Words are the header's texts in the reader's language
 	// (i18n.BoardWords); without them there is no header.
 	Words Words
-	// Title, when set, replaces "White to move • move 12" in the header,
-	// e.g. with "Black wins: White's king froze". A GIF ends on a frame
-	// of its own with the Title: a game that ended by resignation,
-	// agreement or time ends on its result, not on "Black to move".
+	// Title, when set, is the header's only text, a result such as
+	// "Black wins: White's king froze". A GIF ends on a frame of its own
+	// with the Title: a game that ended by resignation, agreement or time
+	// ends on its result, not on "Black to move".
 	Title string
 	// NoHeader leaves out the header strip, even with Words.
 	NoHeader bool
@@ -215,7 +215,8 @@ func boardHeader(p *game.Position, title string, w Words) headerKey {
 		h.disc, h.left, h.leftDim, h.icon = discNone, w.Outcome(p.Outcome()), "", false
 	}
 	if title != "" {
-		h.left, h.leftDim = title, ""
+		// A title is a result: nothing else is said.
+		return headerKey{left: title}
 	}
 	if !over { // no countdown once the game has ended
 		h.right, h.rightShort = w.Countdown(p)

@@ -119,7 +119,7 @@ func WriteGIF(w io.Writer, start game.Position, moves []game.Move, opt Options) 
 		if n := len(moves); n > 0 {
 			frameOpt.LastMove = moves[n-1]
 		}
-		a.add(l.boardKeys(&p, &frameOpt), resultHeader(&p, opt.Title, opt.Words), delayEnd)
+		a.add(l.boardKeys(&p, &frameOpt), boardHeader(&p, opt.Title, opt.Words), delayEnd)
 	}
 	info.Frames = len(a.g.Image)
 	a.g.Delay[len(a.g.Delay)-1] = delayEnd
@@ -140,14 +140,6 @@ func frameHeader(p *game.Position, opt *Options) headerKey {
 		return headerKey{}
 	}
 	return boardHeader(p, "", opt.Words)
-}
-
-// resultHeader is the header of a replay's last frame: the result alone,
-// for a game over has no Ice Age to come.
-func resultHeader(p *game.Position, title string, w Words) headerKey {
-	h := boardHeader(p, title, w)
-	h.disc, h.right, h.rightShort, h.warn, h.icon = discNone, "", "", false, false
-	return h
 }
 
 func (o *Options) maxFrames() int {

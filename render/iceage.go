@@ -21,9 +21,11 @@ func IceAgeImage(ev *game.IceAge, after *game.Position, opt Options) *image.Pale
 	k := kitFor(opt.Theme, opt.size())
 	l := layout{blackBottom: opt.blackBottom(after), sq: k.sq}
 	gap := k.sq / 2
+	// Captions are taller than a header: the pair is twice as wide as a
+	// board, so a phone shows it at half the size.
 	caption := 0
 	if opt.Captions != [2]string{} {
-		caption = k.head
+		caption = k.sq
 	}
 	top := caption
 	if opt.header() {
@@ -41,9 +43,9 @@ func IceAgeImage(ev *game.IceAge, after *game.Position, opt Options) *image.Pale
 	if opt.header() {
 		bh, ah = &beforeHead, &afterHead
 	}
-	if caption > 0 {
-		for i, text := range opt.Captions {
-			k.composeHeader(im, image.Pt(i*(k.size+gap), 0), headerKey{left: text, caption: true})
+	for i, text := range opt.Captions {
+		if caption > 0 {
+			k.drawCaption(im, image.Pt(i*(k.size+gap), 0), caption, text)
 		}
 	}
 	k.compose(im, image.Pt(0, caption), bh, before)

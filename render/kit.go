@@ -249,17 +249,16 @@ func (k *kit) compose(dst *image.Paletted, origin image.Point, hk *headerKey, ke
 	}
 }
 
-// composeHeader copies a header strip alone into dst at origin.
-func (k *kit) composeHeader(dst *image.Paletted, origin image.Point, hk headerKey) {
-	k.mu.RLock()
-	head := k.headers[hk]
-	k.mu.RUnlock()
-	if head == nil {
-		k.mu.Lock()
-		head = k.headerLocked(hk)
-		k.mu.Unlock()
-	}
-	copyBlock(dst, origin.X, origin.Y, k.size, k.head, head)
+// drawCaption draws a caption strip of height h over a board's width
+// into dst at origin. Captions are rare (an Ice Age's picture) and not
+// kept.
+func (k *kit) drawCaption(dst *image.Paletted, origin image.Point, h int, text string) {
+	loadFonts()
+	f := face(fonts.medium, float64(h)*headerFontScale)
+	im := drawHeader(headerKey{left: text, caption: true}, k.size, h, k.theme, f, f)
+	block := make([]uint8, k.size*h)
+	k.quant.quantize(block, im)
+	copyBlock(dst, origin.X, origin.Y, k.size, h, block)
 }
 
 // copyBlock copies a w×h block of indices into dst at (x, y).

@@ -149,11 +149,8 @@ func TestAReplayEndsOnItsResult(t *testing.T) {
 				paint(canvas, f, i == 0)
 			}
 			// The last frame is the final position under the result …
-			want := Board(&final, Options{Size: 384, LastMove: moves[len(moves)-1], Orientation: WhiteBottom})
-			k := kitFor(Classic, 384)
-			wantHead := image.NewPaletted(image.Rect(0, 0, k.size, k.head), k.gifPal)
-			k.composeHeader(wantHead, image.Point{}, resultHeader(&final, title, w))
-			if !bytes.Equal(canvas.Pix[len(wantHead.Pix):], want.Pix) || !bytes.Equal(canvas.Pix[:len(wantHead.Pix)], wantHead.Pix) {
+			want := Board(&final, Options{Words: w, Size: 384, Title: title, LastMove: moves[len(moves)-1], Orientation: WhiteBottom})
+			if !bytes.Equal(canvas.Pix, want.Pix) {
 				t.Errorf("%s, %v: the GIF's last frame is not the final board under %q", lang, o.Reason, title)
 			}
 			// … and not under whose move it was.
@@ -195,17 +192,21 @@ func TestHeadersFitInEveryLanguage(t *testing.T) {
 			keys = append(keys, boardHeader(&positions[i], "", w))
 		}
 		for _, o := range outcomes {
-			keys = append(keys, resultHeader(&positions[0], i18n.Outcome(lang, o), w))
+			keys = append(keys, boardHeader(&positions[0], i18n.Outcome(lang, o), w))
 		}
 		l := layout{sq: 48}
 		_, bh := iceAgeBefore(ev, l, &Options{Words: w})
 		_, ah := iceAgeAfter(ev, &after, l, &Options{Words: w})
 		keys = append(keys, bh, ah)
-		for _, c := range i18n.IceAgeCaptions(lang) {
-			keys = append(keys, headerKey{left: c, caption: true})
-		}
 		for _, size := range []int{256, 320, 384, 400, 512} {
 			k := kitFor(Classic, size)
+			for _, c := range i18n.IceAgeCaptions(lang) {
+				loadFonts()
+				f := face(fonts.medium, float64(k.sq)*headerFontScale)
+				if fit := fitHeader(headerKey{left: c, caption: true}, k.size, 0, float64(k.sq), f, f); fit.need > float64(k.size) || fit.scale < 1 {
+					t.Errorf("%s at %d px: the caption %q needs %.0f px of %d at %.0f %%", lang, size, c, fit.need, k.size, 100*fit.scale)
+				}
+			}
 			for _, key := range keys {
 				x := float64(k.head) * 0.35
 				if key.disc != discNone {

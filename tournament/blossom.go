@@ -94,12 +94,32 @@ func maxWeightMatchingDuals(n int, edges []matchEdge) ([]int, duals) {
 	if n == 0 || len(edges) == 0 {
 		return mate, duals{}
 	}
-	m := &matcher{n: n, edges: make([]matchEdge, len(edges))}
+	return solveCold(nil, n, append([]matchEdge(nil), edges...))
+}
+
+// solveCold is maxWeightMatchingDuals on edges it may keep and change
+// (their weights are doubled in place), which saves a copy of the graph
+// for each of the many matchings of a round.
+//
+// A matcher m given is reused, its memory with it (nil for a new one);
+// the result's duals are that matcher.
+func solveCold(m *matcher, n int, edges []matchEdge) ([]int, duals) {
+	mate := make([]int, n)
+	for i := range mate {
+		mate[i] = -1
+	}
+	if n == 0 || len(edges) == 0 {
+		return mate, duals{}
+	}
+	if m == nil {
+		m = &matcher{}
+	}
+	m.n, m.edges = n, edges
 	var maxw weight
-	for k, e := range edges {
+	for k := range edges {
+		e := &edges[k]
 		e.w = e.w.double()
 		e.w2 = e.w.double()
-		m.edges[k] = e
 		if maxw.less(e.w) {
 			maxw = e.w
 		}
@@ -125,24 +145,33 @@ func (m *matcher) run(maxw weight) {
 func (m *matcher) init() {
 	n := m.n
 	ne := len(m.edges)
-	m.endpoint = make([]int, 2*ne)
-	m.neighb = make([][]int, n)
+	// A matcher used before keeps its memory: a round solves hundreds of
+	// matchings of nearly the same size.
+	m.endpoint = grow(m.endpoint, 2*ne)
+	if cap(m.neighb) >= n {
+		m.neighb = m.neighb[:n]
+		for i := range m.neighb {
+			m.neighb[i] = m.neighb[i][:0]
+		}
+	} else {
+		m.neighb = make([][]int, n)
+	}
 	for k, e := range m.edges {
 		m.endpoint[2*k] = e.i
 		m.endpoint[2*k+1] = e.j
 		m.neighb[e.i] = append(m.neighb[e.i], 2*k+1)
 		m.neighb[e.j] = append(m.neighb[e.j], 2*k)
 	}
-	m.mate = fill(make([]int, n), -1)
-	m.label = make([]int8, 2*n)
-	m.labelend = fill(make([]int, 2*n), -1)
-	m.inblossom = make([]int, n)
+	m.mate = fill(grow(m.mate, n), -1)
+	m.label = growZero(m.label, 2*n)
+	m.labelend = fill(grow(m.labelend, 2*n), -1)
+	m.inblossom = grow(m.inblossom, n)
 	for i := range m.inblossom {
 		m.inblossom[i] = i
 	}
-	m.parent = fill(make([]int, 2*n), -1)
-	m.childs = make([][]int, 2*n)
-	m.base = make([]int, 2*n)
+	m.parent = fill(grow(m.parent, 2*n), -1)
+	m.childs = growZero(m.childs, 2*n)
+	m.base = grow(m.base, 2*n)
 	for i := range m.base {
 		if i < n {
 			m.base[i] = i
@@ -150,15 +179,32 @@ func (m *matcher) init() {
 			m.base[i] = -1
 		}
 	}
-	m.endps = make([][]int, 2*n)
-	m.bestedge = fill(make([]int, 2*n), -1)
-	m.bestedges = make([][]int, 2*n)
+	m.endps = growZero(m.endps, 2*n)
+	m.bestedge = fill(grow(m.bestedge, 2*n), -1)
+	m.bestedges = growZero(m.bestedges, 2*n)
+	m.unused = m.unused[:0]
 	for b := n; b < 2*n; b++ {
 		m.unused = append(m.unused, b)
 	}
-	m.dual = make([]weight, 2*n)
-	m.allowedge = make([]bool, ne)
-	m.bestedgeto = make([]int, 2*n)
+	m.dual = growZero(m.dual, 2*n)
+	m.allowedge = growZero(m.allowedge, ne)
+	m.bestedgeto = grow(m.bestedgeto, 2*n)
+}
+
+// grow returns s with length n, reusing its memory when it can; the
+// values are left to the caller.
+func grow[T any](s []T, n int) []T {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]T, n)
+}
+
+// growZero is grow with every value zero.
+func growZero[T any](s []T, n int) []T {
+	s = grow(s, n)
+	clear(s)
+	return s
 }
 
 // loop runs the stages. For a maximum-weight matching the vertices' duals
@@ -679,15 +725,19 @@ func (a weight) negative() bool { return a[weightWords-1]>>63 != 0 }
 // on n vertices, starting from ws: duals are raised where an edge
 // became heavier than they allow, and the pairs that stay tight are
 // kept, so that a solve after a few weights changed costs a few
-// augmentations instead of a whole run. ok is false when it could not
+// augmentations instead of a whole run. It keeps and changes edges (see
+// solveCold). ok is false when it could not
 // (no perfect matching, or the warm duals lost the parity the halving
 // needs); the caller then solves from scratch.
-func maxWeightPerfectWarm(n int, edges []matchEdge, ws warmStart) (mate []int, m *matcher, ok bool) {
-	m = &matcher{n: n, edges: make([]matchEdge, len(edges))}
-	for k, e := range edges {
+func maxWeightPerfectWarm(m *matcher, n int, edges []matchEdge, ws warmStart) (mate []int, _ *matcher, ok bool) {
+	if m == nil {
+		m = &matcher{}
+	}
+	m.n, m.edges = n, edges
+	for k := range edges {
+		e := &edges[k]
 		e.w = e.w.double()
 		e.w2 = e.w.double()
-		m.edges[k] = e
 	}
 	m.init()
 	copy(m.dual, ws.dual)

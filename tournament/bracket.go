@@ -62,64 +62,13 @@ type bracketPairing struct {
 	cur      []int
 	curSum   weight
 
-	// cert proves the current matching optimal in the criteria compared
-	// (the weights above certShift): a choice that needs an edge it does
-	// not call tight cannot be taken, and needs no solve to know it.
-	cert      duals
-	certIdx   []int
-	certShift uint
-	certStale bool // certified lazily, when a choice first needs a solve
-
 	// warm is the last solve's solution, by local index, that the next
 	// one starts from.
 	warm *warmStart
-}
-
-// certify solves the active players again on the weights above shift,
-// for the duals.
-func (b *bracketPairing) certify(shift uint) {
-	n := len(b.v)
-	b.certIdx = make([]int, n)
-	var idx []int
-	for a := 0; a < n; a++ {
-		b.certIdx[a] = -1
-		if b.active[a] {
-			b.certIdx[a] = len(idx)
-			idx = append(idx, a)
-		}
-	}
-	var edges []matchEdge
-	for x, a := range idx {
-		for y := x + 1; y < len(idx); y++ {
-			if c := idx[y]; b.has[a][c] {
-				edges = append(edges, matchEdge{i: x, j: y, w: b.base[a][c].above(shift)})
-			}
-		}
-	}
-	_, b.cert = maxWeightMatchingDuals(len(idx), edges)
-	b.certShift = shift
-}
-
-// tight tells whether the pair a-c may be in an optimal pairing.
-func (b *bracketPairing) tight(a, c int) bool {
-	if a > c {
-		a, c = c, a
-	}
-	if !b.has[a][c] {
-		return false
-	}
-	x, y := b.certIdx[a], b.certIdx[c]
-	if x < 0 || y < 0 {
-		return true
-	}
-	return b.cert.tight(x, y, b.base[a][c].above(b.certShift))
-}
-
-// mayStaySingle tells whether a may be left unmatched in an optimal
-// pairing.
-func (b *bracketPairing) mayStaySingle(a int) bool {
-	x := b.certIdx[a]
-	return x < 0 || b.cert.free(x)
+	// edgeBuf is the graph of the last solve and mbuf its matcher, their
+	// memory reused.
+	edgeBuf []matchEdge
+	mbuf    *matcher
 }
 
 func (b *bracketPairing) resident(a int) bool  { return a >= b.nmdp && a < b.nb }
@@ -207,14 +156,19 @@ func (b *bracketPairing) setup() error {
 		l.c7[s] = l.add(count[s] + 1)
 	}
 	l.c6 = l.add(nb + 1)
-	l.top = l.add(3*n + 3)
-	if l.cur+3 > weightWords*64 {
+	// The top criterion sits at the same bits in every bracket of the
+	// round, so that the pairs far below, weighted by it alone, weigh the
+	// same from one bracket to the next and the next bracket's matching
+	// can start from this one's. Above it stay the bits the matching
+	// needs: two for doubling, and a sign for its warm starts.
+	l.top = d.topField()
+	if l.cur > l.top.shift {
 		if hint {
 			// The hint only saves work; a wide bracket goes without it.
 			b.noHint = true
 			return b.setup()
 		}
-		return fmt.Errorf("a bracket of %d players with %d below it needs %d bits of weight, more than the %d the pairing has", nb, n-nb, l.cur+3, weightWords*64)
+		return fmt.Errorf("a bracket of %d players with %d below it needs %d bits of weight, more than the %d the pairing has", nb, n-nb, l.cur+l.top.width+topMargin, weightWords*64)
 	}
 
 	c9 := b.byeHere
@@ -339,24 +293,18 @@ func (b *bracketPairing) solve(bonus func(a, c int) uint64) ([]int, weight) {
 			idx = append(idx, a)
 		}
 	}
-	var edges []matchEdge
-	for x, a := range idx {
-		for y := x + 1; y < len(idx); y++ {
-			c := idx[y]
-			if !b.has[a][c] {
-				continue
-			}
-			w := b.base[a][c]
-			if bonus != nil {
-				w = w.addAt(b.lay.trial.shift, bonus(a, c))
-			}
-			edges = append(edges, matchEdge{i: x, j: y, w: w})
-		}
-	}
+	edges := b.rebuild(idx, b.edgeBuf[:0], bonus)
+	b.edgeBuf = edges
+	tried := b.warm != nil
 	m := b.solveWarm(idx, loc, edges)
 	if m == nil {
+		if tried {
+			// The warm run doubled the weights in place.
+			edges = b.rebuild(idx, edges[:0], bonus)
+		}
 		var du duals
-		m, du = maxWeightMatchingDuals(len(idx), edges)
+		m, du = solveCold(b.mbuf, len(idx), edges)
+		b.mbuf = du.m
 		b.keepWarm(idx, du.m)
 	}
 	mate := make([]int, n)
@@ -369,6 +317,22 @@ func (b *bracketPairing) solve(bonus func(a, c int) uint64) ([]int, weight) {
 		}
 	}
 	return mate, b.sumOf(mate)
+}
+
+// rebuild appends the graph of the active players idx to edges.
+func (b *bracketPairing) rebuild(idx []int, edges []matchEdge, bonus func(a, c int) uint64) []matchEdge {
+	for x, a := range idx {
+		for y := x + 1; y < len(idx); y++ {
+			if c := idx[y]; b.has[a][c] {
+				w := b.base[a][c]
+				if bonus != nil {
+					w = w.addAt(b.lay.trial.shift, bonus(a, c))
+				}
+				edges = append(edges, matchEdge{i: x, j: y, w: w})
+			}
+		}
+	}
+	return edges
 }
 
 // solveWarm solves the active players (idx) from the previous solution,
@@ -407,10 +371,11 @@ func (b *bracketPairing) solveWarm(idx, loc []int, edges []matchEdge) []int {
 			}
 		}
 	}
-	mate, m, ok := maxWeightPerfectWarm(g, edges, ws)
+	mate, m, ok := maxWeightPerfectWarm(b.mbuf, g, edges, ws)
 	if !ok {
 		return nil
 	}
+	b.mbuf = m
 	b.keepWarm(idx, m)
 	return mate[:n]
 }
@@ -452,10 +417,6 @@ func (b *bracketPairing) try(possible func() bool, prop func(mate []int) bool, b
 	if prop(b.cur) {
 		return true
 	}
-	if b.certStale {
-		b.certify(shift)
-		b.certStale = false
-	}
 	if !possible() {
 		return false
 	}
@@ -489,13 +450,13 @@ func (b *bracketPairing) pair() ([][2]int, []int, error) {
 	if err := b.setup(); err != nil {
 		return nil, nil, err
 	}
+	b.warm = b.d.warmFor(b.v)
 	b.cur, b.curSum = b.solve(nil)
 	fixShift := b.lay.fix.shift
 	eShift := b.lay.e2.shift
-	b.certStale = true
-	anyTight := func(a int, ok func(c int) bool) bool {
+	anyEdge := func(a int, ok func(c int) bool) bool {
 		for c := range b.v {
-			if c != a && b.active[c] && ok(c) && b.tight(a, c) {
+			if c != a && b.active[c] && ok(c) && b.edge(a, c) {
 				return true
 			}
 		}
@@ -512,7 +473,7 @@ func (b *bracketPairing) pair() ([][2]int, []int, error) {
 	}
 	var paired []int
 	for m := 0; m < b.nmdp; m++ {
-		ok := need > 0 && b.try(func() bool { return anyTight(m, b.resident) }, func(mate []int) bool { return b.resident(mate[m]) },
+		ok := need > 0 && b.try(func() bool { return anyEdge(m, b.resident) }, func(mate []int) bool { return b.resident(mate[m]) },
 			func(a, c int) uint64 { return b2u((a == m && b.resident(c)) || (c == m && b.resident(a))) }, fixShift)
 		if !ok {
 			for c := b.nmdp; c < b.nb; c++ {
@@ -528,7 +489,6 @@ func (b *bracketPairing) pair() ([][2]int, []int, error) {
 			}
 		}
 		b.curSum = b.sumOf(b.cur)
-		b.certStale = true
 	}
 	// Their opponents: the first transposition of S2 (4.2).
 	for _, m := range paired {
@@ -536,7 +496,7 @@ func (b *bracketPairing) pair() ([][2]int, []int, error) {
 			if !b.active[c] || !b.edge(m, c) {
 				continue
 			}
-			if b.try(func() bool { return b.tight(m, c) }, func(mate []int) bool { return mate[m] == c },
+			if b.try(func() bool { return b.edge(m, c) }, func(mate []int) bool { return mate[m] == c },
 				func(a, x int) uint64 { return b2u((a == m && x == c) || (a == c && x == m)) }, fixShift) {
 				break
 			}
@@ -571,7 +531,6 @@ func (b *bracketPairing) pair() ([][2]int, []int, error) {
 			}
 		}
 		b.cur, b.curSum = b.solve(nil)
-		b.certStale = true
 		higher := func(mate []int, a int) bool { c := mate[a]; return c > a && inRem(c) }
 		exchanges := 0
 		for _, a := range rem[:pairsInRem] {
@@ -583,8 +542,7 @@ func (b *bracketPairing) pair() ([][2]int, []int, error) {
 		left := exchanges
 		for i := pairsInRem - 1; i >= 0 && left > 0; i-- {
 			a := rem[i]
-			below := func(c int) bool { return !(c > a && inRem(c)) }
-			if b.try(func() bool { return b.mayStaySingle(a) || anyTight(a, below) }, func(mate []int) bool { return !higher(mate, a) },
+			if b.try(func() bool { return true }, func(mate []int) bool { return !higher(mate, a) },
 				func(x, y int) uint64 { return b2u(!(x == a && y > a && inRem(y))) }, eShift) {
 				left--
 				for _, c := range rem[i+1:] {
@@ -597,7 +555,7 @@ func (b *bracketPairing) pair() ([][2]int, []int, error) {
 		for i := pairsInRem; i < len(rem) && left > 0; i++ {
 			y := rem[i]
 			above := func(c int) bool { return c > y && inRem(c) }
-			if b.try(func() bool { return anyTight(y, above) }, func(mate []int) bool { return higher(mate, y) },
+			if b.try(func() bool { return anyEdge(y, above) }, func(mate []int) bool { return higher(mate, y) },
 				func(x, z int) uint64 { return b2u(x == y && z > y && inRem(z)) }, eShift) {
 				left--
 			} else {
@@ -640,7 +598,7 @@ func (b *bracketPairing) pair() ([][2]int, []int, error) {
 				if c <= a || !b.active[c] || isS1[c] || !b.edge(a, c) {
 					continue
 				}
-				if b.try(func() bool { return b.tight(a, c) }, func(mate []int) bool { return mate[a] == c },
+				if b.try(func() bool { return b.edge(a, c) }, func(mate []int) bool { return mate[a] == c },
 					func(x, y int) uint64 { return b2u((x == a && y == c) || (x == c && y == a)) }, eShift) {
 					break
 				}
@@ -659,7 +617,63 @@ func (b *bracketPairing) pair() ([][2]int, []int, error) {
 			floaters = append(floaters, b.v[a])
 		}
 	}
+	b.d.keepWarm(b.v, b.warm)
 	return pairs, floaters, nil
+}
+
+// topMargin is the bits above the top criterion: the matching doubles
+// weights twice, and its warm starts need a sign.
+const topMargin = 5
+
+// topField is where the top criterion (pairs, and the bye to a
+// candidate) lies in every bracket of the round.
+func (d *dutch) topField() field {
+	width := uint(bits.Len(uint(3*len(d.ps) + 3)))
+	return field{shift: weightWords*64 - topMargin - width, width: width}
+}
+
+// warmFor is the last bracket's final matching over the players v
+// (positions in d.ps), by local index, to start the next from; nil when
+// there is none.
+func (d *dutch) warmFor(v []int) *warmStart {
+	if d.warm == nil {
+		return nil
+	}
+	loc := make(map[int]int, len(v))
+	for a, p := range v {
+		loc[p] = a
+	}
+	w := &warmStart{dual: make([]weight, len(v)), mate: make([]int, len(v))}
+	for a, p := range v {
+		w.dual[a] = d.warm.dual[p]
+		w.mate[a] = -1
+		if q := d.warm.mate[p]; q >= 0 {
+			if c, ok := loc[q]; ok {
+				w.mate[a] = c
+			}
+		}
+	}
+	return w
+}
+
+// keepWarm keeps a bracket's final matching by position in d.ps.
+func (d *dutch) keepWarm(v []int, w *warmStart) {
+	if w == nil {
+		d.warm = nil
+		return
+	}
+	n := len(d.ps)
+	k := &warmStart{dual: make([]weight, n), mate: make([]int, n)}
+	for i := range k.mate {
+		k.mate[i] = -1
+	}
+	for a, p := range v {
+		k.dual[p] = w.dual[a]
+		if c := w.mate[a]; c >= 0 {
+			k.mate[p] = v[c]
+		}
+	}
+	d.warm = k
 }
 
 // closedBelow tells whether, in the bracket's final matching, the

@@ -120,7 +120,10 @@ type dutch struct {
 	// byeInTop: the bye goes to the top bracket's single downfloater, so
 	// C9 applies there (see bracketPairing.byeHere).
 	byeInTop bool
-	initial  Color
+	// warm is the last bracket's final matching, by position, that the
+	// next bracket's starts from.
+	warm    *warmStart
+	initial Color
 }
 
 // newDutch reads the field: the players to pair in pairing order, what

@@ -20,7 +20,13 @@ import (
 // TestPairingASwissLetsEveryOtherWriteGoOn pairs round 2 of a 400-player
 // Swiss on a bbolt file while moves are played in another server's
 // games: the pairing, seconds of work, runs outside any write
-// transaction, so no move waits for it. A move waits 50 ms at most.
+// transaction, so no move waits for it. The pairing delays a move by 50
+// ms at most: the moves' 99th percentile while it runs is within 50 ms
+// of theirs before it started (on a shared machine, the slowest of a few
+// hundred bbolt commits says more of the disk and the scheduler than of
+// the pairing), and the slowest takes less than a tenth of the pairing's
+// time. Inside the write transaction, as before, the first move would
+// wait for the whole pairing.
 func TestPairingASwissLetsEveryOtherWriteGoOn(t *testing.T) {
 	if testing.Short() {
 		t.Skip("pairs 400 players")
@@ -71,7 +77,7 @@ func TestPairingASwissLetsEveryOtherWriteGoOn(t *testing.T) {
 	}
 	// Another server's games, a move to play in each.
 	var games []play.Game
-	for i := range 300 {
+	for i := range 400 {
 		res, err := svc.Start(ctx, play.NewGame{Guild: "g2", Channel: fmt.Sprintf("c%d", i), White: play.Seat{ID: fmt.Sprintf("w%d", i)},
 			Black: play.Seat{ID: fmt.Sprintf("b%d", i)}, DaysPerMove: 3, At: now})
 		if err != nil {
@@ -79,6 +85,21 @@ func TestPairingASwissLetsEveryOtherWriteGoOn(t *testing.T) {
 		}
 		games = append(games, res.Game)
 	}
+
+	play1 := func(g play.Game) time.Duration {
+		start := time.Now()
+		if _, err := svc.Move(ctx, play.Act{By: g.White.ID, Game: g.ID, Revision: g.Revision, At: now.Add(time.Minute)}, "h2g3"); err != nil {
+			t.Fatal(err)
+		}
+		took := time.Since(start)
+		time.Sleep(5 * time.Millisecond)
+		return took
+	}
+	var before []time.Duration
+	for _, g := range games[:100] {
+		before = append(before, play1(g))
+	}
+	games = games[100:]
 
 	var pairing atomic.Bool
 	pairing.Store(true)
@@ -100,12 +121,7 @@ func TestPairingASwissLetsEveryOtherWriteGoOn(t *testing.T) {
 		if !pairing.Load() {
 			break
 		}
-		start := time.Now()
-		if _, err := svc.Move(ctx, play.Act{By: g.White.ID, Game: g.ID, Revision: g.Revision, At: now.Add(time.Minute)}, "h2g3"); err != nil {
-			t.Fatal(err)
-		}
-		during = append(during, time.Since(start))
-		time.Sleep(5 * time.Millisecond)
+		during = append(during, play1(g))
 	}
 	wg.Wait()
 	if t.Failed() {
@@ -114,9 +130,17 @@ func TestPairingASwissLetsEveryOtherWriteGoOn(t *testing.T) {
 	if len(during) < 2 {
 		t.Fatalf("the pairing took %v: too short to play moves during it", paired)
 	}
+	slices.Sort(before)
 	slices.Sort(during)
-	t.Logf("round 2 of 400 paired in %v; %d moves meanwhile, median %v, slowest %v", paired, len(during), during[len(during)/2], during[len(during)-1])
-	if slowest := during[len(during)-1]; slowest > 50*time.Millisecond {
+	p99 := func(d []time.Duration) time.Duration { return d[len(d)*99/100] }
+	t.Logf("round 2 of 400 paired in %v; %d moves meanwhile: median %v, p99 %v, slowest %v; before it: median %v, p99 %v, slowest %v",
+		paired, len(during), during[len(during)/2], p99(during), during[len(during)-1], before[len(before)/2], p99(before), before[len(before)-1])
+	if p99(during) > p99(before)+50*time.Millisecond {
+		t.Errorf("the pairing (%v) delayed the moves by more than 50 ms: p99 %v, against %v before it", paired, p99(during), p99(before))
+	}
+	// A move that waited for the pairing would wait as long as it; one
+	// that did not waits for its own work and the machine's load only.
+	if slowest := during[len(during)-1]; slowest > max(50*time.Millisecond, paired/10) {
 		t.Errorf("a move waited %v while the Swiss was paired (%v)", slowest, paired)
 	}
 }

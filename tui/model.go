@@ -6,6 +6,8 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+
+	"github.com/iceagechess/iceage/i18n"
 )
 
 // Model is the bubbletea model of a local game: the screen of a Session
@@ -34,7 +36,7 @@ type completion struct {
 func NewModel(s *Session, r *lipgloss.Renderer) Model {
 	in := textinput.New()
 	in.Prompt = "› "
-	in.Placeholder = "a move (Nxf3, hxg3, g1f3) or a command"
+	in.Placeholder = s.t("terminal.placeholder.move", nil)
 	in.CharLimit = 60
 	in.PromptStyle = r.NewStyle().Foreground(lipgloss.Color("#3B9BD4")).Bold(true)
 	in.TextStyle = r.NewStyle()
@@ -117,7 +119,7 @@ func (m Model) complete(step int) Model {
 		c = completion{matches: m.s.Complete(typed)}
 		if len(c.matches) == 0 {
 			m.comp = completion{}
-			m.notes = []Note{{Refused, "No legal move or command begins with “" + typed + "”."}}
+			m.notes = []Note{{Refused, m.s.t("terminal.no_match", map[string]any{"Text": i18n.Quote(m.s.Lang(), typed)})}}
 			return m
 		}
 		if step < 0 {

@@ -79,7 +79,7 @@ func (s *Session) FreezeText() string {
 // errors of reading and writing.
 func RunPlain(s *Session, in io.Reader, out io.Writer) error {
 	w := &errWriter{w: out}
-	fmt.Fprintf(w, "Ice Age Chess: %s against %s. Type a move (Nxf3, hxg3, g1f3) or help.\n\n", s.Name(game.White), s.Name(game.Black))
+	fmt.Fprint(w, s.t("terminal.welcome", map[string]any{"Game": s.t("challenge.title", nil), "White": s.Name(game.White), "Black": s.Name(game.Black)})+"\n\n")
 	for _, n := range s.Pending() {
 		fmt.Fprintln(w, n.Text)
 	}

@@ -129,7 +129,7 @@ func NewSession(ctx context.Context, svc *play.Service, opt Options) (*Session, 
 	}
 	if opt.Engine != 0 {
 		opt.Engine = min(max(opt.Engine, 1), engine.Levels)
-		name := round.EngineName(opt.Engine)
+		name := i18n.EngineName(opt.Lang, opt.Engine)
 		if opt.EngineColor == game.White {
 			opt.White = name
 		} else {
@@ -320,11 +320,11 @@ func (s *Session) Prompt() string {
 	case s.Over():
 		return ""
 	case s.g.DrawOffer != nil:
-		return s.Name(s.answerer(s.g.DrawOffer)) + ": accept the draw? Type draw to accept, no to decline."
+		return s.t("terminal.prompt_draw", map[string]any{"Player": s.Name(s.answerer(s.g.DrawOffer))})
 	case s.g.Takeback != nil:
-		return s.Name(s.answerer(s.g.Takeback)) + ": allow the takeback? Type takeback to allow, no to refuse."
+		return s.t("terminal.prompt_takeback", map[string]any{"Player": s.Name(s.answerer(s.g.Takeback))})
 	}
-	return s.Name(s.turn()) + ", your move:"
+	return s.t("terminal.prompt_move", map[string]any{"Player": s.Name(s.turn())})
 }
 
 // EndText says how the game ended, with its result: "White wins by
@@ -335,25 +335,25 @@ func (s *Session) EndText() string {
 		return ""
 	}
 	if o.Reason == game.Aborted {
-		return i18n.Outcome(s.opt.Lang, o) + "."
+		return s.t("terminal.end_aborted", map[string]any{"Outcome": i18n.Outcome(s.opt.Lang, o)})
 	}
-	return i18n.Outcome(s.opt.Lang, o) + ", " + o.Result.String() + "."
+	return s.t("terminal.end", map[string]any{"Outcome": i18n.Outcome(s.opt.Lang, o), "Result": o.Result.String()})
 }
 
-// Help is the list of commands, as Do's "help" gives it.
-var Help = []string{
-	"Type a move in any notation: Nxf3, hxg3, g1f3, e8=Q, O-O. Tab completes it.",
-	"Commands:",
-	"  resign        the side to move resigns",
-	"  draw          offer a draw; the opponent types draw to accept or no to decline",
-	"  takeback      take back the last move, if the opponent agrees (takeback or no)",
-	"  moves         list the legal moves",
-	"  flip          turn the board round (Ctrl+F)",
-	"  png FILE      write a picture of the board to FILE",
-	"  fen           show the position in FEN",
-	"  new           start a new game once this one is over",
-	"  help          this list",
-	"  quit          leave (Ctrl+C)",
+// t is the message id in the session's language.
+func (s *Session) t(id string, data map[string]any) string { return i18n.T(s.opt.Lang, id, data) }
+
+// Help is the list of commands in lang, as Do's "help" gives it. The
+// commands themselves are the same words in every language.
+func Help(lang i18n.Lang) []string {
+	lines := []string{i18n.T(lang, "terminal.help.intro", nil), i18n.T(lang, "terminal.help.commands", nil)}
+	for _, c := range []struct{ command, id string }{
+		{"resign", "resign"}, {"draw", "draw"}, {"takeback", "takeback"}, {"moves", "moves"}, {"flip", "flip"},
+		{"png FILE", "png"}, {"fen", "fen"}, {"new", "new"}, {"help", "help"}, {"quit", "quit"},
+	} {
+		lines = append(lines, fmt.Sprintf("  %-13s %s", c.command, i18n.T(lang, "terminal.help."+c.id, nil)))
+	}
+	return lines
 }
 
 // Do carries out one line the players typed: a move in any notation or
@@ -368,7 +368,7 @@ func (s *Session) Do(line string) Reply {
 	switch word {
 	case "help", "?":
 		var r Reply
-		for _, h := range Help {
+		for _, h := range Help(s.opt.Lang) {
 			r.Notes = append(r.Notes, Note{Info, h})
 		}
 		return r
@@ -391,7 +391,7 @@ func (s *Session) Do(line string) Reply {
 		return s.newGame()
 	}
 	if s.Over() {
-		return refused("The game is over: " + s.EndText() + " Type new for another game, or quit.")
+		return refused(s.t("terminal.over", map[string]any{"End": s.EndText()}))
 	}
 	if s.g.DrawOffer != nil || s.g.Takeback != nil {
 		return s.answer(word)
@@ -404,7 +404,7 @@ func (s *Session) Do(line string) Reply {
 	case "takeback", "undo":
 		return s.requestTakeback()
 	case "yes", "no", "accept", "decline":
-		return refused("There is nothing to answer: no draw or takeback is offered.")
+		return refused(s.t("terminal.nothing_to_answer", nil))
 	}
 	return s.move(text)
 }
@@ -557,7 +557,7 @@ func (s *Session) requestTakeback() Reply {
 	p := s.Position()
 	h := s.History()
 	if len(h) == 0 {
-		return refused("There is no move to take back.")
+		return refused(s.t("terminal.no_takeback", nil))
 	}
 	me := p.Turn().Other() // the side that moved last
 	if s.opt.Engine > 0 {
@@ -575,10 +575,10 @@ func (s *Session) requestTakeback() Reply {
 func (s *Session) answer(word string) Reply {
 	p := s.Position()
 	isDraw := s.g.DrawOffer != nil
-	offer, accept, what, verbs := s.g.Takeback, "takeback", "takeback request", "to allow or no to refuse"
+	offer, accept, first := s.g.Takeback, "takeback", "terminal.answer_takeback_first"
 	yes, no := round.AcceptTakeback, round.DeclineTakeback
 	if isDraw {
-		offer, accept, what, verbs = s.g.DrawOffer, "draw", "draw offer", "to accept or no to decline"
+		offer, accept, first = s.g.DrawOffer, "draw", "terminal.answer_draw_first"
 		yes, no = round.AcceptDraw, round.DeclineDraw
 	}
 	who := s.answerer(offer)
@@ -589,7 +589,7 @@ func (s *Session) answer(word string) Reply {
 	case "no", "n", "decline":
 		k = no
 	default:
-		return refused(s.Name(who) + ", answer the " + what + " first: type " + accept + " " + verbs + ".")
+		return refused(s.t(first, map[string]any{"Player": s.Name(who)}))
 	}
 	out, err := s.do(who, k, "")
 	if err != nil {
@@ -609,7 +609,7 @@ func (s *Session) answerer(o *play.Offer) game.Color {
 
 func (s *Session) moves() Reply {
 	if s.Over() {
-		return Reply{Notes: []Note{{Info, "The game is over: there are no moves."}}}
+		return Reply{Notes: []Note{{Info, s.t("terminal.no_moves_over", nil)}}}
 	}
 	p := s.Position()
 	sans := p.SANs()
@@ -618,27 +618,27 @@ func (s *Session) moves() Reply {
 		list[i] = m.SAN
 	}
 	sortMoves(list)
-	return Reply{Notes: []Note{{Info, fmt.Sprintf("%d legal moves: %s", len(list), strings.Join(list, " "))}}}
+	return Reply{Notes: []Note{{Info, i18n.N(s.opt.Lang, "terminal.legal_moves", len(list), map[string]any{"Moves": strings.Join(list, " ")})}}}
 }
 
 func (s *Session) newGame() Reply {
 	if !s.Over() {
-		return refused("This game goes on: resign or agree a draw before starting a new one.")
+		return refused(s.t("terminal.game_goes_on", nil))
 	}
 	if err := s.start(); err != nil {
 		return refused(err.Error())
 	}
-	return Reply{Changed: true, Notes: []Note{{Info, "A new game: " + s.Name(game.White) + " against " + s.Name(game.Black) + "."}}}
+	return Reply{Changed: true, Notes: []Note{{Info, s.t("terminal.new_game", map[string]any{"White": s.Name(game.White), "Black": s.Name(game.Black)})}}}
 }
 
 func (s *Session) png(path string) Reply {
 	if path == "" {
-		return refused("Say where to write the picture, e.g. png board.png")
+		return refused(s.t("terminal.png_where", nil))
 	}
 	if err := s.WritePNG(path); err != nil {
-		return refused("The picture was not written: " + err.Error())
+		return refused(s.t("terminal.png_failed", map[string]any{"Error": err.Error()}))
 	}
-	return Reply{Notes: []Note{{Info, "The board is written to " + path + "."}}}
+	return Reply{Notes: []Note{{Info, s.t("terminal.png_written", map[string]any{"Path": path})}}}
 }
 
 // WritePNG draws the board as render.PNG does, from the side the screen

@@ -204,7 +204,7 @@ func TestSessionCommands(t *testing.T) {
 	if r := s.Do(""); len(r.Notes) != 0 || r.Changed {
 		t.Errorf("an empty line did something: %+v", r)
 	}
-	if got := do(t, s, "help"); len(got) != len(Help) {
+	if got := do(t, s, "help"); len(got) != len(Help(i18n.English)) {
 		t.Errorf("help: %q", got)
 	}
 	wantNotes(t, do(t, s, "moves"), Note{Info, "18 legal moves: Nxa3 Nxc3 Nxf3 Nxh3 axb3 bxa3 bxc3 cxb3 cxd3 dxc3 dxe3 exd3 exf3 fxe3 fxg3 gxf3 gxh3 hxg3"})

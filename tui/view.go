@@ -182,7 +182,7 @@ func (m Model) movesView(rows int) string {
 		return b.String()
 	}
 	if len(list) > rows {
-		b.WriteString(st.dim.Render(fmt.Sprintf("  … %d earlier", len(list)-rows+1)) + "\n")
+		b.WriteString(st.dim.Render("  "+i18n.N(m.s.Lang(), "terminal.earlier", len(list)-rows+1, nil)) + "\n")
 		list = list[len(list)-rows+1:]
 	}
 	for i, r := range list {
@@ -200,7 +200,7 @@ func (m Model) movesView(rows int) string {
 func (m Model) View() string {
 	st, s := &m.st, m.s
 	var b strings.Builder
-	b.WriteString(st.title.Render("❄ Ice Age Chess") + st.dim.Render(" · ") + s.Name(game.White) + st.dim.Render(" vs ") + s.Name(game.Black) + "\n\n")
+	b.WriteString(st.title.Render("❄ "+s.t("challenge.title", nil)) + st.dim.Render(" · ") + s.t("terminal.title", map[string]any{"White": s.Name(game.White), "Black": s.Name(game.Black)}) + "\n\n")
 	board := m.boardView()
 	moves := m.movesView(9)
 	if m.width > 0 && m.width < lipgloss.Width(board)+4+24 {
@@ -228,7 +228,7 @@ func (m Model) View() string {
 		notes++
 	}
 	if s.Over() {
-		b.WriteString(st.end.Render("Game over · "+s.EndText()) + "\n")
+		b.WriteString(st.end.Render(s.t("terminal.game_over", map[string]any{"End": s.EndText()})) + "\n")
 	} else if notes > 0 {
 		b.WriteString("\n")
 	}
@@ -238,14 +238,14 @@ func (m Model) View() string {
 	in := m.input
 	switch g := s.Game(); {
 	case s.Over():
-		b.WriteString(m.line(lipgloss.Style{}, "Type new for another game, png FILE for a picture, or quit."))
-		in.Placeholder = "new, png FILE or quit"
+		b.WriteString(m.line(lipgloss.Style{}, s.t("terminal.after_end", nil)))
+		in.Placeholder = s.t("terminal.placeholder.over", nil)
 	case g.DrawOffer != nil:
 		b.WriteString(m.line(st.notes[Asked], s.Prompt()))
-		in.Placeholder = "draw or no"
+		in.Placeholder = s.t("terminal.placeholder.draw", nil)
 	case g.Takeback != nil:
 		b.WriteString(m.line(st.notes[Asked], s.Prompt()))
-		in.Placeholder = "takeback or no"
+		in.Placeholder = s.t("terminal.placeholder.takeback", nil)
 	default:
 		b.WriteString(m.line(lipgloss.Style{}, s.Prompt()))
 	}
@@ -253,7 +253,7 @@ func (m Model) View() string {
 	if c := m.completionView(); c != "" {
 		b.WriteString(c + "\n")
 	}
-	b.WriteString(strings.TrimSuffix(m.line(st.dim, "Enter play · Tab complete · Ctrl+F flip · help for commands · Ctrl+C quit"), "\n"))
+	b.WriteString(strings.TrimSuffix(m.line(st.dim, s.t("terminal.keys", nil)), "\n"))
 	return b.String()
 }
 
@@ -293,5 +293,5 @@ func (m Model) completionView() string {
 	if end < len(c.matches) {
 		parts = append(parts, "…")
 	}
-	return m.st.dim.Render(fmt.Sprintf("Tab %d/%d: ", c.i+1, len(c.matches))) + strings.Join(parts, " ")
+	return m.st.dim.Render(m.s.t("terminal.tab", map[string]any{"Index": c.i + 1, "Total": len(c.matches)})+" ") + strings.Join(parts, " ")
 }

@@ -115,6 +115,9 @@ func (h *Hub) Close() {
 	for _, f := range fs {
 		<-f.done
 	}
+	h.mu.Lock()
+	h.games = map[uint64]*follow{}
+	h.mu.Unlock()
 }
 
 // committed is the storage's feed: on the act's path, it only queues
