@@ -12,6 +12,7 @@ import (
 	"github.com/iceagechess/iceage/game"
 	"github.com/iceagechess/iceage/i18n"
 	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/play/round"
 	"github.com/iceagechess/iceage/render"
 )
 
@@ -40,6 +41,9 @@ type view struct {
 	// mention are the players the board notifies: those the act
 	// decided to tell by a mention (round.Delivery.Mentions).
 	mention []string
+	// act is the delivery of the act the board shows, if any: its
+	// theme is the one the act read (round.Delivery.Theme).
+	act *round.Delivery
 }
 
 // boardMessage builds the message of a game's board in lang.
@@ -60,8 +64,14 @@ func (b *Bot) boardMessage(ctx context.Context, lang i18n.Lang, v view) (*messag
 			orient = render.BlackBottom
 		}
 	}
-	// The board is drawn as the player it waits for likes it.
-	theme := b.gameTheme(ctx, g)
+	// The board is drawn as the player it waits for likes it: as the
+	// act read it from their settings, or as they are now.
+	var theme render.Theme
+	if v.act != nil {
+		theme = themeOf(&play.Prefs{Theme: v.act.Theme}, b.cfg.Theme)
+	} else {
+		theme = b.gameTheme(ctx, g)
+	}
 	var png bytes.Buffer
 	if err := render.PNG(&png, &pos, render.Options{LastMove: last, Orientation: orient, Theme: theme, NoHeader: true, FastPNG: true}); err != nil {
 		return nil, fmt.Errorf("bot: drawing game %d: %w", g.ID, err)

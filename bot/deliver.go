@@ -189,7 +189,7 @@ func (b *Bot) deliverOne(ctx context.Context, it play.OutboxItem) {
 	default:
 		err = fmt.Errorf("bot: an outbox item of kind %q", it.Kind)
 	}
-	if ctx.Err() != nil {
+	if err != nil && ctx.Err() != nil {
 		return // stopping: the claim lapses and the next start delivers it
 	}
 	var limited *rateLimited
@@ -431,19 +431,19 @@ func (b *Bot) deliveryMessage(ctx context.Context, lang i18n.Lang, d *round.Deli
 		m.mentionOnly()
 		return m, nil
 	case timedOut != nil:
-		return b.timeoutMessage(ctx, lang, g, timedOut, mentions)
+		return b.timeoutMessage(ctx, lang, d, timedOut, mentions)
 	case rehomed != nil:
 		key := "game.rehomed"
 		if rehomed.Why == round.OwnThread {
 			key = "game.own_thread"
 		}
-		return b.boardMessage(ctx, lang, view{g: g, buttons: true, mention: mentions,
+		return b.boardMessage(ctx, lang, view{g: g, buttons: true, mention: mentions, act: d,
 			headline: tr(lang, key, map[string]any{"White": mention(g.White.ID), "Black": mention(g.Black.ID)})})
 	case took != nil:
-		return b.boardMessage(ctx, lang, view{g: g, headline: i18n.Event(lang, *took, d.Act, marks), buttons: true, ping: true, mention: mentions})
+		return b.boardMessage(ctx, lang, view{g: g, headline: i18n.Event(lang, *took, d.Act, marks), buttons: true, ping: true, mention: mentions, act: d})
 	case len(moves) > 0:
 		first := moves[0]
-		v := view{g: g, buttons: true, ping: true, mention: mentions, headline: i18n.Event(lang, first, d.Act, marks)}
+		v := view{g: g, buttons: true, ping: true, mention: mentions, act: d, headline: i18n.Event(lang, first, d.Act, marks)}
 		v.ice, v.after = iceAgeOf(d, first)
 		if len(moves) > 1 && moves[1].Reply {
 			reply := moves[1]
@@ -457,11 +457,11 @@ func (b *Bot) deliveryMessage(ctx context.Context, lang i18n.Lang, d *round.Deli
 		}
 		return b.boardMessage(ctx, lang, v)
 	case started:
-		return b.boardMessage(ctx, lang, view{g: g, headline: tr(lang, "game.started", nil), buttons: true, ping: true, mention: mentions})
+		return b.boardMessage(ctx, lang, view{g: g, headline: tr(lang, "game.started", nil), buttons: true, ping: true, mention: mentions, act: d})
 	case ended != nil:
-		return b.boardMessage(ctx, lang, view{g: g, headline: i18n.Event(lang, *ended, d.Act, marks), mention: mentions})
+		return b.boardMessage(ctx, lang, view{g: g, headline: i18n.Event(lang, *ended, d.Act, marks), mention: mentions, act: d})
 	}
-	return b.boardMessage(ctx, lang, view{g: g, buttons: true})
+	return b.boardMessage(ctx, lang, view{g: g, buttons: true, act: d})
 }
 
 // iceAgeOf returns the Ice Age that move m of d brought, and the
