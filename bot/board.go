@@ -183,7 +183,7 @@ func (b *Bot) status(ctx context.Context, lang i18n.Lang, g *play.Game, pos *gam
 	if w := i18n.WouldFreeze(lang, pos); w != "" {
 		lines = append(lines, "⚠️ "+w)
 	}
-	if !g.Deadline.IsZero() && g.Flag == nil {
+	if !g.Deadline.IsZero() && g.Flag == nil && g.EngineToMove() == 0 {
 		lines = append(lines, "⏳ "+tr(lang, "board.deadline", map[string]any{"When": timestamp(g.Deadline, "R")}))
 	}
 	lines = append(lines, b.correspondenceStatus(ctx, lang, g)...)

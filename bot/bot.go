@@ -115,6 +115,9 @@ type Bot struct {
 	commandIDs sync.Map
 	// dmChannels are the DM channels' ids by user (notify.go).
 	dmChannels sync.Map
+	// answering are the games whose act's answer is on its way, each
+	// with a channel closed when it is given (enginereply.go).
+	answering sync.Map
 	// parents are the threads' parent channels by thread id (analyze.go).
 	parents sync.Map
 	// sight answers the visibility rule's questions (visibility.go).

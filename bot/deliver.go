@@ -242,6 +242,9 @@ func (b *Bot) deliverBoard(ctx context.Context, it play.OutboxItem) error {
 	if err != nil {
 		return err
 	}
+	if b.editThinking(ctx, &d) {
+		return nil
+	}
 	return b.postBoard(ctx, &d, nil)
 }
 

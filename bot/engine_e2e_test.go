@@ -52,13 +52,19 @@ func (w *world) gameOf(channel string) play.Game {
 	return g
 }
 
-// engineReply waits for the engine's board after ply plies in thread.
+// engineReply waits for the engine's board in thread: posted, or the
+// thinking board edited into it.
 func (w *world) engineReply(thread string) fakediscord.Message {
 	w.t.Helper()
 	bot := "<@" + w.srv.Bot().ID + "> played"
-	return w.waitMessage(thread, func(m fakediscord.Message) bool {
-		return strings.Contains(m.Content, bot) && len(m.Files) > 0
+	c, err := w.srv.WaitFor(w.ctx(), func(c fakediscord.Call) bool {
+		return (c.Kind == fakediscord.KindMessage || c.Kind == fakediscord.KindMessageEdit) && c.Err == nil &&
+			c.Message.ChannelID == thread && strings.Contains(c.Message.Content, bot) && len(c.Message.Files) > 0
 	})
+	if err != nil {
+		w.t.Fatalf("no board of the engine's in %s: %v", thread, err)
+	}
+	return c.Message
 }
 
 func TestChallengingTheBotStartsAGameTheEngineAnswers(t *testing.T) {
@@ -75,14 +81,30 @@ func TestChallengingTheBotStartsAGameTheEngineAnswers(t *testing.T) {
 	if g.Engine != [2]int{0, 3} || g.Black.ID != w.srv.Bot().ID || g.Rated {
 		t.Fatalf("the game is %+v", g)
 	}
+	before := len(w.srv.Messages(thread))
 	got = w.command(w.alice, thread, "move", fakediscord.StringOption("move", "Nxf3"))
 	if got.Ephemeral() || !strings.Contains(got.Content, "The engine is thinking") {
 		t.Errorf("the board after Alice's move says %q", got.Content)
 	}
+	// No deadline for the engine's turn.
+	if d := got.Embeds[0].Description; strings.Contains(d, "⏳") {
+		t.Errorf("the engine's turn shows a deadline: %q", d)
+	}
+	// One message per engine reply: the thinking board becomes the
+	// engine's, naming both moves.
 	reply := w.engineReply(thread)
 	isPNG(t, reply.Files[0])
+	if reply.ID != got.ID || !strings.Contains(reply.Content, "<@"+w.alice.ID+"> played **Nxf3**") {
+		t.Errorf("the engine's board is message %s (the thinking board was %s): %q", reply.ID, got.ID, reply.Content)
+	}
 	if !strings.Contains(reply.Content, "<@"+w.alice.ID+">, your move") {
 		t.Errorf("the engine's board does not call Alice: %q", reply.Content)
+	}
+	if d := reply.Embeds[0].Description; !strings.Contains(d, "⏳") {
+		t.Errorf("Alice's turn shows no deadline: %q", d)
+	}
+	if n := len(w.srv.Messages(thread)); n != before+1 {
+		t.Errorf("Alice's move and the engine's answer left %d messages, want 1", n-before)
 	}
 	g = w.gameOf(thread)
 	if g.Ply() != 2 || g.Turn() != game.White {

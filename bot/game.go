@@ -116,6 +116,9 @@ const (
 // outbox delivers too.
 func (b *Bot) playRound(in *interaction, a round.Act, by answerBy) (round.Outcome, error) {
 	a.Answers = by != answerElsewhere
+	if a.Answers {
+		defer b.answerInFlight(a.Game)()
+	}
 	out, err := b.round.Do(in.ctx, a)
 	if err != nil {
 		return out, err

@@ -135,6 +135,10 @@ func TestAWholeGameInADMBetweenTwoUsers(t *testing.T) {
 	if d := help.Embeds[0].Description; !strings.Contains(d, "</move:") || strings.Contains(d, "</leaderboard:") {
 		t.Errorf("/help in the DM lists %q", d)
 	}
+	// It says how to move by clicking.
+	if d := help.Embeds[0].Description; !strings.Contains(d, "choose a man in the menu under the board") {
+		t.Errorf("/help does not say how to move: %q", d)
+	}
 
 	// /games in the DM lists it, with its link.
 	dash := w.command(w.alice, dm.ID, "games")
@@ -217,9 +221,7 @@ func TestTheEngineInTheBotsDMAndNotInOthers(t *testing.T) {
 		t.Errorf("the engine game's first board: %q", board.Content)
 	}
 	w.command(w.alice, own.ID, "move", fakediscord.StringOption("move", "hxg3"))
-	w.waitMessage(own.ID, func(m fakediscord.Message) bool {
-		return strings.Contains(m.Content, "Ice Age Engine") || strings.Contains(m.Content, w.srv.Bot().ID)
-	})
+	w.engineReply(own.ID)
 }
 
 // A resignation's board, which no answer shows, follows up in the DM on

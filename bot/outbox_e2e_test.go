@@ -146,6 +146,9 @@ func TestARetriedPostIsNotDuplicated(t *testing.T) {
 	w.waitMessage(thread, func(m fakediscord.Message) bool { return len(m.Files) > 0 })
 	w.srv.Refuse(fakediscord.RouteMessages, fakediscord.Refusal{Status: http.StatusInternalServerError, AfterServing: true,
 		Where: map[string]string{"channel": thread}})
+	// The thinking board cannot be edited: the engine's board is posted.
+	w.srv.Refuse(fakediscord.RouteMessageEdit, fakediscord.Refusal{Status: http.StatusForbidden, Times: -1,
+		Where: map[string]string{"channel": thread}})
 	got := w.command(w.alice, thread, "move", fakediscord.StringOption("move", "Nxf3"))
 	if got.Ephemeral() {
 		t.Fatalf("Alice's move is answered %q", got.Content)

@@ -12,8 +12,7 @@ package tournament
 
 type matchEdge struct {
 	i, j int
-	w    weight
-	w2   weight // 2w, kept for slack
+	w    weight // given; inside the matcher, four times that (see slack)
 }
 
 type matcher struct {
@@ -119,10 +118,10 @@ func solveCold(m *matcher, n int, edges []matchEdge) ([]int, duals) {
 	for k := range edges {
 		e := &edges[k]
 		e.w = e.w.double()
-		e.w2 = e.w.double()
 		if maxw.less(e.w) {
 			maxw = e.w
 		}
+		e.w = e.w.double()
 	}
 	m.run(maxw)
 	for v := 0; v < n; v++ {
@@ -397,7 +396,7 @@ func fill(s []int, v int) []int {
 
 func (m *matcher) slack(k int) weight {
 	e := m.edges[k]
-	return m.dual[e.i].add(m.dual[e.j]).sub(e.w2)
+	return m.dual[e.i].add(m.dual[e.j]).sub(e.w)
 }
 
 // leaves appends the vertices inside blossom b to out.
@@ -736,8 +735,7 @@ func maxWeightPerfectWarm(m *matcher, n int, edges []matchEdge, ws warmStart) (m
 	m.n, m.edges = n, edges
 	for k := range edges {
 		e := &edges[k]
-		e.w = e.w.double()
-		e.w2 = e.w.double()
+		e.w = e.w.double().double()
 	}
 	m.init()
 	copy(m.dual, ws.dual)

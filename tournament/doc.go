@@ -53,14 +53,18 @@
 //
 // # Speed
 //
-// One matching is O(n³) on the players left; a bracket asks it once, then
-// again for each generation-order decision the current matching does not
-// already satisfy and that the matching's duals do not rule out (an edge
-// with a positive reduced cost is in no optimal pairing, so most choices
-// that cannot be taken are known without solving). A round of 199
-// players takes about 0.4 s in round 1 and about a second after five
-// rounds on an idle core (BenchmarkPairDutch200); the standings of 200
-// players take 50 µs (BenchmarkStandings200).
+// A first matching is O(n³) on the players left. Every later one starts
+// from the one before (blossom.go, maxWeightPerfectWarm): the duals are
+// kept, raised where a weight grew, the pairs that stay tight kept, and
+// only the players whose weights changed are paired again, a few
+// augmentations of O(n²) each. That holds from one generation-order
+// decision to the next and from one bracket to the next, since the top
+// criterion lies at the same bits in every bracket of a round. A first
+// round in which nobody has played is the first candidate of Article 4
+// and needs no matching. BenchmarkPairDutchTRF times rounds 1 and 5 of
+// 200 and 1,000 players on the files in testdata/bench, the ones the
+// endorsed engine is timed on; the standings of 200 players take 50 µs
+// (BenchmarkStandings200).
 //
 // # Caveats
 //

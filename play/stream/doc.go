@@ -36,7 +36,7 @@
 // who resume, and hands each event to every watcher by a send that never
 // blocks: a watcher is a buffered channel and nothing else, so 10,000 of
 // them cost a few megabytes and no goroutine of the hub's (about 300
-// bytes each; a game followed, some 20 kB with its last events). A watcher
+// bytes each; a game followed, under 10 kB with its last events). A watcher
 // whose buffer is full is dropped (ErrTooSlow) and resumes from the last
 // revision it received. A game nobody watches is followed for
 // Options.Linger more, so that a watcher who reconnects resumes from its

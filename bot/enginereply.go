@@ -1,0 +1,128 @@
+package bot
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/iceagechess/iceage/i18n"
+	"github.com/iceagechess/iceage/play/round"
+)
+
+// One board per engine reply: the board of a player's move against the
+// engine says "The engine is thinking…", and the engine answers in
+// milliseconds; a second board right under the first would show the same
+// game twice. So the engine's board, when it is delivered, becomes that
+// board: it is edited in place, and names both moves. Only when the
+// thinking board is still the newest message of the game's channel,
+// though: an edit notifies nobody, and a board lost above newer messages
+// would go unseen; then, and whenever the edit fails, the engine's board
+// is posted, as any other.
+
+// thinkingWait is the longest the engine's board waits for the answer
+// that shows the thinking board: Discord's three seconds to answer.
+const thinkingWait = 3 * time.Second
+
+// answerInFlight notes that an act's answer in game id is on its way;
+// the function returned notes that it was given, or failed.
+func (b *Bot) answerInFlight(id uint64) func() {
+	ch := make(chan struct{})
+	b.answering.Store(id, ch)
+	return func() {
+		b.answering.CompareAndDelete(id, ch)
+		close(ch)
+	}
+}
+
+// editThinking edits the thinking board of d's game into the board of
+// the engine's move that d delivers; false when d is no engine move, or
+// no thinking board can take it, and the board is to be posted.
+func (b *Bot) editThinking(ctx context.Context, d *round.Delivery) bool {
+	g := &d.Game
+	if g.Private || len(g.Moves) < 2 {
+		return false
+	}
+	engineMoved := false
+	for _, e := range d.Events {
+		if m, ok := e.(round.Moved); ok && b.isEngine(m.By) && m.Ply == g.Ply() {
+			engineMoved = true
+		}
+	}
+	if !engineMoved {
+		return false
+	}
+	// The engine may answer before the player's move is: Do hands it the
+	// turn at once. Its board waits for the thinking board, a moment.
+	if v, ok := b.answering.Load(g.ID); ok {
+		t := time.NewTimer(thinkingWait)
+		select {
+		case <-v.(chan struct{}):
+		case <-t.C:
+		case <-ctx.Done():
+		}
+		t.Stop()
+	}
+	channel := g.Channel
+	if cur, err := b.play.Game(ctx, g.ID); err == nil {
+		channel = cur.Channel
+	}
+	msgs, err := b.s.ChannelMessages(channel, 1, "", "", "", discordgo.WithContext(ctx))
+	if err != nil || len(msgs) == 0 || !b.isBoardOf(msgs[0], g.ID) {
+		return false
+	}
+	// Not the board of the move the engine answered: nor is the engine's
+	// own board, should an earlier try have posted it, whose post again
+	// is answered by Discord with the first (its nonce).
+	if rev, ok := boardRevision(msgs[0], g.ID); !ok || rev != g.Revision-1 {
+		return false
+	}
+	lang := b.guildLang(ctx, g.Guild)
+	m, err := b.deliveryMessage(ctx, lang, d)
+	if err != nil {
+		return false
+	}
+	// The player's move the board showed stays named above the engine's;
+	// the picture of an Ice Age it brought stays too, on its own board.
+	before, err := round.Played(g, g.Ply()-1)
+	if err != nil || before.IceAge != nil {
+		return false
+	}
+	who := g.Seat(before.By).ID
+	m.Content = i18n.Event(lang, round.Moved{By: who, SAN: before.SAN, UCI: before.UCI, Ply: g.Ply() - 1}, d.Act, discordMarks) + "\n" + m.Content
+	if _, err := b.request(ctx, http.MethodPatch, discordgo.EndpointChannelMessage(channel, msgs[0].ID), m, m); err != nil {
+		b.log.Warn("editing the thinking board into the engine's; posting it instead", "game", g.ID, "err", err)
+		return false
+	}
+	b.windDown(g, channel)
+	return true
+}
+
+// boardRevision is the revision of game id that board m shows, read from
+// its buttons' ids.
+func boardRevision(m *discordgo.Message, id uint64) (int, bool) {
+	for _, row := range m.Components {
+		r, ok := row.(*discordgo.ActionsRow)
+		if !ok {
+			continue
+		}
+		for _, c := range r.Components {
+			btn, ok := c.(*discordgo.Button)
+			if !ok || btn.CustomID == "" {
+				continue
+			}
+			_, f, ok := clicks.match(btn.CustomID)
+			if !ok {
+				continue
+			}
+			if n, err := f.num("game"); err != nil || n != id {
+				continue
+			}
+			if rev, err := f.num("rev"); err == nil {
+				return int(rev), true
+			}
+		}
+	}
+	return 0, false
+}
