@@ -31,10 +31,11 @@ type Table struct {
 
 // Limits on what a table draws, so that no input makes a huge picture.
 const (
-	maxTableRows = 200
-	maxTableCols = 12
-	maxCellRunes = 40
-	maxNoteRunes = 400
+	maxTableRows  = 200
+	maxTableCols  = 12
+	maxCellRunes  = 40
+	maxNoteRunes  = 1200
+	maxTitleRunes = 120
 )
 
 // TablePNG draws a table of standings in the theme's colours as a PNG.
@@ -81,13 +82,21 @@ func TablePNG(tb Table, t Theme) ([]byte, error) {
 	for _, w := range widths {
 		total += w + 2*pad
 	}
-	total = max(total, width(title, cut(tb.Title))+3*pad, 320)
+	// A long title wraps rather than widen the table past its columns
+	// (or 480 px): a phone shows a wide picture small.
+	tr := []rune(tb.Title)
+	titles := wrap(func(s string) float64 { return width(title, s) }, tr[:min(len(tr), maxTitleRunes)], max(total, 480)-2*pad)
+	for _, l := range titles {
+		total = max(total, width(title, l)+2*pad)
+	}
+	total = max(total, 320)
+	top := titleH + 26*float64(max(len(titles), 1)-1)
 	const noteH = 21.0
 	var notes []string
 	for _, n := range tb.Notes {
 		notes = append(notes, wrap(func(s string) float64 { return width(note, s) }, []rune(n)[:min(len([]rune(n)), maxNoteRunes)], total-2*pad)...)
 	}
-	h := titleH + rowH*float64(len(tb.Rows)+1) + pad
+	h := top + rowH*float64(len(tb.Rows)+1) + pad
 	if len(notes) > 0 {
 		h += pad/2 + noteH*float64(len(notes))
 	}
@@ -96,7 +105,9 @@ func TablePNG(tb Table, t Theme) ([]byte, error) {
 	dc.Clear()
 	dc.SetColor(col.text)
 	dc.SetFontFace(title)
-	dc.DrawStringAnchored(cut(tb.Title), pad, titleH/2+2, 0, 0.5)
+	for i, l := range titles {
+		dc.DrawStringAnchored(l, pad, titleH/2+2+26*float64(i), 0, 0.5)
+	}
 	left := map[int]bool{}
 	for _, c := range tb.Left {
 		left[c] = true
@@ -116,7 +127,7 @@ func TablePNG(tb Table, t Theme) ([]byte, error) {
 			x += widths[i] + pad
 		}
 	}
-	y := titleH
+	y := top
 	dc.SetColor(col.grid)
 	dc.DrawRectangle(pad/2, y, total-pad, rowH)
 	dc.Fill()

@@ -122,7 +122,7 @@ func TestSwissByeScoresWhatTheOrganiserChose(t *testing.T) {
 		score ByeScore
 		pts   Points
 		xxs   string
-	}{{ByeFullPoint, 2, ""}, {ByeHalfPoint, 1, "XXS PAB=0.5\n"}, {ByeNoPoint, 0, "XXS PAB=0.0\n"}} {
+	}{{ByeFullPoint, 2, ""}, {ByeHalfPoint, 1, "XXS PAB=0.5\n162  P 0.5\n"}, {ByeNoPoint, 0, "XXS PAB=0.0\n162  P 0.0\n"}} {
 		t.Run(c.pts.String(), func(t *testing.T) {
 			now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 			tr := &Tournament{Organiser: "org", System: Swiss, Rounds: 3, ByeScore: c.score}
@@ -188,6 +188,14 @@ func TestReadTRFScoringLine(t *testing.T) {
 		{"XXS PAB=2", false, 0},
 		{"XXS XYZ=1", false, 0},
 		{"XXS PAB", false, 0},
+		{"162  P 0.5", true, HalfPointBye},
+		{"162  W 1.0    D 0.5    P 0.0", true, ZeroPointBye},
+		{"162  P 1.0", true, Bye},
+		{"162  W 3.0", false, 0},
+		{"162  Q 1.0", false, 0},
+		{"162  P x", false, 0},
+		{"162  P", false, 0},
+		{"162  W 1.0     D 0.5", false, 0}, // D one column late
 	} {
 		tr, err := ReadTRF(strings.NewReader("XXR 3\n" + c.line + "\n" + player))
 		if (err == nil) != c.ok {

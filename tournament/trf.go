@@ -16,7 +16,8 @@ import (
 // the order of the player lines), XXZ (players absent from the round
 // to be paired) and XXS (the scoring: only the standard 1-½-0, with the
 // pairing-allocated bye's points as PAB=1, 0.5 or 0); the TRF-2026
-// lines 142 (rounds) and 152 (initial colour) mean the same.
+// lines 142 (rounds), 152 (initial colour) and 162 (the scoring, with P
+// for the pairing-allocated bye) mean the same.
 type TRF struct {
 	Name  string
 	Field Field
@@ -143,6 +144,34 @@ func ReadTRF(r io.Reader) (*TRF, error) {
 					return nil, &TRFError{n, fmt.Sprintf("XXS: unknown score %q (known: W, D, WW, BW, WD, BD, WL, BL, FW, FL, FPB, HPB, ZPB, PAB)", k)}
 				case pts != std:
 					return nil, &TRFError{n, fmt.Sprintf("XXS: only the standard scores are supported; %s is %v, not %v", k, std, pts)}
+				}
+			}
+		case "162":
+			// Fixed columns: a result code in column 6, its points in
+			// 7-10, and so on every 9 columns.
+			r := []rune(line)
+			for j := 5; j < len(r); j += 9 {
+				code := strings.ToUpper(string(r[j]))
+				if !strings.Contains("WDLAPX", code) {
+					return nil, &TRFError{n, fmt.Sprintf("162: unknown result code %q in column %d (W, D, L, A, P or X, every 9 columns from 6)", code, j+1)}
+				}
+				pts, err := parsePoints(string(r[j+1 : min(j+5, len(r))]))
+				if err != nil {
+					return nil, &TRFError{n, fmt.Sprintf("162: column %d must hold the points of %q, as \" 0.5\"", j+2, code)}
+				}
+				switch code {
+				case "P":
+					out, ok := map[Points]Outcome{2: Bye, 1: HalfPointBye, 0: ZeroPointBye}[pts]
+					if !ok {
+						return nil, &TRFError{n, fmt.Sprintf("162: the bye scores 1, 0.5 or 0 points, not %v", pts)}
+					}
+					t.Field.ByeOutcome = out
+				case "W", "D", "L", "A", "X":
+					if std := map[string]Points{"W": 2, "D": 1, "L": 0, "A": 0, "X": 1}[code]; pts != std {
+						return nil, &TRFError{n, fmt.Sprintf("162: only the standard scores are supported; %s is %v, not %v", code, std, pts)}
+					}
+				default:
+					return nil, &TRFError{n, fmt.Sprintf("162: unknown result code %q in column %d (W, D, L, A, P or X)", code, j+1)}
 				}
 			}
 		case "XXZ":
@@ -430,8 +459,8 @@ func scanAnyLines(data []byte, atEOF bool) (int, []byte, error) {
 	return 0, nil, nil
 }
 
-// WriteTRF writes t as TRF-2016 with XXR and XXC (and XXS when the bye
-// is not worth a win), so that the pairing programs read it as we do.
+// WriteTRF writes t as TRF-2016 with XXR and XXC (and XXS and TRF-2026's
+// 162 when the bye is not worth a win), so that the pairing programs read it as we do.
 // Results are FIDE's codes: 1, =, 0 for games played; + and - for games
 // won and lost by forfeit (both "-" when neither player came); U for
 // the pairing-allocated bye; F, H and Z for rounds sat out with 1, ½ or
@@ -450,7 +479,9 @@ func WriteTRF(w io.Writer, t *TRF) error {
 	}
 	fmt.Fprintf(bw, "XXC %s\n", ic)
 	if pab := f.PairingByeOutcome(); pab != Bye {
+		// Both spellings: bbpPairings reads XXS, TRF-2026 programs 162.
 		fmt.Fprintf(bw, "XXS PAB=%s\n", pab.Points().trf())
+		fmt.Fprintf(bw, "162  P%4s\n", pab.Points().trf())
 	}
 	for i, e := range f.Players {
 		var x TRFPlayer

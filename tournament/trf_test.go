@@ -91,6 +91,7 @@ func TestReadTRFLineEndingsAndAbsence(t *testing.T) {
 func FuzzReadTRF(f *testing.F) {
 	f.Add(trfSample)
 	f.Add(strings.ReplaceAll(trfSample, "\n", "\r"))
+	f.Add("XXR 3\n162  P 0.0\n001    1      A\n001    2      B\n001    3      C\n")
 	f.Add("XXR 3\nXXS PAB=0.5\n001    1      A\n001    2      B\n001    3      C\n")
 	f.Add("XXR 2\n001    1      A                                                                0.0    1  0000 - U\n")
 	f.Fuzz(func(t *testing.T, text string) {

@@ -291,7 +291,7 @@ func RunStorageSuite(t *testing.T, open func(t *testing.T) play.Storage) {
 		s := play.Stats{Scope: "g1", WhiteWins: 3, ByReason: map[game.Reason]int{game.KingFrozen: 3}, IceAges: 4}
 		update(t, st, func(tx play.Tx) error {
 			return errors.Join(tx.PutPlayer(p), tx.PutPlayer(q), tx.PutStats(s),
-				tx.PutPrefs("u1", play.Prefs{Language: "fr", Reminders: []int{24, 1}, AwayUntil: T0.Add(time.Hour), VacationUsed: 3}),
+				tx.PutPrefs("u1", play.Prefs{Language: "fr", Theme: "colorblind", Reminders: []int{24, 1}, AwayUntil: T0.Add(time.Hour), VacationUsed: 3}),
 				tx.PutPrefs("u2", play.Prefs{Reminders: []int{}}), tx.PutPrefs("u3", play.Prefs{Notifications: "dm", DMRefused: T0}))
 		})
 		err := st.View(ctx, func(tx play.ReadTx) error {
@@ -314,7 +314,7 @@ func RunStorageSuite(t *testing.T, open func(t *testing.T) play.Storage) {
 				return fmt.Errorf("stats %+v", gs)
 			case none.Games() != 0:
 				return fmt.Errorf("stats of an unknown scope %+v", none)
-			case pr.Language != "fr" || fmt.Sprint(pr.Reminders) != "[24 1]" || !pr.AwayUntil.Equal(T0.Add(time.Hour)) || pr.VacationUsed != 3:
+			case pr.Language != "fr" || pr.Theme != "colorblind" || fmt.Sprint(pr.Reminders) != "[24 1]" || !pr.AwayUntil.Equal(T0.Add(time.Hour)) || pr.VacationUsed != 3:
 				return fmt.Errorf("prefs %+v", pr)
 			}
 			// No reminders (empty) is not the defaults (nil).
