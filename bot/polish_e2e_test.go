@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/iceagechess/iceage/game"
+	"github.com/iceagechess/iceage/i18n"
 	"github.com/iceagechess/iceage/internal/fakediscord"
 	"github.com/iceagechess/iceage/play"
 	"github.com/iceagechess/iceage/play/memstore"
@@ -101,6 +103,48 @@ func TestEveryThemeASettingOffersIsDrawn(t *testing.T) {
 	for _, name := range play.Themes {
 		if th, err := render.ParseTheme(name); err != nil || th.String() != name {
 			t.Errorf("play offers the theme %q, which render reads as %v, %v", name, th, err)
+		}
+	}
+}
+
+func TestTheIceAgePictureIsCaptioned(t *testing.T) {
+	w := newWorld(t, memstore.New(), "ru")
+	thread, _ := w.challengeAccepted(w.chess, w.alice, w.bob)
+	sans := referenceGame(t, "white_king_frozen", 40)
+	last := w.playAlternately(thread, w.alice, w.bob, sans)
+	if len(last.Files) != 2 || last.Files[1].Name != "iceage.png" {
+		t.Fatalf("the Ice Age move's answer has files %v", last.Files)
+	}
+	// The same picture, drawn here with the Russian captions.
+	p := game.StartPosition()
+	var ev *game.IceAge
+	for _, san := range sans {
+		m, err := game.ParseMove(&p, san)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, ev = p.ApplyWithEvent(m)
+	}
+	if ev == nil {
+		t.Fatal("the 40th ply brought no Ice Age")
+	}
+	var want bytes.Buffer
+	if err := render.IceAge(&want, ev, &p, render.Options{NoHeader: true, Size: 384, FastPNG: true, Captions: i18n.IceAgeCaptions(i18n.Russian)}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := png.Decode(bytes.NewReader(last.Files[1].Data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantIm, _ := png.Decode(&want)
+	if got.Bounds() != wantIm.Bounds() {
+		t.Fatalf("the Ice Age picture is %v, want %v", got.Bounds(), wantIm.Bounds())
+	}
+	for y := got.Bounds().Min.Y; y < got.Bounds().Max.Y; y++ {
+		for x := got.Bounds().Min.X; x < got.Bounds().Max.X; x++ {
+			if got.At(x, y) != wantIm.At(x, y) {
+				t.Fatalf("the Ice Age picture differs from the captioned one at (%d, %d)", x, y)
+			}
 		}
 	}
 }
