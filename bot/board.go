@@ -12,6 +12,7 @@ import (
 	"github.com/iceagechess/iceage/game"
 	"github.com/iceagechess/iceage/i18n"
 	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/play/round"
 	"github.com/iceagechess/iceage/render"
 )
 
@@ -27,8 +28,11 @@ const movesShown = 12
 // view is what a board message shows: the game, and optionally the move
 // just played and a fixed side at the bottom.
 type view struct {
-	g      *play.Game
-	played *play.MovePlayed
+	g *play.Game
+	// ice is the Ice Age the move just played brought, and after the
+	// position it left (from the act's events); nil when none came.
+	ice   *game.IceAge
+	after game.Position
 	// headline is a line above the board, e.g. "Nxf6" or "draw offered".
 	headline string
 	flip     bool // show the board from the other side than usual
@@ -37,6 +41,9 @@ type view struct {
 	// mention are the players the board notifies: those the act
 	// decided to tell by a mention (round.Delivery.Mentions).
 	mention []string
+	// act is the delivery of the act the board shows, if any: its
+	// theme is the one the act read (round.Delivery.Theme).
+	act *round.Delivery
 }
 
 // boardMessage builds the message of a game's board in lang.
@@ -57,8 +64,14 @@ func (b *Bot) boardMessage(ctx context.Context, lang i18n.Lang, v view) (*messag
 			orient = render.BlackBottom
 		}
 	}
-	// The board is drawn as the player it waits for likes it.
-	theme := b.gameTheme(ctx, g)
+	// The board is drawn as the player it waits for likes it: as the
+	// act read it from their settings, or as they are now.
+	var theme render.Theme
+	if v.act != nil {
+		theme = themeOf(&play.Prefs{Theme: v.act.Theme}, b.cfg.Theme)
+	} else {
+		theme = b.gameTheme(ctx, g)
+	}
 	var png bytes.Buffer
 	if err := render.PNG(&png, &pos, render.Options{LastMove: last, Orientation: orient, Theme: theme, NoHeader: true, FastPNG: true}); err != nil {
 		return nil, fmt.Errorf("bot: drawing game %d: %w", g.ID, err)
@@ -83,13 +96,13 @@ func (b *Bot) boardMessage(ctx context.Context, lang i18n.Lang, v view) (*messag
 		e.Color = colorOver
 	}
 	m.Embeds = []*discordgo.MessageEmbed{e}
-	if ice := v.iceAge(); ice != nil {
+	if ice := v.ice; ice != nil {
 		var pic bytes.Buffer
-		if err := render.IceAge(&pic, ice, &v.played.After, render.Options{Theme: theme, NoHeader: true, Size: 384, FastPNG: true,
+		if err := render.IceAge(&pic, ice, &v.after, render.Options{Theme: theme, NoHeader: true, Size: 384, FastPNG: true,
 			Captions: i18n.IceAgeCaptions(lang)}); err != nil {
 			return nil, fmt.Errorf("bot: drawing the Ice Age of game %d: %w", g.ID, err)
 		}
-		m.attach(image{name: "iceage.png", data: pic.Bytes(), alt: i18n.IceAgeDescription(lang, ice, &v.played.After)})
+		m.attach(image{name: "iceage.png", data: pic.Bytes(), alt: i18n.IceAgeDescription(lang, ice, &v.after)})
 		m.Embeds = append(m.Embeds, &discordgo.MessageEmbed{
 			Title:       tr(lang, "iceage.title", nil),
 			Description: i18n.IceAgeNews(lang, ice),
@@ -142,13 +155,6 @@ func (b *Bot) firstGame(ctx context.Context, g *play.Game) bool {
 		}
 	}
 	return false
-}
-
-func (v view) iceAge() *game.IceAge {
-	if v.played == nil {
-		return nil
-	}
-	return v.played.IceAge
 }
 
 func seatText(s play.Seat) string {

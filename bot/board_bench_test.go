@@ -55,3 +55,23 @@ func itoa(n int) string {
 	}
 	return s
 }
+
+// BenchmarkMenMenu measures the menu of the men that can move that every
+// board carries, in the start position and in a middlegame of 16 men
+// that can move.
+func BenchmarkMenMenu(b *testing.B) {
+	for name, fen := range map[string]string{"start": game.StartFEN, "sixteen": "4k3/8/8/8/8/PPPPPPPP/8/RNBQKBNR w - - 0 1"} {
+		pos, err := game.ParseFEN(fen)
+		if err != nil {
+			b.Fatal(err)
+		}
+		g := play.Game{ID: 1, Revision: 1, StartFEN: fen, FEN: fen}
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				if _, ok := menMenuOf(i18n.English, &g, &pos); !ok {
+					b.Fatal("no men")
+				}
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package bot_test
 
 import (
 	"context"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -130,7 +131,14 @@ func TestFirstMovesPlayedOnlyByClicking(t *testing.T) {
 		t.Fatalf("Carol's choice in Alice's menu was answered in public: %q", refusal.Content)
 	}
 
-	// The second click plays the move, as /move does.
+	// The second click plays the move, as /move does. Its board takes the
+	// menu off the first soon after it is posted, racing the clicks on
+	// the first below; a stale menu is one that outlived it: here Discord
+	// refuses the edit, as for a permission lost.
+	w.srv.Refuse(fakediscord.RouteMessageEdit, fakediscord.Refusal{
+		Err:   &fakediscord.Error{Status: http.StatusForbidden, Code: discordgo.ErrCodeMissingAccess, Message: "Missing Access"},
+		Where: map[string]string{"channel": thread, "message": board.ID}, Times: -1,
+	})
 	played := w.answer(w.srv.Select(w.alice.ID, moves.ID, mm.CustomID, option(t, mm, "Nxf3").Value))
 	if !strings.Contains(played.Content, "**Nxf3**") || played.Ephemeral() {
 		t.Fatalf("the move's board says %q", played.Content)

@@ -180,6 +180,17 @@ func TestGamesDashboard(t *testing.T) {
 	if m := gamesMessage(i18n.English, "nobody", nil, play.Prefs{}, func() time.Time { return *now }); len(m.Components) != 0 || !strings.Contains(m.Embeds[0].Description, "/challenge") {
 		t.Fatalf("no games: %+v", m.Embeds[0])
 	}
+	// opp3 waits on me in their one game: no "0 games".
+	waiting, err := svc.ActiveGames(ctx, "opp3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for lang, want := range map[i18n.Lang]string{i18n.English: "No game is waiting for your move.", i18n.Russian: "Ни одна партия не ждёт вашего хода."} {
+		d := gamesMessage(lang, "opp3", waiting, play.Prefs{}, func() time.Time { return *now }).Embeds[0].Description
+		if !strings.Contains(d, want) || strings.Contains(d, " 0 ") {
+			t.Errorf("%s: /games when no game waits for me:\n%s", lang, d)
+		}
+	}
 }
 
 func TestBoardsSayWhoIsAwayAndWhoChooses(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/iceagechess/iceage/game"
 	"github.com/iceagechess/iceage/i18n"
 	"github.com/iceagechess/iceage/play"
 	"github.com/iceagechess/iceage/play/round"
@@ -90,16 +91,20 @@ func (b *Bot) shown(out *round.Outcome) {
 	}
 }
 
-// flushDone marks the items delivered so far done. Should it fail, the
-// boards shown are posted again when their hold ends, and the items of a
-// batch when their claim lapses: at least once.
+// flushDone marks the items delivered so far done. Should it fail, they
+// wait for the next flush (the last comes as the bot stops); should the
+// process die first, the boards shown are posted again when their hold
+// ends, and the items of a batch when their claim lapses: at least once.
 func (b *Bot) flushDone(ctx context.Context) {
 	keys := b.done.take()
 	if len(keys) == 0 {
 		return
 	}
 	if err := b.outbox.DoneOutbox(ctx, keys...); err != nil {
-		b.log.Error("marking outbox items done", "items", len(keys), "err", err)
+		// Kept for the next flush: the one as the loop stops, say, whose
+		// context outlives the loop's.
+		b.done.add(keys...)
+		b.log.Warn("marking outbox items done; trying again", "items", len(keys), "err", err)
 	}
 }
 
@@ -184,7 +189,7 @@ func (b *Bot) deliverOne(ctx context.Context, it play.OutboxItem) {
 	default:
 		err = fmt.Errorf("bot: an outbox item of kind %q", it.Kind)
 	}
-	if ctx.Err() != nil {
+	if err != nil && ctx.Err() != nil {
 		return // stopping: the claim lapses and the next start delivers it
 	}
 	var limited *rateLimited
@@ -429,28 +434,25 @@ func (b *Bot) deliveryMessage(ctx context.Context, lang i18n.Lang, d *round.Deli
 		m.mentionOnly()
 		return m, nil
 	case timedOut != nil:
-		return b.timeoutMessage(ctx, lang, g, timedOut, mentions)
+		return b.timeoutMessage(ctx, lang, d, timedOut, mentions)
 	case rehomed != nil:
 		key := "game.rehomed"
 		if rehomed.Why == round.OwnThread {
 			key = "game.own_thread"
 		}
-		return b.boardMessage(ctx, lang, view{g: g, buttons: true, mention: mentions,
+		return b.boardMessage(ctx, lang, view{g: g, buttons: true, mention: mentions, act: d,
 			headline: tr(lang, key, map[string]any{"White": mention(g.White.ID), "Black": mention(g.Black.ID)})})
 	case took != nil:
-		return b.boardMessage(ctx, lang, view{g: g, headline: i18n.Event(lang, *took, d.Act, marks), buttons: true, ping: true, mention: mentions})
+		return b.boardMessage(ctx, lang, view{g: g, headline: i18n.Event(lang, *took, d.Act, marks), buttons: true, ping: true, mention: mentions, act: d})
 	case len(moves) > 0:
 		first := moves[0]
-		played, err := round.Played(g, first.Ply)
-		if err != nil {
-			return nil, err
-		}
-		v := view{g: g, played: played, buttons: true, ping: true, mention: mentions, headline: i18n.Event(lang, first, d.Act, marks)}
+		v := view{g: g, buttons: true, ping: true, mention: mentions, act: d, headline: i18n.Event(lang, first, d.Act, marks)}
+		v.ice, v.after = iceAgeOf(d, first)
 		if len(moves) > 1 && moves[1].Reply {
 			reply := moves[1]
 			v.headline += "\n" + i18n.Event(lang, reply, d.Act, marks)
-			if rp, err := round.Played(g, reply.Ply); err == nil && rp.IceAge != nil {
-				v.played = rp
+			if ice, after := iceAgeOf(d, reply); ice != nil {
+				v.ice, v.after = ice, after
 			}
 		}
 		for _, l := range lapsed {
@@ -458,11 +460,30 @@ func (b *Bot) deliveryMessage(ctx context.Context, lang i18n.Lang, d *round.Deli
 		}
 		return b.boardMessage(ctx, lang, v)
 	case started:
-		return b.boardMessage(ctx, lang, view{g: g, headline: tr(lang, "game.started", nil), buttons: true, ping: true, mention: mentions})
+		return b.boardMessage(ctx, lang, view{g: g, headline: tr(lang, "game.started", nil), buttons: true, ping: true, mention: mentions, act: d})
 	case ended != nil:
-		return b.boardMessage(ctx, lang, view{g: g, headline: i18n.Event(lang, *ended, d.Act, marks), mention: mentions})
+		return b.boardMessage(ctx, lang, view{g: g, headline: i18n.Event(lang, *ended, d.Act, marks), mention: mentions, act: d})
 	}
-	return b.boardMessage(ctx, lang, view{g: g, buttons: true})
+	return b.boardMessage(ctx, lang, view{g: g, buttons: true, act: d})
+}
+
+// iceAgeOf returns the Ice Age that move m of d brought, and the
+// position it left, from the act's events; nil when none came. An item
+// written before the events carried them is replayed to its move.
+func iceAgeOf(d *round.Delivery, m round.Moved) (*game.IceAge, game.Position) {
+	for _, e := range d.Events {
+		e, ok := e.(round.IceAge)
+		if !ok || e.Ply != m.Ply {
+			continue
+		}
+		if ice, after, ok := e.Detail(m.FEN); ok {
+			return ice, after
+		}
+		if p, err := round.Played(&d.Game, m.Ply); err == nil && p.IceAge != nil {
+			return p.IceAge, p.After
+		}
+	}
+	return nil, game.Position{}
 }
 
 // discordMarks write players as mentions and moves in bold.

@@ -73,16 +73,23 @@ func (b *Bot) act(in *interaction, g *play.Game) play.Act {
 	return play.Act{By: in.user, Game: g.ID, Revision: g.Revision, At: b.cfg.Now()}
 }
 
+// moveCommand plays /move on the game of the interaction's channel, as
+// it is when the act is decided: the act finds the game itself, so that
+// a move reads it once.
 func (b *Bot) moveCommand(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
-	g, err := b.gameHere(in)
-	if err != nil {
-		return err
-	}
 	text := ""
 	if o := options(data)["move"]; o != nil {
 		text = o.StringValue()
 	}
-	return b.move(in, b.act(in, &g), text)
+	err := b.move(in, play.Act{By: in.user, Channel: in.i.ChannelID, At: b.cfg.Now()}, text)
+	var x *play.Refusal
+	if errors.As(err, &x) && x.Kind == play.NoGame && x.Game == 0 {
+		if terr := in.tell(tr(in.lang, "error.no_game_here", nil)); terr != nil {
+			return terr
+		}
+		return errNotHere
+	}
+	return err
 }
 
 // move plays a move through the round and answers with the board.
@@ -141,11 +148,11 @@ func (b *Bot) playRound(in *interaction, a round.Act, by answerBy) (round.Outcom
 			}
 		}
 		if err != nil {
-			b.log.Warn("an act's answer failed; its board goes to the channel", "interaction", in.i.ID, "game", a.Game, "err", err)
+			b.log.Warn("an act's answer failed; its board goes to the channel", "interaction", in.i.ID, "game", out.Game.ID, "err", err)
 			if m == nil {
 				// Not drawn: the outbox draws it and posts it.
 				if rerr := b.round.NotShown(after, &out); rerr != nil {
-					b.log.Error("handing a board to the outbox; it is posted when its hold ends", "game", a.Game, "err", rerr)
+					b.log.Error("handing a board to the outbox; it is posted when its hold ends", "game", out.Game.ID, "err", rerr)
 				}
 				return out, nil
 			}
@@ -162,7 +169,7 @@ func (b *Bot) playRound(in *interaction, a round.Act, by answerBy) (round.Outcom
 	for _, e := range out.Events {
 		if t, ok := e.(round.EngineThinking); ok && t.Ahead > 0 {
 			if err := in.tell(i18n.N(in.lang, "engine.queued", t.Ahead, nil)); err != nil {
-				b.log.Warn("telling a player the engine is busy", "game", a.Game, "err", err)
+				b.log.Warn("telling a player the engine is busy", "game", out.Game.ID, "err", err)
 			}
 		}
 	}

@@ -68,24 +68,6 @@ func (b *Bot) notInThisServer(in *interaction) error {
 	return errNotHere
 }
 
-// errNoAnswer is a message for everyone in a private game with no
-// interaction to answer: the bot cannot post there.
-var errNoAnswer = errors.New("bot: a message for a private game without an interaction to answer")
-
-// publish shows m to everyone in g's channel: posted there, or, in a
-// private game, where the bot may not post, as the answer to in (or its
-// follow-up, when in has its answer already).
-func (b *Bot) publish(ctx context.Context, in *interaction, g *play.Game, m *message) error {
-	if g.Private {
-		if in == nil {
-			return errNoAnswer
-		}
-		return in.respond(m)
-	}
-	_, err := b.post(ctx, g.Channel, m)
-	return err
-}
-
 // channelRef names a game's channel in a message: a server's channel as
 // Discord renders it, a DM by its link.
 func channelRef(g *play.Game) string {

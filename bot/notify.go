@@ -271,7 +271,8 @@ func (b *Bot) Remind(ctx context.Context, r play.Reminder) error {
 // (t), in lang: the game lost on time, or the opponent's choice with its
 // buttons. A timeout found late says when it really happened. It
 // notifies those the act tells by a mention.
-func (b *Bot) timeoutMessage(ctx context.Context, lang i18n.Lang, g *play.Game, t *round.TimedOut, mentions []string) (*message, error) {
+func (b *Bot) timeoutMessage(ctx context.Context, lang i18n.Lang, d *round.Delivery, t *round.TimedOut, mentions []string) (*message, error) {
+	g := &d.Game
 	var headline string
 	switch {
 	case t.Chooser != "" && g.Flag != nil:
@@ -290,7 +291,7 @@ func (b *Bot) timeoutMessage(ctx context.Context, lang i18n.Lang, g *play.Game, 
 	if t.Late > lateAfter {
 		headline += "\n" + tr(lang, "timeout.late", map[string]any{"When": timestamp(t.Due, "f")})
 	}
-	m, err := b.boardMessage(ctx, lang, view{g: g, headline: headline, mention: mentions})
+	m, err := b.boardMessage(ctx, lang, view{g: g, headline: headline, mention: mentions, act: d})
 	if err != nil {
 		return nil, err
 	}

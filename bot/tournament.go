@@ -492,77 +492,31 @@ func (b *Bot) startTournament(in *interaction, t *tournament.Tournament) error {
 	return in.edit(&message{Content: tr(in.lang, "tournament.started", map[string]any{"Name": started.Name})})
 }
 
-// deliverTournament does a tournament's task from the outbox: the start
-// at its time, the next round once one is over, a round's closing. Each
-// is announced once (the posts carry nonces), however often it runs.
+// deliverTournament does a tournament's task from the outbox (package
+// tournament runs it: Runner.RunTask) and tells its news: the round's
+// pairings or the final standings, or the organiser what stops it. Each
+// is told once (the posts carry nonces), however often it runs.
 func (b *Bot) deliverTournament(ctx context.Context, it play.OutboxItem) error {
 	k, err := tournament.DecodeTask(it)
 	if err != nil {
 		return err
 	}
-	r := b.runner()
-	now := b.cfg.Now()
-	var t *tournament.Tournament
-	switch k.What {
-	case tournament.TaskStart:
-		t, err = r.Start(ctx, k.Tournament, "", now)
-		if errors.Is(err, tournament.ErrTooFewPlayers) {
-			t, err = r.Get(ctx, k.Tournament)
-			if err == nil {
-				return b.tournamentNews(ctx, t, "tournament.news.too_few")
-			}
+	n, err := b.runner().RunTask(ctx, k, b.cfg.Now())
+	if n.Tournament != nil {
+		var told error
+		switch n.Kind {
+		case tournament.NewsTooFewPlayers:
+			told = b.tournamentNews(ctx, n.Tournament, "tournament.news.too_few")
+		case tournament.NewsNoPairing:
+			told = b.tournamentNews(ctx, n.Tournament, "tournament.news.no_pairing")
+		default:
+			told = b.announce(ctx, n.Tournament)
 		}
-	case tournament.TaskAdvance:
-		t, _, err = r.Advance(ctx, k.Tournament, now)
-	case tournament.TaskGames:
-		// Games a round could not start at once (no thread, say): start
-		// them, then post the round (it was not out: the start failed
-		// before it) and the boards.
-		cur, gerr := r.Get(ctx, k.Tournament)
-		if gerr != nil || cur.Status != tournament.Running || len(cur.Played) != k.Round {
-			return gerr
-		}
-		started, serr := r.StartGames(ctx, k.Tournament, now)
-		if len(started) == 0 {
-			return serr
-		}
-		if cur, gerr = r.Get(ctx, k.Tournament); gerr != nil {
-			return gerr
-		}
-		if aerr := b.announce(ctx, cur); aerr != nil {
-			return aerr
-		}
-		return serr
-	case tournament.TaskClose:
-		if cur, gerr := r.Get(ctx, k.Tournament); gerr != nil || len(cur.Played) != k.Round {
-			return gerr // the round this task closes ended on its own
-		}
-		t, _, err = r.CloseRound(ctx, k.Tournament, now)
-	default:
-		return fmt.Errorf("bot: tournament task %q", k.What)
-	}
-	switch {
-	case errors.Is(err, tournament.ErrRoundUnderway), errors.Is(err, tournament.ErrNotRunning), errors.Is(err, tournament.ErrNotSigningUp):
-		// Done already: a task run twice, or a close after the round's end.
-		t, err = r.Get(ctx, k.Tournament)
-	case errors.Is(err, tournament.ErrNoPairing):
-		if t, err = r.Get(ctx, k.Tournament); err == nil {
-			return b.tournamentNews(ctx, t, "tournament.news.no_pairing")
+		if told != nil {
+			return told
 		}
 	}
-	if errors.Is(err, tournament.ErrNotYet) {
-		return nil // a close task of a round that ended on its own: nothing to do
-	}
-	if err != nil {
-		return err
-	}
-	if _, err := r.StartGames(ctx, t.ID, now); err != nil {
-		return err
-	}
-	if t, err = r.Get(ctx, t.ID); err != nil {
-		return err
-	}
-	return b.announce(ctx, t)
+	return err
 }
 
 func (b *Bot) tournamentNews(ctx context.Context, t *tournament.Tournament, key string) error {

@@ -175,7 +175,7 @@ func (s *Service) Accept(ctx context.Context, id uint64, by Seat, channel string
 	at = normTime(at)
 	whiteFirst := s.opts.Rand(2) == 0
 	var r Result
-	err := s.st.Update(ctx, func(tx Tx) error {
+	err := s.update(ctx, func(tx Tx) error {
 		c, err := tx.Challenge(id)
 		if errors.Is(err, ErrNotFound) {
 			return &Refusal{Kind: NoChallenge, Game: id}
@@ -362,7 +362,7 @@ type NewGame struct {
 // engine those of its Caps: TooManyEngineGames, TooManyPosts.
 func (s *Service) Start(ctx context.Context, n NewGame) (Result, error) {
 	var r Result
-	err := s.st.Update(ctx, func(tx Tx) error {
+	err := s.update(ctx, func(tx Tx) error {
 		g, err := s.start(tx, n)
 		if err != nil {
 			return err

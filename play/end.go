@@ -55,7 +55,7 @@ func (g *Game) Abortable() bool { return !g.Over() && g.Ply() < 2 && g.Tournamen
 func (s *Service) TimeOut(ctx context.Context, id uint64, now time.Time) (Result, error) {
 	at := normTime(now)
 	var r Result
-	err := s.st.Update(ctx, func(tx Tx) error {
+	err := s.update(ctx, func(tx Tx) error {
 		r = Result{Event: Ended}
 		g, err := dueGame(tx, id, at, func(g *Game) time.Time { return g.Deadline })
 		if err != nil {

@@ -173,6 +173,12 @@ type Act struct {
 	Game     uint64    // the game's id
 	Revision int       // Game.Revision as the asker saw it
 	At       time.Time // when
+	// Channel, when Game is 0, names the game instead: the one going on
+	// in that channel, as it is when the act is decided (a typed
+	// command acts on the game as its asker sees it when they send it,
+	// so there is no revision to check). No game there is refused
+	// (NoGame, Refusal.Game 0).
+	Channel string
 }
 
 // Result is what an act did.
@@ -289,7 +295,7 @@ func (s *Service) act(ctx context.Context, a Act, ev Event, fn func(tx Tx, g *Ga
 	}
 	at := normTime(a.At)
 	var r Result
-	err := s.st.Update(ctx, func(tx Tx) error {
+	err := s.update(ctx, func(tx Tx) error {
 		r = Result{Event: ev}
 		g, me, err := actOn(tx, a)
 		if err != nil {
@@ -315,11 +321,51 @@ func (s *Service) act(ctx context.Context, a Act, ev Event, fn func(tx Tx, g *Ga
 
 var errNoTime = errors.New("play: an act without a time")
 
+// update runs fn in a write transaction whose settings reads (Prefs) are
+// read once per user: an act reads a player's settings for their clock,
+// and its Then for whom to tell, and the storage is asked once.
+func (s *Service) update(ctx context.Context, fn func(tx Tx) error) error {
+	return s.st.Update(ctx, func(tx Tx) error { return fn(&prefsOnce{Tx: tx}) })
+}
+
+// prefsOnce is a transaction that keeps the settings it read or wrote.
+type prefsOnce struct {
+	Tx
+	prefs map[string]Prefs
+}
+
+func (t *prefsOnce) Prefs(user string) (Prefs, error) {
+	if p, ok := t.prefs[user]; ok {
+		return p, nil
+	}
+	p, err := t.Tx.Prefs(user)
+	if err != nil {
+		return p, err
+	}
+	if t.prefs == nil {
+		t.prefs = map[string]Prefs{}
+	}
+	t.prefs[user] = p
+	return p, nil
+}
+
+func (t *prefsOnce) PutPrefs(user string, p Prefs) error {
+	delete(t.prefs, user)
+	return t.Tx.PutPrefs(user, p)
+}
+
 // actOn reads the game a names and checks what every act shares: the
 // game exists and goes on, the asker plays in it, saw its current
 // revision, and acts before the deadline.
 func actOn(tx ReadTx, a Act) (Game, game.Color, error) {
-	g, err := tx.Game(a.Game)
+	var g Game
+	var err error
+	if a.Game == 0 && a.Channel != "" {
+		g, err = tx.GameIn(a.Channel)
+		a.Revision = g.Revision
+	} else {
+		g, err = tx.Game(a.Game)
+	}
 	if errors.Is(err, ErrNotFound) {
 		return g, game.White, &Refusal{Kind: NoGame, Game: a.Game}
 	}

@@ -188,7 +188,7 @@ func (l layout) boardKeys(p *game.Position, opt *Options) *[64]tileKey {
 	keys := l.squareKeys(cellsOf(p))
 	lastMove(keys, l, opt.LastMove)
 	checkMark(keys, l, p)
-	if p.BlackMovesToIceAge() == 1 {
+	if p.BlackMovesToIceAge() == 1 && !p.Outcome().Over() && opt.Title == "" { // no Ice Age comes after a result
 		for _, s := range p.WouldFreeze().Squares() {
 			keys[l.display(s)].badge = badgeWarn
 		}

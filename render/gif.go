@@ -93,7 +93,7 @@ func WriteGIF(w io.Writer, start game.Position, moves []game.Move, opt Options) 
 	info := GIFInfo{Plies: len(moves)}
 	p = start
 	frameOpt := opt
-	frameOpt.LastMove = game.NullMove
+	frameOpt.LastMove, frameOpt.Title = game.NullMove, "" // the Title is the last frame's
 	a.add(l.boardKeys(&p, &frameOpt), frameHeader(&p, &opt), delayMove)
 	for i, m := range moves {
 		if !show[i] {
@@ -119,6 +119,7 @@ func WriteGIF(w io.Writer, start game.Position, moves []game.Move, opt Options) 
 		if n := len(moves); n > 0 {
 			frameOpt.LastMove = moves[n-1]
 		}
+		frameOpt.Title = opt.Title
 		a.add(l.boardKeys(&p, &frameOpt), boardHeader(&p, opt.Title, opt.Words), delayEnd)
 	}
 	info.Frames = len(a.g.Image)

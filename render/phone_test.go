@@ -223,3 +223,18 @@ func TestHeadersFitInEveryLanguage(t *testing.T) {
 		}
 	}
 }
+
+func TestAResultWarnsOfNoIceAge(t *testing.T) {
+	// The move before an Ice Age: its men are marked, unless the game
+	// has ended there.
+	p := mustFEN(t, warningFEN)
+	marked := Board(&p, Options{NoHeader: true})
+	result := Board(&p, Options{NoHeader: true, Title: "White resigned"})
+	if bytes.Equal(marked.Pix, result.Pix) {
+		t.Error("the board under a result marks the men that would freeze")
+	}
+	plain := Board(&p, Options{NoHeader: true, LastMove: game.NullMove})
+	if !bytes.Equal(marked.Pix, plain.Pix) {
+		t.Error("the board is not drawn the same twice")
+	}
+}

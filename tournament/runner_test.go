@@ -286,3 +286,48 @@ func TestRunnerStartsGamesThroughTheRound(t *testing.T) {
 		}
 	}
 }
+
+// A task returns typed news for the front end to tell: too few players
+// at the start, a round paired, the end; run twice, the same news or
+// none, never a second round.
+func TestRunTaskReturnsItsNews(t *testing.T) {
+	ctx := context.Background()
+	r, svc := newRunner(t)
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	tr, err := r.Create(ctx, Tournament{Guild: "g1", Organiser: "org", System: Swiss, Rounds: 1, DaysPerMove: 3, StartAt: now.Add(time.Hour)}, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := Task{Tournament: tr.ID, What: TaskStart}
+	if n, err := r.RunTask(ctx, start, now.Add(time.Hour)); err != nil || n.Kind != NewsTooFewPlayers || n.Tournament.Status != SigningUp {
+		t.Fatalf("a start without players: %+v, %v", n, err)
+	}
+	for i := 0; i < 4; i++ {
+		m := Member{ID: fmt.Sprintf("u%d", i)}
+		if _, err := r.Do(ctx, tr.ID, now, func(t *Tournament) error { return t.Join(m) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n, err := r.RunTask(ctx, start, now.Add(time.Hour))
+	if err != nil || n.Kind != NewsRound || len(n.Tournament.Played) != 1 {
+		t.Fatalf("the start: %+v, %v", n, err)
+	}
+	if again, err := r.RunTask(ctx, start, now.Add(time.Hour)); err != nil || again.Kind != NewsRound || len(again.Tournament.Played) != 1 {
+		t.Fatalf("the start run twice: %+v, %v", again, err)
+	}
+	advance := Task{Tournament: tr.ID, What: TaskAdvance, Round: 1}
+	if early, err := r.RunTask(ctx, advance, now.Add(time.Hour)); err != nil || early.Kind != NewsRound || len(early.Tournament.Played) != 1 {
+		t.Fatalf("an advance while the round goes on: %+v, %v", early, err)
+	}
+	endRound(t, ctx, r, svc, tr.ID, now.Add(2*time.Hour))
+	if n, err = r.RunTask(ctx, advance, now.Add(2*time.Hour)); err != nil || n.Kind != NewsFinal || n.Tournament.Status != Finished {
+		t.Fatalf("the advance after the last round: %+v, %v", n, err)
+	}
+	closeTask := Task{Tournament: tr.ID, What: TaskClose, Round: 1}
+	if n, err = r.RunTask(ctx, closeTask, now.Add(3*time.Hour)); err != nil || n.Kind == NewsRound {
+		t.Fatalf("closing a round over: %+v, %v", n, err)
+	}
+	if _, err := r.RunTask(ctx, Task{Tournament: tr.ID, What: "dance"}, now); err == nil {
+		t.Fatal("an unknown task ran")
+	}
+}

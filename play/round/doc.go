@@ -5,21 +5,41 @@
 //
 // # Basics
 //
-// Round.Do runs an Act — a move, an offer, its answer, a resignation —
-// through package play, and then what the rules of a game's life make of
-// it: a conditional reply (play plays it in the same transaction), the
+// The round is the only door to a game: the bot, the scheduler and the
+// tournament runner act on games through it alone (TestTheRoundIsTheOnlyDoor
+// checks that they use none of play.Service's act methods). Its doors:
+// Do for a player's act (a move, an offer, its answer, a claim after a
+// timeout, a resignation, an abort, conditional moves), Start and
+// StartWith for a new game (a game against the engine, a tournament's
+// board), Accept for a challenge accepted, TimeOut for a deadline passed
+// (the scheduler's), Rehome for a game moved to another channel. Each
+// writes what follows from it in its own transaction.
+//
+// Round.Do runs an Act through package play, and then what the rules of
+// a game's life make of it: a conditional reply (play plays it in the same transaction), the
 // engine's answer to a draw or takeback offered to it (at once: a search
 // of some hundredths of a second), the engine's turn (handed to
 // Options.Think, the front end's pool of workers), and who must be told
-// what. It returns typed Events — Moved,
-// IceAge, Ended, Offered, Declined, TookBack, Dropped, Tell{User, Why},
-// EngineThinking{Ahead} — never sentences: each front end says them in
-// its own words and languages.
+// what. It returns typed Events — Moved, IceAge, Ended, Offered,
+// Declined, TookBack, Dropped, TimedOut, Rehomed, Tell{User, Why, How,
+// Lang}, EngineThinking{Ahead} — never sentences: each front end says
+// them in its own words and languages.
 //
 // The engine is a player here: its seat is a user of play's (a Discord
 // bot plays it as itself), play.Game.Engine keeps its level per colour,
 // EngineOptions.Limits its budget and seed (the game's id and ply, so a
 // game replays the same), Engine what it does when it has the turn.
+//
+// # Who is told, and how
+//
+// Each Tell event carries the act's decision (Decide): a mention where
+// the game is played, a direct message, or nothing, and the player's
+// language, from their settings read once in the act's transaction. A
+// front end does what it says, falling back to a mention when a direct
+// message is refused; it never reads the settings to decide again. The
+// board's theme (Delivery.Theme) is read there too, and a Moved or
+// IceAge event carries the position and what froze, so that drawing the
+// board replays nothing.
 //
 // # The outbox
 //

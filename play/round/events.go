@@ -23,19 +23,47 @@ type Started struct {
 
 // Moved: a move was played. Reply is true for a conditional move that
 // answered the move before it (play.Premove), played in the same act.
+// FEN is the position after it (and its Ice Age), as the act computed
+// it: a front end shows the move from the event, replaying nothing.
 type Moved struct {
 	By    string
 	SAN   string
 	UCI   string
 	Ply   int // the move's number of half-moves from the start, 1 for the first
 	Reply bool
+	FEN   string `json:",omitempty"`
 }
 
-// IceAge: the move at Ply brought an Ice Age.
+// IceAge: the move at Ply brought an Ice Age: Frozen men froze and
+// Filled empty squares filled with ice. Before is the position just
+// before it (FEN), Men the men that froze and Ice the squares filled, as
+// the act computed them ("" and nil in items written before they were
+// kept).
 type IceAge struct {
 	Ply    int
-	Frozen int // men that froze
-	Filled int // empty squares filled with ice
+	Frozen int              // men that froze
+	Filled int              // empty squares filled with ice
+	Before string           `json:",omitempty"`
+	Men    []game.Placement `json:",omitempty"`
+	Ice    game.Bitboard    `json:",omitempty"`
+}
+
+// Detail returns the Ice Age as package game tells it, and the position
+// after the move (after, the FEN of its Moved event); ok is false when
+// the event does not carry them (an item written before they were
+// kept), or they do not read.
+func (e *IceAge) Detail(after string) (ice *game.IceAge, pos game.Position, ok bool) {
+	if e.Before == "" || after == "" {
+		return nil, game.Position{}, false
+	}
+	before, err := game.ParseFEN(e.Before)
+	if err != nil {
+		return nil, game.Position{}, false
+	}
+	if pos, err = game.ParseFEN(after); err != nil {
+		return nil, game.Position{}, false
+	}
+	return &game.IceAge{Before: before, Frozen: e.Men, Filled: e.Ice}, pos, true
 }
 
 // Ended: the game ended. By is who ended it by an act (resigned,

@@ -101,9 +101,10 @@ func appendMove(es Events, by string, m *play.MovePlayed, ply int, reply bool) E
 	if m == nil {
 		return es
 	}
-	es = append(es, Moved{By: by, SAN: m.SAN, UCI: m.UCI, Ply: ply, Reply: reply})
+	es = append(es, Moved{By: by, SAN: m.SAN, UCI: m.UCI, Ply: ply, Reply: reply, FEN: m.After.FEN()})
 	if ice := m.IceAge; ice != nil {
-		es = append(es, IceAge{Ply: ply, Frozen: len(ice.Frozen), Filled: ice.Filled.Count()})
+		es = append(es, IceAge{Ply: ply, Frozen: len(ice.Frozen), Filled: ice.Filled.Count(),
+			Before: ice.Before.FEN(), Men: ice.Frozen, Ice: ice.Filled})
 	}
 	return es
 }

@@ -177,6 +177,11 @@ type Delivery struct {
 	Act    Kind      `json:"act,omitempty"`
 	By     string    `json:"by,omitempty"`
 	Events Events    `json:"events"`
+	// Theme is the board theme (play.Prefs.Theme) of the player the
+	// game waits for — the player to move, or the person facing the
+	// engine — as the act read their settings; "" for the default, and
+	// when the game is over.
+	Theme string `json:"theme,omitempty"`
 }
 
 // DecodeDelivery reads the body of a board or tell item.
@@ -378,8 +383,12 @@ func (r *Round) record(tx play.Tx, a Act, res *play.Result) (Delivery, []string,
 		return Delivery{}, nil, nil
 	}
 	d := Delivery{Game: *g, Act: a.Kind, By: a.By, Events: events(a, res)}
-	if err := decideTells(tx, g, d.Events, a.At); err != nil {
+	err := decideTells(tx, g, d.Events, a.At)
+	if err != nil {
 		return Delivery{}, nil, fmt.Errorf("round: reading the settings of the players of game %d: %w", g.ID, err)
+	}
+	if d.Theme, err = waitingTheme(tx, g); err != nil {
+		return Delivery{}, nil, fmt.Errorf("round: reading the settings of a player of game %d: %w", g.ID, err)
 	}
 	d.Key = itemKey(g.ID, g.Revision, KindBoard)
 	if a.Kind == Rehome {

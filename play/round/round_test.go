@@ -97,7 +97,8 @@ func TestAMoveTellsTheOpponentAndWaitsForTheFrontEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := round.Events{round.Moved{By: "ann", SAN: "hxg3", UCI: "h2g3", Ply: 1}, round.Tell{User: "bob", Why: round.YourMove, How: round.DirectMessage}}
+	after := "rnbqkbnr/pppppppp/********/********/********/******P*/PPPPPPP1/RNBQKBNR b KQkq - 0 1"
+	want := round.Events{round.Moved{By: "ann", SAN: "hxg3", UCI: "h2g3", Ply: 1, FEN: after}, round.Tell{User: "bob", Why: round.YourMove, How: round.DirectMessage}}
 	if !reflect.DeepEqual(out.Events, want) {
 		t.Fatalf("events %#v, want %#v", out.Events, want)
 	}
@@ -334,16 +335,19 @@ func TestPlayedDescribesTheMoveAsPlayDid(t *testing.T) {
 func TestEventsReadBackAsWritten(t *testing.T) {
 	es := round.Events{
 		round.Started{White: "a", Black: "b"},
-		round.Moved{By: "a", SAN: "hxg3", UCI: "h2g3", Ply: 1, Reply: true},
-		round.IceAge{Ply: 40, Frozen: 2, Filled: 30},
+		round.Moved{By: "a", SAN: "hxg3", UCI: "h2g3", Ply: 1, Reply: true, FEN: "8/8/8/8/8/8/8/K6k w - - 0 1"},
+		round.IceAge{Ply: 40, Frozen: 2, Filled: 30, Before: "8/8/8/8/8/8/8/K6k w - - 0 1",
+			Men: []game.Placement{{Square: 3, Piece: 5}, {Square: 60, Piece: 12}}, Ice: 0xf0},
 		round.Ended{Outcome: game.Outcome{Result: game.WhiteWins, Reason: game.Resignation}, By: "b"},
 		round.Offered{Offer: round.Draw, By: "a", To: "b"},
 		round.Declined{Offer: round.Takeback, By: "b"},
 		round.TookBack{By: "b", Plies: 2},
 		round.Lapsed{Offer: round.Draw, By: "a"},
 		round.Dropped{By: "a"},
-		round.Tell{User: "b", Why: round.OfferMade},
+		round.Tell{User: "b", Why: round.OfferMade, How: round.DirectMessage, Lang: "fr"},
 		round.EngineThinking{Ahead: 3},
+		round.TimedOut{Due: time.Date(2027, 1, 2, 3, 4, 5, 0, time.UTC), Late: time.Hour, Chooser: "a"},
+		round.Rehomed{From: "c1", To: "c2", Why: round.OwnThread},
 	}
 	b, err := json.Marshal(es)
 	if err != nil {

@@ -93,3 +93,18 @@ func (d *Delivery) Mentions() []string {
 	}
 	return ids
 }
+
+// waitingTheme is the board theme of the player g waits for: the player
+// to move, or the person facing the engine; "" when the game is over or
+// only engines play.
+func waitingTheme(tx play.ReadTx, g *play.Game) (string, error) {
+	c := g.Turn()
+	if g.Engine[c] != 0 {
+		c = c.Other()
+	}
+	if g.Engine[c] != 0 || g.Over() {
+		return "", nil
+	}
+	p, err := tx.Prefs(g.Seat(c).ID)
+	return p.Theme, err
+}
