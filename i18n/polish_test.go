@@ -69,7 +69,7 @@ func TestRefusalsStartWithACapital(t *testing.T) {
 func TestCountsOfZeroSayNone(t *testing.T) {
 	strict(t)
 	// Every count a player can see at zero has its own sentence.
-	for _, id := range []string{"games.your_move_count", "stats.frozen_value", "vacation.left", "tournament.signup.players", "refusal.no_vacation_left"} {
+	for _, id := range []string{"games.your_move_count", "stats.frozen_value", "vacation.left", "tournament.signup.players", "refusal.no_vacation_left", "describe.iced"} {
 		for _, l := range Languages() {
 			got := N(l, id, 0, nil)
 			if strings.ContainsAny(got, "0") {
