@@ -115,7 +115,7 @@ type Bot struct {
 	commandIDs sync.Map
 	// dmChannels are the DM channels' ids by user (notify.go).
 	dmChannels sync.Map
-	// answering are the games whose act's answer is on its way, each
+	// answering are the channels where an act's answer is on its way, each
 	// with a channel closed when it is given (enginereply.go).
 	answering sync.Map
 	// parents are the threads' parent channels by thread id (analyze.go).

@@ -132,7 +132,14 @@ func TestChallengingTheBotStartsAGameTheEngineAnswers(t *testing.T) {
 func TestTheEngineMovesFirstWithWhiteAndAfterARestart(t *testing.T) {
 	w := newEngineWorld(t, memstore.New(), "en-US", fastEngine)
 	thread, _ := w.engineGame(w.bob, fakediscord.StringOption("color", "black"), fakediscord.IntOption("level", 8))
-	w.engineReply(thread)
+	opening := w.engineReply(thread)
+	if !strings.Contains(opening.Content, "The game begins") || !strings.Contains(opening.Content, "<@"+w.bob.ID+">, your move") ||
+		!strings.Contains(opening.Content, "menu under the board") {
+		t.Errorf("the engine's opening board says %q", opening.Content)
+	}
+	if n := len(w.srv.Messages(thread)); n != 1 {
+		t.Errorf("the game's start and the engine's opening left %d messages, want 1", n)
+	}
 	if g := w.gameOf(thread); g.Ply() != 1 || g.White.ID != w.srv.Bot().ID {
 		t.Fatalf("the engine with White did not open: %d plies", g.Ply())
 	}

@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -25,13 +26,13 @@ import (
 // that shows the thinking board: Discord's three seconds to answer.
 const thinkingWait = 3 * time.Second
 
-// answerInFlight notes that an act's answer in game id is on its way;
+// answerInFlight notes that an act's answer in a channel is on its way;
 // the function returned notes that it was given, or failed.
-func (b *Bot) answerInFlight(id uint64) func() {
+func (b *Bot) answerInFlight(channel string) func() {
 	ch := make(chan struct{})
-	b.answering.Store(id, ch)
+	b.answering.Store(channel, ch)
 	return func() {
-		b.answering.CompareAndDelete(id, ch)
+		b.answering.CompareAndDelete(channel, ch)
 		close(ch)
 	}
 }
@@ -41,7 +42,7 @@ func (b *Bot) answerInFlight(id uint64) func() {
 // no thinking board can take it, and the board is to be posted.
 func (b *Bot) editThinking(ctx context.Context, d *round.Delivery) bool {
 	g := &d.Game
-	if g.Private || len(g.Moves) < 2 {
+	if g.Private || len(g.Moves) < 1 {
 		return false
 	}
 	engineMoved := false
@@ -53,9 +54,13 @@ func (b *Bot) editThinking(ctx context.Context, d *round.Delivery) bool {
 	if !engineMoved {
 		return false
 	}
+	channel := g.Channel
+	if cur, err := b.play.Game(ctx, g.ID); err == nil {
+		channel = cur.Channel
+	}
 	// The engine may answer before the player's move is: Do hands it the
 	// turn at once. Its board waits for the thinking board, a moment.
-	if v, ok := b.answering.Load(g.ID); ok {
+	if v, ok := b.answering.Load(channel); ok {
 		t := time.NewTimer(thinkingWait)
 		select {
 		case <-v.(chan struct{}):
@@ -63,10 +68,6 @@ func (b *Bot) editThinking(ctx context.Context, d *round.Delivery) bool {
 		case <-ctx.Done():
 		}
 		t.Stop()
-	}
-	channel := g.Channel
-	if cur, err := b.play.Game(ctx, g.ID); err == nil {
-		channel = cur.Channel
 	}
 	msgs, err := b.s.ChannelMessages(channel, 1, "", "", "", discordgo.WithContext(ctx))
 	if err != nil || len(msgs) == 0 || !b.isBoardOf(msgs[0], g.ID) {
@@ -83,14 +84,24 @@ func (b *Bot) editThinking(ctx context.Context, d *round.Delivery) bool {
 	if err != nil {
 		return false
 	}
-	// The player's move the board showed stays named above the engine's;
-	// the picture of an Ice Age it brought stays too, on its own board.
-	before, err := round.Played(g, g.Ply()-1)
-	if err != nil || before.IceAge != nil {
-		return false
+	if g.Ply() == 1 {
+		// The engine opened: the start board's words stay.
+		lines := []string{tr(lang, "game.started", nil), m.Content}
+		if b.firstGame(ctx, g) {
+			lines = append(lines, "♟️ "+tr(lang, "clickmove.how_to", nil))
+		}
+		m.Content = strings.Join(lines, "\n")
+	} else {
+		// The player's move the board showed stays named above the
+		// engine's; the picture of an Ice Age it brought stays too, on
+		// its own board.
+		before, err := round.Played(g, g.Ply()-1)
+		if err != nil || before.IceAge != nil {
+			return false
+		}
+		who := g.Seat(before.By).ID
+		m.Content = i18n.Event(lang, round.Moved{By: who, SAN: before.SAN, UCI: before.UCI, Ply: g.Ply() - 1}, d.Act, discordMarks) + "\n" + m.Content
 	}
-	who := g.Seat(before.By).ID
-	m.Content = i18n.Event(lang, round.Moved{By: who, SAN: before.SAN, UCI: before.UCI, Ply: g.Ply() - 1}, d.Act, discordMarks) + "\n" + m.Content
 	if _, err := b.request(ctx, http.MethodPatch, discordgo.EndpointChannelMessage(channel, msgs[0].ID), m, m); err != nil {
 		b.log.Warn("editing the thinking board into the engine's; posting it instead", "game", g.ID, "err", err)
 		return false

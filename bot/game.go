@@ -117,7 +117,7 @@ const (
 func (b *Bot) playRound(in *interaction, a round.Act, by answerBy) (round.Outcome, error) {
 	a.Answers = by != answerElsewhere
 	if a.Answers {
-		defer b.answerInFlight(a.Game)()
+		defer b.answerInFlight(in.i.ChannelID)()
 	}
 	out, err := b.round.Do(in.ctx, a)
 	if err != nil {

@@ -149,6 +149,11 @@ func (b *Bot) tournamentCommand(in *interaction, data discordgo.ApplicationComma
 	case "start":
 		return b.startTournament(in, t)
 	case "standings":
+		// Drawing a large table can take longer than Discord waits for
+		// an answer.
+		if err := in.deferReply(false); err != nil {
+			return err
+		}
 		m, err := b.standingsMessage(in.public, t)
 		if err != nil {
 			return err

@@ -69,3 +69,12 @@ func TestTableNotesWrap(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkPodiumPNG(b *testing.B) {
+	p := Podium{Title: "Winter Swiss", Dates: "1–20 December 2026", Places: []PodiumPlace{{1, "Alice", "4.5"}, {2, "Bob", "4"}, {3, "Carol", "3.5"}}}
+	for b.Loop() {
+		if _, err := PodiumPNG(p, Classic); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

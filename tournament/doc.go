@@ -16,14 +16,22 @@
 // by score and then by Buchholz, Buchholz cut 1, Sonneborn-Berger, direct
 // encounter and wins (C.07), counting unplayed rounds against a virtual
 // opponent. ReadTRF and WriteTRF read and write TRF-2016 with the XXR,
-// XXC and XXZ lines that JaVaFo and bbpPairings read.
+// XXC, XXS and XXZ lines that JaVaFo and bbpPairings read (and TRF-2026's
+// 142, 152 and 162), with FIDE's result codes for forfeits (+, -) and
+// byes (U the pairing's, F, H, Z the rounds sat out).
 //
 // A Tournament is one event's life: sign-up (Join, Withdraw), the start
 // by the organiser or at its time (Start), results (Record), the next
 // round once the current one is over (Next) and the end; late entries
 // join a running Swiss with zero-point byes for the rounds they missed,
-// and a withdrawn player is not paired again. It does no I/O: its caller
-// stores it and passes the time.
+// and a withdrawn player is not paired again. The top seed's colour in
+// round 1 is drawn by lot by the caller (Runner.Lot) and kept with the
+// tournament (TopColor); a Swiss's pairing-allocated bye scores what the
+// organiser chose (ByeScore: a point, half or none), and a round-robin's
+// free player sits the round out without points. Before the first round
+// Tournament.Standings is the seeding, unranked; during a round it counts
+// the games over, breaks ties by the rounds over and marks those still
+// playing. It does no I/O: its caller stores it and passes the time.
 //
 // Points are half points (a win is 2) and Sonneborn-Berger quarter
 // points, so that nothing is rounded.
