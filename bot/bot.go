@@ -160,7 +160,9 @@ func New(cfg Config, svc *play.Service) (*Bot, error) {
 		cfg.Now = time.Now
 	}
 	if cfg.Lot == nil {
-		cfg.Lot = func() bool { return rand.IntN(2) == 1 }
+		// A colour drawn by lot wants fairness, not secrecy: the runtime's
+		// randomly seeded generator gives both.
+		cfg.Lot = func() bool { return rand.IntN(2) == 1 } //nolint:gosec // G404: see above
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()

@@ -188,7 +188,6 @@ func BenchmarkGameMemory(b *testing.B) {
 			w.Close()
 		}
 		h = nil
-		ws = nil
 		runtime.GC()
 		runtime.ReadMemStats(&bare)
 		per = float64(int64(after.HeapAlloc+after.StackInuse)-int64(bare.HeapAlloc+bare.StackInuse)) / n
