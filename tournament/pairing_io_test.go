@@ -19,14 +19,14 @@ import (
 
 // TestPairingASwissLetsEveryOtherWriteGoOn pairs round 2 of a 400-player
 // Swiss on a bbolt file while moves are played in another server's
-// games: the pairing, seconds of work, runs outside any write
-// transaction, so no move waits for it. The pairing delays a move by 50
-// ms at most: the moves' 99th percentile while it runs is within 50 ms
-// of theirs before it started (on a shared machine, the slowest of a few
-// hundred bbolt commits says more of the disk and the scheduler than of
-// the pairing), and the slowest takes less than a tenth of the pairing's
-// time. Inside the write transaction, as before, the first move would
-// wait for the whole pairing.
+// games. The pairing runs outside any write transaction: a move made from
+// inside the pairing's own function, where a write transaction would hold
+// bbolt's only writer's lock, goes through at once. The moves played
+// while the pairing runs are timed too: their median stays within 50 ms
+// of theirs before it (the median, since on a shared machine the slowest
+// of a few hundred bbolt commits says more of the disk and the scheduler
+// than of the pairing); inside the write transaction, as before, the
+// first move would wait for the whole pairing.
 func TestPairingASwissLetsEveryOtherWriteGoOn(t *testing.T) {
 	if testing.Short() {
 		t.Skip("pairs 400 players")
@@ -110,14 +110,33 @@ func TestPairingASwissLetsEveryOtherWriteGoOn(t *testing.T) {
 		defer wg.Done()
 		defer pairing.Store(false)
 		start := time.Now()
-		_, err := r.DoPairing(ctx, tr.ID, now, func(t *Tournament) error { _, err := t.Next(now); return err })
+		_, err := r.DoPairing(ctx, tr.ID, now, func(tr *Tournament) error {
+			// Were this inside a write transaction, this move would wait
+			// for bbolt's writer's lock until the pairing was written.
+			done := make(chan error, 1)
+			go func() {
+				g := games[len(games)-1]
+				_, err := svc.Move(ctx, play.Act{By: g.White.ID, Game: g.ID, Revision: g.Revision, At: now.Add(time.Minute)}, "h2g3")
+				done <- err
+			}()
+			select {
+			case err := <-done:
+				if err != nil {
+					return fmt.Errorf("a move made while pairing: %w", err)
+				}
+			case <-time.After(30 * time.Second):
+				return errors.New("a move made while pairing waited 30 s: the pairing holds the write transaction")
+			}
+			_, err := tr.Next(now)
+			return err
+		})
 		paired = time.Since(start)
 		if err != nil {
 			t.Error(err)
 		}
 	}()
 	var during []time.Duration
-	for _, g := range games {
+	for _, g := range games[:len(games)-1] {
 		if !pairing.Load() {
 			break
 		}
@@ -135,13 +154,8 @@ func TestPairingASwissLetsEveryOtherWriteGoOn(t *testing.T) {
 	p99 := func(d []time.Duration) time.Duration { return d[len(d)*99/100] }
 	t.Logf("round 2 of 400 paired in %v; %d moves meanwhile: median %v, p99 %v, slowest %v; before it: median %v, p99 %v, slowest %v",
 		paired, len(during), during[len(during)/2], p99(during), during[len(during)-1], before[len(before)/2], p99(before), before[len(before)-1])
-	if p99(during) > p99(before)+50*time.Millisecond {
-		t.Errorf("the pairing (%v) delayed the moves by more than 50 ms: p99 %v, against %v before it", paired, p99(during), p99(before))
-	}
-	// A move that waited for the pairing would wait as long as it; one
-	// that did not waits for its own work and the machine's load only.
-	if slowest := during[len(during)-1]; slowest > max(50*time.Millisecond, paired/10) {
-		t.Errorf("a move waited %v while the Swiss was paired (%v)", slowest, paired)
+	if med, was := during[len(during)/2], before[len(before)/2]; med > was+50*time.Millisecond {
+		t.Errorf("the pairing (%v) delayed the moves by more than 50 ms: median %v, against %v before it", paired, med, was)
 	}
 }
 
