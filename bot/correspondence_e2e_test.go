@@ -310,17 +310,39 @@ func TestRemindersExpiriesDashboardAndConditionalMoves(t *testing.T) {
 		t.Fatalf("reminders %v", rem)
 	}
 
-	// /games: Bob's move first, with the time left, and a menu that posts
-	// the board in the thread.
+	// /games: Bob's move first, with the time left, and a menu that links,
+	// privately, to the game's current board in the thread.
 	dash := w.command(w.bob, w.chess.ID, "games")
 	if !dash.Ephemeral() || len(dash.Embeds) != 1 || !strings.Contains(dash.Embeds[0].Description, fmt.Sprintf("<t:%d:R>", g.Deadline.Unix())) ||
 		!strings.Contains(dash.Embeds[0].Description, "<#"+thread+">") {
 		t.Fatalf("/games: %+v", dash.Embeds)
 	}
-	before := len(w.srv.Messages(thread))
+	public := func() (n int, board fakediscord.Message) {
+		for _, m := range w.srv.Messages(thread) {
+			if m.Ephemeral() {
+				continue
+			}
+			n++
+			if len(m.Files) > 0 && len(m.Components) > 0 {
+				board = m
+			}
+		}
+		return n, board
+	}
+	before, board := public()
+	if board.ID == "" {
+		t.Fatal("no board with buttons in the thread")
+	}
 	opened := w.answer(w.srv.Select(w.bob.ID, dash.ID, "gs:open", fmt.Sprint(g.ID)))
-	if !opened.Ephemeral() || len(w.srv.Messages(thread)) != before+1 {
-		t.Fatalf("opening the game from /games: %q, %d messages in the thread (was %d)", opened.Content, len(w.srv.Messages(thread)), before)
+	link := fmt.Sprintf("https://discord.com/channels/%s/%s/%s", board.GuildID, thread, board.ID)
+	if n, _ := public(); !opened.Ephemeral() || !strings.Contains(opened.Content, link) || n != before {
+		t.Fatalf("opening the game from /games: %q (want a link to %s), %d messages in the thread (was %d)", opened.Content, link, n, before)
+	}
+	// With its board deleted, the game gets a new one, and Bob is told where.
+	w.srv.DeleteMessage(board.ID)
+	reopened := w.answer(w.srv.Select(w.bob.ID, dash.ID, "gs:open", fmt.Sprint(g.ID)))
+	if n, fresh := public(); !reopened.Ephemeral() || !strings.Contains(reopened.Content, "<#"+thread+">") || n != before || fresh.ID == board.ID || fresh.ID == "" {
+		t.Fatalf("opening the game whose board is gone: %q, %d messages in the thread (was %d)", reopened.Content, n, before)
 	}
 
 	// Bob plays the expected move: Alice's reply comes at once.

@@ -2,6 +2,8 @@ package bot
 
 import (
 	"cmp"
+	"context"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,7 +17,7 @@ import (
 )
 
 // /games: a player's games in this server, those where it is their move
-// first, with a menu that posts a game's board in its thread.
+// first, with a menu that links to a game's board in its thread.
 
 func init() {
 	addCommand(appCommand{name: "games", reach: anywhere, run: (*Bot).gamesCommand, help: helpCorrespondence + 1, declare: plain("games")})
@@ -175,8 +177,10 @@ func gameLine(lang i18n.Lang, user string, g *play.Game, now time.Time) string {
 	return strings.Join(first, " · ") + "\n" + strings.Join(second, " · ")
 }
 
-// gamesSelect opens a game chosen in /games' menu: its board is posted
-// in its thread, where the buttons work.
+// gamesSelect opens a game chosen in /games' menu: it answers privately
+// with a link to the game's current board, in its thread, where the
+// buttons work. Only when no board of the game is left there (deleted,
+// or pushed out by talk) is a new one posted.
 func (b *Bot) gamesSelect(in *interaction) error {
 	id, err := menuNumber(in)
 	if err != nil {
@@ -201,13 +205,39 @@ func (b *Bot) gamesSelect(in *interaction) error {
 		m.Flags = discordgo.MessageFlagsEphemeral
 		return in.respond(m)
 	}
-	// Posting may wait on Discord: acknowledge first.
+	// Reading the channel, and posting, may wait on Discord: acknowledge
+	// first.
 	if err := in.deferReply(true); err != nil {
 		return err
+	}
+	board, err := b.currentBoard(in.ctx, &g)
+	if err != nil {
+		// Without the channel's history (no permission to read it, say),
+		// a new board is the way to the game.
+		b.log.Warn("no current board to link to; posting one", "game", g.ID, "err", err)
+	}
+	if board != "" {
+		return in.tell(tr(in.lang, "games.current", map[string]any{"Board": messageLink(&g, board)}))
 	}
 	if _, err := b.post(in.ctx, g.Channel, m); err != nil {
 		return err
 	}
 	b.retireBoards(&g, g.Channel)
 	return in.tell(tr(in.lang, "games.posted", map[string]any{"Channel": channelRef(&g)}))
+}
+
+// currentBoard is the id of the newest board of g in its channel that
+// still has its buttons, found as retireBoards finds them; "" if none is
+// among the channel's newest messages or they cannot be read.
+func (b *Bot) currentBoard(ctx context.Context, g *play.Game) (string, error) {
+	msgs, err := b.s.ChannelMessages(g.Channel, liveBoardLookback, "", "", "", discordgo.WithContext(ctx))
+	if err != nil {
+		return "", fmt.Errorf("reading the channel of game %d for its board: %w", g.ID, redact(err))
+	}
+	for _, m := range msgs { // newest first
+		if b.isBoardOf(m, g.ID) {
+			return m.ID, nil
+		}
+	}
+	return "", nil
 }

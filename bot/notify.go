@@ -192,6 +192,9 @@ func gameLink(g *play.Game) string {
 	return fmt.Sprintf("https://discord.com/channels/%s/%s", guild, g.Channel)
 }
 
+// messageLink is a link to one message of a game's channel or thread.
+func messageLink(g *play.Game, message string) string { return gameLink(g) + "/" + message }
+
 // opponentOf returns the seat facing user in g.
 func opponentOf(g *play.Game, user string) play.Seat {
 	if g.White.ID == user {

@@ -66,7 +66,8 @@
 // # Threads over weeks and permissions
 //
 // A thread cannot be started in a thread, a forum post or a voice
-// channel's chat (AddChannel with those types; 400, 50024), nor twice
+// channel's chat (AddChannel with those types; 400, 50024;
+// ThreadStartsInThreads counts the attempts inside threads), nor twice
 // from one message (400, 160004), nor past the guild's ActiveThreadLimit
 // (400, 160006; unarchiving counts too). The bot is its threads' first
 // member; PUT thread-members adds others (ThreadMembers lists them).

@@ -472,6 +472,9 @@ func (s *Server) startThread(r *http.Request, rep *reply) {
 		rep.err = s.canSeeLocked(c)
 	case c.Type != discordgo.ChannelTypeGuildText && c.Type != discordgo.ChannelTypeGuildNews:
 		rep.err = errChannelType // a thread, a forum post, a voice channel's chat
+		if isThread(c) {
+			s.threadsInThreads++
+		}
 	case s.mayLocked(c, perm) != nil:
 		rep.err = s.mayLocked(c, perm)
 	case p.Name == "" || utf8.RuneCountInString(p.Name) > 100:

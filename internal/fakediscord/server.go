@@ -61,6 +61,10 @@ type Server struct {
 	byToken      map[string]*interaction
 	commands     map[string][]*discordgo.ApplicationCommand // by guild id, "" for global
 
+	// threadsInThreads counts the thread starts refused because their
+	// channel was a thread (ThreadStartsInThreads).
+	threadsInThreads int
+
 	sessions   map[string]*session
 	conns      map[*conn]struct{}
 	heartbeats int

@@ -107,6 +107,26 @@ func (s *Server) Say(userID, channelID string) *Error {
 	return nil
 }
 
+// ThreadStartsInThreads is how many times a thread was asked to start
+// inside a thread, which Discord refuses (400, 50024): a bot that knows
+// where it is asks the thread's parent instead.
+func (s *Server) ThreadStartsInThreads() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.threadsInThreads
+}
+
+// DeleteMessage deletes a message, as its author or a moderator does.
+func (s *Server) DeleteMessage(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.messages[id] == nil {
+		s.tb.Errorf("fakediscord: DeleteMessage: no message %q", id)
+		return
+	}
+	delete(s.messages, id)
+}
+
 // Lock locks a thread, as a moderator does, and with archived closes it
 // too: only members with Manage Threads (never the bot) may then post in it
 // or unarchive it.
