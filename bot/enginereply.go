@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"iter"
 	"net/http"
 	"strings"
 	"time"
@@ -113,27 +114,38 @@ func (b *Bot) editThinking(ctx context.Context, d *round.Delivery) bool {
 // boardRevision is the revision of game id that board m shows, read from
 // its buttons' ids.
 func boardRevision(m *discordgo.Message, id uint64) (int, bool) {
-	for _, row := range m.Components {
-		r, ok := row.(*discordgo.ActionsRow)
-		if !ok {
-			continue
-		}
-		for _, c := range r.Components {
-			btn, ok := c.(*discordgo.Button)
-			if !ok || btn.CustomID == "" {
-				continue
-			}
-			_, f, ok := clicks.match(btn.CustomID)
-			if !ok {
-				continue
-			}
-			if n, err := f.num("game"); err != nil || n != id {
-				continue
-			}
-			if rev, err := f.num("rev"); err == nil {
-				return int(rev), true
-			}
+	for f := range buttonsOfGame(m, id) {
+		if rev, err := f.num("rev"); err == nil {
+			return int(rev), true
 		}
 	}
 	return 0, false
+}
+
+// buttonsOfGame yields the fields of m's buttons that act on game id.
+func buttonsOfGame(m *discordgo.Message, id uint64) iter.Seq[idFields] {
+	return func(yield func(idFields) bool) {
+		for _, row := range m.Components {
+			r, ok := row.(*discordgo.ActionsRow)
+			if !ok {
+				continue
+			}
+			for _, c := range r.Components {
+				btn, ok := c.(*discordgo.Button)
+				if !ok || btn.CustomID == "" {
+					continue
+				}
+				_, f, ok := clicks.match(btn.CustomID)
+				if !ok {
+					continue
+				}
+				if n, err := f.num("game"); err != nil || n != id {
+					continue
+				}
+				if !yield(f) {
+					return
+				}
+			}
+		}
+	}
 }

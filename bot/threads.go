@@ -503,22 +503,8 @@ func (b *Bot) isBoardOf(m *discordgo.Message, id uint64) bool {
 	if m.Author == nil || !b.isEngine(m.Author.ID) || len(m.Attachments) == 0 {
 		return false
 	}
-	for _, row := range m.Components {
-		r, ok := row.(*discordgo.ActionsRow)
-		if !ok {
-			continue
-		}
-		for _, c := range r.Components {
-			btn, ok := c.(*discordgo.Button)
-			if !ok || btn.CustomID == "" {
-				continue
-			}
-			if _, f, ok := clicks.match(btn.CustomID); ok {
-				if n, err := f.num("game"); err == nil && n == id {
-					return true
-				}
-			}
-		}
+	for range buttonsOfGame(m, id) {
+		return true
 	}
 	return false
 }

@@ -71,37 +71,52 @@ func look[T any](m map[string]kept[T], id string, now time.Time) (kept[T], bool)
 	return k, ok && now.Sub(k.at) < sightLife
 }
 
-// Channel is a channel's parent (threads only: a channel's parent is its
-// category, whose overwrites Discord does not apply) and overwrites.
-func (s *sight) Channel(ctx context.Context, id string) (visibility.Channel, error) {
+// fetchKept returns what *m keeps of id while it is fresh, or fetches it
+// and keeps it: fetch returns the value, or gone when Discord says there
+// is none or hides it from the bot. Any other error is not kept.
+func fetchKept[T any](s *sight, m *map[string]kept[T], id string, fetch func() (v T, gone bool, err error)) (T, error) {
 	now := time.Now()
 	s.mu.Lock()
-	k, ok := look(s.channels, id, now)
+	k, ok := look(*m, id, now)
 	s.mu.Unlock()
 	if !ok {
-		ch, err := s.b.s.Channel(id, discordgo.WithContext(ctx))
-		switch {
-		case err == nil && ch != nil:
-			k = kept[visibility.Channel]{v: channelSight(ch), at: now}
-			if isThreadType(ch.Type) {
-				s.b.parents.Store(id, ch.ParentID)
-			}
-		case err == nil || errCode(err) == codeUnknownChannel || isForbidden(err):
-			k = kept[visibility.Channel]{gone: true, at: now}
-		default:
-			return visibility.Channel{}, err
+		v, gone, err := fetch()
+		if err != nil {
+			var zero T
+			return zero, err
 		}
+		k = kept[T]{v: v, gone: gone, at: now}
 		s.mu.Lock()
-		if s.channels == nil {
-			s.channels = map[string]kept[visibility.Channel]{}
+		if *m == nil {
+			*m = map[string]kept[T]{}
 		}
-		keep(s.channels, id, k)
+		keep(*m, id, k)
 		s.mu.Unlock()
 	}
 	if k.gone {
-		return visibility.Channel{}, visibility.ErrGone
+		var zero T
+		return zero, visibility.ErrGone
 	}
 	return k.v, nil
+}
+
+// Channel is a channel's parent (threads only: a channel's parent is its
+// category, whose overwrites Discord does not apply) and overwrites.
+func (s *sight) Channel(ctx context.Context, id string) (visibility.Channel, error) {
+	return fetchKept(s, &s.channels, id, func() (visibility.Channel, bool, error) {
+		ch, err := s.b.s.Channel(id, discordgo.WithContext(ctx))
+		switch {
+		case err == nil && ch != nil:
+			if isThreadType(ch.Type) {
+				s.b.parents.Store(id, ch.ParentID)
+			}
+			return channelSight(ch), false, nil
+		case err == nil || errCode(err) == codeUnknownChannel || isForbidden(err):
+			return visibility.Channel{}, true, nil
+		default:
+			return visibility.Channel{}, false, err
+		}
+	})
 }
 
 func channelSight(ch *discordgo.Channel) visibility.Channel {
@@ -121,11 +136,7 @@ func channelSight(ch *discordgo.Channel) visibility.Channel {
 
 // Guild is a server's owner and roles.
 func (s *sight) Guild(ctx context.Context, id string) (visibility.Guild, error) {
-	now := time.Now()
-	s.mu.Lock()
-	k, ok := look(s.guilds, id, now)
-	s.mu.Unlock()
-	if !ok {
+	return fetchKept(s, &s.guilds, id, func() (visibility.Guild, bool, error) {
 		g, err := s.b.s.Guild(id, discordgo.WithContext(ctx))
 		switch {
 		case err == nil && g != nil:
@@ -135,23 +146,13 @@ func (s *sight) Guild(ctx context.Context, id string) (visibility.Guild, error) 
 					v.Roles = append(v.Roles, visibility.Role{ID: r.ID, Permissions: visibility.Permissions(r.Permissions)})
 				}
 			}
-			k = kept[visibility.Guild]{v: v, at: now}
+			return v, false, nil
 		case err == nil || errCode(err) == discordgo.ErrCodeUnknownGuild || isForbidden(err):
-			k = kept[visibility.Guild]{gone: true, at: now}
+			return visibility.Guild{}, true, nil
 		default:
-			return visibility.Guild{}, err
+			return visibility.Guild{}, false, err
 		}
-		s.mu.Lock()
-		if s.guilds == nil {
-			s.guilds = map[string]kept[visibility.Guild]{}
-		}
-		keep(s.guilds, id, k)
-		s.mu.Unlock()
-	}
-	if k.gone {
-		return visibility.Guild{}, visibility.ErrGone
-	}
-	return k.v, nil
+	})
 }
 
 // forgetChannel and forgetGuild drop what changed in Discord.
