@@ -163,8 +163,10 @@ type analysisDone struct {
 	err error
 }
 
-// parentOf returns the channel a thread belongs to, "" if unknown. A
-// thread's parent never changes: each is asked of Discord once.
+// parentOf returns the channel a thread belongs to, "" if channel is no
+// thread or is unknown. A thread's parent never changes: each channel is
+// asked of Discord once, unless GUILD_CREATE listed it (catchUpThreads).
+// A channel's own parent is its category, not reported here.
 func (b *Bot) parentOf(ctx context.Context, channel string) string {
 	if p, ok := b.parents.Load(channel); ok {
 		return p.(string)
@@ -172,8 +174,12 @@ func (b *Bot) parentOf(ctx context.Context, channel string) string {
 	ch, err := b.s.Channel(channel, discordgo.WithContext(ctx))
 	switch {
 	case err == nil && ch != nil:
-		b.parents.Store(channel, ch.ParentID)
-		return ch.ParentID
+		parent := ""
+		if isThreadType(ch.Type) {
+			parent = ch.ParentID
+		}
+		b.parents.Store(channel, parent)
+		return parent
 	case errCode(err) == codeUnknownChannel || isForbidden(err):
 		b.parents.Store(channel, "")
 	}

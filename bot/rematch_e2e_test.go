@@ -52,6 +52,10 @@ func TestARematchAfterAResignationSwapsTheColours(t *testing.T) {
 	if ch, ok := w.srv.Channel(c.Channel.ID); !ok || ch.ParentID != w.chess.ID {
 		t.Errorf("the rematch is played in %+v, not in a thread of #chess", ch)
 	}
+	// Straight there: Discord starts no thread in the finished game's.
+	if n := w.srv.ThreadStartsInThreads(); n != 0 {
+		t.Errorf("the rematch asked Discord %d times for a thread inside the game's thread", n)
+	}
 }
 
 func TestARematchWithTheEngineIsAtTheSameLevel(t *testing.T) {
@@ -68,5 +72,11 @@ func TestARematchWithTheEngineIsAtTheSameLevel(t *testing.T) {
 	g := w.gameOf(next)
 	if g.Black.ID != w.alice.ID || g.Engine[0] != 3 {
 		t.Errorf("the rematch: Alice plays %v, the engine's levels %v", g.Black, g.Engine)
+	}
+	if c, ok := w.srv.Channel(next); !ok || next == thread || c.ParentID != w.chess.ID {
+		t.Errorf("the rematch is played in %q (parent %q), want a new thread of #chess", next, c.ParentID)
+	}
+	if n := w.srv.ThreadStartsInThreads(); n != 0 {
+		t.Errorf("the rematch asked Discord %d times for a thread inside the game's thread", n)
 	}
 }

@@ -200,8 +200,11 @@ const DefaultThreadWait = 10 * time.Second
 
 // openGameThread opens the thread of a new game: from the challenge's
 // message when there is one (fromMessage), else on its own, in the
-// interaction's channel — or in the channel's parent when the interaction
-// came from a thread, since Discord starts no thread in a thread (50024).
+// interaction's channel — or, when the interaction came from a thread (a
+// Rematch under a finished game's board, a challenge made in a game's
+// thread), straight in the thread's parent, since Discord starts no thread
+// in a thread (50024). A thread parentOf could not tell is still caught
+// by that refusal, and its parent asked then.
 // Where no thread can be had (a forum post, a voice channel's chat, no
 // permission), the game is played in the interaction's channel, with a
 // note that says why. A rate limit on threads of up to Config.ThreadWait
@@ -213,18 +216,24 @@ func (b *Bot) openGameThread(ctx context.Context, in *interaction, name, fromMes
 	start := &discordgo.ThreadStart{Name: name, AutoArchiveDuration: threadArchiveMinutes, Type: discordgo.ChannelTypeGuildPublicThread}
 	var ch *discordgo.Channel
 	var err error
-	if fromMessage != "" {
+	parent := b.parentOf(ctx, in.i.ChannelID)
+	switch {
+	case parent != "":
+		ch, err = b.waitThread(ctx, func() (*discordgo.Channel, error) {
+			return b.s.ThreadStartComplex(parent, start, discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(false))
+		})
+	case fromMessage != "":
 		ch, err = b.waitThread(ctx, func() (*discordgo.Channel, error) {
 			return b.s.MessageThreadStartComplex(in.i.ChannelID, fromMessage, start, discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(false))
 		})
-	} else {
+	default:
 		ch, err = b.waitThread(ctx, func() (*discordgo.Channel, error) {
 			return b.s.ThreadStartComplex(in.i.ChannelID, start, discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(false))
 		})
 	}
-	if errCode(err) == codeChannelType {
-		// Inside a thread: a new thread of its parent, if that is a
-		// channel that has threads.
+	if parent == "" && errCode(err) == codeChannelType {
+		// Inside a thread parentOf could not tell: a new thread of its
+		// parent, if that is a channel that has threads.
 		if c, cerr := b.s.Channel(in.i.ChannelID, discordgo.WithContext(ctx)); cerr == nil && isThreadType(c.Type) && c.ParentID != "" {
 			ch, err = b.waitThread(ctx, func() (*discordgo.Channel, error) {
 				return b.s.ThreadStartComplex(c.ParentID, start, discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(false))
@@ -521,6 +530,9 @@ func (b *Bot) catchUpThreads(_ *discordgo.Session, gc *discordgo.GuildCreate) {
 	known := map[string]bool{}
 	for _, c := range gc.Channels {
 		known[c.ID] = true
+		if !isThreadType(c.Type) {
+			b.parents.Store(c.ID, "") // no thread: parentOf need not ask
+		}
 	}
 	var locked []*discordgo.Channel
 	for _, t := range gc.Threads {
@@ -528,6 +540,9 @@ func (b *Bot) catchUpThreads(_ *discordgo.Session, gc *discordgo.GuildCreate) {
 			locked = append(locked, t)
 		}
 		known[t.ID] = true
+		if t.ParentID != "" {
+			b.parents.Store(t.ID, t.ParentID)
+		}
 	}
 	for _, t := range locked {
 		b.onThreadUpdate(nil, &discordgo.ThreadUpdate{Channel: t})

@@ -91,6 +91,17 @@ func TestAChallengeInsideAThreadStartsTheGameInANewThreadOfTheParent(t *testing.
 	if w.reachable(w.carol) != where || w.reachable(w.alice) != first {
 		t.Error("a game is not where it was started")
 	}
+
+	// In a thread the members opened, which the bot never saw made: the
+	// same, the bot asking Discord what the channel is rather than trying.
+	chat := w.srv.AddChannel(fakediscord.Channel{GuildID: w.guild.ID, Name: "chat", Type: discordgo.ChannelTypeGuildPublicThread, ParentID: w.chess.ID})
+	where, _ = w.accepted(chat.ID, w.bob, w.carol)
+	if c, _ := w.srv.Channel(where); where == chat.ID || c.ParentID != w.chess.ID {
+		t.Fatalf("the game challenged in a members' thread is in %q (parent %q), want a new thread of #chess", where, c.ParentID)
+	}
+	if n := w.srv.ThreadStartsInThreads(); n != 0 {
+		t.Errorf("the bot asked Discord %d times for a thread inside a thread", n)
+	}
 }
 
 func contains(xs []string, x string) bool {
@@ -376,9 +387,11 @@ func TestAnalyzeWithoutAGameAcknowledgesBeforeAskingDiscord(t *testing.T) {
 	}
 }
 
+// /games' menu reads the game's thread for its board, and posts one when
+// none is left: both wait on Discord, after the choice is acknowledged.
 func TestGamesMenuAcknowledgesBeforePosting(t *testing.T) {
 	w := newWorld(t, memstore.New(), "en-US")
-	thread, _ := w.challengeAccepted(w.chess, w.alice, w.bob)
+	thread, board := w.challengeAccepted(w.chess, w.alice, w.bob)
 	menu := w.command(w.alice, w.chess.ID, "games")
 	var custom, value string
 	for _, row := range menu.Components {
@@ -394,9 +407,19 @@ func TestGamesMenuAcknowledgesBeforePosting(t *testing.T) {
 		t.Fatalf("/games has no menu: %+v", menu)
 	}
 	w.srv.SetLatency(100 * time.Millisecond)
-	before := w.lastSeq()
 	id := w.srv.Select(w.alice.ID, menu.ID, custom, value)
 	resp, err := w.srv.WaitResponse(w.ctx(), id)
+	if err != nil || resp.Err != nil || resp.ResponseType != discordgo.InteractionResponseDeferredChannelMessageWithSource {
+		t.Fatalf("the choice is not acknowledged first: %v %v %v", err, resp.Err, resp.ResponseType)
+	}
+	if got := w.answer(id); !strings.Contains(got.Content, thread+"/"+board.ID) {
+		t.Errorf("the answer %q does not link to the board", got.Content)
+	}
+
+	w.srv.DeleteMessage(board.ID)
+	before := w.lastSeq()
+	id = w.srv.Select(w.alice.ID, menu.ID, custom, value)
+	resp, err = w.srv.WaitResponse(w.ctx(), id)
 	if err != nil || resp.Err != nil {
 		t.Fatalf("the choice is not acknowledged: %v %v", err, resp.Err)
 	}
