@@ -21,7 +21,8 @@ import (
 func FuzzSignedInteractions(f *testing.F) {
 	// The bot logs from its own goroutines while inputs run, where the
 	// fuzz engine forbids f.Log: its log is dropped, its panics counted.
-	w := newWorld(quiet{f}, memstore.New(), "en-US")
+	var panicked atomic.Pointer[string]
+	w := newWorld(quiet{f, &panicked}, memstore.New(), "en-US")
 	pub, priv, _ := ed25519.GenerateKey(nil)
 	h := w.bot.InteractionsHandler(pub)
 	var panics atomic.Int64
@@ -60,13 +61,28 @@ func FuzzSignedInteractions(f *testing.F) {
 			t.Fatalf("status %d for %.200q", rec.Code, body)
 		}
 		if n := panics.Load(); n > 0 {
-			t.Fatalf("%d handlers panicked, the last on %.200q", n, body)
+			// Handlers may finish after their answer: the panic may be an
+			// earlier input's, so its own log line, stack and all, is shown.
+			log := "(not logged)"
+			if p := panicked.Load(); p != nil {
+				log = *p
+			}
+			t.Fatalf("%d handlers panicked, found after %.200q:\n%s", n, body, log)
 		}
 	})
 }
 
-// quiet is a testing.TB that drops what is logged.
-type quiet struct{ testing.TB }
+// quiet is a testing.TB that drops what is logged, but for the line of a
+// handler's panic, which it keeps in panicked.
+type quiet struct {
+	testing.TB
+	panicked *atomic.Pointer[string]
+}
 
-func (quiet) Log(...any)          {}
-func (quiet) Logf(string, ...any) {}
+func (q quiet) Log(a ...any) {
+	if s := fmt.Sprint(a...); strings.Contains(s, "handler panicked") {
+		q.panicked.Store(&s)
+	}
+}
+
+func (q quiet) Logf(format string, a ...any) { q.Log(fmt.Sprintf(format, a...)) }
