@@ -470,12 +470,15 @@ func decodeGame(b []byte, g *Game) error {
 	if b[0] < 4 {
 		return fmt.Errorf("%w: version %d has no binary form", errGameRecord, b[0])
 	}
-	if b[0] > RecordVersion {
-		return fmt.Errorf("%w: record version %d, this program knows up to %d", ErrNewerRecord, b[0], RecordVersion)
-	}
+	// The checksum closes every binary version, so it is checked first: a
+	// version byte that damage raised past ours is damage, not a record
+	// of a newer program.
 	body, sum := b[:len(b)-4], binary.LittleEndian.Uint32(b[len(b)-4:])
 	if crc32.Checksum(body, castagnoli) != sum {
 		return fmt.Errorf("%w: its checksum does not match: it is damaged", errGameRecord)
+	}
+	if b[0] > RecordVersion {
+		return fmt.Errorf("%w: record version %d, this program knows up to %d", ErrNewerRecord, b[0], RecordVersion)
 	}
 	r := gameReader{b: body[1:]}
 	*g = Game{V: int(b[0])}

@@ -203,10 +203,18 @@ func TestDamagedGameRecordsAreRefused(t *testing.T) {
 			t.Fatalf("cut to %d bytes: %v, want ErrCorrupt", n, err)
 		}
 	}
-	newer := append([]byte(nil), b...)
+	// A newer program's record closes with its checksum too; a version
+	// byte raised by damage breaks it.
+	newer := append([]byte(nil), b[:len(b)-4]...)
 	newer[0] = RecordVersion + 1
+	newer = binary.LittleEndian.AppendUint32(newer, crc32.Checksum(newer, castagnoli))
 	if err := DecodeRecord(newer, new(Game)); !errors.Is(err, ErrNewerRecord) {
 		t.Errorf("a newer version: %v, want ErrNewerRecord", err)
+	}
+	raised := append([]byte(nil), b...)
+	raised[0] = RecordVersion + 66
+	if err := DecodeRecord(raised, new(Game)); errors.Is(err, ErrNewerRecord) || !errors.Is(err, ErrCorrupt) {
+		t.Errorf("a version byte raised by damage: %v, want ErrCorrupt", err)
 	}
 }
 

@@ -334,6 +334,14 @@ func CopyFile(src, dst string, timeout time.Duration) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("store: opening %s: %w", src, err)
 	}
+	// The copy gets meta pages of its own, written from the one bbolt
+	// chose: a damaged meta page of src would not show in the copy's
+	// check, although Open refuses src for it.
+	if problems, err := checkMetaHeaders(src, db.Info().PageSize); err != nil {
+		return 0, fmt.Errorf("store: reading %s: %w", src, err)
+	} else if len(problems) > 0 {
+		return 0, damaged(src, problems, "the backup "+dst+" was not written")
+	}
 	return backupFile(guardedDB{DB: db, harm: new(harm)}, src, live, dst, 0)
 }
 

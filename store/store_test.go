@@ -3,8 +3,10 @@ package store
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -541,11 +543,15 @@ func TestNewerRecordsAreRefused(t *testing.T) {
 	g := start(t, svc, "", "c", "w", "b", 0)
 	// The record as a newer program would write it: a higher version and
 	// a field this program does not know.
-	var newer []byte
+	var newer, original []byte
 	if err := s.db.Update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketActive)
-		newer = bytes.Clone(b.Get(u64(g.ID)))
+		original = bytes.Clone(b.Get(u64(g.ID)))
+		newer = bytes.Clone(original[:len(original)-4])
 		newer[0]++
+		// Its checksum, CRC-32C of the bytes before it, closes every
+		// version's record.
+		newer = binary.LittleEndian.AppendUint32(newer, crc32.Checksum(newer, crc32.MakeTable(crc32.Castagnoli)))
 		return b.Put(u64(g.ID), newer)
 	}); err != nil {
 		t.Fatal(err)
@@ -572,8 +578,7 @@ func TestNewerRecordsAreRefused(t *testing.T) {
 	})
 	// Put the record back, for the cleanup's index check.
 	s.db.Update(func(tx *bolt.Tx) error {
-		newer[0]--
-		return tx.Bucket(bucketActive).Put(u64(g.ID), newer)
+		return tx.Bucket(bucketActive).Put(u64(g.ID), original)
 	})
 }
 
