@@ -39,6 +39,11 @@ func FuzzSignedInteractions(f *testing.F) {
 		`{"id":"4","application_id":"1","type":3,"token":"t",` + member + `,"data":{"custom_id":"g:flip:1:0","component_type":2}}`,
 		`{"id":"5","application_id":"1","type":3,"token":"t",` + member + `,"data":{"custom_id":"ch:accept:99","component_type":2}}`,
 		`{"id":"6","application_id":"1","type":4,"token":"t",` + member + `,"data":{"id":"9","name":"move","type":1,"options":[{"name":"move","type":3,"value":"N","focused":true}]}}`,
+		// Options whose values are not of their kind, which discordgo's
+		// StringValue and IntValue would panic on.
+		`{"id":"10","application_id":"1","type":4,"token":"t",` + member + `,"data":{"id":"9","name":"move","type":1,"options":[{"name":"move","type":0,"value":"N","focused":true}]}}`,
+		`{"id":"11","application_id":"1","type":2,"token":"t",` + member + `,"data":{"id":"9","name":"move","type":1,"options":[{"name":"move","type":3,"value":7}]}}`,
+		`{"id":"12","application_id":"1","type":2,"token":"t",` + member + `,"data":{"id":"9","name":"board","type":1,"options":[{"name":"flip","type":5,"value":"yes"}]}}`,
 		`{"id":"7","type":2}`,
 		`{"id":"8","type":3,"data":{}}`,
 		`{"id":"9","type":5,"data":{"custom_id":"x","components":[]}}`,

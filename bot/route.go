@@ -24,13 +24,14 @@ func (b *Bot) route(in *interaction) error {
 	case discordgo.InteractionApplicationCommand:
 		data := in.i.ApplicationCommandData()
 		c := commandTable[data.Name]
-		if c == nil {
+		if c == nil || !wellFormed(data.Options) {
 			return in.tell(tr(in.lang, "error.unknown_command", nil))
 		}
 		return c.run(b, in, data)
 	case discordgo.InteractionApplicationCommandAutocomplete:
-		c := commandTable[in.i.ApplicationCommandData().Name]
-		if c == nil || c.complete == nil {
+		data := in.i.ApplicationCommandData()
+		c := commandTable[data.Name]
+		if c == nil || c.complete == nil || !wellFormed(data.Options) {
 			return b.noChoices(in)
 		}
 		return c.complete(b, in)
@@ -38,6 +39,35 @@ func (b *Bot) route(in *interaction) error {
 		return b.component(in)
 	}
 	return nil
+}
+
+// wellFormed reports whether every option's value has the type its kind
+// says, as Discord sends them: discordgo's StringValue, IntValue and the
+// rest panic on any other, and handlers call them. (Discord sends what is
+// typed into an integer option that autocompletes as a string; no option
+// of ours that autocompletes is an integer.)
+func wellFormed(opts []*discordgo.ApplicationCommandInteractionDataOption) bool {
+	for _, o := range opts {
+		if o == nil {
+			return false
+		}
+		var ok bool
+		switch o.Type {
+		case discordgo.ApplicationCommandOptionSubCommand, discordgo.ApplicationCommandOptionSubCommandGroup:
+			ok = wellFormed(o.Options)
+		case discordgo.ApplicationCommandOptionString, discordgo.ApplicationCommandOptionUser, discordgo.ApplicationCommandOptionChannel,
+			discordgo.ApplicationCommandOptionRole, discordgo.ApplicationCommandOptionMentionable, discordgo.ApplicationCommandOptionAttachment:
+			_, ok = o.Value.(string)
+		case discordgo.ApplicationCommandOptionInteger, discordgo.ApplicationCommandOptionNumber:
+			_, ok = o.Value.(float64)
+		case discordgo.ApplicationCommandOptionBoolean:
+			_, ok = o.Value.(bool)
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // options reads a command's options by name.
