@@ -49,9 +49,20 @@ func TestMessageFilesLoad(t *testing.T) {
 			t.Errorf("%s has only %d messages", l, len(IDs(l)))
 		}
 	}
+	// Every file of messages is written in every language.
 	names, _ := files.ReadDir("locales")
-	if len(names) != len(Languages()) {
-		t.Errorf("%d message files for %d languages", len(names), len(Languages()))
+	langs := map[string][]Lang{}
+	for _, n := range names {
+		l, ok := fileLang(n.Name())
+		if !ok {
+			t.Errorf("%s is named for no language", n.Name())
+		}
+		langs[strings.SplitN(n.Name(), ".", 2)[0]] = append(langs[strings.SplitN(n.Name(), ".", 2)[0]], l)
+	}
+	for name, ls := range langs {
+		if len(ls) != len(Languages()) {
+			t.Errorf("%s is written in %v, not in every language", name, ls)
+		}
 	}
 }
 
@@ -204,6 +215,8 @@ func everyKey(l Lang) map[string]any {
 		"Organiser": "@o", "Max": 20, "Thread": "#t", "Time": "…", "In": "…", "How": "…", "Round": 2, "Rounds": 5, "Count": 4, "Place": 3, "Of": 12, "Points": "2.5",
 		// Games in DMs.
 		"Link": "<https://…>",
+		// Lessons.
+		"Step": 1, "Steps": 2, "Reply": "Kg8", "Stars": "★★☆",
 		// Positions described.
 		"Squares": "a2 b2", "List": "a3, c3–e3", "Iced": "…", "Frozen": "…", "Countdown": "…", "Board": "…", "Symbol": "♘", "Label": "♘ Knight g1", "Victim": pieceForms(l, game.Knight),
 	}
