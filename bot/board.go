@@ -133,7 +133,7 @@ func (b *Bot) boardMessage(ctx context.Context, lang i18n.Lang, v view) (*messag
 	case g.Over():
 		m.Components = rematchButtons(lang, g)
 	case v.buttons:
-		m.Components = gameButtons(lang, g)
+		m.Components = append(gameButtons(lang, g), b.activityRow(lang, g)...)
 	}
 	return m, nil
 }
