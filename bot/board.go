@@ -135,6 +135,7 @@ func (b *Bot) boardMessage(ctx context.Context, lang i18n.Lang, v view) (*messag
 	case v.buttons:
 		m.Components = append(gameButtons(lang, g), b.activityRow(lang, g)...)
 	}
+	m.Components = b.withWatchLive(lang, g, m.Components)
 	return m, nil
 }
 

@@ -69,6 +69,9 @@ type Config struct {
 	// so that a replay sent to another process is refused as well; each
 	// process remembers its own in any case (replay.go).
 	InteractionIDs InteractionIDs
+	// Web, when set, gives the addresses of the web listener's pages:
+	// every board links to its game's live page (weblinks.go).
+	Web WebLinks
 }
 
 // InteractionIDs remembers interaction ids across processes.
