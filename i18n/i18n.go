@@ -166,15 +166,15 @@ func load() error {
 }
 
 // fileLang returns the language of a message file named
-// locales/NAME.LANG.yaml: active.LANG.yaml holds most texts, and a
-// feature with many texts of its own may have its own files (learn.LANG.yaml
-// holds the lessons), so that they do not crowd the rest.
+// locales/NAME.LANG.yaml: active.LANG.yaml, and the files of a part of
+// the program that keeps its messages apart (web.LANG.yaml).
 func fileLang(name string) (Lang, bool) {
-	parts := strings.Split(path.Base(name), ".")
-	if len(parts) != 3 || parts[0] == "" || parts[2] != "yaml" {
+	base, ok := strings.CutSuffix(path.Base(name), ".yaml")
+	i := strings.LastIndexByte(base, '.')
+	if !ok || i <= 0 {
 		return "", false
 	}
-	l := Lang(parts[1])
+	l := Lang(base[i+1:])
 	return l, l.known()
 }
 
