@@ -38,6 +38,8 @@ type Config struct {
 	Theme string `yaml:"theme"`
 	Log   Log    `yaml:"log"`
 	HTTP  HTTP   `yaml:"http"`
+	// Web is the public web listener: every game's live page.
+	Web Web `yaml:"web"`
 	// Limits bound what one user may start, so that no one can flood a
 	// server, a player or the engine.
 	Limits Limits `yaml:"limits"`
@@ -65,6 +67,14 @@ type Discord struct {
 	// (http.interactions) verifies what Discord posts to /interactions.
 	// Empty: no such endpoint. Env ICEAGE_DISCORD_PUBLIC_KEY.
 	PublicKey string `yaml:"public_key"`
+	// ClientID and ClientSecret are the application's OAuth2 credentials
+	// (the developer portal's OAuth2 page): with them the web listener
+	// signs users in with Discord and the Discord Activity runs. Empty:
+	// neither. Env ICEAGE_DISCORD_CLIENT_ID and
+	// ICEAGE_DISCORD_CLIENT_SECRET, which keeps the secret out of the
+	// file.
+	ClientID     string `yaml:"client_id"`
+	ClientSecret string `yaml:"client_secret"`
 }
 
 // Database says where the games are kept.
@@ -161,6 +171,34 @@ type HTTP struct {
 	InteractionsConnections int `yaml:"interactions_connections"`
 }
 
+// Web is the public web listener, where every game has a live page
+// (package web). It is off by default, and never the operators' or the
+// interactions listener.
+type Web struct {
+	// Listen is its address, e.g. :8090 behind a TLS proxy; "" turns it
+	// off. Env ICEAGE_WEB_LISTEN.
+	Listen string `yaml:"listen"`
+	// PublicURL is the address people reach it at, which the boards'
+	// Watch live buttons link to, e.g. https://chess.example.org/.
+	// Required with Listen. Env ICEAGE_PUBLIC_URL.
+	PublicURL string `yaml:"public_url"`
+	// SecretFile keeps the secret that the pages' addresses are signed
+	// with, made at the first start (mode 0600). Processes that share a
+	// PostgreSQL database share this file. Default: iceage-web.secret
+	// beside the configuration file. Env ICEAGE_WEB_SECRET_FILE.
+	SecretFile string `yaml:"secret_file"`
+	// Connections is how many connections the listener holds open at
+	// once (default 4096): each watcher of a live page holds one. Env
+	// ICEAGE_WEB_CONNECTIONS.
+	Connections int `yaml:"connections"`
+}
+
+// DefaultWebSecretFile is the name of the web listener's secret file,
+// beside the configuration unless web.secret_file says otherwise.
+//
+// #nosec G101 -- a file's name, not a credential
+const DefaultWebSecretFile = "iceage-web.secret"
+
 // DefaultTokenFile is the name of the operators' token file, beside the
 // database unless http.token_file says otherwise.
 //
@@ -206,6 +244,7 @@ func Default() Config {
 		Theme:    "classic",
 		Log:      Log{Level: "info", Format: "text"},
 		HTTP:     HTTP{InteractionsConnections: 256},
+		Web:      Web{Connections: 4096},
 		Limits:   Limits{OpenChallenges: 5, EngineGames: 3, PostsPerMinute: 8, ChallengeAgainMinutes: 10, AnalyzeSeconds: 60, GIFSeconds: 20, TournamentPlayers: 256},
 	}
 }
@@ -245,19 +284,24 @@ func Load(path string, getenv func(string) string) (Config, error) {
 		}
 	}
 	for env, field := range map[string]*string{
-		"DISCORD_TOKEN":              &c.Discord.Token,
-		"ICEAGE_DATABASE_PATH":       &c.Database.Path,
-		"ICEAGE_DATABASE_URL":        &c.Database.URL,
-		"ICEAGE_DATABASE_DRIVER":     &c.Database.Driver,
-		"ICEAGE_DISCORD_PUBLIC_KEY":  &c.Discord.PublicKey,
-		"ICEAGE_LANGUAGE":            &c.Language,
-		"ICEAGE_LOG_LEVEL":           &c.Log.Level,
-		"ICEAGE_LOG_FORMAT":          &c.Log.Format,
-		"ICEAGE_HTTP_LISTEN":         &c.HTTP.Listen,
-		"ICEAGE_HTTP_TOKEN":          &c.HTTP.Token,
-		"ICEAGE_INTERACTIONS_LISTEN": &c.HTTP.Interactions,
-		"ICEAGE_HTTP_TOKEN_FILE":     &c.HTTP.TokenFile,
-		"ICEAGE_DISCORD_URL":         &c.Discord.APIURL,
+		"DISCORD_TOKEN":                &c.Discord.Token,
+		"ICEAGE_DATABASE_PATH":         &c.Database.Path,
+		"ICEAGE_DATABASE_URL":          &c.Database.URL,
+		"ICEAGE_DATABASE_DRIVER":       &c.Database.Driver,
+		"ICEAGE_DISCORD_PUBLIC_KEY":    &c.Discord.PublicKey,
+		"ICEAGE_LANGUAGE":              &c.Language,
+		"ICEAGE_LOG_LEVEL":             &c.Log.Level,
+		"ICEAGE_LOG_FORMAT":            &c.Log.Format,
+		"ICEAGE_HTTP_LISTEN":           &c.HTTP.Listen,
+		"ICEAGE_HTTP_TOKEN":            &c.HTTP.Token,
+		"ICEAGE_INTERACTIONS_LISTEN":   &c.HTTP.Interactions,
+		"ICEAGE_HTTP_TOKEN_FILE":       &c.HTTP.TokenFile,
+		"ICEAGE_WEB_LISTEN":            &c.Web.Listen,
+		"ICEAGE_PUBLIC_URL":            &c.Web.PublicURL,
+		"ICEAGE_WEB_SECRET_FILE":       &c.Web.SecretFile,
+		"ICEAGE_DISCORD_URL":           &c.Discord.APIURL,
+		"ICEAGE_DISCORD_CLIENT_ID":     &c.Discord.ClientID,
+		"ICEAGE_DISCORD_CLIENT_SECRET": &c.Discord.ClientSecret,
 	} {
 		if v := strings.TrimSpace(getenv(env)); v != "" {
 			*field = v
@@ -270,6 +314,7 @@ func Load(path string, getenv func(string) string) (Config, error) {
 		"ICEAGE_SHARD_ID":                 &c.Discord.ShardID,
 		"ICEAGE_SHARD_COUNT":              &c.Discord.ShardCount,
 		"ICEAGE_INTERACTIONS_CONNECTIONS": &c.HTTP.InteractionsConnections,
+		"ICEAGE_WEB_CONNECTIONS":          &c.Web.Connections,
 	} {
 		if v := strings.TrimSpace(getenv(env)); v != "" {
 			n, err := strconv.Atoi(v)
@@ -290,6 +335,12 @@ func Load(path string, getenv func(string) string) (Config, error) {
 	}
 	if f := c.HTTP.TokenFile; f != "" && !filepath.IsAbs(f) {
 		c.HTTP.TokenFile = filepath.Join(filepath.Dir(path), f)
+	}
+	if c.Web.SecretFile == "" {
+		c.Web.SecretFile = DefaultWebSecretFile
+	}
+	if f := c.Web.SecretFile; !filepath.IsAbs(f) {
+		c.Web.SecretFile = filepath.Join(filepath.Dir(path), f)
 	}
 	if c.Database.Driver == DriverPostgres {
 		if c.Database.URL == "" {
@@ -347,6 +398,17 @@ func (c *Config) check() error {
 		if b, err := hex.DecodeString(k); err != nil || len(b) != ed25519.PublicKeySize {
 			return fmt.Errorf("discord.public_key: want the application's public key, 64 hex digits, from the developer portal")
 		}
+	}
+	if id := c.Discord.ClientID; id != "" {
+		if _, err := strconv.ParseUint(id, 10, 64); err != nil {
+			return fmt.Errorf("discord.client_id %q: want the application's id, a number such as 1234567890123456789, from the developer portal", id)
+		}
+	}
+	if c.Discord.ClientID != "" && c.Discord.ClientSecret == "" {
+		return errors.New("discord.client_id is set but discord.client_secret is not: set ICEAGE_DISCORD_CLIENT_SECRET to the OAuth2 client secret from the developer portal")
+	}
+	if c.Discord.ClientSecret != "" && c.Discord.ClientID == "" {
+		return errors.New("discord.client_secret is set but discord.client_id is not: set ICEAGE_DISCORD_CLIENT_ID to the application's id")
 	}
 	if c.Discord.PublicKey != "" && c.HTTP.Interactions == "" {
 		return errors.New("discord.public_key is set but http.interactions is not: name the address Discord posts interactions to, e.g. :8443 (env ICEAGE_INTERACTIONS_LISTEN)")
@@ -430,6 +492,9 @@ func (c *Config) check() error {
 	if n := c.HTTP.InteractionsConnections; n < 1 || n > 100_000 {
 		return fmt.Errorf("http.interactions_connections: %d; want 1 to 100000 (256 by default)", n)
 	}
+	if err := c.Web.check(c.HTTP); err != nil {
+		return err
+	}
 	for key, v := range map[string]int{"limits.open_challenges": c.Limits.OpenChallenges, "limits.engine_games": c.Limits.EngineGames,
 		"limits.posts_per_minute": c.Limits.PostsPerMinute, "limits.analyze_seconds": c.Limits.AnalyzeSeconds, "limits.gif_seconds": c.Limits.GIFSeconds} {
 		if v < 0 || v > 100_000 {
@@ -480,4 +545,29 @@ func keysOf(err error, data []byte) string {
 		return ""
 	}
 	return " (the value of " + strings.Join(keys, ", ") + ")"
+}
+
+// check reports the first invalid web setting: the listener needs an
+// address of its own and the public address its links name.
+func (w Web) check(h HTTP) error {
+	if n := w.Connections; n < 1 || n > 1_000_000 {
+		return fmt.Errorf("web.connections: %d; want 1 to 1000000 (4096 by default)", n)
+	}
+	if w.Listen == "" {
+		return nil
+	}
+	if _, _, err := net.SplitHostPort(w.Listen); err != nil {
+		return fmt.Errorf("web.listen %q: want host:port, e.g. :8090", w.Listen)
+	}
+	if w.Listen == h.Listen || w.Listen == h.Interactions {
+		return fmt.Errorf("web.listen %q is also http.listen or http.interactions: the public pages need a listener of their own", w.Listen)
+	}
+	if w.PublicURL == "" {
+		return fmt.Errorf("web.listen is set but web.public_url is not: name the address people reach the pages at, e.g. https://chess.example.org/ (env ICEAGE_PUBLIC_URL)")
+	}
+	u, err := url.Parse(w.PublicURL)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
+		return fmt.Errorf("web.public_url %q: want an http or https address with no query, e.g. https://chess.example.org/", w.PublicURL)
+	}
+	return nil
 }
