@@ -61,6 +61,9 @@ type Config struct {
 	// the game starts in the channel and moves to its own thread when
 	// Discord allows (threads.go). 0 means DefaultThreadWait.
 	ThreadWait time.Duration
+	// Activity turns on the Discord Activity's Play here button and
+	// Entry Point command (activity.go).
+	Activity ActivityConfig
 	// InteractionIDs, when set, remembers the ids of interactions posted
 	// over HTTP for every process that shares it (pgstore's FirstTime),
 	// so that a replay sent to another process is refused as well; each
