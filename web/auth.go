@@ -206,7 +206,7 @@ func (s *Server) askDiscord(req *http.Request, into any) error {
 		return err
 	}
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("Discord answered %s", resp.Status)
+		return fmt.Errorf("answered %s", resp.Status)
 	}
 	return json.Unmarshal(body, into)
 }
