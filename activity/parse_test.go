@@ -9,13 +9,13 @@ func TestParsers(t *testing.T) {
 	for s, want := range map[string]bool{
 		"i-1276580072400224306-gc-912952092627435520-912954213460484116": true,
 		"i-1276580072400224306-pc-912954213460484116":                    true,
-		"i-1-gc-2-3":  true,
-		"i-1-gc-2":    false,
-		"i-1-dc-2-3":  false,
-		"i-x-gc-2-3":  false,
-		"1-gc-2-3":    false,
-		"i-1-gc-2-3-": false,
-		"":            false,
+		"i-1-gc-2-3":                    true,
+		"i-1-gc-2":                      false,
+		"i-1-dc-2-3":                    false,
+		"i-x-gc-2-3":                    false,
+		"1-gc-2-3":                      false,
+		"i-1-gc-2-3-":                   false,
+		"":                              false,
 		"i-" + strings.Repeat("1", 120): false,
 	} {
 		if got := validInstance(s); got != want {
