@@ -39,7 +39,7 @@ func EveryKind(tx play.Tx) ([]play.Record, error) {
 		case play.KindGame:
 			g := play.Game{ID: active, Revision: 3, Guild: "g1", Channel: "c1",
 				White: play.Seat{ID: "u1", Name: "Ulla"}, Black: play.Seat{ID: "u2", Name: "Ugo"},
-				StartFEN: game.StartFEN, Moves: []play.Move{{UCI: "h2g3", At: at.Add(time.Minute)}},
+				StartFEN: game.StartFEN, Moves: []play.Move{{UCI: "h2g3", At: at.Add(time.Minute), SAN: "hxg3"}},
 				FEN:     "rnbqkbnr/pppppppp/********/********/********/******P*/PPPPPPP1/RNBQKBNR b KQkq - 0 1",
 				Last:    play.Moved,
 				Created: at, Updated: at.Add(time.Minute), Rated: true, Engine: [2]int{0, 3},
