@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -38,6 +39,12 @@ type site struct {
 
 func newSite(t testing.TB, guild string, opts Options) *site {
 	t.Helper()
+	return newSiteWith(t, guild, opts, ann.ID)
+}
+
+// newSiteWith is newSite with White played by white.
+func newSiteWith(t testing.TB, guild string, opts Options, white string) *site {
+	t.Helper()
 	i18n.SetReporter(func(l i18n.Lang, id string, err error) { t.Errorf("i18n %s %s: %v", l, id, err) })
 	t.Cleanup(func() { i18n.SetReporter(nil) })
 	st := memstore.New()
@@ -47,7 +54,7 @@ func newSite(t testing.TB, guild string, opts Options) *site {
 	}
 	t.Cleanup(hub.Close)
 	svc := play.New(st, play.Options{})
-	res, err := svc.Start(context.Background(), play.NewGame{Guild: guild, Channel: "c1", White: ann, Black: bob, At: t0, DaysPerMove: 3})
+	res, err := svc.Start(context.Background(), play.NewGame{Guild: guild, Channel: "c1", White: play.Seat{ID: white, Name: ann.Name}, Black: bob, At: t0, DaysPerMove: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +73,10 @@ func newSite(t testing.TB, guild string, opts Options) *site {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(s)
-	t.Cleanup(srv.Close)
+	t.Cleanup(func() {
+		srv.CloseClientConnections() // a browser's event stream stays open
+		srv.Close()
+	})
 	return &site{t: t, svc: svc, hub: hub, s: s, srv: srv, g: res.Game, at: t0}
 }
 
@@ -85,6 +95,25 @@ func (x *site) move(uci string) {
 		x.t.Fatalf("move %s: %v", uci, err)
 	}
 	x.g = res.Game
+}
+
+// randomMoves plays n legal moves chosen by a generator of seed; false
+// if the game ended before.
+func (x *site) randomMoves(n int, seed uint64) bool {
+	x.t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 1))
+	for range n {
+		pos, err := x.g.Position()
+		if err != nil {
+			x.t.Fatal(err)
+		}
+		legal := pos.LegalMoves(nil)
+		if len(legal) == 0 || x.g.Over() {
+			return false
+		}
+		x.move(legal[rng.IntN(len(legal))].UCI())
+	}
+	return !x.g.Over()
 }
 
 func (x *site) get(path string, header map[string]string) (*http.Response, string) {
