@@ -20,8 +20,8 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/iceagechess/iceage/activity"
-	"github.com/iceagechess/iceage/game"
 	"github.com/iceagechess/iceage/bot"
+	"github.com/iceagechess/iceage/game"
 	"github.com/iceagechess/iceage/internal/browsertest"
 	"github.com/iceagechess/iceage/internal/fakediscord"
 	"github.com/iceagechess/iceage/play"
