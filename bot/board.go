@@ -200,14 +200,19 @@ func (b *Bot) status(ctx context.Context, lang i18n.Lang, g *play.Game, pos *gam
 	return strings.Join(lines, "\n")
 }
 
-// moveList returns the tail of the move list, numbered.
+// moveList returns the tail of the move list, numbered, from the SANs
+// the moves carry (the act's, or the record's as read): it replays
+// nothing.
 func moveList(g *play.Game) string {
-	m, err := g.Match()
+	sans, err := g.SANs()
 	if err != nil {
 		return ""
 	}
-	start := m.Start()
-	parts := i18n.NumberedMoves(&start, m.SANs())
+	start, err := game.ParseFEN(g.StartFEN)
+	if err != nil {
+		return ""
+	}
+	parts := i18n.NumberedMoves(&start, sans)
 	if len(parts) > movesShown {
 		parts = append([]string{"…"}, parts[len(parts)-movesShown:]...)
 	}

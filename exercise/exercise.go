@@ -45,7 +45,25 @@ const (
 	Survive
 	// Line: the solver plays Exercise.Line to its end.
 	Line
+	// Check: the solver's move gives check.
+	Check
+	// Keep: an Ice Age comes and none of the solver's men freezes in it.
+	Keep
+	// Shelter: an Ice Age comes and every square of Goal.Squares is
+	// still empty after it (neither ice nor a man).
+	Shelter
 )
+
+// byReply reports whether the goal may be met by the opponent's reply
+// (its Ice Age), so that the reply is played even after the solver's
+// last move.
+func (k GoalKind) byReply() bool {
+	switch k {
+	case Freeze, Win, Draw, Survive, Keep, Shelter:
+		return true
+	}
+	return false
+}
 
 // Goal is what solves an exercise.
 type Goal struct {
@@ -113,11 +131,16 @@ const (
 	// NotForced: the opponent has a reply that escapes (a freeze that
 	// one reply avoids).
 	NotForced
+	// OwnManFroze: a man of the solver's, not the king, froze.
+	OwnManFroze
+	// Filled: the Ice Age filled a square the goal wanted empty.
+	Filled
 )
 
 // Result is the outcome of one try.
 type Result struct {
 	Verdict Verdict
+	Solver  game.Color // who tried
 	// Err is why an Illegal move is not legal: a *game.MoveError, or a
 	// *game.SyntaxError for typed text that is no move.
 	Err error
@@ -145,7 +168,7 @@ type Attempt struct {
 	moves  int         // the solver's moves in played
 	wrong  int         // wrong tries, illegal ones included
 	solved bool
-	best   int // the fewest solver moves of a solving, 0 before one
+	iceAge *game.IceAge // the latest Ice Age since the start or the last miss
 }
 
 // ErrBadExercise is the error of an exercise that cannot be tried: its
@@ -180,7 +203,11 @@ func Resume(ex *Exercise, played []string, wrong int) (*Attempt, error) {
 		if a.pos.Turn() == a.start.Turn() {
 			a.moves++
 		}
-		a.pos = a.pos.Apply(m)
+		var ev *game.IceAge
+		a.pos, ev = a.pos.ApplyWithEvent(m)
+		if ev != nil {
+			a.iceAge = ev
+		}
 		a.played = append(a.played, m)
 	}
 	a.wrong = max(wrong, 0)
@@ -238,12 +265,12 @@ func (a *Attempt) Stars() int {
 // that is no move is Illegal with a *game.SyntaxError.
 func (a *Attempt) TryText(text string) Result {
 	if a.solved {
-		return Result{Verdict: Illegal, Err: errSolved}
+		return Result{Verdict: Illegal, Err: errSolved, Solver: a.Solver(), After: a.pos}
 	}
 	m, err := game.ParseMove(&a.pos, text)
 	if err != nil {
 		a.wrong++
-		return Result{Verdict: Illegal, Err: err, After: a.pos}
+		return Result{Verdict: Illegal, Err: err, Solver: a.Solver(), After: a.pos}
 	}
 	return a.play(m)
 }
@@ -256,7 +283,7 @@ var errSolved = game.NewMoveError(game.GameOver, game.DetailGameOver, "", "the e
 // move reaches (Targets) so that a player may learn why one is barred.
 func (a *Attempt) Try(m game.Move) Result {
 	if a.solved {
-		return Result{Verdict: Illegal, Err: errSolved}
+		return Result{Verdict: Illegal, Err: errSolved, Solver: a.Solver(), After: a.pos}
 	}
 	if !a.pos.IsLegal(m) {
 		a.wrong++
@@ -265,7 +292,7 @@ func (a *Attempt) Try(m game.Move) Result {
 		if err == nil {
 			err = game.NewMoveError(game.CannotMoveThatWay, game.DetailNotLegal, m.UCI(), m.UCI()+" is not a legal move here")
 		}
-		return Result{Verdict: Illegal, Err: err, Move: game.MoveSAN{Move: m}, After: a.pos}
+		return Result{Verdict: Illegal, Err: err, Solver: a.Solver(), Move: game.MoveSAN{Move: m}, After: a.pos}
 	}
 	return a.play(m)
 }
@@ -274,9 +301,11 @@ func (a *Attempt) Try(m game.Move) Result {
 func (a *Attempt) play(m game.Move) Result {
 	ex := a.ex
 	before := a.pos
-	r := Result{Move: game.MoveSAN{Move: m, SAN: before.SAN(m)}}
+	r := Result{Solver: a.Solver(), Move: game.MoveSAN{Move: m, SAN: before.SAN(m)}}
 	after, ev := before.ApplyWithEvent(m)
-	r.IceAge = ev
+	if ev != nil {
+		r.IceAge, a.iceAge = ev, ev
+	}
 	r.After = after
 	onLine := len(ex.Line) > len(a.played) && ex.Line[len(a.played)] == m.UCI()
 	a.played = append(a.played, m)
@@ -284,16 +313,29 @@ func (a *Attempt) play(m game.Move) Result {
 	a.pos = after
 
 	if a.met(&after, true) {
+		if ex.Goal.Kind.byReply() && !after.Outcome().Over() {
+			// Met whatever the reply: it is shown with its Ice Age.
+			reply := a.reply(&after, onLine)
+			next, ev2 := after.ApplyWithEvent(reply)
+			r.Reply, r.Replied, r.After = game.MoveSAN{Move: reply, SAN: after.SAN(reply)}, true, next
+			if ev2 != nil {
+				r.IceAge, a.iceAge = ev2, ev2
+			}
+			a.played = append(a.played, reply)
+			a.pos = next
+		}
 		return a.solve(r)
 	}
 	if why, over := a.ended(&after); over {
 		return a.miss(r, why)
 	}
-	if ex.Goal.Kind == Line && !onLine {
+	switch {
+	case ex.Goal.Kind == Line && !onLine:
 		return a.miss(r, OffLine)
-	}
-	if ex.Goal.Kind == Line && len(a.played) >= len(ex.Line) {
+	case ex.Goal.Kind == Line && len(a.played) >= len(ex.Line):
 		return a.solve(r)
+	case a.moves >= ex.limit() && !ex.Goal.Kind.byReply():
+		return a.miss(r, OutOfMoves)
 	}
 	// The opponent's turn.
 	reply := a.reply(&after, onLine)
@@ -303,7 +345,7 @@ func (a *Attempt) play(m game.Move) Result {
 	r.Reply, r.Replied = game.MoveSAN{Move: reply, SAN: after.SAN(reply)}, true
 	next, ev2 := after.ApplyWithEvent(reply)
 	if ev2 != nil {
-		r.IceAge = ev2
+		r.IceAge, a.iceAge = ev2, ev2
 	}
 	a.played = append(a.played, reply)
 	a.pos, r.After = next, next
@@ -314,15 +356,34 @@ func (a *Attempt) play(m game.Move) Result {
 		return a.miss(r, why)
 	}
 	if a.moves >= ex.limit() {
-		if ex.Goal.Kind == Freeze || ex.Goal.Kind == Win {
-			if a.freezesAnyway(&after) {
-				return a.miss(r, NotForced)
-			}
-		}
-		return a.miss(r, OutOfMoves)
+		return a.miss(r, a.whyShort(&after))
 	}
 	r.Verdict = Going
 	return r
+}
+
+// whyShort says why the solver's last move, after which the opponent
+// was to move in pos, fell short of a goal the reply could have met.
+func (a *Attempt) whyShort(pos *game.Position) Why {
+	switch k := a.ex.Goal.Kind; {
+	case (k == Freeze || k == Win) && a.freezesAnyway(pos):
+		return NotForced
+	case k == Keep && a.iceAge != nil && a.froze(a.Solver()):
+		return OwnManFroze
+	case k == Shelter && a.iceAge != nil:
+		return Filled
+	}
+	return OutOfMoves
+}
+
+// froze reports whether a man of colour c froze in the latest Ice Age.
+func (a *Attempt) froze(c game.Color) bool {
+	for _, f := range a.iceAge.Frozen {
+		if f.Piece.Color() == c {
+			return true
+		}
+	}
+	return false
 }
 
 // freezesAnyway reports whether, in pos with the opponent to move before
@@ -403,18 +464,23 @@ func (a *Attempt) met(pos *game.Position, solverMoved bool) bool {
 		return o.Over() && o.Result == game.Draw
 	case Survive:
 		_, alive := pos.KingSquare(us)
-		return alive && a.iceAgeSince(pos) && !(o.Over() && o.Result == winFor(us.Other()))
+		return alive && a.iceAge != nil && !(o.Over() && o.Result == winFor(us.Other()))
+	case Check:
+		return solverMoved && pos.InCheck()
+	case Keep:
+		return a.iceAge != nil && !a.froze(us) && !(o.Over() && o.Result == winFor(us.Other()))
+	case Shelter:
+		if a.iceAge == nil {
+			return false
+		}
+		for _, s := range g.Squares {
+			if pos.IsIce(s) || pos.PieceAt(s) != game.NoPiece {
+				return false
+			}
+		}
+		return true
 	}
 	return false
-}
-
-// iceAgeSince reports whether an Ice Age came since the start: a Black
-// move numbered a multiple of the period was played (the Black moves
-// played since are numbered from the start's full move to pos's, less
-// one).
-func (a *Attempt) iceAgeSince(pos *game.Position) bool {
-	p := game.IceAgePeriod
-	return (pos.FullMoveNumber()-1)/p > (a.start.FullMoveNumber()-1)/p
 }
 
 // freezeForced reports whether, in pos with the opponent to move and
@@ -466,9 +532,6 @@ func winFor(c game.Color) game.Result {
 // solve marks the attempt solved.
 func (a *Attempt) solve(r Result) Result {
 	a.solved = true
-	if a.best == 0 || a.moves < a.best {
-		a.best = a.moves
-	}
 	r.Verdict = Solved
 	return r
 }
@@ -476,7 +539,7 @@ func (a *Attempt) solve(r Result) Result {
 // miss counts a wrong try and takes the attempt back to its start.
 func (a *Attempt) miss(r Result, why Why) Result {
 	a.wrong++
-	a.pos, a.played, a.moves = a.start, nil, 0
+	a.pos, a.played, a.moves, a.iceAge = a.start, nil, 0, nil
 	r.Verdict, r.Why = Missed, why
 	return r
 }

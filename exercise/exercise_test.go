@@ -79,7 +79,7 @@ func TestAForcedFreezeSolvesAndAFreezeOfBothKingsMisses(t *testing.T) {
 	if fen(a.Position()) != fen(a.Start()) || a.Wrong() != 1 {
 		t.Fatal("a miss did not take the attempt back to its start")
 	}
-	if r := a.Try(mv(t, "b1b2")); r.Verdict != exercise.Solved || r.Replied {
+	if r := a.Try(mv(t, "b1b2")); r.Verdict != exercise.Solved || !r.Replied || r.IceAge == nil {
 		t.Fatalf("Rb2: %+v", r)
 	}
 }

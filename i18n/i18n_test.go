@@ -214,6 +214,8 @@ func everyKey(l Lang) map[string]any {
 		"Link": "<https://…>",
 		// Live time controls.
 		"Control": "5+3", "Speed": "blitz", "Examples": "1+0, 3+2",
+		// Lessons.
+		"Step": 1, "Steps": 2, "Reply": "Kg8", "Stars": "★★☆",
 		// Positions described.
 		// The web page's replay.
 		"Ply":     12,

@@ -38,6 +38,11 @@ type view struct {
 	Clocks []float64 `json:"clocks,omitempty"`
 	// Turn is the side to move: "w" or "b".
 	Turn string `json:"turn"`
+	// Base and Prev make a view a step from revision Prev: its Plies
+	// come after the first Base of that revision's, which it shares.
+	// Base 0 is a whole view.
+	Base int `json:"base,omitempty"`
+	Prev int `json:"prev,omitempty"`
 }
 
 type seat struct {
@@ -202,7 +207,10 @@ func nameIn(g *play.Game, user string, lang i18n.Lang) string {
 }
 
 // views keeps the views last made, as JSON, so that a revision is made
-// once for all its watchers in a language, however many there are.
+// once for all its watchers in a language, however many there are:
+// whole, and as a step from the revision before (the positions it adds
+// to those the watchers have), which is what a watcher that saw that
+// revision is sent.
 type views struct {
 	s     *Server
 	mu    sync.Mutex
@@ -212,13 +220,31 @@ type views struct {
 type gameViews struct {
 	rev    int
 	byLang map[i18n.Lang]*madeView
+	// prev are the views of the revision before, while this one's are
+	// made from them.
+	prev *gameViews
 }
 
 type madeView struct {
 	once sync.Once
+	prev *madeView // the revision before's, in the same language; nil if none
 	rev  int
+	v    *view // set under views.mu once made
 	data []byte
-	err  error
+	// step is the view as a step from revision prevRev: the positions
+	// after the Base first, which it shares; nil when it has none.
+	prevRev int
+	step    []byte
+	err     error
+}
+
+// json returns the view for a watcher that has revision seen: a step
+// from it when there is one, else the whole view.
+func (mv *madeView) json(seen int) []byte {
+	if mv.step != nil && seen == mv.prevRev {
+		return mv.step
+	}
+	return mv.data
 }
 
 // maxViewedGames bounds the games whose views are kept.
@@ -226,50 +252,83 @@ const maxViewedGames = 4096
 
 func newViews(s *Server) *views { return &views{s: s, games: map[uint64]*gameViews{}} }
 
-// get returns the JSON of game id's view in lang at revision rev or
-// later (rev 0: the latest), reading the game once for every watcher
-// of the revision.
-func (vs *views) get(ctx context.Context, id uint64, rev int, lang i18n.Lang) (data []byte, at int, err error) {
+// get returns game id's view in lang at revision rev or later, reading
+// the game once for every watcher of the revision.
+func (vs *views) get(ctx context.Context, id uint64, rev int, lang i18n.Lang) (*madeView, error) {
 	vs.mu.Lock()
 	gv := vs.games[id]
-	if gv == nil || rev == 0 || gv.rev < rev {
-		if len(vs.games) >= maxViewedGames {
+	if gv == nil || gv.rev < rev {
+		if gv == nil && len(vs.games) >= maxViewedGames {
 			for k := range vs.games {
 				delete(vs.games, k)
 				break
 			}
 		}
-		gv = &gameViews{rev: rev, byLang: map[i18n.Lang]*madeView{}}
-		if rev != 0 {
-			vs.games[id] = gv
+		if gv != nil {
+			gv.prev = nil // one revision back is all a step needs
 		}
+		gv = &gameViews{rev: rev, byLang: map[i18n.Lang]*madeView{}, prev: gv}
+		vs.games[id] = gv
 	}
 	mv := gv.byLang[lang]
 	if mv == nil {
 		mv = &madeView{}
+		if gv.prev != nil {
+			mv.prev = gv.prev.byLang[lang]
+		}
 		gv.byLang[lang] = mv
 	}
 	vs.mu.Unlock()
-	mv.once.Do(func() {
-		g, err := vs.s.opts.Play.Game(ctx, id)
-		if err != nil {
-			mv.err = err
-			return
-		}
-		v, err := vs.s.makeView(ctx, &g, lang)
-		if err != nil {
-			mv.err = err
-			return
-		}
-		mv.rev = v.Rev
-		mv.data, mv.err = json.Marshal(v)
-	})
+	mv.once.Do(func() { vs.make(ctx, id, lang, mv) })
 	if mv.err != nil {
 		vs.mu.Lock()
 		if cur := vs.games[id]; cur == gv {
 			delete(vs.games, id) // an error is not kept
 		}
 		vs.mu.Unlock()
+		return nil, mv.err
 	}
-	return mv.data, mv.rev, mv.err
+	return mv, nil
+}
+
+// make makes mv: the game read, its view, and the step from the view
+// before when that was made.
+func (vs *views) make(ctx context.Context, id uint64, lang i18n.Lang, mv *madeView) {
+	g, err := vs.s.opts.Play.Game(ctx, id)
+	if err != nil {
+		mv.err = err
+		return
+	}
+	v, err := vs.s.makeView(ctx, &g, lang)
+	if err != nil {
+		mv.err = err
+		return
+	}
+	mv.rev = v.Rev
+	if mv.data, mv.err = json.Marshal(v); mv.err != nil {
+		return
+	}
+	vs.mu.Lock()
+	mv.v = v
+	var prev *view
+	if mv.prev != nil {
+		prev = mv.prev.v
+		mv.prev = nil
+	}
+	vs.mu.Unlock()
+	if prev == nil || prev.Rev >= v.Rev {
+		return
+	}
+	k := 0
+	for k < len(prev.Plies) && k < len(v.Plies) && prev.Plies[k].Board == v.Plies[k].Board && prev.Plies[k].SAN == v.Plies[k].SAN {
+		k++
+	}
+	if k == 0 {
+		return
+	}
+	step := *v
+	step.Plies, step.Base, step.Prev = v.Plies[k:], k, prev.Rev
+	if b, err := json.Marshal(step); err == nil {
+		mv.prevRev, mv.step = prev.Rev, b
+	}
 }

@@ -158,13 +158,14 @@ type followed struct {
 	sans []string
 }
 
-// load reads a whole game: its moves replayed once for their SANs.
+// load reads a whole game, with the SANs its moves carry (a record
+// that does not keep them is replayed once for them).
 func load(g play.Game) (followed, error) {
-	m, err := g.Match()
+	sans, err := g.SANs()
 	if err != nil {
 		return followed{}, err
 	}
-	return followed{game: g, sans: m.SANs()}, nil
+	return followed{game: g, sans: sans}, nil
 }
 
 // next returns the event of g, one revision after f, and what follows

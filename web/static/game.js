@@ -125,9 +125,19 @@
     e.preventDefault();
   });
 
-  // update takes a newer view; a replay stays where it is.
+  // update takes a newer view, whole or as a step from the one shown
+  // (its positions after the first v.base); a replay stays where it is.
   function update(v) {
     if (v.game !== view.game || v.rev <= view.rev) return;
+    if (v.base) {
+      if (v.prev !== view.rev || v.base > view.plies.length) {
+        refetch();
+        return;
+      }
+      v.plies = view.plies.slice(0, v.base).concat(v.plies);
+      delete v.base;
+      delete v.prev;
+    }
     view = v;
     if (shown !== null && shown >= view.plies.length) shown = null;
     render();
@@ -138,6 +148,15 @@
     var el = $("live");
     el.className = "live " + (ok ? "on" : "off");
     text(el, ok ? texts["web.live"] : texts["web.reconnecting"]);
+  }
+
+  // refetch reads the whole view, for a step that does not follow the
+  // view shown.
+  function refetch() {
+    fetch(base + "/view", { credentials: "same-origin", cache: "no-store" })
+      .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
+      .then(update)
+      .catch(function () { live(false); });
   }
 
   var polling = null;
