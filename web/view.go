@@ -33,9 +33,13 @@ type view struct {
 	// Deadline is when the side to move loses on time (RFC 3339), ""
 	// without one: the page says it in the viewer's time zone.
 	Deadline string `json:"deadline,omitempty"`
-	// Clocks are the players' remaining times in seconds (White,
-	// Black), when the game keeps clocks.
-	Clocks []float64 `json:"clocks,omitempty"`
+	// Clocks are a live game's clocks, in seconds (White, Black): each
+	// side's time as its turn began. ClockRuns is the side whose clock
+	// runs ("w" or "b"), since ClockSince (RFC 3339): the page counts it
+	// down from there.
+	Clocks     []float64 `json:"clocks,omitempty"`
+	ClockRuns  string    `json:"clockRuns,omitempty"`
+	ClockSince string    `json:"clockSince,omitempty"`
 	// Turn is the side to move: "w" or "b".
 	Turn string `json:"turn"`
 	// Base and Prev make a view a step from revision Prev: its Plies
@@ -110,6 +114,12 @@ func (s *Server) makeView(ctx context.Context, g *play.Game, lang i18n.Lang) (*v
 	if pos.Turn() == game.Black {
 		v.Turn = "b"
 	}
+	if k := g.Clock; k != nil {
+		v.Clocks = []float64{k.Left[game.White].Seconds(), k.Left[game.Black].Seconds()}
+		if k.Running() && !g.Over() {
+			v.ClockRuns, v.ClockSince = v.Turn, k.Since.UTC().Format(time.RFC3339Nano)
+		}
+	}
 	if g.Over() {
 		v.Result = i18n.Outcome(lang, g.Outcome)
 		v.Status = append(v.Status, v.Result)
@@ -133,7 +143,7 @@ func (s *Server) makeView(ctx context.Context, g *play.Game, lang i18n.Lang) (*v
 	if o := g.DrawOffer; o != nil {
 		v.Status = append(v.Status, i18n.T(lang, "board.draw_offered", map[string]any{"Player": nameIn(g, o.By, lang)}))
 	}
-	if !g.Deadline.IsZero() && g.EngineToMove() == 0 {
+	if !g.Deadline.IsZero() && g.EngineToMove() == 0 && g.Clock == nil {
 		v.Deadline = g.Deadline.UTC().Format(time.RFC3339)
 	}
 	return v, nil
