@@ -33,9 +33,13 @@ type view struct {
 	// Deadline is when the side to move loses on time (RFC 3339), ""
 	// without one: the page says it in the viewer's time zone.
 	Deadline string `json:"deadline,omitempty"`
-	// Clocks are the players' remaining times in seconds (White,
-	// Black), when the game keeps clocks.
-	Clocks []float64 `json:"clocks,omitempty"`
+	// Clocks are a live game's clocks, in seconds (White, Black): each
+	// side's time as its turn began. ClockRuns is the side whose clock
+	// runs ("w" or "b"), since ClockSince (RFC 3339): the page counts it
+	// down from there.
+	Clocks     []float64 `json:"clocks,omitempty"`
+	ClockRuns  string    `json:"clockRuns,omitempty"`
+	ClockSince string    `json:"clockSince,omitempty"`
 	// Turn is the side to move: "w" or "b".
 	Turn string `json:"turn"`
 	// Base and Prev make a view a step from revision Prev: its Plies
@@ -110,6 +114,12 @@ func (s *Server) makeView(ctx context.Context, g *play.Game, lang i18n.Lang) (*v
 	if pos.Turn() == game.Black {
 		v.Turn = "b"
 	}
+	if k := g.Clock; k != nil {
+		v.Clocks = []float64{k.Left[game.White].Seconds(), k.Left[game.Black].Seconds()}
+		if k.Running() && !g.Over() {
+			v.ClockRuns, v.ClockSince = v.Turn, k.Since.UTC().Format(time.RFC3339Nano)
+		}
+	}
 	if g.Over() {
 		v.Result = i18n.Outcome(lang, g.Outcome)
 		v.Status = append(v.Status, v.Result)
@@ -133,7 +143,7 @@ func (s *Server) makeView(ctx context.Context, g *play.Game, lang i18n.Lang) (*v
 	if o := g.DrawOffer; o != nil {
 		v.Status = append(v.Status, i18n.T(lang, "board.draw_offered", map[string]any{"Player": nameIn(g, o.By, lang)}))
 	}
-	if !g.Deadline.IsZero() && g.EngineToMove() == 0 {
+	if !g.Deadline.IsZero() && g.EngineToMove() == 0 && g.Clock == nil {
 		v.Deadline = g.Deadline.UTC().Format(time.RFC3339)
 	}
 	return v, nil
@@ -219,6 +229,7 @@ type views struct {
 
 type gameViews struct {
 	rev    int
+	used   time.Time // last asked for, for the eviction of the least used
 	byLang map[i18n.Lang]*madeView
 	// prev are the views of the revision before, while this one's are
 	// made from them.
@@ -247,8 +258,10 @@ func (mv *madeView) json(seen int) []byte {
 	return mv.data
 }
 
-// maxViewedGames bounds the games whose views are kept.
-const maxViewedGames = 4096
+// maxViewedGames bounds the games whose views are kept (each holds its
+// last two revisions in the languages asked for): past it, the game
+// asked for least lately is dropped, and made again if asked for.
+const maxViewedGames = 512
 
 func newViews(s *Server) *views { return &views{s: s, games: map[uint64]*gameViews{}} }
 
@@ -259,10 +272,7 @@ func (vs *views) get(ctx context.Context, id uint64, rev int, lang i18n.Lang) (*
 	gv := vs.games[id]
 	if gv == nil || gv.rev < rev {
 		if gv == nil && len(vs.games) >= maxViewedGames {
-			for k := range vs.games {
-				delete(vs.games, k)
-				break
-			}
+			vs.evict()
 		}
 		if gv != nil {
 			gv.prev = nil // one revision back is all a step needs
@@ -270,6 +280,7 @@ func (vs *views) get(ctx context.Context, id uint64, rev int, lang i18n.Lang) (*
 		gv = &gameViews{rev: rev, byLang: map[i18n.Lang]*madeView{}, prev: gv}
 		vs.games[id] = gv
 	}
+	gv.used = time.Now()
 	mv := gv.byLang[lang]
 	if mv == nil {
 		mv = &madeView{}
@@ -289,6 +300,18 @@ func (vs *views) get(ctx context.Context, id uint64, rev int, lang i18n.Lang) (*
 		return nil, mv.err
 	}
 	return mv, nil
+}
+
+// evict drops the game asked for least lately; views.mu is held.
+func (vs *views) evict() {
+	var oldest uint64
+	var at time.Time
+	for id, gv := range vs.games {
+		if at.IsZero() || gv.used.Before(at) {
+			oldest, at = id, gv.used
+		}
+	}
+	delete(vs.games, oldest)
 }
 
 // make makes mv: the game read, its view, and the step from the view

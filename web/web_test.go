@@ -35,6 +35,8 @@ type site struct {
 	srv *httptest.Server
 	g   play.Game
 	at  time.Time
+	// step is the time between two moves (a minute unless set).
+	step time.Duration
 }
 
 func newSite(t testing.TB, guild string, opts Options) *site {
@@ -89,7 +91,10 @@ func (x *site) path() string {
 // move plays uci for the side to move, through play as any front end.
 func (x *site) move(uci string) {
 	x.t.Helper()
-	x.at = x.at.Add(time.Minute)
+	if x.step == 0 {
+		x.step = time.Minute
+	}
+	x.at = x.at.Add(x.step)
 	res, err := x.svc.Move(context.Background(), play.Act{By: x.g.ToMove().ID, Game: x.g.ID, Revision: x.g.Revision, At: x.at}, uci)
 	if err != nil {
 		x.t.Fatalf("move %s: %v", uci, err)

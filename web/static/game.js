@@ -36,11 +36,31 @@
     if (view.clocks && view.clocks.length === 2) {
       var c = document.createElement("span");
       c.className = "clock";
-      var secs = Math.max(0, Math.floor(view.clocks[white ? 0 : 1]));
-      c.textContent = Math.floor(secs / 60) + ":" + String(secs % 60).padStart(2, "0");
+      c.dataset.side = white ? "w" : "b";
       el.append(" ", c);
     }
   }
+
+  // clockText is a clock's time as m:ss (h:mm:ss from an hour), its
+  // running side counted down from when its turn began.
+  function clockText(side) {
+    var secs = view.clocks[side === "w" ? 0 : 1];
+    if (view.clockRuns === side && view.clockSince) {
+      secs -= (Date.now() - Date.parse(view.clockSince)) / 1000;
+    }
+    secs = Math.max(0, Math.ceil(secs));
+    var h = Math.floor(secs / 3600), m = Math.floor(secs / 60) % 60, s = secs % 60;
+    var mm = h > 0 ? h + ":" + String(m).padStart(2, "0") : String(m);
+    return mm + ":" + String(s).padStart(2, "0");
+  }
+
+  function tick() {
+    document.querySelectorAll(".clock").forEach(function (c) {
+      c.textContent = clockText(c.dataset.side);
+      c.classList.toggle("running", view.clockRuns === c.dataset.side);
+    });
+  }
+  setInterval(function () { if (view.clockRuns) tick(); }, 250);
 
   function current() { return shown === null ? view.plies.length - 1 : shown; }
 
@@ -50,6 +70,7 @@
     IceBoard.draw($("board"), ply, flip, ply.label || "");
     player($("top"), flip ? view.white : view.black, flip);
     player($("bottom"), flip ? view.black : view.white, !flip);
+    if (view.clocks) tick();
     var status = $("status");
     status.replaceChildren();
     var lines = [];
