@@ -16,6 +16,7 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /g/{id}/{token}/view", s.gameView)
 	s.mux.HandleFunc("GET /g/{id}/{token}/events", s.gameEvents)
 	s.mux.HandleFunc("GET /lb/{guild}/{token}", s.leaderboardPage)
+	s.mux.HandleFunc("GET /t/{id}/{token}", s.tournamentPage)
 	s.mux.HandleFunc("GET /signin", s.signin)
 	s.mux.HandleFunc("GET /signin/callback", s.callback)
 	s.mux.HandleFunc("POST /signout", s.signout)

@@ -229,6 +229,7 @@ type views struct {
 
 type gameViews struct {
 	rev    int
+	used   time.Time // last asked for, for the eviction of the least used
 	byLang map[i18n.Lang]*madeView
 	// prev are the views of the revision before, while this one's are
 	// made from them.
@@ -257,8 +258,10 @@ func (mv *madeView) json(seen int) []byte {
 	return mv.data
 }
 
-// maxViewedGames bounds the games whose views are kept.
-const maxViewedGames = 4096
+// maxViewedGames bounds the games whose views are kept (each holds its
+// last two revisions in the languages asked for): past it, the game
+// asked for least lately is dropped, and made again if asked for.
+const maxViewedGames = 512
 
 func newViews(s *Server) *views { return &views{s: s, games: map[uint64]*gameViews{}} }
 
@@ -269,10 +272,7 @@ func (vs *views) get(ctx context.Context, id uint64, rev int, lang i18n.Lang) (*
 	gv := vs.games[id]
 	if gv == nil || gv.rev < rev {
 		if gv == nil && len(vs.games) >= maxViewedGames {
-			for k := range vs.games {
-				delete(vs.games, k)
-				break
-			}
+			vs.evict()
 		}
 		if gv != nil {
 			gv.prev = nil // one revision back is all a step needs
@@ -280,6 +280,7 @@ func (vs *views) get(ctx context.Context, id uint64, rev int, lang i18n.Lang) (*
 		gv = &gameViews{rev: rev, byLang: map[i18n.Lang]*madeView{}, prev: gv}
 		vs.games[id] = gv
 	}
+	gv.used = time.Now()
 	mv := gv.byLang[lang]
 	if mv == nil {
 		mv = &madeView{}
@@ -299,6 +300,18 @@ func (vs *views) get(ctx context.Context, id uint64, rev int, lang i18n.Lang) (*
 		return nil, mv.err
 	}
 	return mv, nil
+}
+
+// evict drops the game asked for least lately; views.mu is held.
+func (vs *views) evict() {
+	var oldest uint64
+	var at time.Time
+	for id, gv := range vs.games {
+		if at.IsZero() || gv.used.Before(at) {
+			oldest, at = id, gv.used
+		}
+	}
+	delete(vs.games, oldest)
 }
 
 // make makes mv: the game read, its view, and the step from the view

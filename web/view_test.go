@@ -132,3 +132,34 @@ func TestALiveGameShowsItsClocks(t *testing.T) {
 		t.Errorf("Black's clock after a move at once is %v s, want about 5 minutes and the increment", v.Clocks[1])
 	}
 }
+
+// TestTheViewsKeptAreBounded: past maxViewedGames, the game asked for
+// least lately is dropped, and the one asked for again is kept.
+func TestTheViewsKeptAreBounded(t *testing.T) {
+	x := newSite(t, "777", Options{})
+	ctx := context.Background()
+	first := x.g.ID
+	if _, err := x.s.views.get(ctx, first, 1, "en"); err != nil {
+		t.Fatal(err)
+	}
+	for i := range maxViewedGames + 10 {
+		res, err := x.svc.Start(ctx, play.NewGame{Guild: "777", Channel: "c" + strconv.Itoa(i+10), White: ann, Black: bob, At: t0})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := x.s.views.get(ctx, res.Game.ID, 1, "en"); err != nil {
+			t.Fatal(err)
+		}
+		if i%100 == 0 {
+			if _, err := x.s.views.get(ctx, first, 1, "en"); err != nil { // the first stays in use
+				t.Fatal(err)
+			}
+		}
+	}
+	x.s.views.mu.Lock()
+	n, kept := len(x.s.views.games), x.s.views.games[first] != nil
+	x.s.views.mu.Unlock()
+	if n > maxViewedGames || !kept {
+		t.Errorf("%d games' views kept (at most %d), the one in use kept: %v", n, maxViewedGames, kept)
+	}
+}
