@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"log/slog"
 	"sync/atomic"
 
@@ -32,14 +31,12 @@ func (d *activityDoor) launched(user, channel string, game uint64) {
 
 // start serves the Activity under activity.Prefix on the web listener.
 func (d *activityDoor) start(cfg config.Config, b *bot.Bot, w *web.Server, log *slog.Logger) error {
-	keys := w.Keys()
 	s, err := activity.New(activity.Options{ClientID: cfg.Discord.ClientID, ClientSecret: cfg.Discord.ClientSecret,
-		BotToken: cfg.Discord.Token, DiscordURL: cfg.Discord.APIURL, Round: b.Round(), Language: i18n.Lang(cfg.Language), Logger: log,
-		GamePath: func(id uint64) string { return fmt.Sprintf("/g/%d/%s", id, keys.Game(id)) }})
+		BotToken: cfg.Discord.Token, DiscordURL: cfg.Discord.APIURL, Round: b.Round(), Web: w, Language: i18n.Lang(cfg.Language), Logger: log})
 	if err != nil {
 		return err
 	}
-	s.Mount(w.Handle, w)
+	s.Mount()
 	d.srv.Store(s)
 	return nil
 }

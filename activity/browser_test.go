@@ -120,13 +120,12 @@ func newLive(t *testing.T) *live {
 	if err != nil {
 		t.Fatal(err)
 	}
-	keys := w.Keys()
 	act, err = activity.New(activity.Options{ClientID: x.srv.AppID(), ClientSecret: x.srv.ClientSecret(), BotToken: x.srv.Token(),
-		DiscordURL: x.srv.URL(), Round: b.Round(), GamePath: func(id uint64) string { return fmt.Sprintf("/g/%d/%s", id, keys.Game(id)) }})
+		DiscordURL: x.srv.URL(), Round: b.Round(), Web: w})
 	if err != nil {
 		t.Fatal(err)
 	}
-	act.Mount(w.Handle, w)
+	act.Mount()
 	mux.Handle("/", w)
 	mux.HandleFunc("GET /test/parent", func(rw http.ResponseWriter, r *http.Request) {
 		rw.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -413,7 +412,9 @@ func TestTheActivityInABrowser(t *testing.T) {
 		}
 		return k.String()
 	}
-	eval[bool](t, alice, `(act().getElementById("board").focus(), true)`)
+	// Tab's way into the board: the frame, then the board, focused.
+	eval[bool](t, alice, `(document.getElementById("f").focus(), act().getElementById("board").focus(), true)`)
+	x.wait(t, alice, `document.activeElement === document.getElementById("f") && act().activeElement === act().getElementById("board")`)
 	// The cursor starts on e2, White's king's pawn.
 	if err := chromedp.Do(alice, chromedp.KeyEvent(keys("e2", m[:2])+kb.Enter+keys(m[:2], m[2:4])+kb.Enter)); err != nil {
 		t.Fatal(err)
