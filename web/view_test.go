@@ -104,3 +104,62 @@ func TestTheLeaderboardPage(t *testing.T) {
 		}
 	}
 }
+
+// TestALiveGameShowsItsClocks: a game with clocks shows them, the side
+// to move's running since its turn began, instead of a deadline.
+func TestALiveGameShowsItsClocks(t *testing.T) {
+	x := newSite(t, "777", Options{})
+	res, err := x.svc.Start(context.Background(), play.NewGame{Guild: "777", Channel: "c3", White: ann, Black: bob, At: t0,
+		Time: play.TimeControl{Limit: 5 * time.Minute, Increment: 3 * time.Second}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x.g, x.step = res.Game, time.Second
+	x.move("b1a3")
+	x.move("b8a6")
+	resp, body := x.get(x.path()+"/view", nil)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("/view: %d", resp.StatusCode)
+	}
+	var v view
+	if err := json.Unmarshal([]byte(body), &v); err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Clocks) != 2 || v.ClockRuns != "w" || v.ClockSince == "" || v.Deadline != "" {
+		t.Fatalf("clocks %v running %q since %q, deadline %q; want both clocks, White's running, no deadline", v.Clocks, v.ClockRuns, v.ClockSince, v.Deadline)
+	}
+	if v.Clocks[1] < 300 || v.Clocks[1] > 303 {
+		t.Errorf("Black's clock after a move at once is %v s, want about 5 minutes and the increment", v.Clocks[1])
+	}
+}
+
+// TestTheViewsKeptAreBounded: past maxViewedGames, the game asked for
+// least lately is dropped, and the one asked for again is kept.
+func TestTheViewsKeptAreBounded(t *testing.T) {
+	x := newSite(t, "777", Options{})
+	ctx := context.Background()
+	first := x.g.ID
+	if _, err := x.s.views.get(ctx, first, 1, "en"); err != nil {
+		t.Fatal(err)
+	}
+	for i := range maxViewedGames + 10 {
+		res, err := x.svc.Start(ctx, play.NewGame{Guild: "777", Channel: "c" + strconv.Itoa(i+10), White: ann, Black: bob, At: t0})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := x.s.views.get(ctx, res.Game.ID, 1, "en"); err != nil {
+			t.Fatal(err)
+		}
+		if i%100 == 0 {
+			if _, err := x.s.views.get(ctx, first, 1, "en"); err != nil { // the first stays in use
+				t.Fatal(err)
+			}
+		}
+	}
+	x.s.views.mu.Lock()
+	n, kept := len(x.s.views.games), x.s.views.games[first] != nil
+	x.s.views.mu.Unlock()
+	if n > maxViewedGames || !kept {
+		t.Errorf("%d games' views kept (at most %d), the one in use kept: %v", n, maxViewedGames, kept)
+	}
+}
