@@ -118,4 +118,18 @@ func TestTheLivePageFollowsAMoveMadeInDiscord(t *testing.T) {
 	if err != nil || got != "Nxf3 true" {
 		t.Fatalf("the page shows %q, want the move Nxf3 without a reload (%v)", got, err)
 	}
+	// /leaderboard links to the server's leaderboard page.
+	lb, err := srv.WaitResponse(ctx, srv.Command(alice.ID, ch.ID, "leaderboard"))
+	if err != nil || lb.Err != nil {
+		t.Fatal(err, lb.Err)
+	}
+	var link string
+	for _, b := range lb.Message.Buttons() {
+		if b.Style == discordgo.LinkButton {
+			link = b.URL
+		}
+	}
+	if link != a.web.LeaderboardURL(g.ID) {
+		t.Errorf("/leaderboard links to %q, want %q", link, a.web.LeaderboardURL(g.ID))
+	}
 }

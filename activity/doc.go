@@ -11,8 +11,10 @@
 // secret, authorization_code) for an access token, and the SDK's
 // authenticate takes it. GET /api/game names the game the Activity shows
 // (the one its Play here named, else the user's game in the instance's
-// channel, else the channel's), and the page follows it through the web
-// listener's view and event stream of the game's live page. POST
+// channel, else the channel's) and a signed ticket with which the page
+// follows it (api/watch/TICKET/view and /events: the live page's view and
+// event stream, served as to the user signed in, since an event stream
+// sends no Authorization header and the frame keeps no cookie). POST
 // /api/move plays a move through the round as that user: play's
 // refusals, in their language, the revision check, and the outbox that
 // posts the board in the thread.

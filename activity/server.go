@@ -5,12 +5,14 @@ import (
 	"embed"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"html/template"
 	"io"
 	"io/fs"
 	"log/slog"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -20,6 +22,7 @@ import (
 	"github.com/iceagechess/iceage/play"
 	"github.com/iceagechess/iceage/play/round"
 	"github.com/iceagechess/iceage/visibility"
+	"github.com/iceagechess/iceage/web"
 )
 
 //go:embed static page.html
@@ -49,9 +52,10 @@ type Options struct {
 	// Round plays the moves: the bot's, so that its outbox posts the
 	// boards.
 	Round *round.Round
-	// GamePath is the path of a game's live page on the web listener
-	// ("/g/12/TOKEN"), whose view and event stream the Activity follows.
-	GamePath func(id uint64) string
+	// Web is the web listener: the Activity is served on it, follows a
+	// game through its live page's view and event stream, and signs its
+	// links with its keys.
+	Web *web.Server
 	// Language is the default language, for users whose Discord locale
 	// the program does not speak.
 	Language i18n.Lang
@@ -75,8 +79,8 @@ type Server struct {
 
 // New returns the Activity's server.
 func New(opts Options) (*Server, error) {
-	if opts.ClientID == "" || opts.ClientSecret == "" || opts.BotToken == "" || opts.Round == nil || opts.GamePath == nil {
-		return nil, errors.New("activity: the client id and secret, the bot's token, the round and the games' paths are all needed")
+	if opts.ClientID == "" || opts.ClientSecret == "" || opts.BotToken == "" || opts.Round == nil || opts.Web == nil {
+		return nil, errors.New("activity: the client id and secret, the bot's token, the round and the web listener are all needed")
 	}
 	if opts.Client == nil {
 		opts.Client = &http.Client{Timeout: 10 * time.Second}
@@ -103,16 +107,18 @@ func New(opts Options) (*Server, error) {
 	return s, nil
 }
 
-// Mount adds the Activity's routes under Prefix with handle (the web
-// listener's Handle), and web itself under Prefix for the rest: inside
-// Discord every path is under the root mapping.
-func (s *Server) Mount(handle func(pattern string, h http.Handler), web http.Handler) {
-	handle("GET "+Prefix+"/{$}", http.HandlerFunc(s.servePage))
-	handle("GET "+Prefix+"/app/", http.StripPrefix(Prefix+"/app", http.HandlerFunc(s.serveStatic)))
-	handle("POST "+Prefix+"/api/token", http.HandlerFunc(s.serveToken))
-	handle("GET "+Prefix+"/api/game", http.HandlerFunc(s.serveGame))
-	handle("POST "+Prefix+"/api/move", http.HandlerFunc(s.serveMove))
-	handle(Prefix+"/", http.StripPrefix(Prefix, web))
+// Mount adds the Activity's routes to the web listener, under Prefix,
+// and the listener itself under Prefix for the rest (the board's script,
+// the men): inside Discord every path is under the root mapping.
+func (s *Server) Mount() {
+	w := s.opts.Web
+	w.Handle("GET "+Prefix+"/{$}", http.HandlerFunc(s.servePage))
+	w.Handle("GET "+Prefix+"/app/", http.StripPrefix(Prefix+"/app", http.HandlerFunc(s.serveStatic)))
+	w.Handle("POST "+Prefix+"/api/token", http.HandlerFunc(s.serveToken))
+	w.Handle("GET "+Prefix+"/api/game", http.HandlerFunc(s.serveGame))
+	w.Handle("POST "+Prefix+"/api/move", http.HandlerFunc(s.serveMove))
+	w.Handle("GET "+Prefix+"/api/watch/{ticket}/{what}", http.HandlerFunc(s.serveWatch))
+	w.Handle(Prefix+"/", http.StripPrefix(Prefix, w))
 }
 
 // Launched remembers that user asked, with a board's Play here button,
@@ -325,7 +331,8 @@ func mayWatch(ctx context.Context, g *play.Game, user string) bool {
 // gameAnswer is what the page needs to show the asker their game.
 type gameAnswer struct {
 	Game uint64 `json:"game"`
-	// Path is the game's live page, relative to the Activity's root.
+	// Path is where the page follows the game, relative to the
+	// Activity's root: Path/view, Path/events.
 	Path string `json:"path"`
 	// Color is the asker's side, "w" or "b"; "" for a spectator.
 	Color string            `json:"color"`
@@ -351,7 +358,7 @@ func (s *Server) serveGame(w http.ResponseWriter, r *http.Request) {
 		problem(w, http.StatusNotFound, i18n.T(a.lang, "activity.page.no_game", nil))
 		return
 	}
-	ans := gameAnswer{Game: g.ID, Path: strings.TrimPrefix(s.opts.GamePath(g.ID), "/"), Lang: string(a.lang), Texts: pageTexts(a.lang), Name: a.Name}
+	ans := gameAnswer{Game: g.ID, Path: "api/watch/" + s.ticket(g.ID, a.User), Lang: string(a.lang), Texts: pageTexts(a.lang), Name: a.Name}
 	if c, ok := g.ColorOf(a.User); ok && !g.Over() {
 		ans.Color = "w"
 		if c != game.White {
@@ -364,6 +371,50 @@ func (s *Server) serveGame(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	_ = json.NewEncoder(w).Encode(ans)
+}
+
+// ticketLife is how long a ticket lets the page follow its game: an
+// Activity opened for longer is opened again.
+const ticketLife = 24 * time.Hour
+
+// ticket lets the page follow game as user, whom the Activity checked
+// may watch it: an event stream sends no Authorization header.
+func (s *Server) ticket(game uint64, user string) string {
+	exp := s.opts.Now().Add(ticketLife).Unix()
+	return s.opts.Web.Keys().Sign("activity.watch", fmt.Sprintf("%d-%s-%d", game, user, exp))
+}
+
+// openTicket returns the game and user a ticket names, if it holds.
+func (s *Server) openTicket(t string) (uint64, string, bool) {
+	if len(t) > 100 {
+		return 0, "", false
+	}
+	v, ok := s.opts.Web.Keys().Open("activity.watch", t)
+	if !ok {
+		return 0, "", false
+	}
+	parts := strings.Split(v, "-")
+	if len(parts) != 3 || !snowflake(parts[1]) {
+		return 0, "", false
+	}
+	game, err1 := strconv.ParseUint(parts[0], 10, 64)
+	exp, err2 := strconv.ParseInt(parts[2], 10, 64)
+	if err1 != nil || err2 != nil || s.opts.Now().Unix() > exp {
+		return 0, "", false
+	}
+	return game, parts[1], true
+}
+
+// serveWatch serves the view or event stream of a ticket's game, as the
+// live page serves them to its user.
+func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request) {
+	game, user, ok := s.openTicket(r.PathValue("ticket"))
+	what := r.PathValue("what")
+	if !ok || what != "view" && what != "events" {
+		http.NotFound(w, r)
+		return
+	}
+	s.opts.Web.ServeGameAs(w, r, game, user, what)
 }
 
 func isNoGame(err error) bool {

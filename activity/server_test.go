@@ -18,6 +18,8 @@ import (
 	"github.com/iceagechess/iceage/play"
 	"github.com/iceagechess/iceage/play/memstore"
 	"github.com/iceagechess/iceage/play/round"
+	"github.com/iceagechess/iceage/play/stream"
+	"github.com/iceagechess/iceage/web"
 )
 
 func TestMain(m *testing.M) { os.Exit(fakediscord.Main(m)) }
@@ -50,7 +52,14 @@ func newWorld(t *testing.T) *world {
 	w.bob = w.srv.AddUser(fakediscord.User{Username: "bob", GlobalName: "Bob", Locale: "fr"})
 	w.carol = w.srv.AddUser(fakediscord.User{Username: "carol", GlobalName: "Carol", Locale: "ru"})
 	w.dan = w.srv.AddUser(fakediscord.User{Username: "dan"})
-	r, err := round.New(play.New(memstore.New(), play.Options{Rand: func(int) int { return 0 }}), round.Options{Now: func() time.Time { return t0 }})
+	st := memstore.New()
+	hub, err := stream.New(st, stream.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(hub.Close)
+	svc := play.New(st, play.Options{Rand: func(int) int { return 0 }})
+	r, err := round.New(svc, round.Options{Now: func() time.Time { return t0 }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,16 +70,22 @@ func newWorld(t *testing.T) *world {
 		t.Fatal(err)
 	}
 	w.game = out.Game
-	w.act, err = activity.New(activity.Options{ClientID: w.srv.AppID(), ClientSecret: w.srv.ClientSecret(), BotToken: w.srv.Token(),
-		DiscordURL: w.srv.URL(), Round: r, GamePath: func(id uint64) string { return fmt.Sprintf("/g/%d/key", id) },
+	site, err := web.New(web.Options{Play: svc, Hub: hub, Secret: []byte("0123456789abcdef0123456789abcdef"), PublicURL: "http://127.0.0.1/",
 		Now: func() time.Time { return time.Unix(w.now.Load(), 0) }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	mux := http.NewServeMux()
-	w.act.Mount(mux.Handle, http.NotFoundHandler())
-	w.web = httptest.NewServer(mux)
-	t.Cleanup(w.web.Close)
+	w.act, err = activity.New(activity.Options{ClientID: w.srv.AppID(), ClientSecret: w.srv.ClientSecret(), BotToken: w.srv.Token(),
+		DiscordURL: w.srv.URL(), Round: r, Web: site, Now: func() time.Time { return time.Unix(w.now.Load(), 0) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.act.Mount()
+	w.web = httptest.NewServer(site)
+	t.Cleanup(func() {
+		w.web.CloseClientConnections()
+		w.web.Close()
+	})
 	return w
 }
 
@@ -148,8 +163,18 @@ func TestTheGameAndItsMoves(t *testing.T) {
 	alice, carol, bob := w.signIn(t, w.alice), w.signIn(t, w.carol), w.signIn(t, w.bob)
 
 	status, got := w.call(t, "GET", "/api/game?instance="+in.ID, alice, "")
-	if status != 200 || got["game"] != float64(w.game.ID) || got["color"] != "w" || got["path"] != fmt.Sprintf("g/%d/key", w.game.ID) {
+	if status != 200 || got["game"] != float64(w.game.ID) || got["color"] != "w" || !strings.HasPrefix(fmt.Sprint(got["path"]), "api/watch/") {
 		t.Fatalf("Alice's game: %d %v", status, got)
+	}
+	// The page follows the game with the path it was given.
+	path := "/" + fmt.Sprint(got["path"])
+	if status, view := w.call(t, "GET", path+"/view", "", ""); status != 200 || view["game"] != float64(w.game.ID) {
+		t.Errorf("the game's view: %d %v", status, view)
+	}
+	for _, bad := range []string{path + "x/view", path + "/board", "/api/watch/1-2-3.AAAAAAAAAAAAAAAAAAAAAA/view"} {
+		if status, _ := w.call(t, "GET", bad, "", ""); status != 404 {
+			t.Errorf("%s: %d, want 404", bad, status)
+		}
 	}
 	status, got = w.call(t, "GET", "/api/game?instance="+in.ID, carol, "")
 	if status != 200 || got["color"] != "" || got["lang"] != "ru" {
@@ -261,5 +286,31 @@ func TestThePageMayBeFramedByDiscordOnly(t *testing.T) {
 			t.Errorf("%s: %v %v", f, resp.Status, err)
 		}
 		resp.Body.Close()
+	}
+}
+
+// A DM's game is its players' alone, in the Activity as on its live page:
+// a third user in the group DM's Activity is told there is none.
+func TestADMsGameIsItsPlayers(t *testing.T) {
+	w := newWorld(t)
+	dm := w.srv.AddPrivateChannel(w.alice.ID, w.bob.ID, w.carol.ID)
+	out, err := w.round.Start(context.Background(), play.NewGame{Channel: dm.ID,
+		White: play.Seat{ID: w.bob.ID, Name: "Bob"}, Black: play.Seat{ID: w.alice.ID, Name: "Alice"}, At: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := w.srv.LaunchActivity(dm.ID, w.alice.ID, w.carol.ID)
+	if !strings.Contains(in.ID, "-pc-") {
+		t.Fatalf("a group DM's instance %q", in.ID)
+	}
+	status, got := w.call(t, "GET", "/api/game?instance="+in.ID, w.signIn(t, w.alice), "")
+	if status != 200 || got["game"] != float64(out.Game.ID) || got["color"] != "b" {
+		t.Fatalf("Alice's DM game: %d %v", status, got)
+	}
+	if status, view := w.call(t, "GET", "/"+fmt.Sprint(got["path"])+"/view", "", ""); status != 200 || view["game"] != float64(out.Game.ID) {
+		t.Errorf("the DM game's view through Alice's ticket: %d %v", status, view)
+	}
+	if status, got := w.call(t, "GET", "/api/game?instance="+in.ID, w.signIn(t, w.carol), ""); status != 404 || got["error"] == nil {
+		t.Errorf("Carol and the DM's game: %d %v, want 404", status, got)
 	}
 }

@@ -274,8 +274,9 @@ func (b *Bot) Remind(ctx context.Context, r round.Reminder) error {
 // notifies those the act tells by a mention.
 func (b *Bot) timeoutMessage(ctx context.Context, lang i18n.Lang, d *round.Delivery, t *round.TimedOut, mentions []string) (*message, error) {
 	g := &d.Game
-	var headline string
+	headline, live := liveTimeout(lang, g, t)
 	switch {
+	case live:
 	case t.Chooser != "" && g.Flag != nil:
 		late := opponentOf(g, t.Chooser)
 		headline = "⌛ " + tr(lang, "timeout.choose", map[string]any{"Loser": mention(late.ID), "Winner": mention(t.Chooser),

@@ -429,6 +429,7 @@ func (b *Bot) signupMessage(lang i18n.Lang, t *tournament.Tournament) *message {
 			discordgo.Button{Label: tr(lang, "tournament.button.leave", nil), Style: discordgo.SecondaryButton, CustomID: tournamentLeave.id(t.ID)},
 		}}}
 	}
+	m.Components = b.withTournamentLink(lang, t.ID, m.Components)
 	m.mentionOnly()
 	return m
 }
@@ -783,6 +784,7 @@ func (b *Bot) standingsMessage(lang i18n.Lang, t *tournament.Tournament) (*messa
 	if img != nil {
 		m.attach(*img)
 	}
+	m.Components = b.withTournamentLink(lang, t.ID, m.Components)
 	m.mentionOnly()
 	return m, nil
 }

@@ -406,6 +406,9 @@ func Outcome(lang Lang, o game.Outcome) string {
 		switch o.Reason {
 		case game.Stalemate, game.BothKingsFrozen, game.FiftyMoveRule, game.DrawAgreed, game.Adjudicated:
 			return T(lang, "outcome.draw."+reasonKeys[o.Reason], nil)
+		case game.Timeout:
+			// A flag against a side that could not have won.
+			return T(lang, "clock.draw_on_time", nil)
 		}
 		return T(lang, "outcome.draw.plain", nil)
 	}

@@ -15,11 +15,16 @@ type matchEdge struct {
 	w    weight // given; inside the matcher, four times that (see slack)
 }
 
+// An arc is an edge seen from one end: the vertex at the other end and
+// the edge's endpoint index there (2k+1 when that is edge k's j, 2k
+// when its i), side by side so that a scan reads no other array.
+type arc struct{ to, p int32 }
+
 type matcher struct {
 	n        int
 	edges    []matchEdge
 	endpoint []int
-	neighb   [][]int
+	neighb   [][]arc
 	mate     []int
 
 	label      []int8
@@ -163,8 +168,8 @@ func (m *matcher) init() {
 	for k, e := range m.edges {
 		m.endpoint[2*k] = e.i
 		m.endpoint[2*k+1] = e.j
-		m.neighb[e.i] = append(m.neighb[e.i], 2*k+1)
-		m.neighb[e.j] = append(m.neighb[e.j], 2*k)
+		m.neighb[e.i] = append(m.neighb[e.i], arc{int32(e.j), int32(2*k + 1)})
+		m.neighb[e.j] = append(m.neighb[e.j], arc{int32(e.i), int32(2 * k)})
 	}
 	m.mate = fill(grow(m.mate, n), -1)
 	m.label = growZero(m.label, 2*n)
@@ -272,9 +277,9 @@ func (m *matcher) loop(perfect bool) bool {
 			for len(m.queue) > 0 && !augmented {
 				v := m.queue[len(m.queue)-1]
 				m.queue = m.queue[:len(m.queue)-1]
-				for _, p := range m.neighb[v] {
+				for _, a := range m.neighb[v] {
+					p, w := int(a.p), int(a.to)
 					k := p / 2
-					w := m.endpoint[p]
 					if m.inblossom[v] == m.inblossom[w] {
 						continue
 					}
@@ -536,8 +541,8 @@ func (m *matcher) addBlossom(base, k int) {
 		if m.bestedges[c] == nil {
 			m.leafBuf2 = m.leaves(c, m.leafBuf2[:0])
 			for _, x := range m.leafBuf2 {
-				for _, p := range m.neighb[x] {
-					m.considerBest(b, p/2)
+				for _, a := range m.neighb[x] {
+					m.considerBest(b, int(a.p/2))
 				}
 			}
 		} else {
@@ -839,6 +844,20 @@ func maxWeightPerfectWarm(m *matcher, n int, edges []matchEdge, ws warmStart) (m
 			parity = p
 		case p != parity:
 			m.dual[v] = m.dual[v].add(weightOf(1))
+		}
+	}
+	// Two single vertices joined by a tight edge are paired at once, as
+	// the first stage would pair them, without a stage each.
+	for v := n - 1; v >= 0; v-- {
+		if m.mate[v] != -1 {
+			continue
+		}
+		for _, a := range m.neighb[v] {
+			w, k := int(a.to), int(a.p/2)
+			if m.mate[w] == -1 && m.slack(k).isZero() {
+				m.mate[v], m.mate[w] = int(a.p), int(a.p^1)
+				break
+			}
 		}
 	}
 	if !m.loop(true) {

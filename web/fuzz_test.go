@@ -111,6 +111,7 @@ func FuzzRequests(f *testing.F) {
 		{"GET", "/g/" + id + "/x/events", "after=-1", ""},
 		{"GET", "/lb/g1/" + strings.Repeat("B", tokenLen), "page=0", "ru"},
 		{"GET", "/signin", "next=//evil", ""},
+		{"GET", "/t/1/" + strings.Repeat("C", tokenLen), "", "fr"},
 		{"GET", "/signin/callback", "code=a&state=" + strings.Repeat("0", 32), ""},
 		{"POST", "/signout", "", ""},
 		{"GET", "/static/../web.go", "", ""},

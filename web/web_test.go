@@ -35,6 +35,8 @@ type site struct {
 	srv *httptest.Server
 	g   play.Game
 	at  time.Time
+	// step is the time between two moves (a minute unless set).
+	step time.Duration
 }
 
 func newSite(t testing.TB, guild string, opts Options) *site {
@@ -89,7 +91,10 @@ func (x *site) path() string {
 // move plays uci for the side to move, through play as any front end.
 func (x *site) move(uci string) {
 	x.t.Helper()
-	x.at = x.at.Add(time.Minute)
+	if x.step == 0 {
+		x.step = time.Minute
+	}
+	x.at = x.at.Add(x.step)
 	res, err := x.svc.Move(context.Background(), play.Act{By: x.g.ToMove().ID, Game: x.g.ID, Revision: x.g.Revision, At: x.at}, uci)
 	if err != nil {
 		x.t.Fatalf("move %s: %v", uci, err)
@@ -260,19 +265,37 @@ func TestTheStreamSendsEachMoveAndResumes(t *testing.T) {
 	if ev.id != x.g.Revision || v.Rev != x.g.Revision || len(v.Plies) != 2 || v.Plies[1].SAN != "exd3" {
 		t.Fatalf("event %d: rev %d, %d plies, want the move exd3 at revision %d", ev.id, v.Rev, len(v.Plies), x.g.Revision)
 	}
-	// A page that lost its stream after that move resumes after it.
+	// A page that lost its stream after that move resumes after it, each
+	// event a step from the revision before it (the game may have moved
+	// on by more than one when a revision's view was made).
 	seen := x.g.Revision
 	x.move("g7f6")
 	x.move("d3c4")
 	r := openSSE(t, x.srv.URL+x.path()+"/events", strconv.Itoa(seen))
-	ev = r.next(t)
-	for ev.id < x.g.Revision {
+	for v.Rev < x.g.Revision {
 		ev = r.next(t)
-	}
-	if err := json.Unmarshal([]byte(ev.data), &v); err != nil {
-		t.Fatal(err)
+		var step view
+		if err := json.Unmarshal([]byte(ev.data), &step); err != nil {
+			t.Fatal(err)
+		}
+		if step.Base == 0 || step.Prev != v.Rev || step.Base > len(v.Plies) {
+			t.Fatalf("revision %d comes as %d positions after %d of revision %d; want a step from %d", step.Rev, len(step.Plies), step.Base, step.Prev, v.Rev)
+		}
+		step.Plies = append(v.Plies[:step.Base:step.Base], step.Plies...)
+		v = step
 	}
 	if len(v.Plies) != 4 || v.Plies[3].SAN != "dxc4" {
 		t.Fatalf("after resuming: %d plies, want 4 ending with dxc4", len(v.Plies))
+	}
+	// A page that saw a revision no longer kept gets the whole view.
+	old := openSSE(t, x.srv.URL+x.path()+"/events", "1")
+	for ev = old.next(t); ev.id < x.g.Revision; ev = old.next(t) {
+	}
+	var whole view
+	if err := json.Unmarshal([]byte(ev.data), &whole); err != nil {
+		t.Fatal(err)
+	}
+	if whole.Base != 0 || len(whole.Plies) != 4 {
+		t.Fatalf("a page far behind gets %d positions after %d; want the whole view", len(whole.Plies), whole.Base)
 	}
 }
