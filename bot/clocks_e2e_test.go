@@ -161,3 +161,47 @@ func TestAMoveAfterTheFlagIsRefusedPrivately(t *testing.T) {
 		t.Fatalf("%d announcements of the flag", len(got))
 	}
 }
+
+// A rated blitz game rates its players in blitz: /leaderboard speed:blitz
+// lists them, the leaderboard without speed: (correspondence) does not,
+// and /stats shows the blitz rating on a line of its own.
+func TestBlitzRatingsInDiscord(t *testing.T) {
+	w := newCorrWorld(t, memstore.New(), play.Options{})
+	ch := w.command(w.alice, w.chess.ID, "challenge", fakediscord.UserOption("opponent", w.bob.ID),
+		fakediscord.StringOption("time", "3+2"), fakediscord.BoolOption("rated", true))
+	if !strings.Contains(ch.Embeds[0].Description, "3+2 blitz") {
+		t.Fatalf("the challenge says %q", ch.Embeds[0].Description)
+	}
+	w.click(w.bob, ch, "accept")
+	c, err := w.srv.WaitFor(w.ctx(), func(c fakediscord.Call) bool {
+		return c.Kind == fakediscord.KindThread && c.Message.ID == ch.ID && c.Err == nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	thread := c.Channel.ID
+	w.waitMessage(thread, func(m fakediscord.Message) bool { return len(m.Files) > 0 })
+	w.command(w.alice, thread, "move", fakediscord.StringOption("move", "hxg3"))
+	confirm := w.command(w.bob, thread, "resign")
+	w.click(w.bob, confirm, "resignok")
+	w.posted(thread, "resign")
+
+	lb := w.command(w.alice, w.chess.ID, "leaderboard", fakediscord.StringOption("speed", "blitz"))
+	if len(lb.Embeds) != 1 || !strings.Contains(lb.Embeds[0].Title, "blitz") ||
+		!strings.Contains(lb.Embeds[0].Description, "**1.** Alice") || !strings.Contains(lb.Embeds[0].Description, "**2.** Bob") {
+		t.Fatalf("/leaderboard speed:blitz: %+v", lb.Embeds)
+	}
+	if lb := w.command(w.alice, w.chess.ID, "leaderboard"); strings.Contains(lb.Embeds[0].Description, "Alice") {
+		t.Fatalf("the correspondence leaderboard lists a blitz game: %q", lb.Embeds[0].Description)
+	}
+	st := w.command(w.alice, w.chess.ID, "stats")
+	found := false
+	for _, f := range st.Embeds[0].Fields {
+		if f.Name == "Live ratings on this server" && strings.HasPrefix(f.Value, "blitz: **1662?**") {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("/stats shows no blitz rating: %+v", st.Embeds[0].Fields)
+	}
+}

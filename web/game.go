@@ -139,6 +139,10 @@ func (s *Server) gameEvents(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "Last-Event-ID: want a revision", http.StatusBadRequest)
 		return
 	}
+	if r.Method == http.MethodHead {
+		w.Header().Set("Content-Type", "text/event-stream")
+		return // no stream to hold open for a HEAD
+	}
 	lang := s.lang(r)
 	watch, err := s.opts.Hub.Subscribe(r.Context(), g.ID, after)
 	if err != nil {
@@ -154,6 +158,7 @@ func (s *Server) gameEvents(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Accel-Buffering", "no")
+
 	write := func(b []byte) bool {
 		_ = rc.SetWriteDeadline(time.Now().Add(writeWait))
 		if _, err := w.Write(b); err != nil {

@@ -90,7 +90,13 @@
       p.textContent = l;
       status.append(p);
     });
-    text($("iceage"), ply.iceAge ? texts["iceage.title"] + ": " + ply.iceAge : "");
+    var ice = $("iceage");
+    ice.replaceChildren();
+    if (ply.iceAge) {
+      var title = document.createElement("strong");
+      title.textContent = texts["iceage.title"];
+      ice.append(title, " ", ply.iceAge);
+    }
     moves(i);
     $("first").disabled = $("prev").disabled = i === 0;
     $("next").disabled = $("last").disabled = i === view.plies.length - 1;
