@@ -232,9 +232,10 @@ func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 	}
 	token, err := s.discord.exchange(r.Context(), req.Code)
 	if err != nil {
-		if !errors.Is(err, errRefused) {
-			s.log.Warn("activity: exchanging a code", "err", err)
+		if busy(w, err, lang) {
+			return
 		}
+		s.logUnless(err, "exchanging a code")
 		problem(w, http.StatusUnauthorized, i18n.T(lang, "activity.page.sign_in_failed", nil))
 		return
 	}
@@ -262,12 +263,18 @@ func (s *Server) who(w http.ResponseWriter, r *http.Request, instanceID string) 
 	}
 	id, err := s.discord.identify(r.Context(), token)
 	if err != nil {
+		if busy(w, err, lang) {
+			return asker{}, false
+		}
 		s.logUnless(err, "identifying a user")
 		problem(w, http.StatusUnauthorized, i18n.T(lang, "activity.page.sign_in_failed", nil))
 		return asker{}, false
 	}
 	a := asker{identity: id, lang: s.userLang(r.Context(), id)}
 	in, err := s.discord.instance(r.Context(), instanceID)
+	if busy(w, err, a.lang) {
+		return asker{}, false
+	}
 	if err != nil || !slices.Contains(in.Users, id.User) {
 		if err != nil {
 			s.logUnless(err, "reading an Activity instance")
@@ -277,6 +284,16 @@ func (s *Server) who(w http.ResponseWriter, r *http.Request, instanceID string) 
 	}
 	a.instance = in
 	return a, true
+}
+
+// busy answers 503 when err is errBusy: the page says to try again.
+func busy(w http.ResponseWriter, err error, lang i18n.Lang) bool {
+	if !errors.Is(err, errBusy) {
+		return false
+	}
+	w.Header().Set("Retry-After", "1")
+	problem(w, http.StatusServiceUnavailable, i18n.T(lang, "activity.page.failed", nil))
+	return true
 }
 
 func (s *Server) logUnless(err error, what string) {
