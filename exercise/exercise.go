@@ -16,6 +16,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/iceagechess/iceage/engine"
 	"github.com/iceagechess/iceage/game"
@@ -188,13 +190,18 @@ func New(ex *Exercise) (*Attempt, error) {
 }
 
 // Resume rebuilds an attempt from the moves played since its start (both
-// sides', UCI) and its count of wrong tries; a move that does not replay
-// is an error, not a try.
+// sides', UCI) and its count of wrong tries; a move that does not replay,
+// or a reply that is not the one the exercise gives, is an error, not a
+// try.
 func Resume(ex *Exercise, played []string, wrong int) (*Attempt, error) {
 	a, err := New(ex)
 	if err != nil {
 		return nil, err
 	}
+	if len(played) > 2*ex.limit() {
+		return nil, fmt.Errorf("exercise: %d moves played, more than the exercise allows", len(played))
+	}
+	onLine := true
 	for i, u := range played {
 		m, err := game.ParseUCI(u)
 		if err != nil || !a.pos.IsLegal(m) {
@@ -202,15 +209,62 @@ func Resume(ex *Exercise, played []string, wrong int) (*Attempt, error) {
 		}
 		if a.pos.Turn() == a.start.Turn() {
 			a.moves++
+			onLine = onLine && len(ex.Line) > i && ex.Line[i] == u
+		} else if want := a.reply(&a.pos, onLine); m != want {
+			return nil, fmt.Errorf("exercise: move %d (%q) is not the reply the exercise gives (%v)", i+1, u, want)
 		}
 		var ev *game.IceAge
+		solverMoved := a.pos.Turn() == a.start.Turn()
 		a.pos, ev = a.pos.ApplyWithEvent(m)
 		if ev != nil {
 			a.iceAge = ev
 		}
 		a.played = append(a.played, m)
+		if a.met(&a.pos, solverMoved) {
+			return nil, fmt.Errorf("exercise: move %d (%q) solved it already", i+1, u)
+		}
+	}
+	if a.pos.Turn() != a.start.Turn() || a.pos.Outcome().Over() {
+		return nil, errors.New("exercise: the moves played do not leave the solver to move")
 	}
 	a.wrong = max(wrong, 0)
+	return a, nil
+}
+
+// maxWrong caps the count of wrong tries a State carries.
+const maxWrong = 99
+
+// State returns the attempt as a short text that Restore reads back: the
+// count of wrong tries, then the moves played since the start, joined by
+// dots ("1.a1a4.h8g8"), for a front end that keeps no state of its own.
+func (a *Attempt) State() string {
+	var b strings.Builder
+	b.WriteString(strconv.Itoa(min(a.wrong, maxWrong)))
+	for _, m := range a.played {
+		b.WriteByte('.')
+		b.WriteString(m.UCI())
+	}
+	return b.String()
+}
+
+// ErrBadState is the error of a State text that Restore cannot read: it
+// was not written by State for this exercise.
+var ErrBadState = errors.New("exercise: not a state of this exercise")
+
+// Restore rebuilds an attempt from State's text.
+func Restore(ex *Exercise, state string) (*Attempt, error) {
+	parts := strings.Split(state, ".")
+	if len(state) > 120 || len(parts) > 2*ex.limit()+1 {
+		return nil, ErrBadState
+	}
+	wrong, err := strconv.Atoi(parts[0])
+	if err != nil || wrong < 0 || wrong > maxWrong || parts[0] != strconv.Itoa(wrong) {
+		return nil, ErrBadState
+	}
+	a, err := Resume(ex, parts[1:], wrong)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrBadState, err)
+	}
 	return a, nil
 }
 
@@ -262,12 +316,17 @@ func (a *Attempt) Stars() int {
 }
 
 // TryText tries a move typed as a player types it (SAN or UCI); text
-// that is no move is Illegal with a *game.SyntaxError.
+// that is no move is Illegal with a *game.SyntaxError, and is no wrong
+// try: a slip of the keyboard costs no star.
 func (a *Attempt) TryText(text string) Result {
 	if a.solved {
 		return Result{Verdict: Illegal, Err: errSolved, Solver: a.Solver(), After: a.pos}
 	}
 	m, err := game.ParseMove(&a.pos, text)
+	var se *game.SyntaxError
+	if err != nil && errors.As(err, &se) {
+		return Result{Verdict: Illegal, Err: err, Solver: a.Solver(), After: a.pos}
+	}
 	if err != nil {
 		a.wrong++
 		return Result{Verdict: Illegal, Err: err, Solver: a.Solver(), After: a.pos}

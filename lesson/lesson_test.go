@@ -45,9 +45,13 @@ func TestEveryStepIsSolvedByItsSolutionWithFullStars(t *testing.T) {
 func TestSolutionsHoldAgainstEveryReply(t *testing.T) {
 	for _, l := range lesson.All() {
 		for i, st := range l.Steps {
+			// The replies forced so far, by the position they answer.
+			forced := map[string]game.Move{}
+			ex := st.Exercise
+			ex.Reply = func(pos *game.Position) game.Move { return forced[pos.FEN()] }
 			var walk func(played []string, k int)
 			walk = func(played []string, k int) {
-				a, err := exercise.Resume(&st.Exercise, played, 0)
+				a, err := exercise.Resume(&ex, played, 0)
 				if err != nil {
 					t.Fatalf("%s step %d: %v", l.ID, i+1, err)
 				}
@@ -63,14 +67,14 @@ func TestSolutionsHoldAgainstEveryReply(t *testing.T) {
 					replies = []game.Move{game.NullMove}
 				}
 				for _, reply := range replies {
-					ex := st.Exercise
-					ex.Reply = func(*game.Position) game.Move { return reply }
+					forced[after.FEN()] = reply
 					b, _ := exercise.Resume(&ex, played, 0)
 					r := b.Try(m)
 					switch {
 					case r.Verdict == exercise.Solved:
 					case r.Verdict == exercise.Going && k+1 < len(st.Solution):
 						walk(b.Played(), k+1)
+						forced[after.FEN()] = reply
 					default:
 						t.Errorf("%s step %d after %v: %s answered by %s gives %+v", l.ID, i+1, played, st.Solution[k], reply, r)
 					}

@@ -846,6 +846,20 @@ func maxWeightPerfectWarm(m *matcher, n int, edges []matchEdge, ws warmStart) (m
 			m.dual[v] = m.dual[v].add(weightOf(1))
 		}
 	}
+	// Two single vertices joined by a tight edge are paired at once, as
+	// the first stage would pair them, without a stage each.
+	for v := n - 1; v >= 0; v-- {
+		if m.mate[v] != -1 {
+			continue
+		}
+		for _, a := range m.neighb[v] {
+			w, k := int(a.to), int(a.p/2)
+			if m.mate[w] == -1 && m.slack(k).isZero() {
+				m.mate[v], m.mate[w] = int(a.p), int(a.p^1)
+				break
+			}
+		}
+	}
 	if !m.loop(true) {
 		return nil, nil, false
 	}

@@ -299,7 +299,9 @@ func (d *dutch) findByeScore() error {
 	}
 	groups := d.scoreRanks()
 	rankBits := uint(bits.Len(uint(2*n*len(groups) + 1)))
-	edges := d.edgeBuf[:0]
+	// Every pair, and a warm solve's dummy vertex later: the round's
+	// largest graph, allocated once.
+	edges := grow(d.edgeBuf, n*(n-1)/2+n+1)[:0]
 	for a := 0; a < n; a++ {
 		for b := a + 1; b < n; b++ {
 			if !d.compatible(a, b) {

@@ -172,6 +172,9 @@ func (r *Runner) DoPairing(ctx context.Context, id uint64, now time.Time, fn fun
 			if !bytes.Equal(cur.Body, snap.Body) {
 				return errChanged
 			}
+			if err := tellBye(tx, t, now); err != nil {
+				return err
+			}
 			return save(tx, t, now)
 		})
 		switch {
@@ -201,6 +204,25 @@ func (r *Runner) Start(ctx context.Context, id uint64, by string, now time.Time)
 		return nil, err
 	}
 	return r.Get(ctx, id)
+}
+
+// tellBye decides, in the pairing's transaction, how the player with the
+// current round's bye is told of it, from their settings, as any game's
+// player is told of their game.
+func tellBye(tx play.ReadTx, t *Tournament, now time.Time) error {
+	if t.Status != Running || len(t.Played) == 0 {
+		return nil
+	}
+	r := &t.Played[len(t.Played)-1]
+	if r.Bye < 0 || r.ByeTold != nil {
+		return nil
+	}
+	tl, err := round.TellOf(tx, t.Members[r.Bye].ID, &play.Game{Guild: t.Guild, Channel: t.Channel}, round.Bye, now)
+	if err != nil {
+		return fmt.Errorf("tournament %d: reading the settings of the player with the bye: %w", t.ID, err)
+	}
+	r.ByeTold = &tl
+	return nil
 }
 
 var errStartedAlready = errors.New("tournament: the board's game started already")
