@@ -2,6 +2,7 @@ package stream_test
 
 import (
 	"errors"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -171,7 +172,7 @@ func TestAWatcherResumesFromItsLastRevision(t *testing.T) {
 			w.Close()
 			collect(t, keeper, tb.g.Revision)
 
-			// Further behind than its buffer: a Sync, then what follows.
+			// Further behind than its buffer: each revision all the same.
 			for range 12 {
 				tb.move()
 				collect(t, keeper, tb.g.Revision) // the hub has seen it
@@ -181,7 +182,8 @@ func TestAWatcherResumesFromItsLastRevision(t *testing.T) {
 				t.Fatal(err)
 			}
 			tb.move()
-			checkResumed(t, collect(t, w, tb.g.Revision), tb.g.Revision-1, tb.g)
+			checkEvents(t, collect(t, w, tb.g.Revision), last, slices.Repeat([]stream.Kind{stream.Moved}, 13), tb.g)
+			w.Close()
 			collect(t, keeper, tb.g.Revision)
 
 			// A hub that never followed the game: a Sync.
@@ -202,6 +204,78 @@ func TestAWatcherResumesFromItsLastRevision(t *testing.T) {
 			}
 			tb.move()
 			checkEvents(t, collect(t, w3, tb.g.Revision), tb.g.Revision-1, []stream.Kind{stream.Moved}, tb.g)
+		})
+	}
+}
+
+// A watcher that reconnects 100 revisions back gets every revision it
+// missed — moves, takebacks asked and granted — in order, once, then
+// what follows; one further back than the events kept gets a Sync.
+func TestAWatcherResumesExactlyFromFarBack(t *testing.T) {
+	for _, s := range inProcess {
+		t.Run(s.name, func(t *testing.T) {
+			st := s.open(t)
+			h := newHub(t, st, stream.Options{Buffer: 4, Keep: 120})
+			tb := newTable(t, st, "c1")
+			keeper, err := h.Subscribe(ctx, tb.g.ID, tb.g.Revision)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, err := h.Subscribe(ctx, tb.g.ID, tb.g.Revision)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tb.moveOn()
+			collect(t, w, tb.g.Revision)
+			w.Close()
+			last := tb.g.Revision
+			// play makes n revisions, a takeback every tenth so that the
+			// game goes on, and returns their kinds.
+			play := func(n int) []stream.Kind {
+				var kinds []stream.Kind
+				for len(kinds) < n {
+					if len(kinds)%10 == 8 && tb.g.Ply() > 0 {
+						tb.do(tb.waiting(), tb.svc.RequestTakeback)
+						tb.do(tb.mover(), tb.svc.AcceptTakeback)
+						kinds = append(kinds, stream.Offered, stream.TookBack)
+					} else {
+						tb.moveOn()
+						kinds = append(kinds, stream.Moved)
+					}
+					if tb.g.Over() {
+						t.Fatalf("the game ended after %d revisions", len(kinds))
+					}
+					collect(t, keeper, tb.g.Revision) // the hub has seen it
+				}
+				return kinds
+			}
+			kinds := play(100)
+			w, err = h.Subscribe(ctx, tb.g.ID, last)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tb.moveOn()
+			kinds = append(kinds, stream.Moved)
+			got := collect(t, w, tb.g.Revision)
+			checkEvents(t, got, last, kinds, tb.g)
+			select {
+			case ev := <-w.Events():
+				t.Fatalf("an event more: %v at revision %d", ev.Kind, ev.Revision)
+			case <-time.After(50 * time.Millisecond):
+			}
+			collect(t, keeper, tb.g.Revision)
+
+			// Further back than the events kept: a Sync.
+			play(80)
+			w, err = h.Subscribe(ctx, tb.g.ID, last)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sync := collect(t, w, tb.g.Revision)
+			if len(sync) != 1 || sync[0].Kind != stream.Sync {
+				t.Fatalf("%d revisions back, beyond the events kept: %v, want one Sync", tb.g.Revision-last, revisions(sync))
+			}
+			checkState(t, sync[0], tb.g)
 		})
 	}
 }
@@ -254,8 +328,8 @@ func TestASlowWatcherIsDroppedWithoutDelayingTheActs(t *testing.T) {
 			}
 			tb.move()
 			kinds = append(kinds, stream.Moved)
-			// 8 revisions behind, with a buffer of 4: a Sync.
-			checkResumed(t, collect(t, again, tb.g.Revision), seen[3].Revision+4, tb.g)
+			// 9 revisions behind, with a buffer of 4: each it missed.
+			checkEvents(t, collect(t, again, tb.g.Revision), seen[3].Revision, kinds[4:], tb.g)
 			fast.Close()
 			<-done
 			checkEvents(t, got, start, kinds, tb.g)
