@@ -125,14 +125,10 @@ type Bot struct {
 	thinkers *pool // the engine's moves (engine.go)
 	// drawing holds a place for each replay being drawn (records_view.go).
 	drawing chan struct{}
-	// round plays the acts of games (package round); outbox is its
-	// storage's outbox, which deliverLoop delivers (deliver.go) as owner.
+	// round plays the acts of games (package round); outbox delivers
+	// what they leave to do (outbox.go, deliver.go).
 	round  *round.Round
-	outbox outbox
-	owner  string
-	wake   chan struct{}
-	done   doneKeys
-	atOnce sync.WaitGroup // deliverAtOnce's posts
+	outbox *deliveries
 	// Interactions counts answered interactions by outcome, for tests
 	// and metrics.
 	Metrics Metrics
@@ -192,14 +188,15 @@ func New(cfg Config, svc *play.Service) (*Bot, error) {
 	b.sight.b = b
 	b.thinkers = newPool(b.life, cfg.Engine.Workers)
 	b.drawing = make(chan struct{}, gifsAtOnce)
-	b.owner, b.wake = outboxOwner(), make(chan struct{}, 1)
 	if svc != nil {
 		r, err := round.New(svc, round.Options{Engine: round.EngineOptions{MoveTime: cfg.Engine.MoveTime, Nodes: cfg.Engine.Nodes},
 			Now: cfg.Now, Think: b.think, Committed: func(*round.Delivery) { b.wakeOutbox() }})
 		if err != nil {
 			return nil, fmt.Errorf("bot: %w", err)
 		}
-		b.round, b.outbox = r, svc.Storage().(outbox)
+		b.round, b.outbox = r, newDeliveries(svc.Storage().(play.Outbox))
+	} else {
+		b.outbox = newDeliveries(nil)
 	}
 	b.app.Store("")
 	b.botUser.Store("")
@@ -238,7 +235,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	// in flight leave to do is delivered while they finish, and what is
 	// left when the bot stops waits in the outbox for the next start.
 	var loop sync.WaitGroup
-	if b.outbox != nil {
+	if b.outbox.delivers() {
 		loop.Add(1)
 		go func() { defer loop.Done(); b.deliverLoop(b.life) }()
 	}
@@ -249,8 +246,8 @@ func (b *Bot) Run(ctx context.Context) error {
 	b.inflight.Wait()
 	b.stop()
 	loop.Wait()
-	b.atOnce.Wait()
-	if b.outbox != nil {
+	b.outbox.atOnceWait()
+	if b.outbox.delivers() {
 		b.flushDone(context.Background())
 	}
 	b.thinkers.close()

@@ -156,8 +156,7 @@ func (b *Bot) playRound(in *interaction, a round.Act, by answerBy) (round.Outcom
 				}
 				return out, nil
 			}
-			b.atOnce.Add(1)
-			go func() { defer b.atOnce.Done(); b.deliverAtOnce(out, m) }()
+			b.outbox.atOnceGo(func() { b.deliverAtOnce(out, m) })
 			return out, nil
 		}
 		b.shown(&out)

@@ -33,7 +33,6 @@ var notYetMoved = []string{
 	"life", "stop", "inflight", "gate", "closing",
 	"locales", "http", "guildNames", "commandIDs", "dmChannels",
 	"answering", "parents", "sight", "drawing",
-	"outbox", "owner", "wake", "done", "atOnce",
 }
 
 // TestBotIsSplitByOwnership guards doc.go's rule: *Bot holds the shared
