@@ -291,7 +291,7 @@ func (b *Bot) deliverTells(ctx context.Context, it play.OutboxItem) error {
 // next delivers it when the hold ends; if the post fails, the outbox
 // takes it over now and retries.
 func (b *Bot) deliverAtOnce(out round.Outcome, m *message) {
-	ctx, cancel := context.WithTimeout(b.life, deliveryDeadline)
+	ctx, cancel := context.WithTimeout(b.life.ctx(), deliveryDeadline)
 	defer cancel()
 	d := &out.Boards[len(out.Boards)-1]
 	err := b.postBoard(ctx, d, m)
@@ -304,7 +304,7 @@ func (b *Bot) deliverAtOnce(out round.Outcome, m *message) {
 		}
 		return
 	}
-	if ctx.Err() != nil && b.life.Err() != nil {
+	if ctx.Err() != nil && b.life.ctx().Err() != nil {
 		return // stopping: the hold ends and the next start posts it
 	}
 	b.log.Warn("posting a board its answer could not show; the outbox retries", "game", d.Game.ID, "err", err)

@@ -26,15 +26,6 @@ var sharedFields = map[string]string{
 	"Metrics": "the counters the HTTP listener reads",
 }
 
-// notYetMoved are the fields of *Bot that still wait for a type of their
-// feature. The list only shrinks: never add to it.
-var notYetMoved = []string{
-	"app", "botUser", "ready", "readyOne", "registered",
-	"life", "stop", "inflight", "gate", "closing",
-	"locales", "http", "guildNames", "commandIDs", "dmChannels",
-	"answering", "parents", "sight", "drawing",
-}
-
 // TestBotIsSplitByOwnership guards doc.go's rule: *Bot holds the shared
 // dependencies and one field per feature, of a small type of that
 // feature's, whose state only its own methods touch.
@@ -59,7 +50,7 @@ func TestBotIsSplitByOwnership(t *testing.T) {
 		}
 		files[name] = f
 	}
-	problems := ownershipProblems(fset, files, notYetMoved)
+	problems := ownershipProblems(fset, files)
 	for _, p := range problems {
 		t.Error(p)
 	}
@@ -76,8 +67,8 @@ Handlers call its methods (b.puzzles.next(user)); only those methods touch its f
 "Who owns what". The few fields every feature shares are sharedFields, in bot/ownership_test.go.`
 
 // ownershipProblems checks the package's files (by name) against the
-// rule; the fields of *Bot named in exempt are not checked.
-func ownershipProblems(fset *token.FileSet, files map[string]*ast.File, exempt []string) []string {
+// rule.
+func ownershipProblems(fset *token.FileSet, files map[string]*ast.File) []string {
 	type declared struct {
 		file   string
 		st     *ast.StructType
@@ -135,7 +126,7 @@ func ownershipProblems(fset *token.FileSet, files map[string]*ast.File, exempt [
 		tn := typeName(f.Type)
 		for _, n := range f.Names {
 			switch {
-			case sharedFields[n.Name] != "" || slices.Contains(exempt, n.Name):
+			case sharedFields[n.Name] != "":
 			case types[tn] != nil && tn != "Bot" && tn != "Config":
 				features[n.Name] = tn
 			default:
@@ -266,7 +257,7 @@ func (b *Bot) puzzleCommand(user string) int { %s }
 			want: ".puzzles.mu reaches into the state of puzzles"},
 		{name: "a feature's type holding the bot", state: "b *Bot", handle: "return 0", want: "holds the *Bot"},
 		{name: "a feature's type embedding its lock", state: "sync.RWMutex", handle: "return b.puzzles.next(user)", want: "embeds sync.RWMutex"},
-		{name: "an exempt field", botField: "life context.Context", handle: "return 0"},
+		{name: "a shared dependency", botField: "log *slog.Logger", handle: "return 0"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			fset := token.NewFileSet()
@@ -282,7 +273,7 @@ func (b *Bot) puzzleCommand(user string) int { %s }
 				}
 				files[name] = f
 			}
-			got := ownershipProblems(fset, files, []string{"life"})
+			got := ownershipProblems(fset, files)
 			if c.want == "" {
 				if len(got) > 0 {
 					t.Errorf("problems where the rule is kept: %q", got)
@@ -308,7 +299,7 @@ func (b *Bot) puzzleCommand(user string) int { %s }
 		}
 		files[name] = f
 	}
-	if got := ownershipProblems(fset, files, nil); !slices.ContainsFunc(got, func(p string) bool { return strings.Contains(p, "puzzles.reset is declared in puzzle.go") }) {
+	if got := ownershipProblems(fset, files); !slices.ContainsFunc(got, func(p string) bool { return strings.Contains(p, "puzzles.reset is declared in puzzle.go") }) {
 		t.Errorf("a method declared away from its type passes: %q", got)
 	}
 }
