@@ -133,8 +133,9 @@ func (b *Bot) boardMessage(ctx context.Context, lang i18n.Lang, v view) (*messag
 	case g.Over():
 		m.Components = rematchButtons(lang, g)
 	case v.buttons:
-		m.Components = gameButtons(lang, g)
+		m.Components = append(gameButtons(lang, g), b.activityRow(lang, g)...)
 	}
+	m.Components = b.withWatchLive(lang, g, m.Components)
 	return m, nil
 }
 

@@ -61,11 +61,17 @@ type Config struct {
 	// the game starts in the channel and moves to its own thread when
 	// Discord allows (threads.go). 0 means DefaultThreadWait.
 	ThreadWait time.Duration
+	// Activity turns on the Discord Activity's Play here button and
+	// Entry Point command (activity.go).
+	Activity ActivityConfig
 	// InteractionIDs, when set, remembers the ids of interactions posted
 	// over HTTP for every process that shares it (pgstore's FirstTime),
 	// so that a replay sent to another process is refused as well; each
 	// process remembers its own in any case (replay.go).
 	InteractionIDs InteractionIDs
+	// Web, when set, gives the addresses of the web listener's pages:
+	// every board links to its game's live page (weblinks.go).
+	Web WebLinks
 }
 
 // InteractionIDs remembers interaction ids across processes.

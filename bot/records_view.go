@@ -63,6 +63,9 @@ func (b *Bot) leaderboardMessage(ctx context.Context, lang i18n.Lang, guild, sco
 				Disabled: st.Page >= st.Pages, Emoji: &discordgo.ComponentEmoji{Name: "▶️"}},
 		}}}
 	}
+	if scope == scopeServer {
+		m.Components = b.withLeaderboardLink(lang, guild, m.Components)
+	}
 	return m, nil
 }
 

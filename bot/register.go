@@ -116,6 +116,9 @@ func (b *Bot) register(r *discordgo.Ready) error {
 			}
 			return fmt.Errorf("reading the commands of %q: %w", guild, redact(err))
 		}
+		if guild == "" {
+			want = b.withEntryPoint(want, have)
+		}
 		if readOnly || sameCommands(have, want) {
 			b.self.noteCommandIDs(guild, have)
 			continue
@@ -123,7 +126,7 @@ func (b *Bot) register(r *discordgo.Ready) error {
 		if want == nil {
 			want = []*discordgo.ApplicationCommand{}
 		}
-		got, err := b.s.ApplicationCommandBulkOverwrite(app, guild, want)
+		got, err := b.overwriteCommands(app, guild, want)
 		if err != nil {
 			return fmt.Errorf("registering the commands of %q: %w", guild, redact(err))
 		}

@@ -69,7 +69,9 @@ func everyField() Game {
 		Reminded: []int{24, 0}, OpponentChooses: true, Flag: &Flag{By: "b", At: time.Unix(3, 0).UTC()},
 		AwayUntil: [2]time.Time{time.Unix(9, 9).UTC(), time.Unix(10, 10).UTC()},
 		Premoves:  &Premoves{By: "w", Lines: [][]string{{"e2e4", "e7e5"}, nil, {}}},
-		DrawOffer: &Offer{By: "w", Ply: 3}, Takeback: &Offer{By: "b", Ply: 0}, LastOffer: [2]int{1, 2}}
+		DrawOffer: &Offer{By: "w", Ply: 3}, Takeback: &Offer{By: "b", Ply: 0}, LastOffer: [2]int{1, 2},
+		Clock: &Clock{TimeControl: TimeControl{Limit: 180 * time.Minute, Increment: 180 * time.Second}, Left: [2]time.Duration{time.Millisecond, 0},
+			Since: time.Unix(11, 1e6).UTC(), Lag: [2]Lag{{Quota: time.Second, Estimate: time.Millisecond}, {Quota: 0, Estimate: 2 * time.Second}}}}
 }
 
 func asJSON(tb testing.TB, g Game) string {
@@ -140,7 +142,7 @@ func TestGameRecordsReadBackEqual(t *testing.T) {
 // every storage.
 func TestGameRecordKnowsEveryField(t *testing.T) {
 	known := "V ID Revision Guild Channel Private Tournament White Black StartFEN Moves FEN Outcome Last Created Updated Ended Rated Ratings Engine " +
-		"DaysPerMove Deadline RemindAt Reminded OpponentChooses Flag AwayUntil Premoves DrawOffer Takeback LastOffer"
+		"DaysPerMove Clock Deadline RemindAt Reminded OpponentChooses Flag AwayUntil Premoves DrawOffer Takeback LastOffer"
 	var fields []string
 	for f := range reflect.TypeFor[Game]().Fields() {
 		fields = append(fields, f.Name)

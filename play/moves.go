@@ -47,6 +47,9 @@ func (s *Service) Move(ctx context.Context, a Act, text string) (Result, error) 
 			return moveRefusal(g, &pos, text, err)
 		}
 		at := normTime(a.At)
+		if g.Clock != nil {
+			g.Clock.moved(me, at, normTime(a.Sent))
+		}
 		r.Move = g.play(&pos, mv, at)
 		r.DrawLapsed, r.TakebackLapsed = g.DrawOffer, g.Takeback
 		g.DrawOffer, g.Takeback = nil, nil

@@ -138,9 +138,14 @@ type Game struct {
 	// side to move loses on time at Deadline; RemindAt is when its next
 	// reminder is due (zero when none is left or without a clock). Both
 	// are indexed by the storage for the scheduler.
-	DaysPerMove int       `json:"days,omitempty"`
-	Deadline    time.Time `json:"deadline,omitzero"`
-	RemindAt    time.Time `json:"remind,omitzero"`
+	DaysPerMove int `json:"days,omitempty"`
+	// Clock is a live game's clocks (nil: correspondence, or no limit).
+	// Its Deadline is then when the flag of the side to move falls
+	// (Clock.Grace after Clock.FlagAt), or, before the first move, when
+	// the game is aborted for want of one.
+	Clock    *Clock    `json:"clock,omitempty"`
+	Deadline time.Time `json:"deadline,omitzero"`
+	RemindAt time.Time `json:"remind,omitzero"`
 	// Reminded are the reminders (hours before the deadline) already
 	// claimed for the move now due, so that none is sent twice; a move
 	// clears them.
@@ -249,6 +254,18 @@ func (g *Game) EngineToMove() int {
 	return g.Engine[g.Turn()]
 }
 
+// TimeControl returns the game's live time control; the zero one for
+// correspondence.
+func (g *Game) TimeControl() TimeControl {
+	if g.Clock == nil {
+		return TimeControl{}
+	}
+	return g.Clock.TimeControl
+}
+
+// Speed returns the game's speed class.
+func (g *Game) Speed() Speed { return g.TimeControl().Speed() }
+
 // AgainstEngine reports whether an engine plays one of the seats.
 func (g *Game) AgainstEngine() bool { return g.Engine != [2]int{} }
 
@@ -297,6 +314,7 @@ func (g Game) Clone() Game {
 		g.Premoves = g.Premoves.clone()
 	}
 	g.Ratings = append([]RatingChange(nil), g.Ratings...)
+	g.Clock = g.Clock.clone()
 	return g
 }
 
@@ -319,12 +337,14 @@ type Challenge struct {
 	From    Seat   `json:"from"`
 	To      Seat   `json:"to"` // ID "" for an open challenge anyone may accept
 
-	Color       Color     `json:"color"`
-	StartFEN    string    `json:"start,omitempty"`
-	Rated       bool      `json:"rated,omitempty"`
-	DaysPerMove int       `json:"days,omitempty"`
-	Created     time.Time `json:"created"`
-	Expires     time.Time `json:"expires"`
+	Color       Color  `json:"color"`
+	StartFEN    string `json:"start,omitempty"`
+	Rated       bool   `json:"rated,omitempty"`
+	DaysPerMove int    `json:"days,omitempty"`
+	// Time is the live time control (the zero one: DaysPerMove).
+	Time    TimeControl `json:"time,omitzero"`
+	Created time.Time   `json:"created"`
+	Expires time.Time   `json:"expires"`
 	// Message is the front end's message that shows the challenge, so it
 	// can be edited when the challenge is answered or expires.
 	Message string `json:"message,omitempty"`

@@ -79,7 +79,7 @@ func (s *Service) Vacation(ctx context.Context, user string, days int, at time.T
 		for _, g := range games {
 			c, _ := g.ColorOf(user)
 			g.AwayUntil[c] = p.AwayUntil
-			if g.Turn() == c && g.Flag == nil && g.Deadline.After(at) {
+			if g.Turn() == c && g.Flag == nil && g.Clock == nil && g.Deadline.After(at) {
 				g.Deadline = g.Deadline.Add(shift)
 				if err := s.planReminders(tx, &g, at); err != nil {
 					return err

@@ -3,6 +3,7 @@ package round
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -211,6 +212,7 @@ func EngineKey(game uint64, rev int) string { return itemKey(game, rev, KindEngi
 func (r *Round) Do(ctx context.Context, a Act) (Outcome, error) {
 	res, board, keys, err := r.apply(ctx, a)
 	if err != nil {
+		r.flagFell(ctx, a, err)
 		return Outcome{}, err
 	}
 	out := Outcome{Result: res, Game: res.Game, Events: board.Events, Keys: keys}
@@ -236,6 +238,26 @@ func (r *Round) Do(ctx context.Context, a Act) (Outcome, error) {
 		out.Events = append(out.Events, e)
 	}
 	return out, nil
+}
+
+// flagFell ends on time, at once, a live game whose act was refused
+// because the flag of the side to move fell (play.TimeUp): the refusal
+// is the asker's to hear, the end everyone's, and the scheduler need
+// not come first. The deadline decided it inside the act's own
+// transaction; TimeOut decides again in its own, so a move that came
+// between them keeps its win (TimeOut is then refused, as is the
+// scheduler's, and nothing is written).
+func (r *Round) flagFell(ctx context.Context, a Act, err error) {
+	var x *play.Refusal
+	if !errors.As(err, &x) || x.Kind != play.TimeUp || x.Game == 0 || a.At.IsZero() {
+		return
+	}
+	g, gerr := r.play.Game(ctx, x.Game)
+	if gerr != nil || g.Clock == nil || g.Over() {
+		return
+	}
+	// A refusal or a failure here leaves the flag to the scheduler.
+	_, _ = r.TimeOut(ctx, x.Game, a.At)
 }
 
 // think hands the engine's turn in g, if it has one, to Options.Think.
