@@ -184,6 +184,12 @@ func newApp(cfg config.Config, logTo io.Writer) (*app, error) {
 		}
 		links = a.web
 	}
+	// The Discord Activity is served by the web listener, with the
+	// application's OAuth2 credentials.
+	var act *activityDoor
+	if a.web != nil && cfg.Discord.ClientID != "" {
+		act = &activityDoor{}
+	}
 	a.bot, err = bot.New(bot.Config{Token: cfg.Discord.Token, Guilds: cfg.Discord.GuildIDs, DefaultLanguage: cfg.Language,
 		DefaultDays: cfg.Play.DefaultDays, AllowedDays: cfg.Play.AllowedDays, VacationDays: vacation, Theme: theme, Logger: log,
 		ShardID: cfg.Discord.ShardID, ShardCount: cfg.Discord.ShardCount,
@@ -193,10 +199,16 @@ func newApp(cfg config.Config, logTo io.Writer) (*app, error) {
 			ChallengeAgain: time.Duration(cfg.Limits.ChallengeAgainMinutes) * time.Minute,
 			Analyze:        time.Duration(cfg.Limits.AnalyzeSeconds) * time.Second, GIF: time.Duration(cfg.Limits.GIFSeconds) * time.Second,
 			TournamentPlayers: cfg.Limits.TournamentPlayers},
-		InteractionIDs: a.interactionIDs, Web: links}, a.play)
+		InteractionIDs: a.interactionIDs, Web: links, Activity: bot.ActivityConfig{Enabled: act != nil, Launched: act.launched}}, a.play)
 	if err != nil {
 		_ = a.closeStore() // err says why the bot cannot start
 		return nil, err
+	}
+	if act != nil {
+		if err := act.start(cfg, a.bot, a.web, log); err != nil {
+			_ = a.closeStore() // err says why the program cannot start
+			return nil, err
+		}
 	}
 	if err := a.listen(); err != nil {
 		a.closeListeners()

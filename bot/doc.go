@@ -99,7 +99,7 @@
 // server's own for servers. In a DM or group DM between users the bot is
 // no member: a game there is play.Game.Private, its challenge and boards
 // are answers and follow-ups of the players' interactions (publish), and
-// turns, reminders and timeouts go by direct message (tellPrivately). In
+// turns, reminders and timeouts go by direct message (round.Decide). In
 // a server that did not add the bot, every command answers how to add it.
 //
 // Abuse (limits.go, replay.go): each user has caps on waiting

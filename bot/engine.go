@@ -100,7 +100,7 @@ func (b *Bot) engineChallenge(in *interaction, n play.NewChallenge, level int) e
 		notes = append(notes, tr(in.lang, "engine.casual_only", nil))
 	}
 	start := play.NewGame{Guild: n.Guild, White: white, Black: black,
-		Rated: rated, DaysPerMove: n.DaysPerMove, Engine: levels, At: b.cfg.Now(), Caps: b.cfg.Limits.caps()}
+		Rated: rated, DaysPerMove: n.DaysPerMove, Time: n.Time, Engine: levels, At: b.cfg.Now(), Caps: b.cfg.Limits.caps()}
 	// Refused before a thread is opened for it; Start checks the caps
 	// again in its transaction.
 	if err := b.play.MayStart(in.ctx, start); err != nil {

@@ -116,6 +116,9 @@ const (
 // outbox delivers too.
 func (b *Bot) playRound(in *interaction, a round.Act, by answerBy) (round.Outcome, error) {
 	a.Answers = by != answerElsewhere
+	if a.Sent.IsZero() {
+		a.Sent = in.sentAt(a.At)
+	}
 	if a.Answers {
 		defer b.answerInFlight(in.i.ChannelID)()
 	}

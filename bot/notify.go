@@ -290,19 +290,17 @@ func (b *Bot) notifyDropped(ctx context.Context, g *play.Game, t round.Tell, pla
 	}
 }
 
-// Remind tells the player to move that their deadline nears, in the
-// game's thread or by DM (their settings). It implements
-// schedule.Notifier.
-func (b *Bot) Remind(ctx context.Context, r play.Reminder) error {
+// Remind tells the player to move that their deadline nears, as the
+// round decided from their settings (r.Tell): in the game's thread, by
+// DM, or not at all. It implements schedule.Notifier.
+func (b *Bot) Remind(ctx context.Context, r round.Reminder) error {
 	g := &r.Game
 	opp := opponentOf(g, r.To.ID)
 	data := func() map[string]any {
 		return map[string]any{"Player": mention(r.To.ID), "Opponent": mention(opp.ID), "When": timestamp(r.Deadline, "R"),
 			"Deadline": timestamp(r.Deadline, "f"), "Game": gameLink(g)}
 	}
-	p := b.prefs(ctx, r.To.ID)
-	t := round.Tell{User: r.To.ID, Why: round.Remind, How: round.Decide(&p, g, round.Remind, b.cfg.Now()), Lang: p.Language}
-	return b.tell(ctx, t, g, "", func(lang i18n.Lang) *message {
+	return b.tell(ctx, r.Tell, g, "", func(lang i18n.Lang) *message {
 		return &message{Content: "⏳ " + tr(lang, "remind.dm", data())}
 	}, func(lang i18n.Lang) *message {
 		return &message{Content: "⏳ " + tr(lang, "remind.thread", data())}
@@ -315,8 +313,9 @@ func (b *Bot) Remind(ctx context.Context, r play.Reminder) error {
 // notifies those the act tells by a mention.
 func (b *Bot) timeoutMessage(ctx context.Context, lang i18n.Lang, d *round.Delivery, t *round.TimedOut, mentions []string) (*message, error) {
 	g := &d.Game
-	var headline string
+	headline, live := liveTimeout(lang, g, t)
 	switch {
+	case live:
 	case t.Chooser != "" && g.Flag != nil:
 		late := opponentOf(g, t.Chooser)
 		headline = "⌛ " + tr(lang, "timeout.choose", map[string]any{"Loser": mention(late.ID), "Winner": mention(t.Chooser),
@@ -345,15 +344,16 @@ func (b *Bot) timeoutMessage(ctx context.Context, lang i18n.Lang, d *round.Deliv
 
 // Expired edits the message of a challenge that expired unanswered: its
 // buttons go, a line says why. It implements schedule.Notifier.
-func (b *Bot) Expired(ctx context.Context, c play.Challenge) error {
+func (b *Bot) Expired(ctx context.Context, e round.Expired) error {
+	c := &e.Challenge
 	if c.Private {
 		// Its message, in a DM without the bot, is not the bot's to edit:
-		// the challenger hears it by direct message.
-		p := b.prefs(ctx, c.From.ID)
-		if !b.mayDM(&p) {
+		// the challenger hears it by direct message, if the round
+		// decided so from their settings.
+		if e.Tell.How != round.DirectMessage {
 			return nil
 		}
-		m := &message{Content: "⌛ " + tr(b.userLang(ctx, &p, c.From.ID, ""), "challenge.expired", map[string]any{"From": mention(c.From.ID), "To": mention(c.To.ID)})}
+		m := &message{Content: "⌛ " + tr(b.tellLang(ctx, &e.Tell, ""), "challenge.expired", map[string]any{"From": mention(c.From.ID), "To": mention(c.To.ID)})}
 		m.mentionOnly()
 		if err := b.dm(ctx, c.From.ID, m); err != nil && !errors.Is(err, errDMClosed) {
 			return err

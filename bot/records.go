@@ -29,7 +29,7 @@ func init() {
 		declare: func(*Config) *discordgo.ApplicationCommand {
 			page := option("leaderboard", "page", discordgo.ApplicationCommandOptionInteger, false)
 			page.MinValue = ptr(1.0)
-			return command("leaderboard", option("leaderboard", "scope", discordgo.ApplicationCommandOptionString, false, scopeServer, scopeGlobal), page)
+			return command("leaderboard", option("leaderboard", "scope", discordgo.ApplicationCommandOptionString, false, scopeServer, scopeGlobal), page, speedOption())
 		}})
 	addCommand(appCommand{name: "stats", run: (*Bot).statsCommand, help: helpResults + 2,
 		declare: plain("stats", option("stats", "user", discordgo.ApplicationCommandOptionUser, false))})
@@ -72,7 +72,7 @@ func (b *Bot) leaderboardCommand(in *interaction, data discordgo.ApplicationComm
 	if o := opts["page"]; o != nil {
 		page = int(o.IntValue())
 	}
-	m, err := b.leaderboardMessage(in.ctx, in.public, in.i.GuildID, scope, page)
+	m, err := b.leaderboardMessage(in.ctx, in.public, in.i.GuildID, boardScope(scope, speedIn(opts)), page)
 	if err != nil {
 		return err
 	}
@@ -169,7 +169,7 @@ func (b *Bot) historySight(in *interaction, target string, ack func() error) fun
 func (b *Bot) leaderboardClick(in *interaction, f idFields) error {
 	scope := f.str("scope")
 	page, err := f.num("page")
-	if err != nil || scope != scopeServer && scope != scopeGlobal || page > math.MaxInt32 {
+	if _, _, ok := parseBoardScope(scope); err != nil || !ok || page > math.MaxInt32 {
 		return fmt.Errorf("%w: leaderboard %q page %q", errBadCustomID, scope, f.str("page"))
 	}
 	m, err := b.leaderboardMessage(in.ctx, in.public, in.i.GuildID, scope, int(page))

@@ -32,12 +32,13 @@ const (
 
 // leaderboardMessage is one page of a leaderboard, with buttons to the
 // pages beside it.
-func (b *Bot) leaderboardMessage(ctx context.Context, lang i18n.Lang, guild, scope string, page int) (*message, error) {
-	st, err := b.play.Leaderboard(ctx, scopeOf(scope, guild), page, leaderboardPageSize, b.cfg.Now())
+func (b *Bot) leaderboardMessage(ctx context.Context, lang i18n.Lang, guild, board string, page int) (*message, error) {
+	scope, speed, _ := parseBoardScope(board)
+	st, err := b.play.Leaderboard(ctx, play.RatingScope(scopeOf(scope, guild), speed), page, leaderboardPageSize, b.cfg.Now())
 	if err != nil {
 		return nil, err
 	}
-	e := &discordgo.MessageEmbed{Title: tr(lang, "leaderboard.title."+scope, nil), Color: colorOngoing}
+	e := &discordgo.MessageEmbed{Title: boardTitle(lang, scope, speed), Color: colorOngoing}
 	if st.Ranked == 0 {
 		e.Description = tr(lang, "leaderboard.empty", nil)
 	} else {
@@ -55,7 +56,7 @@ func (b *Bot) leaderboardMessage(ctx context.Context, lang i18n.Lang, guild, sco
 	m := &message{Embeds: []*discordgo.MessageEmbed{e}}
 	m.mentionOnly()
 	if st.Pages > 1 {
-		id := func(p int) string { return idLeaderboard.id(scope, p) }
+		id := func(p int) string { return idLeaderboard.id(board, p) }
 		m.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.Button{Label: tr(lang, "button.previous", nil), Style: discordgo.SecondaryButton, CustomID: id(st.Page - 1),
 				Disabled: st.Page <= 1, Emoji: &discordgo.ComponentEmoji{Name: "◀️"}},
@@ -108,6 +109,11 @@ func (b *Bot) statsMessage(ctx context.Context, lang i18n.Lang, guild string, ta
 	}
 	field(tr(lang, "stats.rating", nil), ratingText(p), true)
 	field(tr(lang, "stats.global", nil), ratingText(global), true)
+	if lines, err := b.speedLines(ctx, lang, guild, target.ID, ratingText); err != nil {
+		return nil, err
+	} else if lines != "" {
+		field(tr(lang, "clock.speed_ratings", nil), lines, false)
+	}
 	field(tr(lang, "stats.overall", nil), score(p.Total()), false)
 	field(tr(lang, "stats.as_white", nil), score(p.AsWhite), true)
 	field(tr(lang, "stats.as_black", nil), score(p.AsBlack), true)

@@ -95,7 +95,7 @@ func (b *Bot) rulesCommand(in *interaction, _ discordgo.ApplicationCommandIntera
 	m.Embeds = []*discordgo.MessageEmbed{
 		{Title: tr(in.lang, "rules.title", nil), Description: tr(in.lang, "rules.text", nil), Color: colorOngoing,
 			Image: &discordgo.MessageEmbedImage{URL: "attachment://start.png"}},
-		{Title: tr(in.lang, "rules.iceage_title", nil), Description: tr(in.lang, "rules.iceage_text", nil), Color: colorOngoing,
+		{Title: tr(in.lang, "rules.iceage_title", nil), Description: tr(in.lang, "rules.iceage_text", nil) + "\n\n📚 " + tr(in.lang, "rules.learn", nil), Color: colorOngoing,
 			Image: &discordgo.MessageEmbedImage{URL: "attachment://iceage.png"}},
 	}
 	return in.respond(m)

@@ -8,11 +8,12 @@ import (
 )
 
 // WebLinks are the addresses of the web listener's pages (package web),
-// which the bot links to: a game's live page, a server's leaderboard.
-// Config.Web nil: no web listener, no links.
+// which the bot links to: a game's live page, a server's leaderboard, a
+// tournament's standings. Config.Web nil: no web listener, no links.
 type WebLinks interface {
 	GameURL(id uint64) string
 	LeaderboardURL(guild string) string
+	TournamentURL(id uint64) string
 }
 
 // withWatchLive adds, under a game's board, a row with the link to its
@@ -35,6 +36,18 @@ func (b *Bot) withLeaderboardLink(lang i18n.Lang, guild string, rows []discordgo
 	}
 	return append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 		discordgo.Button{Label: tr(lang, "web.on_the_web", nil), Style: discordgo.LinkButton, URL: b.cfg.Web.LeaderboardURL(guild),
+			Emoji: &discordgo.ComponentEmoji{Name: "🌐"}},
+	}})
+}
+
+// withTournamentLink adds, under a tournament's sign-up post and its
+// standings, a row with the link to its page on the web.
+func (b *Bot) withTournamentLink(lang i18n.Lang, id uint64, rows []discordgo.MessageComponent) []discordgo.MessageComponent {
+	if b.cfg.Web == nil {
+		return rows
+	}
+	return append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		discordgo.Button{Label: tr(lang, "web.on_the_web", nil), Style: discordgo.LinkButton, URL: b.cfg.Web.TournamentURL(id),
 			Emoji: &discordgo.ComponentEmoji{Name: "🌐"}},
 	}})
 }

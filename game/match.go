@@ -169,6 +169,8 @@ func (o Outcome) Valid() bool {
 		return o.Result != NoResult
 	case Stalemate, BothKingsFrozen, FiftyMoveRule, DrawAgreed:
 		return o.Result == Draw
+	case Adjudicated:
+		return o.Result == WhiteWins || o.Result == BlackWins || o.Result == Draw
 	}
 	return false
 }

@@ -142,6 +142,9 @@ func load() error {
 			continue
 		}
 		for _, m := range mf.Messages {
+			if _, dup := messages[lang][m.ID]; dup {
+				errs = append(errs, name+": "+m.ID+" is written in another file too")
+			}
 			messages[lang][m.ID] = m
 		}
 	}

@@ -212,6 +212,10 @@ func everyKey(l Lang) map[string]any {
 		"Organiser": "@o", "Max": 20, "Thread": "#t", "Time": "…", "In": "…", "How": "…", "Round": 2, "Rounds": 5, "Count": 4, "Place": 3, "Of": 12, "Points": "2.5",
 		// Games in DMs.
 		"Link": "<https://…>",
+		// Live time controls.
+		"Control": "5+3", "Speed": "blitz", "Examples": "1+0, 3+2",
+		// Lessons.
+		"Step": 1, "Steps": 2, "Reply": "Kg8", "Stars": "★★☆",
 		// Positions described.
 		// The web page's replay.
 		"Ply":     12,

@@ -314,6 +314,13 @@ func (s *Service) SetChallengeMessage(ctx context.Context, id uint64, message st
 // Expire removes up to limit challenges whose time ran out by now and
 // returns them, so a front end can say so on their messages.
 func (s *Service) Expire(ctx context.Context, now time.Time, limit int) ([]Challenge, error) {
+	return s.ExpireWith(ctx, now, limit, nil)
+}
+
+// ExpireWith is Expire with fn run in its transaction on each challenge
+// expired (when not nil): what follows an expiry (whom to tell, read from
+// their settings) is decided there. An error from fn expires nothing.
+func (s *Service) ExpireWith(ctx context.Context, now time.Time, limit int, fn func(tx ReadTx, c *Challenge) error) ([]Challenge, error) {
 	var out []Challenge
 	err := s.st.Update(ctx, func(tx Tx) error {
 		out = out[:0]
@@ -334,6 +341,11 @@ func (s *Service) Expire(ctx context.Context, now time.Time, limit int) ([]Chall
 			}
 			if err := cameToNothing(tx, &c, c.Expires, false); err != nil {
 				return err
+			}
+			if fn != nil {
+				if err := fn(tx, &c); err != nil {
+					return err
+				}
 			}
 			out = append(out, c)
 		}

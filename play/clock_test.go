@@ -336,3 +336,40 @@ func TestVersion4GamesAreCorrespondence(t *testing.T) {
 		t.Fatalf("read %+v", back)
 	}
 }
+
+// A rated live game changes the ratings of its speed alone, globally and
+// in its guild; the scope's own ratings, which were there before live
+// games, stay the correspondence ratings. Each speed has its leaderboard.
+func TestRatingsPerSpeed(t *testing.T) {
+	svc, _ := newService(play.Options{})
+	blitz := must(svc.Start(ctx, play.NewGame{Guild: "g1", Channel: "c1", White: ann, Black: bob, Rated: true,
+		Time: play.TimeControl{Limit: 3 * time.Minute, Increment: 2 * time.Second}, At: t0}))(t).Game
+	must(svc.Resign(ctx, act(bob, blitz, t0.Add(time.Second))))(t)
+	corr := must(svc.Start(ctx, play.NewGame{Guild: "g1", Channel: "c2", White: ann, Black: bob, Rated: true, DaysPerMove: 3, At: t0.Add(time.Minute)}))(t).Game
+	must(svc.Resign(ctx, act(ann, corr, t0.Add(2*time.Minute))))(t)
+
+	for _, scope := range []string{"", "g1"} {
+		p := must(svc.Player(ctx, scope, ann.ID))(t)
+		if p.RatedGames != 1 || p.Rating.Rating >= play.DefaultRating || p.Total().Games() != 2 {
+			t.Errorf("scope %q: Ann's correspondence record %+v; want one rated game, lost, and both games tallied", scope, p)
+		}
+		speeds := must(svc.SpeedRatings(ctx, scope, ann.ID))(t)
+		if len(speeds) != 1 || play.SpeedOf(&speeds[0]) != play.Blitz || speeds[0].RatedGames != 1 || speeds[0].Rating.Rating <= play.DefaultRating {
+			t.Errorf("scope %q: Ann's speed ratings %+v; want blitz, won", scope, speeds)
+		}
+		board := must(svc.Leaderboard(ctx, play.RatingScope(scope, play.Blitz), 1, 10, t0.Add(time.Hour)))(t)
+		if len(board.Rows) != 2 || board.Rows[0].User != ann.ID {
+			t.Errorf("scope %q: the blitz leaderboard %+v", scope, board.Rows)
+		}
+		if board := must(svc.Leaderboard(ctx, play.RatingScope(scope, play.Bullet), 1, 10, t0.Add(time.Hour)))(t); len(board.Rows) != 0 {
+			t.Errorf("scope %q: the bullet leaderboard %+v", scope, board.Rows)
+		}
+		pr := must(svc.PlayerStats(ctx, scope, ann.ID, ""))(t)
+		if len(pr.History) != 1 || pr.History[0].Game != corr.ID || pr.Logged != 2 {
+			t.Errorf("scope %q: Ann's chart %+v of %d games; want the correspondence game alone", scope, pr.History, pr.Logged)
+		}
+	}
+	if play.RatingScope("g1", play.Correspondence) != "g1" || play.RatingScope("", play.Rapid) != "~rapid" {
+		t.Error("rating scopes")
+	}
+}

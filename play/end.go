@@ -3,6 +3,7 @@ package play
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/iceagechess/iceage/game"
@@ -33,6 +34,49 @@ func (s *Service) Abort(ctx context.Context, a Act) (Result, error) {
 		g.Outcome = game.Outcome{Reason: game.Aborted}
 		return nil
 	})
+}
+
+// Adjudicate ends game id, unfinished, as decide rules from the game as
+// it stands in the act's transaction: a win or a draw for
+// game.Adjudicated. A tournament whose round closes scores its games so;
+// the game's end (rating, players' logs, Options.OnEnd) is any game's.
+//
+// Refusals: NoGame, GameOver.
+func (s *Service) Adjudicate(ctx context.Context, id uint64, decide func(g *Game) game.Result, at time.Time) (Result, error) {
+	at = normTime(at)
+	var r Result
+	err := s.update(ctx, func(tx Tx) error {
+		r = Result{Event: Ended}
+		g, err := tx.Game(id)
+		if errors.Is(err, ErrNotFound) {
+			return &Refusal{Kind: NoGame, Game: id}
+		}
+		if err != nil {
+			return err
+		}
+		if g.Over() {
+			x := refuse(GameOver, &g)
+			x.Outcome = g.Outcome
+			return x
+		}
+		g.Outcome = game.Outcome{Result: decide(&g), Reason: game.Adjudicated}
+		if !g.Outcome.Valid() {
+			return fmt.Errorf("play: game %d cannot be adjudicated as %v", id, g.Outcome.Result)
+		}
+		g.DrawOffer, g.Takeback, g.Flag, g.Premoves = nil, nil, nil, nil
+		if err := s.commit(tx, &g, Ended, at); err != nil {
+			return err
+		}
+		r.Game = g
+		if s.then != nil {
+			return s.then(tx, &r)
+		}
+		return nil
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	return r, nil
 }
 
 // Abortable reports whether the game may still be aborted: fewer than two

@@ -26,6 +26,7 @@ const (
 	KindServer                           // ServerSettings of a guild (Tx.PutServerSettings)
 	KindTournament                       // TournamentRecord and its games (Tx.PutTournament)
 	KindOutbox                           // OutboxItem, pending or claimed (Tx.PutOutbox)
+	KindLessons                          // LessonProgress of a user (Tx.PutLessonProgress)
 )
 
 // kindInfo is what the registry knows of a kind.
@@ -98,6 +99,12 @@ var kinds = [...]kindInfo{
 		in:  func(r *Record) any { return nilIfNil(r.Outbox) },
 		put: func(tx Tx, r *Record) error { return tx.PutOutbox(*r.Outbox) },
 		key: func(r *Record) string { return strconv.Quote(r.Outbox.Key) },
+	},
+	KindLessons: {
+		one: "lesson progress", many: "lesson progress", writer: "PutLessonProgress",
+		in:  func(r *Record) any { return nilIfNil(r.Lessons) },
+		put: func(tx Tx, r *Record) error { return tx.PutLessonProgress(r.User, *r.Lessons) },
+		key: func(r *Record) string { return "of " + r.User },
 	},
 }
 
@@ -172,8 +179,9 @@ type Record struct {
 	Server     *ServerSettings
 	Tournament *TournamentRecord
 	Outbox     *OutboxItem
+	Lessons    *LessonProgress // of User
 
-	User  string // whose Prefs
+	User  string // whose Prefs or Lessons
 	Guild string // whose Server settings
 }
 

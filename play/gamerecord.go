@@ -41,7 +41,9 @@ import (
 // number of legal moves (none when only one is legal), least significant
 // bit first. The order depends on the rules only, never on the order in
 // which game generates moves. About 5 bits a move; decoding replays the
-// game and so also gives its current position, which is not stored. A
+// game and so also gives its current position and each move's SAN,
+// which are not stored (the SANs, a string of about 5 bytes a move,
+// would double a record). A
 // game whose moves do not replay (a damaged record of an older version)
 // keeps its moves as UCI text and its position (gameHasRawMoves), so that
 // every record encodes and the damage check can report it.
@@ -797,6 +799,9 @@ func decodeMoves(startFEN string, moveBits []byte, moves []Move) (string, error)
 	rd := bitReader{b: moveBits}
 	var buf [256]game.Move
 	var set [64]uint64
+	// The SANs, written as the moves are replayed, share one string.
+	sans := make([]byte, 0, len(moves)*5)
+	ends := make([]int, len(moves))
 	for i := range moves {
 		legal := pos.LegalMoves(buf[:0])
 		if len(legal) == 0 {
@@ -808,10 +813,18 @@ func decodeMoves(startFEN string, moveBits []byte, moves []Move) (string, error)
 		}
 		mv := nthLegal(legal, int(k), &set)
 		moves[i].UCI = uciOf(mv)
-		pos = pos.Apply(mv)
+		next := pos.Apply(mv)
+		sans = pos.AppendSAN(sans, mv, legal, &next)
+		ends[i] = len(sans)
+		pos = next
 	}
 	if !rd.rest() {
 		return "", fmt.Errorf("%w: bits left after the moves", errGameRecord)
+	}
+	all, start := string(sans), 0
+	for i, end := range ends {
+		moves[i].SAN = all[start:end]
+		start = end
 	}
 	return pos.FEN(), nil
 }

@@ -51,8 +51,11 @@ func playedGame(tb testing.TB, ucis []string) Game {
 		StartFEN: game.StartFEN, FEN: m.FEN(), Outcome: game.WinFor(game.White, game.Resignation), Last: Ended,
 		Created: recT0, Updated: recT0.Add(time.Duration(len(ucis)) * time.Hour), Ended: recT0.Add(time.Duration(len(ucis)) * time.Hour),
 		DaysPerMove: 3}
+	// The SANs, which reading the record finds again as it replays the
+	// moves.
+	sans := m.SANs()
 	for i, u := range ucis {
-		g.Moves = append(g.Moves, Move{UCI: u, At: recT0.Add(time.Duration(i)*time.Hour + time.Duration(i*37)*time.Millisecond).Truncate(time.Millisecond)})
+		g.Moves = append(g.Moves, Move{UCI: u, At: recT0.Add(time.Duration(i)*time.Hour + time.Duration(i*37)*time.Millisecond).Truncate(time.Millisecond), SAN: sans[i]})
 	}
 	return g
 }
@@ -110,7 +113,7 @@ func TestGameRecordsReadBackEqual(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			return Game{ID: 3, StartFEN: start, FEN: m.FEN(), Moves: []Move{{UCI: "e2e4"}, {UCI: "e7e5"}, {UCI: "g1f3"}}}
+			return Game{ID: 3, StartFEN: start, FEN: m.FEN(), Moves: []Move{{UCI: "e2e4", SAN: "e4"}, {UCI: "e7e5", SAN: "e5"}, {UCI: "g1f3", SAN: "Nf3"}}}
 		}(),
 		"a stored position the moves do not reach": func() Game {
 			g := playedGame(t, refs[1])

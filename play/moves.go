@@ -67,10 +67,11 @@ func (s *Service) Move(ctx context.Context, a Act, text string) (Result, error) 
 // outcome it brings.
 func (g *Game) play(pos *game.Position, mv game.Move, at time.Time) *MovePlayed {
 	next, ice := pos.ApplyWithEvent(mv)
-	g.Moves = append(g.Moves, Move{UCI: mv.UCI(), At: at})
+	san := pos.SAN(mv)
+	g.Moves = append(g.Moves, Move{UCI: mv.UCI(), At: at, SAN: san})
 	g.FEN = next.FEN()
 	g.Outcome = next.Outcome()
-	return &MovePlayed{Move: mv, SAN: pos.SAN(mv), UCI: mv.UCI(), By: pos.Turn(), Before: *pos, After: next, IceAge: ice}
+	return &MovePlayed{Move: mv, SAN: san, UCI: mv.UCI(), By: pos.Turn(), Before: *pos, After: next, IceAge: ice}
 }
 
 // moveRefusal turns game's parse error into a refusal with suggestions.

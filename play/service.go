@@ -478,6 +478,11 @@ func (s *Service) reminderHours(tx ReadTx, g *Game) ([]int, error) {
 	if err != nil {
 		return nil, err
 	}
+	return s.hoursFor(&p, g), nil
+}
+
+// hoursFor is reminderHours with the settings p of the player to move.
+func (s *Service) hoursFor(p *Prefs, g *Game) []int {
 	hours := p.Reminders
 	if hours == nil {
 		hours = s.opts.Reminders
@@ -494,7 +499,7 @@ func (s *Service) reminderHours(tx ReadTx, g *Game) ([]int, error) {
 	}
 	slices.Sort(out)
 	slices.Reverse(out)
-	return slices.Compact(out), nil
+	return slices.Compact(out)
 }
 
 func (s *Service) validDays(d int) bool { return d == 0 || slices.Contains(s.opts.AllowedDays, d) }

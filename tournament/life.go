@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"time"
+
+	"github.com/iceagechess/iceage/play/round"
 )
 
 // System is how a tournament is paired. The values are stored.
@@ -48,6 +50,10 @@ type TRound struct {
 	Bye     int
 	Started time.Time
 	Closes  time.Time
+	// ByeTold is how the player with the bye is told of it, as the
+	// pairing's transaction decided from their settings (round.Decide);
+	// nil in a round paired before it was kept: a mention.
+	ByeTold *round.Tell `json:",omitempty"`
 }
 
 // Adjudication is what the organiser chose for games still going on when

@@ -16,6 +16,7 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /g/{id}/{token}/view", s.gameView)
 	s.mux.HandleFunc("GET /g/{id}/{token}/events", s.gameEvents)
 	s.mux.HandleFunc("GET /lb/{guild}/{token}", s.leaderboardPage)
+	s.mux.HandleFunc("GET /t/{id}/{token}", s.tournamentPage)
 	s.mux.HandleFunc("GET /signin", s.signin)
 	s.mux.HandleFunc("GET /signin/callback", s.callback)
 	s.mux.HandleFunc("POST /signout", s.signout)
@@ -62,7 +63,7 @@ func (s *Server) refuse(w http.ResponseWriter, r *http.Request, err error, page 
 	if !page {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.WriteHeader(status)
-		fmt.Fprintln(w, i18n.T(lang, key, nil))
+		fmt.Fprintln(w, i18n.T(lang, key, nil)) // #nosec G705 -- our own sentence, as text/plain
 		return
 	}
 	s.problem(w, r, status, lang, key)
@@ -76,14 +77,14 @@ func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	lang := s.lang(r)
-	data, _, err := s.views.get(r.Context(), g.ID, g.Revision, lang)
+	mv, err := s.views.get(r.Context(), g.ID, g.Revision, lang)
 	if err != nil {
 		s.refuse(w, r, err, true)
 		return
 	}
 	flip := user != "" && user == g.Black.ID && user != g.White.ID
 	s.page(w, r, http.StatusOK, "game", pageData{Title: i18n.T(lang, "board.title", map[string]any{"White": nameIn(g, g.White.ID, lang), "Black": nameIn(g, g.Black.ID, lang)}),
-		View: string(data), Flip: flip, User: user})
+		View: string(mv.data), Flip: flip, User: user})
 }
 
 // gameView is the game as it is now, as JSON: what the page polls when
@@ -94,14 +95,14 @@ func (s *Server) gameView(w http.ResponseWriter, r *http.Request) {
 		s.refuse(w, r, err, false)
 		return
 	}
-	data, _, err := s.views.get(r.Context(), g.ID, g.Revision, s.lang(r))
+	mv, err := s.views.get(r.Context(), g.ID, g.Revision, s.lang(r))
 	if err != nil {
 		s.refuse(w, r, err, false)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
-	_, _ = w.Write(data)
+	_, _ = w.Write(mv.data)
 }
 
 // ParseLastEventID reads the revision a reconnecting event stream saw
@@ -121,7 +122,8 @@ func ParseLastEventID(v string) (int, bool) {
 // gameEvents streams the game's views as server-sent events, one for
 // each revision after the one the page saw (Last-Event-ID), each with
 // its revision as its id, so that a page that lost its connection
-// resumes where it stopped.
+// resumes where it stopped. A revision that follows the one the page
+// has comes as a step: the positions it adds.
 func (s *Server) gameEvents(w http.ResponseWriter, r *http.Request) {
 	g, _, err := s.game(r)
 	if err != nil {
@@ -136,6 +138,10 @@ func (s *Server) gameEvents(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		http.Error(w, "Last-Event-ID: want a revision", http.StatusBadRequest)
 		return
+	}
+	if r.Method == http.MethodHead {
+		w.Header().Set("Content-Type", "text/event-stream")
+		return // no stream to hold open for a HEAD
 	}
 	lang := s.lang(r)
 	watch, err := s.opts.Hub.Subscribe(r.Context(), g.ID, after)
@@ -152,6 +158,7 @@ func (s *Server) gameEvents(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Accel-Buffering", "no")
+
 	write := func(b []byte) bool {
 		_ = rc.SetWriteDeadline(time.Now().Add(writeWait))
 		if _, err := w.Write(b); err != nil {
@@ -174,18 +181,19 @@ func (s *Server) gameEvents(w http.ResponseWriter, r *http.Request) {
 			if ev.Revision <= sent {
 				continue
 			}
-			data, at, err := s.views.get(r.Context(), g.ID, ev.Revision, lang)
+			mv, err := s.views.get(r.Context(), g.ID, ev.Revision, lang)
 			if err != nil {
 				if r.Context().Err() == nil {
 					s.log.Error("web: a game's view", "game", g.ID, "err", err)
 				}
 				return
 			}
-			if at <= sent {
+			if mv.rev <= sent {
 				continue
 			}
-			sent = at
-			if !write(sseEvent(at, data)) {
+			data := mv.json(sent)
+			sent = mv.rev
+			if !write(sseEvent(sent, data)) {
 				return
 			}
 		case <-beat.C:

@@ -45,6 +45,15 @@ func (k Keys) Game(id uint64) string { return k.mac("game", strconv.FormatUint(i
 // Guild is the token of a server's leaderboard page.
 func (k Keys) Guild(id string) string { return k.mac("guild", id) }
 
+// Tournament is the token of a tournament's page.
+func (k Keys) Tournament(id uint64) string { return k.mac("tournament", strconv.FormatUint(id, 10)) }
+
+// CheckTournament reports whether token is tournament id's, in constant
+// time.
+func (k Keys) CheckTournament(id uint64, token string) bool {
+	return hmac.Equal([]byte(token), []byte(k.Tournament(id)))
+}
+
 // CheckGame reports whether token is game id's, in constant time.
 func (k Keys) CheckGame(id uint64, token string) bool {
 	return hmac.Equal([]byte(token), []byte(k.Game(id)))

@@ -33,6 +33,8 @@ type pageData struct {
 	Texts string
 	// Board is a leaderboard's rows.
 	Board *leaderboardData
+	// Tournament is a tournament's standings.
+	Tournament *tournamentData
 }
 
 // scriptTexts are the messages the game page's script shows.

@@ -33,11 +33,20 @@ type view struct {
 	// Deadline is when the side to move loses on time (RFC 3339), ""
 	// without one: the page says it in the viewer's time zone.
 	Deadline string `json:"deadline,omitempty"`
-	// Clocks are the players' remaining times in seconds (White,
-	// Black), when the game keeps clocks.
-	Clocks []float64 `json:"clocks,omitempty"`
+	// Clocks are a live game's clocks, in seconds (White, Black): each
+	// side's time as its turn began. ClockRuns is the side whose clock
+	// runs ("w" or "b"), since ClockSince (RFC 3339): the page counts it
+	// down from there.
+	Clocks     []float64 `json:"clocks,omitempty"`
+	ClockRuns  string    `json:"clockRuns,omitempty"`
+	ClockSince string    `json:"clockSince,omitempty"`
 	// Turn is the side to move: "w" or "b".
 	Turn string `json:"turn"`
+	// Base and Prev make a view a step from revision Prev: its Plies
+	// come after the first Base of that revision's, which it shares.
+	// Base 0 is a whole view.
+	Base int `json:"base,omitempty"`
+	Prev int `json:"prev,omitempty"`
 }
 
 type seat struct {
@@ -105,6 +114,12 @@ func (s *Server) makeView(ctx context.Context, g *play.Game, lang i18n.Lang) (*v
 	if pos.Turn() == game.Black {
 		v.Turn = "b"
 	}
+	if k := g.Clock; k != nil {
+		v.Clocks = []float64{k.Left[game.White].Seconds(), k.Left[game.Black].Seconds()}
+		if k.Running() && !g.Over() {
+			v.ClockRuns, v.ClockSince = v.Turn, k.Since.UTC().Format(time.RFC3339Nano)
+		}
+	}
 	if g.Over() {
 		v.Result = i18n.Outcome(lang, g.Outcome)
 		v.Status = append(v.Status, v.Result)
@@ -128,7 +143,7 @@ func (s *Server) makeView(ctx context.Context, g *play.Game, lang i18n.Lang) (*v
 	if o := g.DrawOffer; o != nil {
 		v.Status = append(v.Status, i18n.T(lang, "board.draw_offered", map[string]any{"Player": nameIn(g, o.By, lang)}))
 	}
-	if !g.Deadline.IsZero() && g.EngineToMove() == 0 {
+	if !g.Deadline.IsZero() && g.EngineToMove() == 0 && g.Clock == nil {
 		v.Deadline = g.Deadline.UTC().Format(time.RFC3339)
 	}
 	return v, nil
@@ -202,7 +217,10 @@ func nameIn(g *play.Game, user string, lang i18n.Lang) string {
 }
 
 // views keeps the views last made, as JSON, so that a revision is made
-// once for all its watchers in a language, however many there are.
+// once for all its watchers in a language, however many there are:
+// whole, and as a step from the revision before (the positions it adds
+// to those the watchers have), which is what a watcher that saw that
+// revision is sent.
 type views struct {
 	s     *Server
 	mu    sync.Mutex
@@ -211,65 +229,129 @@ type views struct {
 
 type gameViews struct {
 	rev    int
+	used   time.Time // last asked for, for the eviction of the least used
 	byLang map[i18n.Lang]*madeView
+	// prev are the views of the revision before, while this one's are
+	// made from them.
+	prev *gameViews
 }
 
 type madeView struct {
 	once sync.Once
+	prev *madeView // the revision before's, in the same language; nil if none
 	rev  int
+	v    *view // set under views.mu once made
 	data []byte
-	err  error
+	// step is the view as a step from revision prevRev: the positions
+	// after the Base first, which it shares; nil when it has none.
+	prevRev int
+	step    []byte
+	err     error
 }
 
-// maxViewedGames bounds the games whose views are kept.
-const maxViewedGames = 4096
+// json returns the view for a watcher that has revision seen: a step
+// from it when there is one, else the whole view.
+func (mv *madeView) json(seen int) []byte {
+	if mv.step != nil && seen == mv.prevRev {
+		return mv.step
+	}
+	return mv.data
+}
+
+// maxViewedGames bounds the games whose views are kept (each holds its
+// last two revisions in the languages asked for): past it, the game
+// asked for least lately is dropped, and made again if asked for.
+const maxViewedGames = 512
 
 func newViews(s *Server) *views { return &views{s: s, games: map[uint64]*gameViews{}} }
 
-// get returns the JSON of game id's view in lang at revision rev or
-// later (rev 0: the latest), reading the game once for every watcher
-// of the revision.
-func (vs *views) get(ctx context.Context, id uint64, rev int, lang i18n.Lang) (data []byte, at int, err error) {
+// get returns game id's view in lang at revision rev or later, reading
+// the game once for every watcher of the revision.
+func (vs *views) get(ctx context.Context, id uint64, rev int, lang i18n.Lang) (*madeView, error) {
 	vs.mu.Lock()
 	gv := vs.games[id]
-	if gv == nil || rev == 0 || gv.rev < rev {
-		if len(vs.games) >= maxViewedGames {
-			for k := range vs.games {
-				delete(vs.games, k)
-				break
-			}
+	if gv == nil || gv.rev < rev {
+		if gv == nil && len(vs.games) >= maxViewedGames {
+			vs.evict()
 		}
-		gv = &gameViews{rev: rev, byLang: map[i18n.Lang]*madeView{}}
-		if rev != 0 {
-			vs.games[id] = gv
+		if gv != nil {
+			gv.prev = nil // one revision back is all a step needs
 		}
+		gv = &gameViews{rev: rev, byLang: map[i18n.Lang]*madeView{}, prev: gv}
+		vs.games[id] = gv
 	}
+	gv.used = time.Now()
 	mv := gv.byLang[lang]
 	if mv == nil {
 		mv = &madeView{}
+		if gv.prev != nil {
+			mv.prev = gv.prev.byLang[lang]
+		}
 		gv.byLang[lang] = mv
 	}
 	vs.mu.Unlock()
-	mv.once.Do(func() {
-		g, err := vs.s.opts.Play.Game(ctx, id)
-		if err != nil {
-			mv.err = err
-			return
-		}
-		v, err := vs.s.makeView(ctx, &g, lang)
-		if err != nil {
-			mv.err = err
-			return
-		}
-		mv.rev = v.Rev
-		mv.data, mv.err = json.Marshal(v)
-	})
+	mv.once.Do(func() { vs.make(ctx, id, lang, mv) })
 	if mv.err != nil {
 		vs.mu.Lock()
 		if cur := vs.games[id]; cur == gv {
 			delete(vs.games, id) // an error is not kept
 		}
 		vs.mu.Unlock()
+		return nil, mv.err
 	}
-	return mv.data, mv.rev, mv.err
+	return mv, nil
+}
+
+// evict drops the game asked for least lately; views.mu is held.
+func (vs *views) evict() {
+	var oldest uint64
+	var at time.Time
+	for id, gv := range vs.games {
+		if at.IsZero() || gv.used.Before(at) {
+			oldest, at = id, gv.used
+		}
+	}
+	delete(vs.games, oldest)
+}
+
+// make makes mv: the game read, its view, and the step from the view
+// before when that was made.
+func (vs *views) make(ctx context.Context, id uint64, lang i18n.Lang, mv *madeView) {
+	g, err := vs.s.opts.Play.Game(ctx, id)
+	if err != nil {
+		mv.err = err
+		return
+	}
+	v, err := vs.s.makeView(ctx, &g, lang)
+	if err != nil {
+		mv.err = err
+		return
+	}
+	mv.rev = v.Rev
+	if mv.data, mv.err = json.Marshal(v); mv.err != nil {
+		return
+	}
+	vs.mu.Lock()
+	mv.v = v
+	var prev *view
+	if mv.prev != nil {
+		prev = mv.prev.v
+		mv.prev = nil
+	}
+	vs.mu.Unlock()
+	if prev == nil || prev.Rev >= v.Rev {
+		return
+	}
+	k := 0
+	for k < len(prev.Plies) && k < len(v.Plies) && prev.Plies[k].Board == v.Plies[k].Board && prev.Plies[k].SAN == v.Plies[k].SAN {
+		k++
+	}
+	if k == 0 {
+		return
+	}
+	step := *v
+	step.Plies, step.Base, step.Prev = v.Plies[k:], k, prev.Rev
+	if b, err := json.Marshal(step); err == nil {
+		mv.prevRev, mv.step = prev.Rev, b
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -34,9 +35,17 @@ type site struct {
 	srv *httptest.Server
 	g   play.Game
 	at  time.Time
+	// step is the time between two moves (a minute unless set).
+	step time.Duration
 }
 
 func newSite(t testing.TB, guild string, opts Options) *site {
+	t.Helper()
+	return newSiteWith(t, guild, opts, ann.ID)
+}
+
+// newSiteWith is newSite with White played by white.
+func newSiteWith(t testing.TB, guild string, opts Options, white string) *site {
 	t.Helper()
 	i18n.SetReporter(func(l i18n.Lang, id string, err error) { t.Errorf("i18n %s %s: %v", l, id, err) })
 	t.Cleanup(func() { i18n.SetReporter(nil) })
@@ -47,7 +56,7 @@ func newSite(t testing.TB, guild string, opts Options) *site {
 	}
 	t.Cleanup(hub.Close)
 	svc := play.New(st, play.Options{})
-	res, err := svc.Start(context.Background(), play.NewGame{Guild: guild, Channel: "c1", White: ann, Black: bob, At: t0, DaysPerMove: 3})
+	res, err := svc.Start(context.Background(), play.NewGame{Guild: guild, Channel: "c1", White: play.Seat{ID: white, Name: ann.Name}, Black: bob, At: t0, DaysPerMove: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +75,10 @@ func newSite(t testing.TB, guild string, opts Options) *site {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(s)
-	t.Cleanup(srv.Close)
+	t.Cleanup(func() {
+		srv.CloseClientConnections() // a browser's event stream stays open
+		srv.Close()
+	})
 	return &site{t: t, svc: svc, hub: hub, s: s, srv: srv, g: res.Game, at: t0}
 }
 
@@ -79,12 +91,34 @@ func (x *site) path() string {
 // move plays uci for the side to move, through play as any front end.
 func (x *site) move(uci string) {
 	x.t.Helper()
-	x.at = x.at.Add(time.Minute)
+	if x.step == 0 {
+		x.step = time.Minute
+	}
+	x.at = x.at.Add(x.step)
 	res, err := x.svc.Move(context.Background(), play.Act{By: x.g.ToMove().ID, Game: x.g.ID, Revision: x.g.Revision, At: x.at}, uci)
 	if err != nil {
 		x.t.Fatalf("move %s: %v", uci, err)
 	}
 	x.g = res.Game
+}
+
+// randomMoves plays n legal moves chosen by a generator of seed; false
+// if the game ended before.
+func (x *site) randomMoves(n int, seed uint64) bool {
+	x.t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 1))
+	for range n {
+		pos, err := x.g.Position()
+		if err != nil {
+			x.t.Fatal(err)
+		}
+		legal := pos.LegalMoves(nil)
+		if len(legal) == 0 || x.g.Over() {
+			return false
+		}
+		x.move(legal[rng.IntN(len(legal))].UCI())
+	}
+	return !x.g.Over()
 }
 
 func (x *site) get(path string, header map[string]string) (*http.Response, string) {
@@ -231,19 +265,37 @@ func TestTheStreamSendsEachMoveAndResumes(t *testing.T) {
 	if ev.id != x.g.Revision || v.Rev != x.g.Revision || len(v.Plies) != 2 || v.Plies[1].SAN != "exd3" {
 		t.Fatalf("event %d: rev %d, %d plies, want the move exd3 at revision %d", ev.id, v.Rev, len(v.Plies), x.g.Revision)
 	}
-	// A page that lost its stream after that move resumes after it.
+	// A page that lost its stream after that move resumes after it, each
+	// event a step from the revision before it (the game may have moved
+	// on by more than one when a revision's view was made).
 	seen := x.g.Revision
 	x.move("g7f6")
 	x.move("d3c4")
 	r := openSSE(t, x.srv.URL+x.path()+"/events", strconv.Itoa(seen))
-	ev = r.next(t)
-	for ev.id < x.g.Revision {
+	for v.Rev < x.g.Revision {
 		ev = r.next(t)
-	}
-	if err := json.Unmarshal([]byte(ev.data), &v); err != nil {
-		t.Fatal(err)
+		var step view
+		if err := json.Unmarshal([]byte(ev.data), &step); err != nil {
+			t.Fatal(err)
+		}
+		if step.Base == 0 || step.Prev != v.Rev || step.Base > len(v.Plies) {
+			t.Fatalf("revision %d comes as %d positions after %d of revision %d; want a step from %d", step.Rev, len(step.Plies), step.Base, step.Prev, v.Rev)
+		}
+		step.Plies = append(v.Plies[:step.Base:step.Base], step.Plies...)
+		v = step
 	}
 	if len(v.Plies) != 4 || v.Plies[3].SAN != "dxc4" {
 		t.Fatalf("after resuming: %d plies, want 4 ending with dxc4", len(v.Plies))
+	}
+	// A page that saw a revision no longer kept gets the whole view.
+	old := openSSE(t, x.srv.URL+x.path()+"/events", "1")
+	for ev = old.next(t); ev.id < x.g.Revision; ev = old.next(t) {
+	}
+	var whole view
+	if err := json.Unmarshal([]byte(ev.data), &whole); err != nil {
+		t.Fatal(err)
+	}
+	if whole.Base != 0 || len(whole.Plies) != 4 {
+		t.Fatalf("a page far behind gets %d positions after %d; want the whole view", len(whole.Plies), whole.Base)
 	}
 }

@@ -71,6 +71,13 @@ func (m *Memory) Export(ctx context.Context, walk play.Walk) (uint64, error) {
 				it.Body = slices.Clone(it.Body)
 				return walk(play.Record{Outbox: &it})
 			})
+		case play.KindLessons:
+			for _, user := range slices.Sorted(maps.Keys(m.lessons)) {
+				p := m.lessons[user].Clone()
+				if err = walk(play.Record{Lessons: &p, User: user}); err != nil {
+					break
+				}
+			}
 		default:
 			err = play.UnknownKind("memstore", kind)
 		}

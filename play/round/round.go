@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/iceagechess/iceage/game"
 	"github.com/iceagechess/iceage/play"
 )
 
@@ -114,6 +115,9 @@ const (
 	Accept
 	TimeOut
 	Rehome
+	// Adjudicate: a game ended unfinished by a rule of its event (a
+	// tournament's round that closed).
+	Adjudicate
 )
 
 var kindNames = [...]string{Move: "move", OfferDraw: "offer a draw", AcceptDraw: "accept a draw",
@@ -121,7 +125,7 @@ var kindNames = [...]string{Move: "move", OfferDraw: "offer a draw", AcceptDraw:
 	DeclineTakeback: "decline a takeback", Resign: "resign", Abort: "abort", ClaimWin: "claim the win",
 	ClaimDraw: "claim a draw", Premove: "queue conditional moves", WithdrawDraw: "withdraw a draw offer",
 	WithdrawTakeback: "withdraw a takeback request", Begin: "start a game", Accept: "accept a challenge",
-	TimeOut: "time out", Rehome: "move to another channel"}
+	TimeOut: "time out", Rehome: "move to another channel", Adjudicate: "adjudicate"}
 
 // String names the act in English, for logs.
 func (k Kind) String() string {
@@ -299,6 +303,15 @@ func (r *Round) Accept(ctx context.Context, id uint64, by play.Seat, channel str
 func (r *Round) TimeOut(ctx context.Context, id uint64, now time.Time) (Outcome, error) {
 	a := Act{Act: play.Act{Game: id, At: now}, Kind: TimeOut}
 	return r.door(ctx, a, nil, func(svc *play.Service) (play.Result, error) { return svc.TimeOut(ctx, id, now) })
+}
+
+// Adjudicate ends game id, unfinished, as decide rules from the game as
+// the act's transaction reads it (play.Service.Adjudicate): a
+// tournament's round that closes scores its games so. The board that
+// says so and the players to tell are written in the same transaction.
+func (r *Round) Adjudicate(ctx context.Context, id uint64, decide func(g *play.Game) game.Result, at time.Time) (Outcome, error) {
+	a := Act{Act: play.Act{Game: id, At: at}, Kind: Adjudicate}
+	return r.door(ctx, a, nil, func(svc *play.Service) (play.Result, error) { return svc.Adjudicate(ctx, id, decide, at) })
 }
 
 // Rehome moves game id, which goes on, from channel from to to, for

@@ -102,6 +102,38 @@ type Event struct {
 	// freeze if it came now.
 	IceAgeIn    int      `json:"iceAgeIn"`
 	WouldFreeze []string `json:"wouldFreeze,omitempty"`
+	// Clock is a live game's clocks after the revision; nil for
+	// correspondence.
+	Clock *Clock `json:"clock,omitempty"`
+}
+
+// Clock is both clocks of a live game as the revision left them, in
+// milliseconds at its time (Event.At): a page counts the running one
+// down from when the event arrives, and each event corrects it.
+type Clock struct {
+	White int64 `json:"white"`
+	Black int64 `json:"black"`
+	// Running is the side whose clock runs, "white" or "black"; "" when
+	// none does (before the first move, and once the game is over).
+	Running string `json:"running,omitempty"`
+	// Limit and Increment are the time control, in seconds.
+	Limit     int64 `json:"limit"`
+	Increment int64 `json:"increment"`
+}
+
+// clockOf is g's Clock at its last update; nil without one.
+func clockOf(g *play.Game) *Clock {
+	k := g.Clock
+	if k == nil {
+		return nil
+	}
+	turn := g.Turn()
+	c := &Clock{White: k.LeftAt(game.White, turn, g.Updated).Milliseconds(), Black: k.LeftAt(game.Black, turn, g.Updated).Milliseconds(),
+		Limit: int64(k.Limit / time.Second), Increment: int64(k.Increment / time.Second)}
+	if k.Running() && !g.Over() {
+		c.Running = turn.String()
+	}
+	return c
 }
 
 // MarshalJSON writes the event with its outcome in words.
@@ -158,13 +190,14 @@ type followed struct {
 	sans []string
 }
 
-// load reads a whole game: its moves replayed once for their SANs.
+// load reads a whole game, with the SANs its moves carry (a record
+// that does not keep them is replayed once for them).
 func load(g play.Game) (followed, error) {
-	m, err := g.Match()
+	sans, err := g.SANs()
 	if err != nil {
 		return followed{}, err
 	}
-	return followed{game: g, sans: m.SANs()}, nil
+	return followed{game: g, sans: sans}, nil
 }
 
 // next returns the event of g, one revision after f, and what follows
@@ -281,6 +314,7 @@ func (f *followed) fill(ev *Event) {
 	ev.SANs = f.sans[:len(f.sans):len(f.sans)]
 	ev.FEN, ev.Outcome, ev.Deadline = g.FEN, g.Outcome, g.Deadline
 	ev.DrawOffer, ev.Takeback, ev.Flag = g.DrawOffer, g.Takeback, g.Flag
+	ev.Clock = clockOf(g)
 	if pos, err := g.Position(); err == nil {
 		ev.IceAgeIn = pos.BlackMovesToIceAge()
 		if !g.Over() {

@@ -36,11 +36,31 @@
     if (view.clocks && view.clocks.length === 2) {
       var c = document.createElement("span");
       c.className = "clock";
-      var secs = Math.max(0, Math.floor(view.clocks[white ? 0 : 1]));
-      c.textContent = Math.floor(secs / 60) + ":" + String(secs % 60).padStart(2, "0");
+      c.dataset.side = white ? "w" : "b";
       el.append(" ", c);
     }
   }
+
+  // clockText is a clock's time as m:ss (h:mm:ss from an hour), its
+  // running side counted down from when its turn began.
+  function clockText(side) {
+    var secs = view.clocks[side === "w" ? 0 : 1];
+    if (view.clockRuns === side && view.clockSince) {
+      secs -= (Date.now() - Date.parse(view.clockSince)) / 1000;
+    }
+    secs = Math.max(0, Math.ceil(secs));
+    var h = Math.floor(secs / 3600), m = Math.floor(secs / 60) % 60, s = secs % 60;
+    var mm = h > 0 ? h + ":" + String(m).padStart(2, "0") : String(m);
+    return mm + ":" + String(s).padStart(2, "0");
+  }
+
+  function tick() {
+    document.querySelectorAll(".clock").forEach(function (c) {
+      c.textContent = clockText(c.dataset.side);
+      c.classList.toggle("running", view.clockRuns === c.dataset.side);
+    });
+  }
+  setInterval(function () { if (view.clockRuns) tick(); }, 250);
 
   function current() { return shown === null ? view.plies.length - 1 : shown; }
 
@@ -50,6 +70,7 @@
     IceBoard.draw($("board"), ply, flip, ply.label || "");
     player($("top"), flip ? view.white : view.black, flip);
     player($("bottom"), flip ? view.black : view.white, !flip);
+    if (view.clocks) tick();
     var status = $("status");
     status.replaceChildren();
     var lines = [];
@@ -69,7 +90,13 @@
       p.textContent = l;
       status.append(p);
     });
-    text($("iceage"), ply.iceAge ? texts["iceage.title"] + ": " + ply.iceAge : "");
+    var ice = $("iceage");
+    ice.replaceChildren();
+    if (ply.iceAge) {
+      var title = document.createElement("strong");
+      title.textContent = texts["iceage.title"];
+      ice.append(title, " ", ply.iceAge);
+    }
     moves(i);
     $("first").disabled = $("prev").disabled = i === 0;
     $("next").disabled = $("last").disabled = i === view.plies.length - 1;
@@ -125,9 +152,19 @@
     e.preventDefault();
   });
 
-  // update takes a newer view; a replay stays where it is.
+  // update takes a newer view, whole or as a step from the one shown
+  // (its positions after the first v.base); a replay stays where it is.
   function update(v) {
     if (v.game !== view.game || v.rev <= view.rev) return;
+    if (v.base) {
+      if (v.prev !== view.rev || v.base > view.plies.length) {
+        refetch();
+        return;
+      }
+      v.plies = view.plies.slice(0, v.base).concat(v.plies);
+      delete v.base;
+      delete v.prev;
+    }
     view = v;
     if (shown !== null && shown >= view.plies.length) shown = null;
     render();
@@ -138,6 +175,15 @@
     var el = $("live");
     el.className = "live " + (ok ? "on" : "off");
     text(el, ok ? texts["web.live"] : texts["web.reconnecting"]);
+  }
+
+  // refetch reads the whole view, for a step that does not follow the
+  // view shown.
+  function refetch() {
+    fetch(base + "/view", { credentials: "same-origin", cache: "no-store" })
+      .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
+      .then(update)
+      .catch(function () { live(false); });
   }
 
   var polling = null;
