@@ -170,7 +170,7 @@ type Attempt struct {
 	moves  int         // the solver's moves in played
 	wrong  int         // wrong tries, illegal ones included
 	solved bool
-	iceAge *game.IceAge // the latest Ice Age since the start or the last miss
+	iceAge *game.IceAge  // the latest Ice Age since the start or the last miss
 	taken  game.Bitboard // the squares the solver captured on since then
 }
 
