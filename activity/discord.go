@@ -31,6 +31,9 @@ const (
 	maxCached = 10_000
 )
 
+// errBusy: too many requests to Discord are in flight.
+var errBusy = errors.New("activity: too many requests to Discord at once")
+
 // errRefused is Discord's refusal of a token, a code or an instance: the
 // asker's fault, not the server's.
 var errRefused = errors.New("activity: Discord refused")
@@ -43,8 +46,9 @@ type discord struct {
 	botToken     string
 	client       *http.Client
 	now          func() time.Time
-	// asking bounds the requests to Discord in flight at once: a stranger
-	// who floods /api/token waits for a place, and costs no more.
+	// asking bounds the requests to Discord in flight at once: past it,
+	// a request is refused at once (errBusy), so that a stranger who
+	// floods /api/token holds no more than these.
 	asking chan struct{}
 
 	identities cache[identity]
@@ -80,8 +84,10 @@ func newDiscord(base, clientID, clientSecret, botToken string, client *http.Clie
 func (d *discord) ask(req *http.Request, v any) error {
 	select {
 	case d.asking <- struct{}{}:
-	case <-req.Context().Done():
-		return req.Context().Err()
+	default:
+		// A flood waits for nothing and costs nothing more: the user
+		// tries again in a moment.
+		return errBusy
 	}
 	defer func() { <-d.asking }()
 	resp, err := d.client.Do(req) // #nosec G704 -- Discord's address is the configuration's; what a request adds to it is checked (validInstance)

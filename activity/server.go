@@ -34,12 +34,15 @@ var files embed.FS
 // game's view and event stream) are reached under it.
 const Prefix = "/activity"
 
-// CSP lets Discord's client frame the Activity (through its proxy, the
-// page's own origin is discordsays.com) and nothing but the page's own
-// origin serve it: Discord's proxy refuses any other anyway.
+// CSP lets nothing but the page's own origin serve it: inside Discord,
+// Discord's proxy (APP_ID.discordsays.com), which refuses any other
+// anyway. It names no frame-ancestors: Discord's clients frame the page
+// from discord.com, and some from documents of no origin (the SDK takes
+// messages from "null"), which no source list matches; and a page framed
+// by anyone else signs no one in, since only Discord's client has the
+// code its authorize gives.
 const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
-	"base-uri 'none'; form-action 'none'; " +
-	"frame-ancestors 'self' https://discord.com https://*.discord.com https://discordapp.com https://*.discordapp.com"
+	"base-uri 'none'; form-action 'none'"
 
 // Options are what the Activity serves from.
 type Options struct {
@@ -232,9 +235,10 @@ func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 	}
 	token, err := s.discord.exchange(r.Context(), req.Code)
 	if err != nil {
-		if !errors.Is(err, errRefused) {
-			s.log.Warn("activity: exchanging a code", "err", err)
+		if busy(w, err, lang) {
+			return
 		}
+		s.logUnless(err, "exchanging a code")
 		problem(w, http.StatusUnauthorized, i18n.T(lang, "activity.page.sign_in_failed", nil))
 		return
 	}
@@ -262,12 +266,18 @@ func (s *Server) who(w http.ResponseWriter, r *http.Request, instanceID string) 
 	}
 	id, err := s.discord.identify(r.Context(), token)
 	if err != nil {
+		if busy(w, err, lang) {
+			return asker{}, false
+		}
 		s.logUnless(err, "identifying a user")
 		problem(w, http.StatusUnauthorized, i18n.T(lang, "activity.page.sign_in_failed", nil))
 		return asker{}, false
 	}
 	a := asker{identity: id, lang: s.userLang(r.Context(), id)}
 	in, err := s.discord.instance(r.Context(), instanceID)
+	if busy(w, err, a.lang) {
+		return asker{}, false
+	}
 	if err != nil || !slices.Contains(in.Users, id.User) {
 		if err != nil {
 			s.logUnless(err, "reading an Activity instance")
@@ -277,6 +287,16 @@ func (s *Server) who(w http.ResponseWriter, r *http.Request, instanceID string) 
 	}
 	a.instance = in
 	return a, true
+}
+
+// busy answers 503 when err is errBusy: the page says to try again.
+func busy(w http.ResponseWriter, err error, lang i18n.Lang) bool {
+	if !errors.Is(err, errBusy) {
+		return false
+	}
+	w.Header().Set("Retry-After", "1")
+	problem(w, http.StatusServiceUnavailable, i18n.T(lang, "activity.page.failed", nil))
+	return true
 }
 
 func (s *Server) logUnless(err error, what string) {

@@ -40,7 +40,7 @@ type world struct {
 
 var t0 = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 
-func newWorld(t *testing.T) *world {
+func newWorld(t testing.TB) *world {
 	t.Helper()
 	w := &world{srv: fakediscord.New(t)}
 	w.now.Store(t0.Unix())
@@ -90,7 +90,7 @@ func newWorld(t *testing.T) *world {
 }
 
 // call sends a request to the Activity's server and decodes its JSON.
-func (w *world) call(t *testing.T, method, path, token, body string) (int, map[string]any) {
+func (w *world) call(t testing.TB, method, path, token, body string) (int, map[string]any) {
 	t.Helper()
 	req, err := http.NewRequest(method, w.web.URL+activity.Prefix+path, strings.NewReader(body))
 	if err != nil {
@@ -112,7 +112,7 @@ func (w *world) call(t *testing.T, method, path, token, body string) (int, map[s
 }
 
 // signIn is the page's sign-in: the SDK's code, traded at /api/token.
-func (w *world) signIn(t *testing.T, u fakediscord.User) string {
+func (w *world) signIn(t testing.TB, u fakediscord.User) string {
 	t.Helper()
 	status, got := w.call(t, "POST", "/api/token", "", `{"code":"`+w.srv.Authorize(u.ID)+`"}`)
 	token, _ := got["access_token"].(string)
@@ -252,6 +252,9 @@ func TestStrangersCostNothing(t *testing.T) {
 	if _, after := w.srv.Exchanges(); after != before {
 		t.Errorf("malformed requests asked Discord who they were %d times", after-before)
 	}
+	if g, _ := w.round.Service().Game(context.Background(), w.game.ID); g.Revision != w.game.Revision || len(g.Moves) != 0 {
+		t.Errorf("malformed requests changed the game: revision %d, moves %v", g.Revision, g.Moves)
+	}
 	// A game of another channel is none of this instance's.
 	status, _ := w.call(t, "POST", "/api/move", alice, move(other.ID, w.game.ID, w.game.Revision, "h2g3"))
 	if status != 403 {
@@ -267,7 +270,7 @@ func TestStrangersCostNothing(t *testing.T) {
 	}
 }
 
-func TestThePageMayBeFramedByDiscordOnly(t *testing.T) {
+func TestThePageMayBeFramed(t *testing.T) {
 	w := newWorld(t)
 	resp, err := http.Get(w.web.URL + activity.Prefix + "/")
 	if err != nil {
@@ -276,7 +279,7 @@ func TestThePageMayBeFramedByDiscordOnly(t *testing.T) {
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	csp := resp.Header.Get("Content-Security-Policy")
-	if resp.StatusCode != 200 || !strings.Contains(csp, "frame-ancestors 'self' https://discord.com") || strings.Contains(csp, "'unsafe-inline'") ||
+	if resp.StatusCode != 200 || !strings.Contains(csp, "default-src 'none'") || strings.Contains(csp, "frame-ancestors") || strings.Contains(csp, "'unsafe-inline'") ||
 		resp.Header.Get("X-Frame-Options") != "" || !strings.Contains(string(body), `data-client-id="`+w.srv.AppID()+`"`) {
 		t.Errorf("page %d, CSP %q, X-Frame-Options %q", resp.StatusCode, csp, resp.Header.Get("X-Frame-Options"))
 	}
@@ -312,5 +315,64 @@ func TestADMsGameIsItsPlayers(t *testing.T) {
 	}
 	if status, got := w.call(t, "GET", "/api/game?instance="+in.ID, w.signIn(t, w.carol), ""); status != 404 || got["error"] == nil {
 		t.Errorf("Carol and the DM's game: %d %v, want 404", status, got)
+	}
+}
+
+// A flood of sign-ins holds no more than a few requests to Discord: the
+// rest are turned away at once, asking Discord nothing.
+func TestAFloodIsTurnedAway(t *testing.T) {
+	w := newWorld(t)
+	release := make(chan struct{})
+	var asked atomic.Int64
+	slow := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		asked.Add(1)
+		<-release
+		http.Error(rw, `{"error":"invalid_grant"}`, http.StatusBadRequest)
+	}))
+	defer slow.Close()
+	site, err := web.New(web.Options{Play: w.round.Service(), Hub: nil, Secret: []byte("0123456789abcdef0123456789abcdef"), PublicURL: "http://127.0.0.1/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	act, err := activity.New(activity.Options{ClientID: w.srv.AppID(), ClientSecret: "s", BotToken: "b", DiscordURL: slow.URL, Round: w.round, Web: site})
+	if err != nil {
+		t.Fatal(err)
+	}
+	act.Mount()
+	front := httptest.NewServer(site)
+	defer front.Close()
+	const n = 40
+	statuses := make(chan int, n)
+	for range n {
+		go func() {
+			resp, err := http.Post(front.URL+activity.Prefix+"/api/token", "application/json", strings.NewReader(`{"code":"abc"}`))
+			if err != nil {
+				statuses <- 0
+				return
+			}
+			resp.Body.Close()
+			statuses <- resp.StatusCode
+		}()
+	}
+	busy := 0
+	for busy < n-16 {
+		select {
+		case s := <-statuses:
+			if s != http.StatusServiceUnavailable {
+				t.Fatalf("a sign-in of the flood answered %d before Discord did, want 503", s)
+			}
+			busy++
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%d sign-ins turned away, want %d", busy, n-16)
+		}
+	}
+	close(release)
+	for range 16 {
+		if s := <-statuses; s != http.StatusUnauthorized {
+			t.Errorf("a sign-in Discord refused answered %d, want 401", s)
+		}
+	}
+	if got := asked.Load(); got != 16 {
+		t.Errorf("Discord was asked %d times, want 16", got)
 	}
 }
