@@ -31,8 +31,8 @@
 // Inside Discord the page is served through discordsays.com, whose root
 // URL mapping points at the listener's Prefix (/activity): every path the
 // page uses is relative, and the listener's own pages are served under
-// Prefix too (Mount). CSP lets Discord's client frame the page and
-// nothing but its own origin serve it.
+// Prefix too (Mount). CSP lets nothing but the page's own origin serve
+// it, and any client frame it (see CSP).
 //
 // # Building the script
 //

@@ -34,12 +34,15 @@ var files embed.FS
 // game's view and event stream) are reached under it.
 const Prefix = "/activity"
 
-// CSP lets Discord's client frame the Activity (through its proxy, the
-// page's own origin is discordsays.com) and nothing but the page's own
-// origin serve it: Discord's proxy refuses any other anyway.
+// CSP lets nothing but the page's own origin serve it: inside Discord,
+// Discord's proxy (APP_ID.discordsays.com), which refuses any other
+// anyway. It names no frame-ancestors: Discord's clients frame the page
+// from discord.com, and some from documents of no origin (the SDK takes
+// messages from "null"), which no source list matches; and a page framed
+// by anyone else signs no one in, since only Discord's client has the
+// code its authorize gives.
 const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
-	"base-uri 'none'; form-action 'none'; " +
-	"frame-ancestors 'self' https://discord.com https://*.discord.com https://discordapp.com https://*.discordapp.com"
+	"base-uri 'none'; form-action 'none'"
 
 // Options are what the Activity serves from.
 type Options struct {

@@ -10,22 +10,24 @@ import (
 
 // Picture draws a step's position pos (its start, or where the solver
 // got to) from the solver's side, with the squares its goal is about
-// marked in blue. With a man chosen (from is not NoSquare), arrows show
-// every square its move reaches, those the rules bar included: which is
-// which is for the player to find. A refused try (not nil) is drawn in
-// red: its arrow, and what barred it (the blocker, the attackers).
+// marked in green. With a man chosen (from is not NoSquare), its square
+// and every square its move reaches are marked in blue, those the rules
+// bar included: which is which is for the player to find (squares, not
+// arrows, which pile up along a queen's lines). A refused try (not nil)
+// is drawn in red: its arrow, and what barred it (the blocker, the
+// attackers).
 // opt gives the theme, size and header words.
 func (st *Step) Picture(w io.Writer, pos *game.Position, from game.Square, refused *game.MoveError, opt render.Options) error {
 	if start, err := game.ParseFEN(st.Exercise.FEN); err == nil && start.Turn() == game.Black {
 		opt.Orientation = render.BlackBottom
 	}
 	for _, s := range st.Marks {
-		opt.Highlights = append(opt.Highlights, render.Highlight{Square: s, Mark: render.Info})
+		opt.Highlights = append(opt.Highlights, render.Highlight{Square: s, Mark: render.Hint})
 	}
 	if from != game.NoSquare {
-		opt.Highlights = append(opt.Highlights, render.Highlight{Square: from, Mark: render.Hint})
+		opt.Highlights = append(opt.Highlights, render.Highlight{Square: from, Mark: render.Info})
 		for _, t := range exercise.Targets(pos, from) {
-			opt.Arrows = append(opt.Arrows, render.Arrow{From: from, To: t.Move.To(), Mark: render.Info})
+			opt.Highlights = append(opt.Highlights, render.Highlight{Square: t.Move.To(), Mark: render.Info})
 		}
 	}
 	if refused != nil && refused.From.Valid() && refused.To.Valid() {

@@ -17,7 +17,8 @@ import (
 
 // Every step's picture draws, at a phone's width, from the solver's
 // side; with ICEAGE_SHOTS set they are written there to be looked at:
-// the start, and the first man of a wrong try with its squares.
+// the start, the man of the first wrong try with its squares, and the
+// try refused.
 func TestEveryStepHasAPicture(t *testing.T) {
 	dir := os.Getenv("ICEAGE_SHOTS")
 	for _, l := range lesson.All() {
@@ -33,7 +34,7 @@ func TestEveryStepHasAPicture(t *testing.T) {
 			for k, pic := range []struct {
 				from    game.Square
 				refused *game.MoveError
-			}{{game.NoSquare, nil}, {wrong.From(), refused}} {
+			}{{game.NoSquare, nil}, {wrong.From(), nil}, {game.NoSquare, refused}} {
 				var buf bytes.Buffer
 				opt := render.Options{Size: 400, Words: i18n.BoardWords{Lang: i18n.English}}
 				if err := st.Picture(&buf, &pos, pic.from, pic.refused, opt); err != nil {

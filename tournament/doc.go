@@ -17,8 +17,9 @@
 // encounter and wins (C.07), counting unplayed rounds against a virtual
 // opponent. ReadTRF and WriteTRF read and write TRF-2016 with the XXR,
 // XXC, XXS and XXZ lines that JaVaFo and bbpPairings read (and TRF-2026's
-// 142, 152 and 162), with FIDE's result codes for forfeits (+, -) and
-// byes (U the pairing's, F, H, Z the rounds sat out).
+// 142, 152 and 162), the first and last days (042, 052), with FIDE's
+// result codes for forfeits (+, -) and byes (U the pairing's, F, H, Z
+// the rounds sat out); Tournament.TRF is a tournament's export.
 //
 // A Tournament is one event's life: sign-up (Join, Withdraw), the start
 // by the organiser or at its time (Start), results (Record), the next
