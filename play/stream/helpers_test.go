@@ -236,4 +236,3 @@ func checkState(t testing.TB, ev *stream.Event, g play.Game) {
 		t.Fatalf("IceAgeIn %d, want %d", ev.IceAgeIn, pos.BlackMovesToIceAge())
 	}
 }
-
