@@ -179,7 +179,8 @@ type Web struct {
 	// off. Env ICEAGE_WEB_LISTEN.
 	Listen string `yaml:"listen"`
 	// PublicURL is the address people reach it at, which the boards'
-	// Watch live buttons link to, e.g. https://chess.example.org/.
+	// Watch live buttons link to: the root of a host, e.g.
+	// https://chess.example.org/.
 	// Required with Listen. Env ICEAGE_PUBLIC_URL.
 	PublicURL string `yaml:"public_url"`
 	// SecretFile keeps the secret that the pages' addresses are signed
@@ -568,6 +569,10 @@ func (w Web) check(h HTTP) error {
 	u, err := url.Parse(w.PublicURL)
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
 		return fmt.Errorf("web.public_url %q: want an http or https address with no query, e.g. https://chess.example.org/", w.PublicURL)
+	}
+	// The pages name their scripts and styles from the host's root.
+	if u.Path != "" && u.Path != "/" {
+		return fmt.Errorf("web.public_url %q: want the root of a host, e.g. https://chess.example.org/ (the pages are served from /)", w.PublicURL)
 	}
 	return nil
 }

@@ -249,7 +249,7 @@ func (r *Runner) StartGames(ctx context.Context, id uint64, now time.Time) ([]pl
 		out, err := r.Round.StartWith(ctx, play.NewGame{
 			Guild: t.Guild, Channel: ch, Tournament: t.ID,
 			White: play.Seat{ID: w.ID, Name: w.Name}, Black: play.Seat{ID: bl.ID, Name: bl.Name},
-			Rated: t.Rated, DaysPerMove: t.DaysPerMove, At: now,
+			Rated: t.Rated, DaysPerMove: t.DaysPerMove, Time: t.Time, At: now,
 		}, func(tx play.Tx, g *play.Game) error {
 			cur, err := load(tx, id)
 			if err != nil {
