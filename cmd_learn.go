@@ -9,6 +9,7 @@ import (
 	"github.com/iceagechess/iceage/i18n"
 	"github.com/iceagechess/iceage/play"
 	"github.com/iceagechess/iceage/play/memstore"
+	"github.com/iceagechess/iceage/store"
 	"github.com/iceagechess/iceage/tui"
 )
 
@@ -17,13 +18,16 @@ func init() {
 }
 
 // runLearn runs the lessons of /learn in the terminal, one move or
-// command a line; the stars earned last as long as the session.
+// command a line. The stars earned last as long as the session, or are
+// kept in a database file with -db (the bot's own file works too: the
+// terminal's player is the user "terminal").
 func runLearn(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("learn", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	lang := fs.String("lang", "en", "the language of the lessons: en, fr, ru, nb, es or nl")
+	db := fs.String("db", "", "keep the stars earned in this database file (default: for the session only)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: iceage learn [-lang en|fr|ru|nb|es|nl]")
+		fmt.Fprintln(stderr, "usage: iceage learn [-lang en|fr|ru|nb|es|nl] [-db FILE]")
 		fmt.Fprintln(stderr, "Ten short lessons, each a few positions with a goal. Type a lesson's number, then moves in any notation")
 		fmt.Fprintln(stderr, "(Nf3, g1f3); commands: hint, again, next, lessons, quit.")
 		fs.PrintDefaults()
@@ -36,8 +40,18 @@ func runLearn(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	ctx := context.Background()
-	svc := play.New(memstore.New(), play.Options{})
-	l := tui.NewLearner(ctx, svc, "you", i18n.FromDiscord(*lang), nil)
+	var st play.Storage = memstore.New()
+	if *db != "" {
+		s, err := store.Open(*db, nil)
+		if err != nil {
+			fmt.Fprintln(stderr, "learn:", err)
+			return 1
+		}
+		defer s.Close()
+		st = s
+	}
+	svc := play.New(st, play.Options{})
+	l := tui.NewLearner(ctx, svc, "terminal", i18n.FromDiscord(*lang), nil)
 	if err := tui.RunLessons(l, localInput, stdout); err != nil {
 		fmt.Fprintln(stderr, "learn:", err)
 		return 1

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -25,6 +26,26 @@ func TestLearnRunsTheLessonsInTheTerminal(t *testing.T) {
 		if !strings.Contains(s, want) {
 			t.Errorf("iceage learn printed no %q:\n%s", want, s)
 		}
+	}
+}
+
+// With -db the stars outlast the session.
+func TestLearnKeepsTheStarsInADatabase(t *testing.T) {
+	old := localInput
+	t.Cleanup(func() { localInput = old })
+	db := filepath.Join(t.TempDir(), "learn.db")
+	localInput = strings.NewReader("3\nexd5\nquit\n")
+	var out, errs strings.Builder
+	if code := dispatch([]string{"learn", "-db", db}, &out, &errs); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	localInput = strings.NewReader("quit\n")
+	out.Reset()
+	if code := dispatch([]string{"learn", "-db", db}, &out, &errs); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	if !strings.Contains(out.String(), " 3. Pawns and ice  ★★★☆☆☆") || !strings.Contains(out.String(), "3 of 57 stars") {
+		t.Fatalf("the second session shows:\n%s", out.String())
 	}
 }
 

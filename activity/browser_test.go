@@ -26,6 +26,7 @@ import (
 	"github.com/iceagechess/iceage/internal/fakediscord"
 	"github.com/iceagechess/iceage/play"
 	"github.com/iceagechess/iceage/play/memstore"
+	"github.com/iceagechess/iceage/play/round"
 	"github.com/iceagechess/iceage/play/stream"
 	"github.com/iceagechess/iceage/web"
 )
@@ -83,6 +84,7 @@ type live struct {
 	board             fakediscord.Message
 	game              play.Game
 	svc               *play.Service
+	round             *round.Round
 }
 
 func newLive(t *testing.T) *live {
@@ -126,6 +128,7 @@ func newLive(t *testing.T) *live {
 		t.Fatal(err)
 	}
 	act.Mount()
+	x.round = b.Round()
 	mux.Handle("/", w)
 	mux.HandleFunc("GET /test/parent", func(rw http.ResponseWriter, r *http.Request) {
 		rw.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -440,5 +443,28 @@ func TestTheActivityInABrowser(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+	}
+}
+
+// TestAPawnPromotes: a pawn dragged to the last rank asks which man it
+// becomes, and becomes it.
+func TestAPawnPromotes(t *testing.T) {
+	browser := browsertest.New(t, 600, 800)
+	x := newLive(t)
+	ch := x.srv.AddChannel(fakediscord.Channel{GuildID: x.guild.ID, Name: "endgame"})
+	out, err := x.round.Start(context.Background(), play.NewGame{Guild: x.guild.ID, Channel: ch.ID, StartFEN: "4k3/P7/8/8/8/8/8/4K3 w - - 0 1",
+		White: play.Seat{ID: x.alice.ID, Name: "Alice"}, Black: play.Seat{ID: x.bob.ID, Name: "Bob"}, At: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab := x.open(t, browser, x.srv.LaunchActivity(ch.ID, x.alice.ID), x.alice)
+	drag(t, tab, "a7", "a8")
+	x.wait(t, tab, `!act().getElementById("promote").hidden`)
+	if ok := eval[bool](t, tab, `(() => { const b = [...act().querySelectorAll("#promote button")].find(b => b.textContent === "knight"); if (b) b.click(); return !!b; })()`); !ok {
+		t.Fatalf("no knight among the promotions: %q", eval[string](t, tab, `act().getElementById("promote").textContent`))
+	}
+	x.wait(t, tab, `act().getElementById("activity").dataset.rev > `+fmt.Sprint(out.Game.Revision))
+	if g, _ := x.svc.Game(context.Background(), out.Game.ID); len(g.Moves) != 1 || g.Moves[0].UCI != "a7a8n" {
+		t.Errorf("moves %+v, want a7a8n", g.Moves)
 	}
 }

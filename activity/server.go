@@ -105,7 +105,7 @@ func New(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{opts: opts, log: opts.Logger, page: page, static: http.FileServerFS(sub),
+	s := &Server{opts: opts, log: opts.Logger, page: page, static: web.StaticHandler(sub),
 		discord: newDiscord(opts.DiscordURL, opts.ClientID, opts.ClientSecret, opts.BotToken, opts.Client, opts.Now)}
 	return s, nil
 }
@@ -139,13 +139,10 @@ func frameable(w http.ResponseWriter) {
 	h.Set("Referrer-Policy", "no-referrer")
 }
 
+// serveStatic serves the page's script, styles and licences, as the
+// listener serves its own files.
 func (s *Server) serveStatic(w http.ResponseWriter, r *http.Request) {
 	frameable(w)
-	if strings.HasSuffix(r.URL.Path, "/") {
-		http.NotFound(w, r)
-		return
-	}
-	w.Header().Set("Cache-Control", "public, max-age=3600")
 	s.static.ServeHTTP(w, r)
 }
 

@@ -252,6 +252,9 @@ func TestStrangersCostNothing(t *testing.T) {
 	if _, after := w.srv.Exchanges(); after != before {
 		t.Errorf("malformed requests asked Discord who they were %d times", after-before)
 	}
+	if g, _ := w.round.Service().Game(context.Background(), w.game.ID); g.Revision != w.game.Revision || len(g.Moves) != 0 {
+		t.Errorf("malformed requests changed the game: revision %d, moves %v", g.Revision, g.Moves)
+	}
 	// A game of another channel is none of this instance's.
 	status, _ := w.call(t, "POST", "/api/move", alice, move(other.ID, w.game.ID, w.game.Revision, "h2g3"))
 	if status != 403 {

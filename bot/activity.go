@@ -72,9 +72,12 @@ func (b *Bot) playHereClick(in *interaction, a play.Act) error {
 // entryPoint is the Activity's Entry Point command: Discord launches the
 // Activity when it is chosen, without asking the bot.
 func entryPoint() *discordgo.ApplicationCommand {
+	// Wherever the commands reach: a game of a group DM plays in its
+	// Activity too.
 	return &discordgo.ApplicationCommand{Type: entryPointCommand,
 		Name: en("activity.entry.name"), NameLocalizations: ptr(localized("activity.entry.name")),
-		Description: en("activity.entry.desc"), DescriptionLocalizations: ptr(localized("activity.entry.desc"))}
+		Description: en("activity.entry.desc"), DescriptionLocalizations: ptr(localized("activity.entry.desc")),
+		Contexts: ptr(anywhere.contexts()), IntegrationTypes: ptr(anywhere.installs())}
 }
 
 // withEntryPoint is a global command set with the Entry Point command

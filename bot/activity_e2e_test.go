@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -19,8 +20,7 @@ type launches struct {
 func (l *launches) note(user, channel string, game uint64) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.seen = append(l.seen, user+" "+channel)
-	_ = game
+	l.seen = append(l.seen, fmt.Sprint(user, " ", channel, " ", game))
 }
 
 func (l *launches) all() []string {
@@ -75,7 +75,11 @@ func TestPlayHereLaunchesTheActivity(t *testing.T) {
 	if !ok || c.Instance != in.ID || !slices.Equal(in.Users, []string{w.carol.ID}) {
 		t.Errorf("instance %+v (%v), call's %q", in, ok, c.Instance)
 	}
-	if got := l.all(); !slices.Equal(got, []string{w.carol.ID + " " + where}) {
+	g, err := w.bot.Round().Service().GameIn(w.ctx(), where)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := l.all(); !slices.Equal(got, []string{fmt.Sprint(w.carol.ID, " ", where, " ", g.ID)}) {
 		t.Errorf("launches heard %v", got)
 	}
 	// The board after a move has the button too.

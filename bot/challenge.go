@@ -18,7 +18,7 @@ import (
 const threadArchiveMinutes = 10080
 
 func init() {
-	addCommand(appCommand{name: "challenge", declare: declareChallenge, run: (*Bot).challengeCommand, complete: (*Bot).completeChallenge, help: helpPlay + 1, reach: anywhere})
+	addCommand(appCommand{name: "challenge", declare: declareChallenge, run: (*Bot).challengeCommand, complete: (*Bot).completeTimeOption, help: helpPlay + 1, reach: anywhere})
 	addCommand(appCommand{name: challengeUserCommand, run: (*Bot).challengeMember, reach: anywhere, declare: func(*Config) *discordgo.ApplicationCommand {
 		return &discordgo.ApplicationCommand{Type: discordgo.UserApplicationCommand, Name: challengeUserCommand,
 			NameLocalizations: ptr(localized("cmd.challenge_user.name"))}
@@ -291,7 +291,7 @@ func (b *Bot) acceptClick(in *interaction, id uint64) error {
 	// here at once, or by the outbox when Discord refuses it.
 	board, err := b.deliveryMessage(ctx, in.public, &out.Boards[0])
 	if err != nil {
-		if rerr := b.round.NotShown(b.life, &out); rerr != nil {
+		if rerr := b.round.NotShown(b.life.ctx(), &out); rerr != nil {
 			b.log.Error("handing a board to the outbox; it is posted when its hold ends", "game", g.ID, "err", rerr)
 		}
 		return err
@@ -306,7 +306,7 @@ func (b *Bot) acceptClick(in *interaction, id uint64) error {
 		return nil
 	}
 	if err := in.respond(board); err != nil {
-		if rerr := b.round.NotShown(b.life, &out); rerr != nil {
+		if rerr := b.round.NotShown(b.life.ctx(), &out); rerr != nil {
 			b.log.Error("handing a board to the outbox; it is posted when its hold ends", "game", g.ID, "err", rerr)
 		}
 		return err

@@ -34,15 +34,27 @@ func timeOption() *discordgo.ApplicationCommandOption {
 		DescriptionLocalizations: localized("clock.option.desc"), Autocomplete: true, MaxLength: 16}
 }
 
-// completeChallenge answers the autocomplete of /challenge's options:
-// only time: has suggestions.
-func (b *Bot) completeChallenge(in *interaction) error {
-	for _, o := range in.i.ApplicationCommandData().Options {
-		if o.Focused && o.Name == timeOptionName {
-			return b.choices(in, timeChoices(in.lang, o.StringValue()))
-		}
+// completeTimeOption answers the autocomplete of a command whose only
+// option that autocompletes is time: (/challenge, /tournament create).
+func (b *Bot) completeTimeOption(in *interaction) error {
+	if o := focused(in.i.ApplicationCommandData().Options); o != nil && o.Name == timeOptionName {
+		return b.choices(in, timeChoices(in.lang, o.StringValue()))
 	}
 	return b.noChoices(in)
+}
+
+// focused returns the option being typed, in a subcommand's too; nil if
+// none is.
+func focused(opts []*discordgo.ApplicationCommandInteractionDataOption) *discordgo.ApplicationCommandInteractionDataOption {
+	for _, o := range opts {
+		if o.Focused {
+			return o
+		}
+		if f := focused(o.Options); f != nil {
+			return f
+		}
+	}
+	return nil
 }
 
 // timeChoices are the time controls offered for what was typed: what

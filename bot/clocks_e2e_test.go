@@ -205,3 +205,75 @@ func TestBlitzRatingsInDiscord(t *testing.T) {
 		t.Fatalf("/stats shows no blitz rating: %+v", st.Embeds[0].Fields)
 	}
 }
+
+// The time control follows a game everywhere a game begins: an open
+// challenge, its Rematch, and a game against the engine, whose own
+// clock runs while it thinks.
+func TestLiveTimeControlsInOpenChallengesRematchesAndEngineGames(t *testing.T) {
+	w := newEngineWorld(t, memstore.New(), "en-US", fastEngine)
+	open := w.command(w.alice, w.chess.ID, "challenge", fakediscord.StringOption("time", "5+3"))
+	if open.Ephemeral() || !strings.Contains(open.Embeds[0].Description, "5+3 blitz") {
+		t.Fatalf("the open challenge: %q, %+v", open.Content, open.Embeds)
+	}
+	w.click(w.dan, open, "accept")
+	c, err := w.srv.WaitFor(w.ctx(), func(c fakediscord.Call) bool {
+		return c.Kind == fakediscord.KindThread && c.Message.ID == open.ID && c.Err == nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	thread := c.Channel.ID
+	board := w.waitMessage(thread, func(m fakediscord.Message) bool { return len(m.Files) > 0 })
+	if g := w.gameOf(thread); g.TimeControl() != (play.TimeControl{Limit: 5 * time.Minute, Increment: 3 * time.Second}) {
+		t.Fatalf("the open challenge's game has %+v", g.Clock)
+	}
+	boardHasClocks(t, board, "5:00", "5:00")
+	end := w.resignByClicking(w.dan, thread, board)
+	again := w.click(w.alice, end, "rematch")
+	if !strings.Contains(again.Embeds[0].Description, "5+3 blitz") {
+		t.Fatalf("the rematch says %q", again.Embeds[0].Description)
+	}
+
+	eg, _ := w.engineGame(w.bob, fakediscord.StringOption("time", "1+0"), fakediscord.StringOption("color", "white"), fakediscord.IntOption("level", 2))
+	w.waitMessage(eg, func(m fakediscord.Message) bool { return len(m.Files) > 0 })
+	w.command(w.bob, eg, "move", fakediscord.StringOption("move", "hxg3"))
+	w.engineReply(eg)
+	g := w.gameOf(eg)
+	if g.Clock == nil || g.Ply() != 2 || !g.Clock.Running() || g.Clock.Left[game.Black] > time.Minute {
+		t.Fatalf("the engine's game: %d plies, clocks %+v", g.Ply(), g.Clock)
+	}
+}
+
+// A Swiss with a time control: its sign-up post says which, the
+// autocomplete of /tournament create offers the controls, and its games
+// are played on the clock.
+func TestATournamentWithATimeControl(t *testing.T) {
+	w := newTournamentWorld(t)
+	id := w.srv.Autocomplete(w.org.ID, w.chess.ID, "tournament", fakediscord.SubCommand("create", fakediscord.Focused("time", "10")))
+	if c, err := w.srv.WaitResponse(w.ctx(), id); err != nil || c.Err != nil || len(c.Choices) == 0 || c.Choices[0].Name != "10+0 rapid" {
+		t.Fatalf("time: in /tournament create completes to %+v (%v)", c.Choices, err)
+	}
+	bad := w.command(w.org, w.chess.ID, "tournament", fakediscord.SubCommand("create", fakediscord.StringOption("system", "swiss"), fakediscord.StringOption("time", "3 minutes")))
+	if !bad.Ephemeral() || !strings.Contains(bad.Content, "is not a time control") {
+		t.Fatalf("a bad time control: %q", bad.Content)
+	}
+	post := w.create(fakediscord.StringOption("system", "swiss"), fakediscord.IntOption("rounds", 1), fakediscord.StringOption("time", "3+2"))
+	if !strings.Contains(embedAll(post), "3+2 blitz") {
+		t.Fatalf("the sign-up post says %q", embedAll(post))
+	}
+	for _, p := range []fakediscord.User{w.alice, w.bob, w.carol, w.dan} {
+		w.click(p, post, "join")
+	}
+	w.command(w.org, w.chess.ID, "tournament", fakediscord.SubCommand("start"))
+	rk := w.roundPost(1)
+	th := threadRef.FindStringSubmatch(rk.Content)
+	if th == nil {
+		t.Fatalf("round 1: %q", rk.Content)
+	}
+	board := w.waitMessage(th[1], func(m fakediscord.Message) bool { return len(m.Files) > 0 && len(m.Buttons()) > 0 })
+	g := w.gameOf(th[1])
+	if g.TimeControl() != (play.TimeControl{Limit: 3 * time.Minute, Increment: 2 * time.Second}) || !g.Clock.Running() {
+		t.Fatalf("the tournament's game has clocks %+v", g.Clock)
+	}
+	boardHasClocks(t, board, "3:00", "3:00")
+}

@@ -265,9 +265,9 @@ type learnNote struct {
 }
 
 // learnPicture draws a step's board for the clicker.
-func (b *Bot) learnPicture(in *interaction, s *learnStep, pos *game.Position, from game.Square, refused *game.MoveError) (image, error) {
+func (b *Bot) learnPicture(in *interaction, s *learnStep, pos *game.Position, from game.Square, refused *game.MoveError, last game.Move) (image, error) {
 	var png bytes.Buffer
-	opt := render.Options{Theme: b.theme(in.ctx, in.user), Size: learnPictureSize, Words: i18n.BoardWords{Lang: in.lang}, FastPNG: true}
+	opt := render.Options{Theme: b.theme(in.ctx, in.user), Size: learnPictureSize, Words: i18n.BoardWords{Lang: in.lang}, FastPNG: true, LastMove: last}
 	if err := s.step.Picture(&png, pos, from, refused, opt); err != nil {
 		return image{}, fmt.Errorf("bot: drawing step %d of lesson %s: %w", s.index+1, s.lesson.ID, err)
 	}
@@ -309,7 +309,11 @@ func (b *Bot) learnShow(in *interaction, s *learnStep, n learnNote) error {
 	if n.targets != nil {
 		from = n.from
 	}
-	pic, err := b.learnPicture(in, s, &pos, from, refused)
+	last := game.NullMove
+	if r := n.result; r != nil && r.Verdict == exercise.Going {
+		last = r.Reply.Move
+	}
+	pic, err := b.learnPicture(in, s, &pos, from, refused, last)
 	if err != nil {
 		return err
 	}
@@ -369,11 +373,14 @@ func (b *Bot) learnAnswer(in *interaction, m *message) error {
 	return in.respond(m)
 }
 
-// learnMenMenu offers every man of the solver's.
+// learnMenMenu offers every man of the solver's that has a square to
+// try (a king walled in by its own men has none).
 func learnMenMenu(lang i18n.Lang, s *learnStep, pos *game.Position) discordgo.SelectMenu {
 	menu := discordgo.SelectMenu{CustomID: s.id(idLearnMan), Placeholder: tr(lang, "clickmove.pick_man", nil)}
-	for _, sq := range exercise.Men(pos)[:min(len(exercise.Men(pos)), maxChoices)] {
-		menu.Options = append(menu.Options, discordgo.SelectMenuOption{Label: i18n.ManOn(lang, pos.PieceAt(sq), sq), Value: sq.String()})
+	for _, sq := range exercise.Men(pos) {
+		if len(exercise.Targets(pos, sq)) > 0 && len(menu.Options) < maxChoices {
+			menu.Options = append(menu.Options, discordgo.SelectMenuOption{Label: i18n.ManOn(lang, pos.PieceAt(sq), sq), Value: sq.String()})
+		}
 	}
 	return menu
 }
@@ -411,7 +418,11 @@ func (b *Bot) learnSolved(in *interaction, s *learnStep, r *exercise.Result) err
 	if err != nil {
 		return fmt.Errorf("bot: keeping the stars of %s for %s: %w", s.lesson.ID, in.user, err)
 	}
-	pic, err := b.learnPicture(in, s, &r.After, game.NoSquare, nil)
+	last := r.Move.Move
+	if r.Replied {
+		last = r.Reply.Move
+	}
+	pic, err := b.learnPicture(in, s, &r.After, game.NoSquare, nil, last)
 	if err != nil {
 		return err
 	}

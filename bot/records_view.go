@@ -208,6 +208,27 @@ func (b *Bot) pgnMessage(ctx context.Context, lang i18n.Lang, g *play.Game) (*me
 // gifsAtOnce is how many replays are drawn at once.
 const gifsAtOnce = 2
 
+// drawing holds a place for each replay being drawn: a replay takes a
+// core and tens of megabytes while it is drawn, so a few are drawn at
+// once and the others wait their turn.
+type drawing struct {
+	places chan struct{}
+}
+
+func newDrawing() *drawing { return &drawing{places: make(chan struct{}, gifsAtOnce)} }
+
+// enter waits for a place, or for ctx to end; leave gives it back.
+func (d *drawing) enter(ctx context.Context) error {
+	select {
+	case d.places <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (d *drawing) leave() { <-d.places }
+
 // gifMessage attaches a game's animated replay.
 func (b *Bot) gifMessage(ctx context.Context, lang i18n.Lang, g *play.Game) (*message, error) {
 	mt, err := g.Match()
@@ -215,14 +236,10 @@ func (b *Bot) gifMessage(ctx context.Context, lang i18n.Lang, g *play.Game) (*me
 		return nil, err
 	}
 	moves := mt.Moves()
-	// A replay takes a core and tens of megabytes while it is drawn: a
-	// few at once, the others wait their turn.
-	select {
-	case b.drawing <- struct{}{}:
-		defer func() { <-b.drawing }()
-	case <-ctx.Done():
-		return nil, ctx.Err()
+	if err := b.drawing.enter(ctx); err != nil {
+		return nil, err
 	}
+	defer b.drawing.leave()
 	var buf bytes.Buffer
 	// A long game is sampled to render.DefaultMaxFrames frames: its
 	// memory and time are bounded whatever its length.

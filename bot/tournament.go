@@ -35,7 +35,7 @@ var (
 const maxSwissRounds = 20
 
 func init() {
-	addCommand(appCommand{name: "tournament", declare: declareTournament, run: (*Bot).tournamentCommand, help: helpOther - 50})
+	addCommand(appCommand{name: "tournament", declare: declareTournament, run: (*Bot).tournamentCommand, complete: (*Bot).completeTimeOption, help: helpOther - 50})
 	clicks.handle(tournamentJoin, tournamentClick((*Bot).joinClick))
 	clicks.handle(tournamentLeave, tournamentClick((*Bot).leaveClick))
 }
@@ -94,6 +94,7 @@ func declareTournament(cfg *Config) *discordgo.ApplicationCommand {
 			tournamentOption("adjudicate", discordgo.ApplicationCommandOptionString, false, "draw", "loss_to_move"),
 			tournamentOption("double", discordgo.ApplicationCommandOptionBoolean, false),
 			tournamentOption("bye", discordgo.ApplicationCommandOptionString, false, "bye_full", "bye_half", "bye_none"),
+			timeOption(),
 		),
 		sub("join", id()), sub("withdraw", id()), sub("start", id()), sub("standings", id()))
 }
@@ -243,7 +244,14 @@ func (b *Bot) createTournament(in *interaction, opts map[string]*discordgo.Appli
 	if o := opts["days"]; o != nil {
 		t.DaysPerMove = int(o.IntValue())
 	}
-	if !allowed(b.cfg.AllowedDays, t.DaysPerMove) {
+	tc, err := in.timeOptionOf(opts)
+	if err != nil {
+		return err
+	}
+	if tc.Live() {
+		t.Time, t.DaysPerMove = tc, 0
+	}
+	if !tc.Live() && !allowed(b.cfg.AllowedDays, t.DaysPerMove) {
 		return in.tell(tr(in.lang, "tournament.refused.days", nil))
 	}
 	if o := opts["rated"]; o != nil {
@@ -443,7 +451,9 @@ func terms(lang i18n.Lang, t *tournament.Tournament) string {
 	} else {
 		parts = append(parts, i18n.N(lang, "tournament.rounds", t.Rounds, nil), tr(lang, "tournament.bye_terms."+byeKey(t.ByeScore), nil))
 	}
-	if t.DaysPerMove > 0 {
+	if t.Time.Live() {
+		parts = append(parts, liveTerms(lang, t.Time))
+	} else if t.DaysPerMove > 0 {
 		parts = append(parts, i18n.DaysPerMove(lang, t.DaysPerMove))
 	}
 	if t.Rated {

@@ -27,8 +27,8 @@ import (
 type GoalKind uint8
 
 const (
-	// Take: every square of Goal.Squares that holds ice or an enemy man
-	// at the start is taken (it holds none of them any more).
+	// Take: the solver has captured on every square of Goal.Squares
+	// (ice or an enemy man; a man that flees is not taken).
 	Take GoalKind = iota + 1
 	// Reach: a man of the solver's, of kind Goal.Man (any kind when
 	// NoKind), stands on one of Goal.Squares.
@@ -170,7 +170,15 @@ type Attempt struct {
 	moves  int         // the solver's moves in played
 	wrong  int         // wrong tries, illegal ones included
 	solved bool
-	iceAge *game.IceAge // the latest Ice Age since the start or the last miss
+	iceAge *game.IceAge  // the latest Ice Age since the start or the last miss
+	taken  game.Bitboard // the squares the solver captured on since then
+}
+
+// noteCapture marks the square the solver's move m captures on in pos.
+func (a *Attempt) noteCapture(pos *game.Position, m game.Move) {
+	if to := m.To(); pos.IsIce(to) || pos.PieceAt(to) != game.NoPiece {
+		a.taken |= game.Bit(to)
+	}
 }
 
 // ErrBadExercise is the error of an exercise that cannot be tried: its
@@ -210,6 +218,7 @@ func Resume(ex *Exercise, played []string, wrong int) (*Attempt, error) {
 		if a.pos.Turn() == a.start.Turn() {
 			a.moves++
 			onLine = onLine && len(ex.Line) > i && ex.Line[i] == u
+			a.noteCapture(&a.pos, m)
 		} else if want := a.reply(&a.pos, onLine); m != want {
 			return nil, fmt.Errorf("exercise: move %d (%q) is not the reply the exercise gives (%v)", i+1, u, want)
 		}
@@ -367,6 +376,7 @@ func (a *Attempt) play(m game.Move) Result {
 	}
 	r.After = after
 	onLine := len(ex.Line) > len(a.played) && ex.Line[len(a.played)] == m.UCI()
+	a.noteCapture(&before, m)
 	a.played = append(a.played, m)
 	a.moves++
 	a.pos = after
@@ -500,12 +510,11 @@ func (a *Attempt) met(pos *game.Position, solverMoved bool) bool {
 	switch g.Kind {
 	case Take:
 		for _, s := range g.Squares {
-			x := a.start.PieceAt(s)
-			if a.start.IsIce(s) && pos.IsIce(s) || x != game.NoPiece && x.Color() != us && pos.PieceAt(s) == x {
+			if !a.taken.Has(s) {
 				return false
 			}
 		}
-		return true
+		return len(g.Squares) > 0
 	case Reach:
 		for _, s := range g.Squares {
 			if x := pos.PieceAt(s); x != game.NoPiece && x.Color() == us && (g.Man == game.NoKind || x.Kind() == g.Man) {
@@ -598,7 +607,7 @@ func (a *Attempt) solve(r Result) Result {
 // miss counts a wrong try and takes the attempt back to its start.
 func (a *Attempt) miss(r Result, why Why) Result {
 	a.wrong++
-	a.pos, a.played, a.moves, a.iceAge = a.start, nil, 0, nil
+	a.pos, a.played, a.moves, a.iceAge, a.taken = a.start, nil, 0, nil, 0
 	r.Verdict, r.Why = Missed, why
 	return r
 }

@@ -202,3 +202,23 @@ func FuzzRestore(f *testing.F) {
 		}
 	})
 }
+
+// A man that flees its square is not taken.
+func TestAFleeingManIsNotTaken(t *testing.T) {
+	ex := &exercise.Exercise{FEN: "k7/8/8/8/8/r7/8/4K2R w - - 0 5", Par: 2,
+		Goal:  exercise.Goal{Kind: exercise.Take, Squares: []game.Square{sq(t, "a3")}},
+		Reply: func(pos *game.Position) game.Move { m, _ := game.ParseUCI("a3b3"); return m }}
+	a, _ := exercise.New(ex)
+	if r := a.Try(mv(t, "h1h2")); r.Verdict != exercise.Going || r.Reply.SAN != "Rb3" {
+		t.Fatalf("Rh2: %+v", r)
+	}
+	if r := a.Try(mv(t, "h2h4")); r.Verdict != exercise.Missed || r.Why != exercise.OutOfMoves {
+		t.Fatalf("a square left empty by a flight counts as taken: %+v", r)
+	}
+	if r := a.Try(mv(t, "h1h3")); r.Verdict != exercise.Going {
+		t.Fatalf("Rh3: %+v", r)
+	}
+	if r := a.Try(mv(t, "h3b3")); r.Verdict != exercise.Missed {
+		t.Fatalf("a capture on another square counts: %+v", r)
+	}
+}

@@ -161,6 +161,26 @@ func TestWrongTriesAreExplained(t *testing.T) {
 	}
 }
 
+// A menu takes 25 options: every man of a lesson reaches at most 25
+// squares, and a side has at most 16 men.
+func TestEveryMenuFitsDiscord(t *testing.T) {
+	for _, l := range lesson.All() {
+		for i, st := range l.Steps {
+			a, _ := exercise.New(&st.Exercise)
+			pos := a.Position()
+			men := exercise.Men(&pos)
+			if len(men) == 0 || len(men) > 16 {
+				t.Errorf("%s step %d offers %d men", l.ID, i+1, len(men))
+			}
+			for _, s := range men {
+				if n := len(exercise.Targets(&pos, s)); n == 0 || n > 25 {
+					t.Errorf("%s step %d: the man on %s has %d squares", l.ID, i+1, s, n)
+				}
+			}
+		}
+	}
+}
+
 func TestEveryLessonHasItsTextsInEveryLanguage(t *testing.T) {
 	ids := map[string]bool{}
 	for _, l := range lesson.All() {

@@ -54,7 +54,7 @@ func (t endWatch) PutGame(g play.Game) error {
 }
 
 // BenchmarkFlagLateness runs 100 live 1+0 games on bbolt, each with
-// Black's flag falling within the next three seconds, under the
+// Black's flag falling 10 to 12 seconds after they are set up, under the
 // scheduler on the wall clock, and reports how late the flags were
 // judged (the timeout committed) after the exact time each player's
 // time ran out: the grace of their lag (at most MaxLagComp; 500 ms for
@@ -81,9 +81,12 @@ func BenchmarkFlagLateness(b *testing.B) {
 		var gs []play.Game
 		base := time.Now()
 		for i := range games {
-			// White's first move 59 s ago, and a little less: Black's
-			// flag falls in one to three seconds, 20 ms apart.
-			moved := base.Add(-59*time.Second + time.Duration(i)*20*time.Millisecond)
+			// White's first move 50 s ago, and a little less: Black's
+			// flag falls in ten to twelve seconds, 20 ms apart. (The
+			// game began a second before that move: its minute for the
+			// first move must outlast the setup of every game on a
+			// busy machine, or the scheduler aborts it first.)
+			moved := base.Add(-50*time.Second + time.Duration(i)*20*time.Millisecond)
 			out, err := r.Start(ctx, play.NewGame{Channel: fmt.Sprint("c", i), White: play.Seat{ID: fmt.Sprint("w", i)},
 				Black: play.Seat{ID: fmt.Sprint("b", i)}, Time: play.TimeControl{Limit: time.Minute}, At: moved.Add(-time.Second)})
 			if err != nil {

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/iceagechess/iceage/play"
 	"github.com/iceagechess/iceage/play/round"
 )
 
@@ -81,6 +82,8 @@ type Tournament struct {
 	Rounds      int // Swiss: the rounds; round-robin: computed at start
 	Cycles      int // round-robin: 1 or 2
 	DaysPerMove int
+	// Time is the games' live time control (the zero one: DaysPerMove).
+	Time play.TimeControl `json:",omitzero"`
 	// RoundDays closes a round that many days after it starts (0: a round
 	// lasts until its games end); Adjudicate says how its unfinished
 	// games are scored then.

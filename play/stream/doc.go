@@ -60,6 +60,12 @@
 //
 // Two commits of one process may be told crosswise: the hub puts them
 // back in order by revision, and reads the game again when a revision
-// stays missing for Options.GapWait. Writes that change no revision
-// (reminders, conditional moves, which are private) make no event.
+// stays missing for Options.GapWait. A write that changes no revision
+// makes a notice when it moved the game to another channel (Rehomed) or
+// reminded the player to move (Reminded), sent to the watchers of the
+// moment and not kept for those who resume (a notice told by a process
+// whose commit raced a new revision's may be lost); other such writes —
+// conditional moves queued, which are private, a vacation — make none. A
+// conditional reply that took effect is the second move of its act's
+// Moved event, marked Reply.
 package stream

@@ -513,11 +513,49 @@ func (f *follow) load() error {
 	return nil
 }
 
-// apply takes a write of the feed.
+// apply takes a write of the feed: a new revision, or a notice at the
+// current one.
 func (f *follow) apply(c play.Committed) {
-	if c.Revision > f.at.game.Revision {
+	switch {
+	case c.Revision > f.at.game.Revision:
 		f.pending[c.Revision] = c
 		f.drain()
+	case c.Revision == f.at.game.Revision && len(f.pending) == 0 && c.Record != nil:
+		var g play.Game
+		if err := play.DecodeRecord(c.Record, &g); err != nil {
+			f.h.opts.Logger.Warn("stream: a game's record", "game", f.id, "revision", c.Revision, "err", err)
+			return
+		}
+		ev, at, ok := f.at.notice(g)
+		if ok {
+			f.tell(ev, at)
+		} else if at.game.ID != 0 {
+			f.mu.Lock()
+			f.at = at
+			f.mu.Unlock()
+		}
+	}
+}
+
+// tell makes at the follow's state and hands the notice ev, at the
+// revision of the follow's last event, to every watcher; it is not kept
+// for those who resume.
+func (f *follow) tell(ev *Event, at followed) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.at, f.syncEv = at, nil
+	for i := 0; i < len(f.watchers); {
+		w := f.watchers[i]
+		if ev.Revision < w.after {
+			i++
+			continue
+		}
+		select {
+		case w.ch <- ev:
+			i++
+		default:
+			f.end(w, ErrTooSlow) // moves the last watcher to i
+		}
 	}
 }
 

@@ -336,3 +336,78 @@ func TestASlowWatcherIsDroppedWithoutDelayingTheActs(t *testing.T) {
 		})
 	}
 }
+
+// What happens to a game without a revision of its own reaches its
+// watchers too: a conditional reply that took effect is marked in its
+// move's event, and a game moved to another channel and a reminder come
+// as notices at the revision they happened at.
+func TestNoticesAndConditionalRepliesReachTheWatchers(t *testing.T) {
+	for _, s := range inProcess {
+		t.Run(s.name, func(t *testing.T) {
+			st := s.open(t)
+			h := newHub(t, st, stream.Options{})
+			svc := play.New(st, play.Options{})
+			res, err := svc.Start(ctx, play.NewGame{Guild: "g1", Channel: "c1", White: ann, Black: bob, DaysPerMove: 3, At: t0})
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := res.Game
+			w, err := h.Subscribe(ctx, g.ID, g.Revision)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Black queues a reply to White's first move, which White plays.
+			if _, err := svc.Premove(ctx, play.Act{By: bob.ID, Game: g.ID, Revision: g.Revision, At: t0.Add(time.Minute)}, [][]string{{"h2g3", "g8f6"}}); err != nil {
+				t.Fatal(err)
+			}
+			res, err = svc.Move(ctx, play.Act{By: ann.ID, Game: g.ID, Revision: g.Revision, At: t0.Add(2 * time.Minute)}, "h2g3")
+			if err != nil {
+				t.Fatal(err)
+			}
+			g = res.Game
+			evs := collect(t, w, g.Revision)
+			if m := evs[len(evs)-1].Moves; len(m) != 2 || m[0].Reply || !m[1].Reply || m[1].UCI != "g8f6" {
+				t.Fatalf("the move and its conditional reply: %+v", m)
+			}
+			// The game moves to another channel: a notice.
+			if _, err := svc.Rehome(ctx, g.ID, "c1", "c2"); err != nil {
+				t.Fatal(err)
+			}
+			ev := next(t, w)
+			if ev.Kind != stream.Rehomed || ev.Channel != "c2" || ev.Revision != g.Revision {
+				t.Fatalf("after the move to c2: %v at %d, channel %q", ev.Kind, ev.Revision, ev.Channel)
+			}
+			// White's reminder, 24 hours before the deadline: a notice.
+			rem, err := svc.Remind(ctx, g.ID, g.Deadline.Add(-24*time.Hour))
+			if err != nil || rem.Hours != 24 {
+				t.Fatalf("reminder %+v, %v", rem, err)
+			}
+			ev = next(t, w)
+			if ev.Kind != stream.Reminded || ev.By != ann.ID || ev.Hours != 24 || ev.Revision != g.Revision {
+				t.Fatalf("after the reminder: %v by %q, %d hours, at %d", ev.Kind, ev.By, ev.Hours, ev.Revision)
+			}
+			// Then the game goes on as before.
+			if _, err := svc.Move(ctx, play.Act{By: ann.ID, Game: g.ID, Revision: g.Revision, At: t0.Add(3 * time.Minute)}, "g3h4"); err != nil {
+				t.Fatal(err)
+			}
+			if ev := next(t, w); ev.Kind != stream.Moved || ev.Revision != g.Revision+1 {
+				t.Fatalf("after the next move: %v at %d", ev.Kind, ev.Revision)
+			}
+		})
+	}
+}
+
+// next waits for a watch's next event.
+func next(t testing.TB, w *stream.Watch) *stream.Event {
+	t.Helper()
+	select {
+	case ev, ok := <-w.Events():
+		if !ok {
+			t.Fatalf("the watch ended: %v", w.Err())
+		}
+		return ev
+	case <-time.After(20 * time.Second):
+		t.Fatal("no event")
+	}
+	return nil
+}
