@@ -291,7 +291,7 @@ func (b *Bot) acceptClick(in *interaction, id uint64) error {
 	// here at once, or by the outbox when Discord refuses it.
 	board, err := b.deliveryMessage(ctx, in.public, &out.Boards[0])
 	if err != nil {
-		if rerr := b.round.NotShown(b.life, &out); rerr != nil {
+		if rerr := b.round.NotShown(b.life.ctx(), &out); rerr != nil {
 			b.log.Error("handing a board to the outbox; it is posted when its hold ends", "game", g.ID, "err", rerr)
 		}
 		return err
@@ -306,7 +306,7 @@ func (b *Bot) acceptClick(in *interaction, id uint64) error {
 		return nil
 	}
 	if err := in.respond(board); err != nil {
-		if rerr := b.round.NotShown(b.life, &out); rerr != nil {
+		if rerr := b.round.NotShown(b.life.ctx(), &out); rerr != nil {
 			b.log.Error("handing a board to the outbox; it is posted when its hold ends", "game", g.ID, "err", rerr)
 		}
 		return err

@@ -134,7 +134,7 @@ func (b *Bot) playRound(in *interaction, a round.Act, by answerBy) (round.Outcom
 	}
 	// The act is committed: what is left is done even when the
 	// interaction's time is up.
-	after := b.life
+	after := b.life.ctx()
 	if len(out.Boards) > 0 {
 		b.followers.note(&out.Boards[len(out.Boards)-1].Game, in, 0)
 	}
@@ -159,8 +159,7 @@ func (b *Bot) playRound(in *interaction, a round.Act, by answerBy) (round.Outcom
 				}
 				return out, nil
 			}
-			b.atOnce.Add(1)
-			go func() { defer b.atOnce.Done(); b.deliverAtOnce(out, m) }()
+			b.outbox.atOnceGo(func() { b.deliverAtOnce(out, m) })
 			return out, nil
 		}
 		b.shown(&out)

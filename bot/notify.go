@@ -22,10 +22,6 @@ import (
 // outbox delivers.
 var _ schedule.Notifier = (*Bot)(nil)
 
-// dmRetry is how long after Discord refused a direct message to a user
-// (closed DMs) the bot mentions them instead before trying a DM again.
-const dmRetry = round.DMRetry
-
 // lateAfter is how late a timeout must be found for its announcement to
 // say so: beyond the scheduler's ordinary delay, which is milliseconds.
 const lateAfter = 2 * time.Minute
@@ -38,13 +34,52 @@ type locales struct {
 	guilds sync.Map // guild id → i18n.Lang
 }
 
+func (l *locales) noteUser(user string, lang i18n.Lang)   { l.users.Store(user, lang) }
+func (l *locales) noteGuild(guild string, lang i18n.Lang) { l.guilds.Store(guild, lang) }
+
+// forgetGuild drops what a guild's interactions told, when its admins
+// may have chosen another language.
+func (l *locales) forgetGuild(guild string) { l.guilds.Delete(guild) }
+
+func (l *locales) user(user string) (i18n.Lang, bool) {
+	v, ok := l.users.Load(user)
+	if !ok {
+		return "", false
+	}
+	return v.(i18n.Lang), true
+}
+
+func (l *locales) guild(guild string) (i18n.Lang, bool) {
+	v, ok := l.guilds.Load(guild)
+	if !ok {
+		return "", false
+	}
+	return v.(i18n.Lang), true
+}
+
+// dmChannels are the DM channels' ids by user: Discord's answer is the
+// same channel every time.
+type dmChannels struct {
+	byUser sync.Map // user id → channel id
+}
+
+func (d *dmChannels) note(user, channel string) { d.byUser.Store(user, channel) }
+
+func (d *dmChannels) known(user string) (string, bool) {
+	v, ok := d.byUser.Load(user)
+	if !ok {
+		return "", false
+	}
+	return v.(string), true
+}
+
 // remember notes the languages of an interaction's user and guild.
 func (b *Bot) remember(in *interaction) {
 	if in.user != "" && in.i.Locale != "" {
-		b.locales.users.Store(in.user, b.language(string(in.i.Locale)))
+		b.locales.noteUser(in.user, b.language(string(in.i.Locale)))
 	}
 	if in.i.GuildID != "" && in.i.GuildLocale != nil {
-		b.locales.guilds.Store(in.i.GuildID, b.language(string(*in.i.GuildLocale)))
+		b.locales.noteGuild(in.i.GuildID, b.language(string(*in.i.GuildLocale)))
 	}
 }
 
@@ -61,15 +96,15 @@ func (b *Bot) guildLang(ctx context.Context, guild string) i18n.Lang {
 			return i18n.Lang(s.Language)
 		}
 	}
-	if l, ok := b.locales.guilds.Load(guild); ok {
-		return l.(i18n.Lang)
+	if l, ok := b.locales.guild(guild); ok {
+		return l
 	}
 	lang := b.language("")
 	if guild != "" {
 		if g, err := b.s.Guild(guild, discordgo.WithContext(ctx)); err == nil && g.PreferredLocale != "" {
 			lang = b.language(g.PreferredLocale)
 		}
-		b.locales.guilds.Store(guild, lang)
+		b.locales.noteGuild(guild, lang)
 	}
 	return lang
 }
@@ -80,8 +115,8 @@ func (b *Bot) userLang(ctx context.Context, p *play.Prefs, user, guild string) i
 	if p != nil && p.Language != "" {
 		return i18n.Lang(p.Language)
 	}
-	if l, ok := b.locales.users.Load(user); ok {
-		return l.(i18n.Lang)
+	if l, ok := b.locales.user(user); ok {
+		return l
 	}
 	return b.guildLang(ctx, guild)
 }
@@ -115,14 +150,14 @@ var errDMClosed = errors.New("bot: the user's direct messages are closed")
 // dmChannel is the DM channel with a user: Discord's answer is the same
 // channel every time, so it is asked once per user and process.
 func (b *Bot) dmChannel(ctx context.Context, user string) (string, error) {
-	if id, ok := b.dmChannels.Load(user); ok {
-		return id.(string), nil
+	if id, ok := b.dmChannels.known(user); ok {
+		return id, nil
 	}
 	ch, err := b.s.UserChannelCreate(user, discordgo.WithContext(ctx))
 	if err != nil {
 		return "", err
 	}
-	b.dmChannels.Store(user, ch.ID)
+	b.dmChannels.note(user, ch.ID)
 	return ch.ID, nil
 }
 

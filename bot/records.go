@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -31,7 +32,7 @@ func init() {
 			return command("leaderboard", option("leaderboard", "scope", discordgo.ApplicationCommandOptionString, false, scopeServer, scopeGlobal), page, speedOption())
 		}})
 	addCommand(appCommand{name: "stats", run: (*Bot).statsCommand, help: helpResults + 2,
-		declare: plain("stats", option("stats", "user", discordgo.ApplicationCommandOptionUser, false))})
+		declare: plain("stats", option("stats", "user", discordgo.ApplicationCommandOptionUser, false), speedOption())})
 	addCommand(appCommand{name: "history", run: (*Bot).historyCommand, help: helpResults + 3,
 		declare: plain("history", option("history", "user", discordgo.ApplicationCommandOptionUser, false))})
 	addCommand(appCommand{name: "pgn", reach: anywhere, run: (*Bot).pgnCommand, help: helpResults + 4, declare: declarePick("pgn")})
@@ -83,7 +84,7 @@ func (b *Bot) statsCommand(in *interaction, data discordgo.ApplicationCommandInt
 	if u, name := userOption(data, "user"); u != "" {
 		target = play.Seat{ID: u, Name: name}
 	}
-	m, err := b.statsMessage(in.ctx, in.public, in.i.GuildID, target, in.user)
+	m, err := b.statsMessage(in.ctx, in.public, in.i.GuildID, target, in.user, speedIn(options(data)))
 	if err != nil {
 		return err
 	}
@@ -324,17 +325,32 @@ func userOption(data discordgo.ApplicationCommandInteractionData, name string) (
 	return id, display
 }
 
+// guildNames are the servers' names, for PGN's Site.
+type guildNames struct {
+	byID sync.Map // guild id → name
+}
+
+func (n *guildNames) note(guild, name string) { n.byID.Store(guild, name) }
+
+func (n *guildNames) known(guild string) (string, bool) {
+	v, ok := n.byID.Load(guild)
+	if !ok {
+		return "", false
+	}
+	return v.(string), true
+}
+
 // onGuildCreate and onGuildUpdate remember the servers' names, which the
 // gateway sends when it connects and when one is renamed.
 func (b *Bot) onGuildCreate(_ *discordgo.Session, g *discordgo.GuildCreate) {
 	if g.Guild != nil && g.Name != "" {
-		b.guildNames.Store(g.ID, g.Name)
+		b.guildNames.note(g.ID, g.Name)
 	}
 }
 
 func (b *Bot) onGuildUpdate(_ *discordgo.Session, g *discordgo.GuildUpdate) {
 	if g.Guild != nil && g.Name != "" {
-		b.guildNames.Store(g.ID, g.Name)
+		b.guildNames.note(g.ID, g.Name)
 	}
 }
 
@@ -344,15 +360,15 @@ func (b *Bot) siteName(ctx context.Context, guild string) string {
 	if guild == "" {
 		return "Discord"
 	}
-	if name, ok := b.guildNames.Load(guild); ok {
-		return name.(string) + ", Discord"
+	if name, ok := b.guildNames.known(guild); ok {
+		return name + ", Discord"
 	}
 	g, err := b.s.Guild(guild, discordgo.WithContext(ctx))
 	if err != nil || g.Name == "" {
 		b.log.Warn("no name for a guild", "guild", guild, "err", err)
 		return "Discord"
 	}
-	b.guildNames.Store(guild, g.Name)
+	b.guildNames.note(guild, g.Name)
 	return g.Name + ", Discord"
 }
 

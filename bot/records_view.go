@@ -72,7 +72,8 @@ func (b *Bot) leaderboardMessage(ctx context.Context, lang i18n.Lang, guild, boa
 
 // statsMessage shows a player's statistics on the server, their rating
 // everywhere, their record against the viewer and their rating chart.
-func (b *Bot) statsMessage(ctx context.Context, lang i18n.Lang, guild string, target play.Seat, viewer string) (*message, error) {
+// speed picks the chart: the correspondence ratings', or a live speed's.
+func (b *Bot) statsMessage(ctx context.Context, lang i18n.Lang, guild string, target play.Seat, viewer string, speed play.Speed) (*message, error) {
 	now := b.cfg.Now()
 	pr, err := b.play.PlayerStats(ctx, guild, target.ID, viewer)
 	if err != nil {
@@ -135,16 +136,25 @@ func (b *Bot) statsMessage(ctx context.Context, lang i18n.Lang, guild string, ta
 		field(tr(lang, "tournament.stats.title", nil), hist, false)
 	}
 	e.Footer = &discordgo.MessageEmbedFooter{Text: tr(lang, "stats.legend", nil)}
-	if len(pr.History) > 0 {
-		points := make([]render.RatingPoint, len(pr.History))
-		for i, h := range pr.History {
+	history, title, current := pr.History, truncate(target.Name, nameLength), p.Rating
+	if speed != play.Correspondence {
+		history, title = pr.BySpeed[speed], title+" · "+speedName(lang, speed)
+		sp, err := b.play.Player(ctx, play.RatingScope(guild, speed), target.ID)
+		if err != nil {
+			return nil, err
+		}
+		current = sp.Rating
+	}
+	if len(history) > 0 {
+		points := make([]render.RatingPoint, len(history))
+		for i, h := range history {
 			points[i] = render.RatingPoint{Time: h.At, Rating: h.Rating, Deviation: h.Deviation}
 		}
-		png, err := render.RatingChart(points, render.ChartOptions{Theme: b.theme(ctx, viewer), Title: truncate(target.Name, nameLength), Dates: i18n.ChartDates{Lang: lang}})
+		png, err := render.RatingChart(points, render.ChartOptions{Theme: b.theme(ctx, viewer), Title: title, Dates: i18n.ChartDates{Lang: lang}})
 		if err != nil {
 			return nil, fmt.Errorf("bot: drawing the rating chart of %s: %w", target.ID, err)
 		}
-		m.attach(image{name: "rating.png", data: png, alt: chartAltText(lang, name, pr.History, p.Rating.At(now))})
+		m.attach(image{name: "rating.png", data: png, alt: chartAltText(lang, name, history, current.At(now))})
 		e.Image = &discordgo.MessageEmbedImage{URL: "attachment://rating.png"}
 	}
 	return m, nil
@@ -208,6 +218,27 @@ func (b *Bot) pgnMessage(ctx context.Context, lang i18n.Lang, g *play.Game) (*me
 // gifsAtOnce is how many replays are drawn at once.
 const gifsAtOnce = 2
 
+// drawing holds a place for each replay being drawn: a replay takes a
+// core and tens of megabytes while it is drawn, so a few are drawn at
+// once and the others wait their turn.
+type drawing struct {
+	places chan struct{}
+}
+
+func newDrawing() *drawing { return &drawing{places: make(chan struct{}, gifsAtOnce)} }
+
+// enter waits for a place, or for ctx to end; leave gives it back.
+func (d *drawing) enter(ctx context.Context) error {
+	select {
+	case d.places <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (d *drawing) leave() { <-d.places }
+
 // gifMessage attaches a game's animated replay.
 func (b *Bot) gifMessage(ctx context.Context, lang i18n.Lang, g *play.Game) (*message, error) {
 	mt, err := g.Match()
@@ -215,14 +246,10 @@ func (b *Bot) gifMessage(ctx context.Context, lang i18n.Lang, g *play.Game) (*me
 		return nil, err
 	}
 	moves := mt.Moves()
-	// A replay takes a core and tens of megabytes while it is drawn: a
-	// few at once, the others wait their turn.
-	select {
-	case b.drawing <- struct{}{}:
-		defer func() { <-b.drawing }()
-	case <-ctx.Done():
-		return nil, ctx.Err()
+	if err := b.drawing.enter(ctx); err != nil {
+		return nil, err
 	}
+	defer b.drawing.leave()
 	var buf bytes.Buffer
 	// A long game is sampled to render.DefaultMaxFrames frames: its
 	// memory and time are bounded whatever its length.

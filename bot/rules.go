@@ -122,7 +122,7 @@ func (b *Bot) helpCommand(in *interaction, _ discordgo.ApplicationCommandInterac
 func (b *Bot) helpLine(in *interaction, c *appCommand) string {
 	local := tr(in.lang, "cmd."+c.name+".name", nil)
 	desc := tr(in.lang, "cmd."+c.name+".desc", nil)
-	id := b.commandID(in.i.GuildID, c.name)
+	id := b.self.commandID(in.i.GuildID, c.name)
 	switch {
 	case id == "":
 		return "`/" + local + "` — " + desc
