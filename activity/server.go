@@ -463,11 +463,13 @@ func (s *Server) serveMove(w http.ResponseWriter, r *http.Request) {
 		problem(w, http.StatusNotFound, i18n.T(a.lang, "activity.page.no_game", nil))
 		return
 	}
+	start := time.Now()
 	out, err := s.opts.Round.Do(r.Context(), round.Act{Act: play.Act{By: a.User, Game: g.ID, Revision: req.Revision, At: s.opts.Now()},
 		Kind: round.Move, Text: req.Move})
 	var x *play.Refusal
 	switch {
 	case errors.As(err, &x):
+		s.log.Info("activity move", "game", g.ID, "user", a.User, "outcome", "refused", "latency", time.Since(start).Round(time.Microsecond))
 		problem(w, http.StatusConflict, refusalText(a.lang, x, &g))
 		return
 	case err != nil:
@@ -475,6 +477,7 @@ func (s *Server) serveMove(w http.ResponseWriter, r *http.Request) {
 		problem(w, http.StatusInternalServerError, i18n.T(a.lang, "activity.page.failed", nil))
 		return
 	}
+	s.log.Info("activity move", "game", g.ID, "user", a.User, "outcome", "ok", "latency", time.Since(start).Round(time.Microsecond))
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	_ = json.NewEncoder(w).Encode(map[string]int{"rev": out.Game.Revision})
