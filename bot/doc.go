@@ -24,6 +24,21 @@
 // for Discord, its handler, its autocomplete and its place in /help. One
 // table routes commands by name; a new command is one file.
 //
+// # Who owns what
+//
+// A new command stays one file; its state is a small type of its own.
+// *Bot holds the few dependencies every feature shares — the
+// configuration, the play service and its round, the Discord session,
+// the logger, the metrics — and one field per feature whose state lives
+// beyond an interaction: a type declared in that feature's file (the
+// outbox's delivery, the threads' parents, the visibility rule's cache,
+// the cooldowns, …), with the lock and the caches it needs. Handlers go
+// through its methods; only those touch its fields, so what a feature
+// keeps is read and changed in one file. TestBotIsSplitByOwnership
+// (ownership_test.go) fails on a field of *Bot that is no such type, on
+// a feature's type that holds the *Bot, and on code that reaches into a
+// feature's state from outside its methods.
+//
 // Custom ids of buttons and menus have one grammar (customid.go): each is
 // a pattern such as "g:resign:{game}:{rev}" that both builds the id and
 // routes the click. They carry what a click needs — the game's id and the

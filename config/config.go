@@ -65,6 +65,14 @@ type Discord struct {
 	// (http.interactions) verifies what Discord posts to /interactions.
 	// Empty: no such endpoint. Env ICEAGE_DISCORD_PUBLIC_KEY.
 	PublicKey string `yaml:"public_key"`
+	// ClientID and ClientSecret are the application's OAuth2 credentials
+	// (the developer portal's OAuth2 page): with them the web listener
+	// signs users in with Discord and the Discord Activity runs. Empty:
+	// neither. Env ICEAGE_DISCORD_CLIENT_ID and
+	// ICEAGE_DISCORD_CLIENT_SECRET, which keeps the secret out of the
+	// file.
+	ClientID     string `yaml:"client_id"`
+	ClientSecret string `yaml:"client_secret"`
 }
 
 // Database says where the games are kept.
@@ -245,19 +253,21 @@ func Load(path string, getenv func(string) string) (Config, error) {
 		}
 	}
 	for env, field := range map[string]*string{
-		"DISCORD_TOKEN":              &c.Discord.Token,
-		"ICEAGE_DATABASE_PATH":       &c.Database.Path,
-		"ICEAGE_DATABASE_URL":        &c.Database.URL,
-		"ICEAGE_DATABASE_DRIVER":     &c.Database.Driver,
-		"ICEAGE_DISCORD_PUBLIC_KEY":  &c.Discord.PublicKey,
-		"ICEAGE_LANGUAGE":            &c.Language,
-		"ICEAGE_LOG_LEVEL":           &c.Log.Level,
-		"ICEAGE_LOG_FORMAT":          &c.Log.Format,
-		"ICEAGE_HTTP_LISTEN":         &c.HTTP.Listen,
-		"ICEAGE_HTTP_TOKEN":          &c.HTTP.Token,
-		"ICEAGE_INTERACTIONS_LISTEN": &c.HTTP.Interactions,
-		"ICEAGE_HTTP_TOKEN_FILE":     &c.HTTP.TokenFile,
-		"ICEAGE_DISCORD_URL":         &c.Discord.APIURL,
+		"DISCORD_TOKEN":                &c.Discord.Token,
+		"ICEAGE_DATABASE_PATH":         &c.Database.Path,
+		"ICEAGE_DATABASE_URL":          &c.Database.URL,
+		"ICEAGE_DATABASE_DRIVER":       &c.Database.Driver,
+		"ICEAGE_DISCORD_PUBLIC_KEY":    &c.Discord.PublicKey,
+		"ICEAGE_LANGUAGE":              &c.Language,
+		"ICEAGE_LOG_LEVEL":             &c.Log.Level,
+		"ICEAGE_LOG_FORMAT":            &c.Log.Format,
+		"ICEAGE_HTTP_LISTEN":           &c.HTTP.Listen,
+		"ICEAGE_HTTP_TOKEN":            &c.HTTP.Token,
+		"ICEAGE_INTERACTIONS_LISTEN":   &c.HTTP.Interactions,
+		"ICEAGE_HTTP_TOKEN_FILE":       &c.HTTP.TokenFile,
+		"ICEAGE_DISCORD_URL":           &c.Discord.APIURL,
+		"ICEAGE_DISCORD_CLIENT_ID":     &c.Discord.ClientID,
+		"ICEAGE_DISCORD_CLIENT_SECRET": &c.Discord.ClientSecret,
 	} {
 		if v := strings.TrimSpace(getenv(env)); v != "" {
 			*field = v
@@ -347,6 +357,17 @@ func (c *Config) check() error {
 		if b, err := hex.DecodeString(k); err != nil || len(b) != ed25519.PublicKeySize {
 			return fmt.Errorf("discord.public_key: want the application's public key, 64 hex digits, from the developer portal")
 		}
+	}
+	if id := c.Discord.ClientID; id != "" {
+		if _, err := strconv.ParseUint(id, 10, 64); err != nil {
+			return fmt.Errorf("discord.client_id %q: want the application's id, a number such as 1234567890123456789, from the developer portal", id)
+		}
+	}
+	if c.Discord.ClientID != "" && c.Discord.ClientSecret == "" {
+		return errors.New("discord.client_id is set but discord.client_secret is not: set ICEAGE_DISCORD_CLIENT_SECRET to the OAuth2 client secret from the developer portal")
+	}
+	if c.Discord.ClientSecret != "" && c.Discord.ClientID == "" {
+		return errors.New("discord.client_secret is set but discord.client_id is not: set ICEAGE_DISCORD_CLIENT_ID to the application's id")
 	}
 	if c.Discord.PublicKey != "" && c.HTTP.Interactions == "" {
 		return errors.New("discord.public_key is set but http.interactions is not: name the address Discord posts interactions to, e.g. :8443 (env ICEAGE_INTERACTIONS_LISTEN)")

@@ -196,6 +196,10 @@ func TestUnsafeCombinationsAreRefused(t *testing.T) {
 		{"negative posts a minute", "limits:\n  posts_per_minute: -1\n", nil, "limits.posts_per_minute"},
 		{"a tournament of two", "limits:\n  tournament_players: 2\n", nil, "limits.tournament_players"},
 		{"a wait to challenge again over a day", "limits:\n  challenge_again_minutes: 1441\n", nil, "limits.challenge_again_minutes"},
+		{"a client id without its secret", "discord:\n  client_id: \"1234567890\"\n", nil, "discord.client_secret"},
+		{"a client secret without its id", "", map[string]string{"ICEAGE_DISCORD_CLIENT_SECRET": "s3cret"}, "discord.client_id"},
+		{"a client id that is no number", "discord:\n  client_id: iceage\n  client_secret: s\n", nil, "discord.client_id"},
+		{"a client id in the file, its secret in the environment", "discord:\n  client_id: \"1234567890\"\n", map[string]string{"ICEAGE_DISCORD_CLIENT_SECRET": "s3cret"}, ""},
 		{"limits turned off", "limits:\n  open_challenges: 0\n  gif_seconds: 0\n", nil, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {

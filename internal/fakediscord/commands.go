@@ -43,6 +43,9 @@ func (s *Server) commandsHandler(r *http.Request, rep *reply) {
 	if rep.err = checkCommands(commands); rep.err != nil {
 		return
 	}
+	if rep.err = s.entryPointLocked(commands, guildID, rep.raw); rep.err != nil {
+		return
+	}
 	for _, c := range commands {
 		if c.Type == 0 {
 			c.Type = discordgo.ChatApplicationCommand
@@ -107,6 +110,8 @@ func checkCommands(commands []*discordgo.ApplicationCommand) *Error {
 			if c.Description != "" || len(c.Options) > 0 {
 				return invalid("a context menu command has no description and no options", at)
 			}
+		case EntryPointCommand:
+			// entryPointLocked checks it, with the app's settings.
 		default:
 			return invalid(fmt.Sprintf("unknown command type %d", c.Type), at, "type")
 		}
@@ -114,6 +119,35 @@ func checkCommands(commands []*discordgo.ApplicationCommand) *Error {
 	if chat > 100 {
 		return invalid(fmt.Sprintf("%d slash commands, more than 100", chat))
 	}
+	return nil
+}
+
+// entryPointLocked checks the Entry Point command of a bulk overwrite
+// (raw, as sent, holds its handler, which discordgo's struct lacks): one
+// at most, global, and never left out once the app has one.
+func (s *Server) entryPointLocked(commands []*discordgo.ApplicationCommand, guildID string, raw json.RawMessage) *Error {
+	var raws []json.RawMessage
+	json.Unmarshal(raw, &raws)
+	handler, n := 0, 0
+	for i, c := range commands {
+		if c.Type != EntryPointCommand {
+			continue
+		}
+		if n++; n > 1 {
+			return invalid("an application has one Entry Point command", strconv.Itoa(i), "type")
+		}
+		var err *Error
+		if handler, err = s.checkEntryPoint(c, raws[i], guildID, strconv.Itoa(i)); err != nil {
+			return err
+		}
+	}
+	if guildID != "" {
+		return nil
+	}
+	if n == 0 && s.entryPoint != 0 {
+		return errEntryPointRemoved
+	}
+	s.entryPoint = handler
 	return nil
 }
 

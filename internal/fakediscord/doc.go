@@ -112,6 +112,28 @@
 // and a user's install only to that user: Command and UserCommand report a
 // test error for any other.
 //
+// # Activities and OAuth2
+//
+// EnableActivities gives the app an Activity, and Discord's default Entry
+// Point command (type 4, handler 2), which a bulk overwrite of global
+// commands must keep or replace (400, 50240); there is one at most, global
+// only, with a handler of 1 or 2 and no options. An interaction answered
+// with LAUNCH_ACTIVITY (callback type 12, ResponseLaunchActivity; refused
+// without Activities, and to autocompletes) launches the Activity in its
+// channel, or joins its user to the instance running there (Call.Instance,
+// ActivityIn); LaunchFromEntryPoint is a launch from the Entry Point.
+// LaunchActivity, JoinActivity and LeaveActivity set who is in an instance,
+// which the bot reads at GET /applications/{app}/activity-instances/{id}.
+//
+// Authorize is a user's consent to the Embedded App SDK's authorize: it
+// gives the code, good for one exchange at POST /oauth2/token (form-encoded
+// only; the app's id and ClientSecret in the form or as HTTP Basic;
+// authorization_code only), with RFC 6749's errors (invalid_client 401,
+// invalid_grant, invalid_request, unsupported_grant_type 400). The access
+// token reads GET /users/@me (with the identify scope) and nothing else;
+// RevokeTokens revokes a user's. Exchanges counts both, for tests of
+// caching.
+//
 // # Caveats
 //
 // discordgo keeps Discord's addresses in package variables (endpoints.go).

@@ -448,6 +448,10 @@ func (s *Server) callback(r *http.Request, rep *reply) {
 			return
 		}
 		call.Choices = d.Choices
+	case ResponseLaunchActivity:
+		if rep.err = s.launchActivityLocked(it, p.Data, &call); rep.err != nil {
+			return
+		}
 	case discordgo.InteractionResponseModal:
 		if autocomplete || it.kind == discordgo.InteractionModalSubmit {
 			rep.err = wrongType

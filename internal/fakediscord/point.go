@@ -22,24 +22,73 @@ var (
 
 	routesMu sync.Mutex
 	routes   = map[string]*Server{} // by token
+	// apps and bearers find the Server of an OAuth2 request: the token
+	// endpoint's by its client id, a user's by their access token.
+	apps    = map[string]*Server{}
+	bearers = map[string]*Server{}
 )
 
 func register(s *Server) {
 	routesMu.Lock()
 	defer routesMu.Unlock()
 	routes[s.token] = s
+	apps[s.appID] = s
+}
+
+func routeBearer(token string, s *Server) {
+	routesMu.Lock()
+	defer routesMu.Unlock()
+	bearers[token] = s
+}
+
+func unrouteBearer(token string) {
+	routesMu.Lock()
+	defer routesMu.Unlock()
+	delete(bearers, token)
 }
 
 func unregister(s *Server) {
 	routesMu.Lock()
 	defer routesMu.Unlock()
 	delete(routes, s.token)
+	delete(apps, s.appID)
+	for t, o := range bearers {
+		if o == s {
+			delete(bearers, t)
+		}
+	}
 }
 
-// route hands a request to the Server whose bot token it carries.
+// route hands a request to the Server whose bot token it carries, or
+// whose application the token endpoint's client is, or which issued the
+// bearer token.
 func route(w http.ResponseWriter, r *http.Request) {
+	var s *Server
+	if isTokenPath(r.URL.Path) {
+		form, ok := tokenForm(w, r)
+		if !ok {
+			return
+		}
+		id, _, basic := r.BasicAuth()
+		if !basic {
+			id = form.Get("client_id")
+		}
+		routesMu.Lock()
+		s = apps[id]
+		routesMu.Unlock()
+		if s == nil {
+			writeJSON(w, http.StatusUnauthorized, &oauthError{Error: "invalid_client"})
+			return
+		}
+		s.serveHTTP(w, r)
+		return
+	}
 	routesMu.Lock()
-	s := routes[strings.TrimPrefix(r.Header.Get("Authorization"), "Bot ")]
+	if t, ok := bearerOf(r); ok {
+		s = bearers[t]
+	} else {
+		s = routes[strings.TrimPrefix(r.Header.Get("Authorization"), "Bot ")]
+	}
 	routesMu.Unlock()
 	if s == nil {
 		writeError(w, errUnauthorized)

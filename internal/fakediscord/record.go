@@ -45,6 +45,9 @@ type Call struct {
 	InteractionID string
 	// ResponseType is the callback type of a response.
 	ResponseType discordgo.InteractionResponseType
+	// Instance is the Activity instance a LAUNCH_ACTIVITY response
+	// launched or joined.
+	Instance string
 	// Choices are an autocomplete response's choices.
 	Choices []*discordgo.ApplicationCommandOptionChoice
 

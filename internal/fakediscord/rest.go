@@ -47,6 +47,7 @@ func (s *Server) routes() *http.ServeMux {
 	handle("GET /webhooks/{app}/{token}/messages/{message}", "", s.webhookMessage)
 	handle(RouteOriginalEdit, KindResponseEdit, s.webhookMessage)
 	handle("DELETE /webhooks/{app}/{token}/messages/{message}", KindDelete, s.webhookMessage)
+	handle("GET /applications/{app}/activity-instances/{instance}", "", s.getInstance)
 	handle("GET /applications/{app}/commands", "", s.commandsHandler)
 	handle("PUT /applications/{app}/commands", KindCommands, s.commandsHandler)
 	handle("GET /applications/{app}/guilds/{guild}/commands", "", s.commandsHandler)

@@ -61,6 +61,16 @@ type Server struct {
 	byToken      map[string]*interaction
 	commands     map[string][]*discordgo.ApplicationCommand // by guild id, "" for global
 
+	// OAuth2 (oauth.go) and Activities (activity.go).
+	clientSecret  string
+	codes         map[string]*grant // authorization codes
+	tokens        map[string]*grant // access tokens
+	tokenRequests int
+	meRequests    int
+	activities    bool                 // the app has Activities enabled (EnableActivities)
+	instances     map[string]*Instance // by instance id
+	entryPoint    int                  // the registered Entry Point command's handler; 0 for none
+
 	// threadsInThreads counts the thread starts refused because their
 	// channel was a thread (ThreadStartsInThreads).
 	threadsInThreads int
@@ -196,6 +206,10 @@ func New(tb testing.TB) *Server {
 		knownRoutes:  map[string]bool{},
 		limits:       map[string]RateLimit{},
 		buckets:      map[string]*bucket{},
+		clientSecret: rand.Text(),
+		codes:        map[string]*grant{},
+		tokens:       map[string]*grant{},
+		instances:    map[string]*Instance{},
 	}
 	s.bot = User{ID: newID(), Username: "Fake Bot"}
 	s.mux = s.routes()
@@ -357,6 +371,16 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	defer s.inflight.Done()
 	if strings.HasPrefix(r.URL.Path, "/attachments/") {
 		s.serveAttachment(w, r)
+		return
+	}
+	if isTokenPath(r.URL.Path) {
+		if form, ok := tokenForm(w, r); ok {
+			s.serveToken(w, r, form)
+		}
+		return
+	}
+	if t, ok := bearerOf(r); ok {
+		s.serveBearer(w, r, t)
 		return
 	}
 	if strings.TrimPrefix(r.Header.Get("Authorization"), "Bot ") != s.token {
