@@ -156,6 +156,7 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) int {
 		all = append(all, found)
 	}
 	set := puzzle.Collect(all...)
+	puzzle.Calibrate(set)
 	if err := writeTo(*out, stdout, func(w io.Writer) error { return puzzle.Write(w, set) }); err != nil {
 		fmt.Fprintln(stderr, "puzzles generate:", err)
 		return 1

@@ -204,6 +204,8 @@ func everyKey(l Lang) map[string]any {
 		"Organiser": "@o", "Max": 20, "Thread": "#t", "Time": "…", "In": "…", "How": "…", "Round": 2, "Rounds": 5, "Count": 4, "Place": 3, "Of": 12, "Points": "2.5",
 		// Games in DMs.
 		"Link": "<https://…>",
+		// Puzzles.
+		"Reply": "Kf8", "Change": "+12", "Goal": "…", "Hour": "18:00", "Puzzles": "…",
 		// Positions described.
 		"Squares": "a2 b2", "List": "a3, c3–e3", "Iced": "…", "Frozen": "…", "Countdown": "…", "Board": "…", "Symbol": "♘", "Label": "♘ Knight g1", "Victim": pieceForms(l, game.Knight),
 	}

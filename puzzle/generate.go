@@ -123,6 +123,10 @@ const (
 	// asidePerGame bounds the mates in one found one move off a game's
 	// path, so that they do not crowd out the rest.
 	asidePerGame = 6
+	// branchBack is how many plies before an Ice Age a branch starts,
+	// and branchesPerIceAge how many branches each Ice Age gets.
+	branchBack        = 8
+	branchesPerIceAge = 6
 )
 
 // Scanner finds puzzles in games. It keeps an engine: one Scanner per
@@ -132,6 +136,7 @@ type Scanner struct {
 	e     *engine.Engine
 	judge *engine.Engine // for ratings, reset before each puzzle
 	seen  map[string]bool
+	aside int // mates in one found one move aside
 }
 
 // NewScanner returns a Scanner with its own engines.
@@ -149,6 +154,29 @@ func (s *Scanner) search(ctx context.Context, p game.Position, nodes int64) engi
 // puzzle's Source.
 func (s *Scanner) Game(ctx context.Context, start game.Position, moves []game.Move, source string) []Puzzle {
 	var out []Puzzle
+	positions := replay(start, moves)
+	s.scan(ctx, positions, moves, source, false, &out)
+	return out
+}
+
+// replay returns the positions of a game: start, then after each move
+// (as far as the moves are legal).
+func replay(start game.Position, moves []game.Move) []game.Position {
+	positions := []game.Position{start}
+	for _, m := range moves {
+		p := positions[len(positions)-1]
+		if !p.IsLegal(m) {
+			break
+		}
+		positions = append(positions, p.Apply(m))
+	}
+	return positions
+}
+
+// scan looks for puzzles at each position of a line (moves[i] leads from
+// positions[i] to positions[i+1]), or only at those near an Ice Age, and
+// adds them to out.
+func (s *Scanner) scan(ctx context.Context, positions []game.Position, moves []game.Move, source string, nearOnly bool, out *[]Puzzle) {
 	keep := func(pz *Puzzle, ply int, aside bool) {
 		if pz == nil || s.seen[pz.FEN] {
 			return
@@ -158,34 +186,29 @@ func (s *Scanner) Game(ctx context.Context, start game.Position, moves []game.Mo
 		if aside {
 			pz.Source += ", one move aside"
 		}
-		out = append(out, *pz)
+		*out = append(*out, *pz)
 	}
-	positions := []game.Position{start}
-	for _, m := range moves {
-		p := positions[len(positions)-1]
-		if !p.IsLegal(m) {
-			break
-		}
-		positions = append(positions, p.Apply(m))
-	}
-	prev := 0  // the score of the position before, for its side to move
-	aside := 0 // mates in one found one move aside
+	prev, searched := 0, -1 // the score of the last position searched, for its side to move, and its index
 	for i, p := range positions {
-		if ctx.Err() != nil {
+		if ctx.Err() != nil || p.Outcome().Over() {
 			break
 		}
-		if p.Outcome().Over() {
-			break
+		near := iceAgeNear(&p)
+		if nearOnly && !near {
+			continue
 		}
 		r := s.search(ctx, p, s.opt.Nodes)
 		if i > 0 {
-			keep(s.candidate(ctx, p, r, -prev), i, false)
+			before := 0
+			if searched == i-1 {
+				before = -prev
+			}
+			keep(s.candidate(ctx, p, r, before), i, false)
 		}
 		if i > 0 {
 			// One move aside: the positions the previous move could have
 			// made.
 			before := positions[i-1]
-			near := iceAgeNear(&p)
 			var buf [256]game.Move
 			for _, m := range before.LegalMoves(buf[:0]) {
 				if m == moves[i-1] {
@@ -196,9 +219,9 @@ func (s *Scanner) Game(ctx context.Context, start game.Position, moves []game.Mo
 					continue
 				}
 				if !near {
-					if aside < asidePerGame && WinsWithin(&q, 1) {
+					if s.aside < asidePerGame && WinsWithin(&q, 1) {
 						if pz := s.proven(ctx, q); pz != nil && !s.seen[pz.FEN] {
-							aside++
+							s.aside++
 							keep(pz, i, true)
 							break // one a ply: the next ply's are others
 						}
@@ -211,7 +234,38 @@ func (s *Scanner) Game(ctx context.Context, start game.Position, moves []game.Mo
 				}
 			}
 		}
-		prev = r.Score
+		prev, searched = r.Score, i
+	}
+}
+
+// Branches plays, from a few moves before each Ice Age of a self-play
+// game, other lines to it (weaker levels, other seeds), and scans them
+// near the Ice Age only: the variant's own puzzles (freezes, kings to
+// save, men lost to the ice) are there, and a game passes an Ice Age
+// only once or twice.
+func (s *Scanner) Branches(ctx context.Context, positions []game.Position, seed uint64, source string) []Puzzle {
+	var out []Puzzle
+	for i, p := range positions {
+		if !p.IceAgeNow() || i < branchBack {
+			continue
+		}
+		for b := range branchesPerIceAge {
+			bseed := seed*1_000_003 + uint64(i)*101 + uint64(b)
+			from := positions[i-branchBack]
+			line := []game.Position{from}
+			var moves []game.Move
+			q := from
+			for ply := 0; ply < branchBack+2 && !q.Outcome().Over() && ctx.Err() == nil; ply++ {
+				m := engine.Choose(ctx, q, 1+int((bseed+uint64(ply))%4), bseed+uint64(ply))
+				if m == game.NullMove {
+					break
+				}
+				moves = append(moves, m)
+				q = q.Apply(m)
+				line = append(line, q)
+			}
+			s.scan(ctx, line, moves, fmt.Sprintf("%s, branch %d at ply %d", source, b+1, i-branchBack+1), true, &out)
+		}
 	}
 	return out
 }

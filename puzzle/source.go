@@ -1,8 +1,11 @@
 package puzzle
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/iceagechess/iceage/game"
@@ -35,7 +38,12 @@ func (src Source) Scan(ctx context.Context, opt Options) []Puzzle {
 	if src.SelfPlay {
 		start, moves = game.StartPosition(), SelfPlay(ctx, src.Seed, opt.MaxPlies)
 	}
-	return NewScanner(opt).Game(ctx, start, moves, src.Name)
+	s := NewScanner(opt)
+	found := s.Game(ctx, start, moves, src.Name)
+	if src.SelfPlay {
+		found = append(found, s.Branches(ctx, replay(start, moves), src.Seed, src.Name)...)
+	}
+	return found
 }
 
 // ScanAll scans sources with at most workers at once and calls done with
@@ -85,18 +93,63 @@ feed:
 }
 
 // Collect joins the puzzles of several sources, in order, keeping the
-// first puzzle of each position.
+// first of each idea: one puzzle a position, and one a solution played
+// by the same kings (the branches of a game around an Ice Age find the
+// same idea in positions that differ by a man far away).
 func Collect(found ...[]Puzzle) []Puzzle {
 	seen := map[string]bool{}
 	var out []Puzzle
 	for _, f := range found {
 		for _, pz := range f {
-			if seen[pz.FEN] {
+			idea := ideaOf(&pz)
+			if seen[pz.FEN] || seen[idea] {
 				continue
 			}
-			seen[pz.FEN] = true
+			seen[pz.FEN], seen[idea] = true, true
 			out = append(out, pz)
 		}
 	}
 	return out
+}
+
+// ideaOf names a puzzle's idea: its goal, its line and where the kings
+// stand.
+func ideaOf(pz *Puzzle) string {
+	kings := ""
+	if p, err := pz.Position(); err == nil {
+		for _, c := range []game.Color{game.White, game.Black} {
+			if s, ok := p.KingSquare(c); ok {
+				kings += s.String()
+			}
+		}
+	}
+	return string(pz.Goal) + " " + kings + " " + strings.Join(pz.Moves, " ")
+}
+
+// The shipped ratings run from CalibratedMin to CalibratedMax.
+const (
+	CalibratedMin = 600
+	CalibratedMax = 2400
+)
+
+// Calibrate spreads a set's first ratings evenly over CalibratedMin to
+// CalibratedMax in the order of the generator's guesses (ties by id):
+// the guess orders puzzles well but bunches them (most are mates in one
+// or two), and a ladder from beginner to expert wants them spread. The
+// tries of players then move each puzzle's rating where it belongs.
+func Calibrate(set []Puzzle) {
+	if len(set) < 2 {
+		return
+	}
+	order := make([]int, len(set))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		return cmp.Or(cmp.Compare(set[a].Rating, set[b].Rating), cmp.Compare(set[a].ID, set[b].ID))
+	})
+	for rank, i := range order {
+		r := CalibratedMin + (CalibratedMax-CalibratedMin)*rank/(len(set)-1)
+		set[i].Rating = (r + 5) / 10 * 10
+	}
 }

@@ -431,6 +431,8 @@ func checkContents(tx *bolt.Tx, scope checkExtent, r *report) {
 					r.add("the outbox item %q does not decode", k)
 				}
 			})
+		case play.KindPuzzler, play.KindPuzzleStats, play.KindDailyPuzzle:
+			checkPuzzles(kind, r, each)
 		default:
 			r.add("this program cannot check the %v records", kind)
 		}

@@ -71,6 +71,8 @@ func (m *Memory) Export(ctx context.Context, walk play.Walk) (uint64, error) {
 				it.Body = slices.Clone(it.Body)
 				return walk(play.Record{Outbox: &it})
 			})
+		case play.KindPuzzler, play.KindPuzzleStats, play.KindDailyPuzzle:
+			err = m.exportPuzzles(kind, walk)
 		default:
 			err = play.UnknownKind("memstore", kind)
 		}
