@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 
-
 	"github.com/iceagechess/iceage/play"
 )
 
@@ -163,7 +162,8 @@ func checkPuzzles(kind play.RecordKind, r *report, each func([]byte, func(k, v [
 	case play.KindPuzzleStats:
 		each(bucketPuzzleStats, func(k, v []byte) { checkRecord(r, fmt.Sprintf("the stats of puzzle %q", k), v, new(play.PuzzleStats)) })
 	default:
-		each(bucketDaily, func(k, v []byte) { checkRecord(r, fmt.Sprintf("the daily puzzle of server %q", k), v, new(play.DailyPuzzle)) })
+		each(bucketDaily, func(k, v []byte) {
+			checkRecord(r, fmt.Sprintf("the daily puzzle of server %q", k), v, new(play.DailyPuzzle))
+		})
 	}
 }
-
