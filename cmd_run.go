@@ -29,6 +29,7 @@ import (
 	"github.com/iceagechess/iceage/schedule"
 	"github.com/iceagechess/iceage/store"
 	"github.com/iceagechess/iceage/tournament"
+	"github.com/iceagechess/iceage/web"
 )
 
 func init() {
@@ -98,11 +99,14 @@ type app struct {
 	// scheduler's, another process's on PostgreSQL. The web page stands
 	// on it.
 	stream *stream.Hub
-	play   *play.Service
-	bot    *bot.Bot
-	sched  *schedule.Scheduler
-	// servers are the operators' listener and, with HTTP interactions,
-	// Discord's: never one listener for both.
+	// web is the public web listener's handler (web.listen), nil when it
+	// is off: every game's live page, fed by stream.
+	web   *web.Server
+	play  *play.Service
+	bot   *bot.Bot
+	sched *schedule.Scheduler
+	// servers are the operators' listener, with HTTP interactions
+	// Discord's, and the web listener: never one listener for two.
 	servers []*http.Server
 	// interactionIDs are shared by the processes on one PostgreSQL; nil
 	// on bbolt, where one process holds the file.
@@ -172,6 +176,20 @@ func newApp(cfg config.Config, logTo io.Writer) (*app, error) {
 		_ = a.closeStore() // err says why the bot cannot start
 		return nil, err
 	}
+	var links bot.WebLinks
+	if cfg.Web.Listen != "" {
+		if a.web, err = newWeb(cfg, a.play, hub, log); err != nil {
+			_ = a.closeStore() // err says why the program cannot start
+			return nil, err
+		}
+		links = a.web
+	}
+	// The Discord Activity is served by the web listener, with the
+	// application's OAuth2 credentials.
+	var act *activityDoor
+	if a.web != nil && cfg.Discord.ClientID != "" {
+		act = &activityDoor{}
+	}
 	a.bot, err = bot.New(bot.Config{Token: cfg.Discord.Token, Guilds: cfg.Discord.GuildIDs, DefaultLanguage: cfg.Language,
 		DefaultDays: cfg.Play.DefaultDays, AllowedDays: cfg.Play.AllowedDays, VacationDays: vacation, Theme: theme, Logger: log,
 		ShardID: cfg.Discord.ShardID, ShardCount: cfg.Discord.ShardCount,
@@ -181,10 +199,16 @@ func newApp(cfg config.Config, logTo io.Writer) (*app, error) {
 			ChallengeAgain: time.Duration(cfg.Limits.ChallengeAgainMinutes) * time.Minute,
 			Analyze:        time.Duration(cfg.Limits.AnalyzeSeconds) * time.Second, GIF: time.Duration(cfg.Limits.GIFSeconds) * time.Second,
 			TournamentPlayers: cfg.Limits.TournamentPlayers},
-		InteractionIDs: a.interactionIDs}, a.play)
+		InteractionIDs: a.interactionIDs, Web: links, Activity: bot.ActivityConfig{Enabled: act != nil, Launched: act.launched}}, a.play)
 	if err != nil {
 		_ = a.closeStore() // err says why the bot cannot start
 		return nil, err
+	}
+	if act != nil {
+		if err := act.start(cfg, a.bot, a.web, log); err != nil {
+			_ = a.closeStore() // err says why the program cannot start
+			return nil, err
+		}
 	}
 	if err := a.listen(); err != nil {
 		a.closeListeners()
@@ -236,7 +260,30 @@ func (a *app) listen() error {
 			return err
 		}
 	}
+	if a.web != nil {
+		// Each watcher of a live page holds a connection: capped, they
+		// are bounded, as the interactions listener's are.
+		if err := a.serve("web listener", a.cfg.Web.Listen, "web.listen", a.web, a.cfg.Web.Connections); err != nil {
+			return err
+		}
+	}
 	return nil
+}
+
+// newWeb makes the web listener's handler, with the secret its links
+// are signed with, kept in web.secret_file (made at the first start).
+func newWeb(cfg config.Config, svc *play.Service, hub *stream.Hub, log *slog.Logger) (*web.Server, error) {
+	secret, created, err := web.LoadSecret(cfg.Web.SecretFile)
+	if err != nil {
+		return nil, fmt.Errorf("web.secret_file: %w", err)
+	}
+	what := "the web listener's secret, which signs the pages' links, is kept in its file"
+	if created {
+		what = "the web listener's secret, which signs the pages' links, was made at this first start"
+	}
+	log.Info(what, "file", cfg.Web.SecretFile)
+	return web.New(web.Options{Play: svc, Hub: hub, Secret: secret, PublicURL: cfg.Web.PublicURL, ClientID: cfg.Discord.ClientID,
+		ClientSecret: cfg.Discord.ClientSecret, DiscordURL: cfg.Discord.APIURL, Language: cfg.Language, Logger: log})
 }
 
 // serve starts a server on addr, holding at most conns connections

@@ -83,7 +83,7 @@ func runTournament(args []string, stdout, stderr io.Writer) int {
 		defer f.Close()
 		w = f
 	}
-	if err := tournament.WriteTRF(w, &tournament.TRF{Name: t.Name, Field: *t.Completed()}); err != nil {
+	if err := tournament.WriteTRF(w, t.TRF()); err != nil {
 		fmt.Fprintln(stderr, "tournament:", err)
 		return 1
 	}

@@ -70,6 +70,10 @@ func TestTournamentCommandExportsTRF(t *testing.T) {
 	if back.Name != "Club Swiss" || len(back.Field.Players) != 5 || back.Field.Rounds != 4 || back.Field.Played() != 1 {
 		t.Fatalf("read back %q, %d players, %d of %d rounds:\n%s", back.Name, len(back.Field.Players), back.Field.Played(), back.Field.Rounds, out.String())
 	}
+	// The first day is written (042); the last (052) only once it is over.
+	if !back.Start.Equal(time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)) || !back.End.IsZero() {
+		t.Fatalf("days read back as %v to %v, want 2026/12/01 and no end:\n%s", back.Start, back.End, out.String())
+	}
 	// The pairing program pairs round 2 as the tournament did.
 	trf := filepath.Join(t.TempDir(), "club.trf")
 	if err := os.WriteFile(trf, out.Bytes(), 0o600); err != nil {

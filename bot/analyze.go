@@ -73,7 +73,7 @@ func (b *Bot) analyzeCommand(in *interaction, data discordgo.ApplicationCommandI
 			if found || x.Channel == "" {
 				break
 			}
-			if _, known := b.parents.Load(x.Channel); !known && !in.pending {
+			if _, known := b.parents.known(x.Channel); !known && !in.pending {
 				if err := in.deferReply(false); err != nil {
 					return err
 				}
@@ -168,8 +168,8 @@ type analysisDone struct {
 // asked of Discord once, unless GUILD_CREATE listed it (catchUpThreads).
 // A channel's own parent is its category, not reported here.
 func (b *Bot) parentOf(ctx context.Context, channel string) string {
-	if p, ok := b.parents.Load(channel); ok {
-		return p.(string)
+	if p, ok := b.parents.known(channel); ok {
+		return p
 	}
 	ch, err := b.s.Channel(channel, discordgo.WithContext(ctx))
 	switch {
@@ -178,10 +178,10 @@ func (b *Bot) parentOf(ctx context.Context, channel string) string {
 		if isThreadType(ch.Type) {
 			parent = ch.ParentID
 		}
-		b.parents.Store(channel, parent)
+		b.parents.note(channel, parent)
 		return parent
 	case errCode(err) == codeUnknownChannel || isForbidden(err):
-		b.parents.Store(channel, "")
+		b.parents.note(channel, "")
 	}
 	return ""
 }

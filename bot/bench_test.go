@@ -1,20 +1,24 @@
 package bot_test
 
 import (
-	"github.com/iceagechess/iceage/play"
-	"github.com/iceagechess/iceage/play/memstore"
+	"context"
 	"slices"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/iceagechess/iceage/internal/fakediscord"
+	"github.com/iceagechess/iceage/internal/pgtest"
+	"github.com/iceagechess/iceage/pgstore"
+	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/play/memstore"
 )
 
 // BenchmarkMoveInteraction measures a /move from its dispatch over the
 // gateway to the recorded response with its PNG, through discordgo and
 // the fake Discord on loopback, with 50 games on a bbolt file moving at
-// once. It reports the 50th and 99th percentiles of that latency.
+// once (or in memory, or on PostgreSQL). It reports the 50th and 99th
+// percentiles of that latency.
 //
 // Two loads: a burst, where every game sends its move at the same instant
 // and each waits for its answer before the next, and a steady load, where
@@ -28,6 +32,14 @@ func BenchmarkMoveInteraction(b *testing.B) {
 		}
 		b.Run("load="+load+"/storage=bbolt", func(b *testing.B) { benchmarkMoves(b, nil, think) })
 		b.Run("load="+load+"/storage=memory", func(b *testing.B) { benchmarkMoves(b, memstore.New(), think) })
+		b.Run("load="+load+"/storage=postgres", func(b *testing.B) {
+			st, err := pgstore.Open(context.Background(), pgtest.New(b), nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(st.Close)
+			benchmarkMoves(b, st, think)
+		})
 	}
 }
 

@@ -73,7 +73,8 @@ func (b *Bot) boardMessage(ctx context.Context, lang i18n.Lang, v view) (*messag
 		theme = b.gameTheme(ctx, g)
 	}
 	var png bytes.Buffer
-	if err := render.PNG(&png, &pos, render.Options{LastMove: last, Orientation: orient, Theme: theme, NoHeader: true, FastPNG: true}); err != nil {
+	if err := render.PNG(&png, &pos, render.Options{LastMove: last, Orientation: orient, Theme: theme, NoHeader: true, FastPNG: true,
+		Clocks: renderClocks(g, b.cfg.Now())}); err != nil {
 		return nil, fmt.Errorf("bot: drawing game %d: %w", g.ID, err)
 	}
 	m := &message{}
@@ -133,8 +134,9 @@ func (b *Bot) boardMessage(ctx context.Context, lang i18n.Lang, v view) (*messag
 	case g.Over():
 		m.Components = rematchButtons(lang, g)
 	case v.buttons:
-		m.Components = gameButtons(lang, g)
+		m.Components = append(gameButtons(lang, g), b.activityRow(lang, g)...)
 	}
+	m.Components = b.withWatchLive(lang, g, m.Components)
 	return m, nil
 }
 
@@ -183,7 +185,9 @@ func (b *Bot) status(ctx context.Context, lang i18n.Lang, g *play.Game, pos *gam
 	if w := i18n.WouldFreeze(lang, pos); w != "" {
 		lines = append(lines, "⚠️ "+w)
 	}
-	if !g.Deadline.IsZero() && g.Flag == nil && g.EngineToMove() == 0 {
+	if g.Clock != nil {
+		lines = append(lines, clockLines(lang, g, b.cfg.Now())...)
+	} else if !g.Deadline.IsZero() && g.Flag == nil && g.EngineToMove() == 0 {
 		lines = append(lines, "⏳ "+tr(lang, "board.deadline", map[string]any{"When": timestamp(g.Deadline, "R")}))
 	}
 	lines = append(lines, b.correspondenceStatus(ctx, lang, g)...)
@@ -196,14 +200,19 @@ func (b *Bot) status(ctx context.Context, lang i18n.Lang, g *play.Game, pos *gam
 	return strings.Join(lines, "\n")
 }
 
-// moveList returns the tail of the move list, numbered.
+// moveList returns the tail of the move list, numbered, from the SANs
+// the moves carry (the act's, or the record's as read): it replays
+// nothing.
 func moveList(g *play.Game) string {
-	m, err := g.Match()
+	sans, err := g.SANs()
 	if err != nil {
 		return ""
 	}
-	start := m.Start()
-	parts := i18n.NumberedMoves(&start, m.SANs())
+	start, err := game.ParseFEN(g.StartFEN)
+	if err != nil {
+		return ""
+	}
+	parts := i18n.NumberedMoves(&start, sans)
 	if len(parts) > movesShown {
 		parts = append([]string{"…"}, parts[len(parts)-movesShown:]...)
 	}
@@ -215,10 +224,7 @@ func footer(lang i18n.Lang, g *play.Game) string {
 	if g.Rated {
 		kind = tr(lang, "board.rated", nil)
 	}
-	clock := tr(lang, "choice.no_limit", nil)
-	if g.DaysPerMove > 0 {
-		clock = i18n.DaysPerMove(lang, g.DaysPerMove)
-	}
+	clock := timeTerms(lang, g.TimeControl(), g.DaysPerMove)
 	return fmt.Sprintf("%s · %s · #%d", kind, clock, g.ID)
 }
 

@@ -61,11 +61,17 @@ type Config struct {
 	// the game starts in the channel and moves to its own thread when
 	// Discord allows (threads.go). 0 means DefaultThreadWait.
 	ThreadWait time.Duration
+	// Activity turns on the Discord Activity's Play here button and
+	// Entry Point command (activity.go).
+	Activity ActivityConfig
 	// InteractionIDs, when set, remembers the ids of interactions posted
 	// over HTTP for every process that shares it (pgstore's FirstTime),
 	// so that a replay sent to another process is refused as well; each
 	// process remembers its own in any case (replay.go).
 	InteractionIDs InteractionIDs
+	// Web, when set, gives the addresses of the web listener's pages:
+	// every board links to its game's live page (weblinks.go).
+	Web WebLinks
 }
 
 // InteractionIDs remembers interaction ids across processes.
@@ -77,65 +83,34 @@ type InteractionIDs interface {
 
 // Bot is the Discord front end of a play.Service.
 type Bot struct {
+	// What every feature shares (sharedFields, ownership_test.go).
 	cfg  Config
 	play *play.Service
-	s    *discordgo.Session
-	log  *slog.Logger
-
-	app      atomic.Value // string: the application id, from READY
-	botUser  atomic.Value // string: the bot's own user id
-	ready    chan struct{}
-	readyOne sync.Once
-	// registered: the commands are where they belong (register.go).
-	registered atomic.Bool
-
-	// life is the bot's own context, the root of every interaction's:
-	// it ends when Run has finished those in flight.
-	life context.Context
-	stop context.CancelFunc
-	// inflight counts the interactions and background work under way;
-	// gate orders each Add before Run's Wait, or after closing is set
-	// and then refuses it: an Add racing a Wait that may already have
-	// returned is a misuse of sync.WaitGroup.
-	inflight sync.WaitGroup
-	gate     sync.Mutex
-	closing  bool    // under gate
-	locales  locales // the languages interactions told, for news (notify.go)
-	// followers are the last interactions of private games (installs.go).
-	followers followers
-	http      httpWaiters // interactions posted over HTTP, waiting for their answer
-	seen      seenIDs     // the ids of interactions posted over HTTP (replay.go)
-	// cooldowns hold the per-process waits of /analyze and /gif
-	// (limits.go).
-	cooldowns cooldowns
-	// guildNames are the servers' names by id, for PGN's Site.
-	guildNames sync.Map
-	// commandIDs are the registered commands' ids, by guild ("" for
-	// global) NUL name.
-	commandIDs sync.Map
-	// dmChannels are the DM channels' ids by user (notify.go).
-	dmChannels sync.Map
-	// answering are the channels where an act's answer is on its way, each
-	// with a channel closed when it is given (enginereply.go).
-	answering sync.Map
-	// parents are the threads' parent channels by thread id (analyze.go).
-	parents sync.Map
-	// sight answers the visibility rule's questions (visibility.go).
-	sight    sight
-	thinkers *pool // the engine's moves (engine.go)
-	// drawing holds a place for each replay being drawn (records_view.go).
-	drawing chan struct{}
-	// round plays the acts of games (package round); outbox is its
-	// storage's outbox, which deliverLoop delivers (deliver.go) as owner.
-	round  *round.Round
-	outbox outbox
-	owner  string
-	wake   chan struct{}
-	done   doneKeys
-	atOnce sync.WaitGroup // deliverAtOnce's posts
-	// Interactions counts answered interactions by outcome, for tests
-	// and metrics.
+	// round plays the acts of games (package round).
+	round *round.Round
+	s     *discordgo.Session
+	log   *slog.Logger
+	// Metrics count answered interactions by outcome, for tests and
+	// metrics.
 	Metrics Metrics
+
+	// One field per feature, of a type declared in its file, whose
+	// state only that type's methods touch (doc.go, "Who owns what").
+	self       *identity   // what READY told, the commands' ids (register.go)
+	life       *lifetime   // the bot's context, the work in flight (lifetime.go)
+	outbox     *deliveries // the outbox's delivery (outbox.go, deliver.go)
+	thinkers   *pool       // the engine's moves and analyses (pool.go)
+	answering  answering   // the answers on their way, for the engine's board (enginereply.go)
+	parents    parents     // the threads' parent channels (parents.go)
+	sight      *sight      // the visibility rule's look-ups (visibility.go)
+	locales    locales     // the languages interactions told, for news (notify.go)
+	dmChannels dmChannels  // the DM channels by user (notify.go)
+	followers  followers   // the last interactions of private games (installs.go)
+	http       httpWaiters // interactions posted over HTTP, waiting for their answer (http.go)
+	seen       seenIDs     // the ids of interactions posted over HTTP (replay.go)
+	cooldowns  cooldowns   // the per-process waits of /analyze and /gif (limits.go)
+	guildNames guildNames  // the servers' names, for PGN's Site (records.go)
+	drawing    *drawing    // a place for each replay being drawn (records_view.go)
 }
 
 // Metrics are the bot's counters, read by the HTTP listener.
@@ -187,22 +162,21 @@ func New(cfg Config, svc *play.Service) (*Bot, error) {
 		s.ShardID, s.ShardCount = cfg.ShardID, cfg.ShardCount
 	}
 	cfg.Engine = cfg.Engine.withDefaults()
-	b := &Bot{cfg: cfg, play: svc, s: s, log: cfg.Logger, ready: make(chan struct{})}
-	b.life, b.stop = context.WithCancel(context.Background())
-	b.sight.b = b
-	b.thinkers = newPool(b.life, cfg.Engine.Workers)
-	b.drawing = make(chan struct{}, gifsAtOnce)
-	b.owner, b.wake = outboxOwner(), make(chan struct{}, 1)
+	b := &Bot{cfg: cfg, play: svc, s: s, log: cfg.Logger, self: newIdentity()}
+	b.life = newLifetime()
+	b.sight = newSight(s, &b.parents)
+	b.thinkers = newPool(b.life.ctx(), cfg.Engine.Workers)
+	b.drawing = newDrawing()
 	if svc != nil {
 		r, err := round.New(svc, round.Options{Engine: round.EngineOptions{MoveTime: cfg.Engine.MoveTime, Nodes: cfg.Engine.Nodes},
 			Now: cfg.Now, Think: b.think, Committed: func(*round.Delivery) { b.wakeOutbox() }})
 		if err != nil {
 			return nil, fmt.Errorf("bot: %w", err)
 		}
-		b.round, b.outbox = r, svc.Storage().(outbox)
+		b.round, b.outbox = r, newDeliveries(svc.Storage().(play.Outbox))
+	} else {
+		b.outbox = newDeliveries(nil)
 	}
-	b.app.Store("")
-	b.botUser.Store("")
 	s.AddHandler(b.onReady)
 	s.AddHandler(b.onInteraction)
 	s.AddHandler(b.onGuildCreate)
@@ -226,7 +200,7 @@ func (b *Bot) Session() *discordgo.Session { return b.s }
 
 // Ready is closed once the gateway said READY and the commands are
 // registered.
-func (b *Bot) Ready() <-chan struct{} { return b.ready }
+func (b *Bot) Ready() <-chan struct{} { return b.self.readied() }
 
 // Run connects to Discord and serves interactions until ctx ends; then it
 // stops taking interactions, waits for those in flight and disconnects.
@@ -238,19 +212,15 @@ func (b *Bot) Run(ctx context.Context) error {
 	// in flight leave to do is delivered while they finish, and what is
 	// left when the bot stops waits in the outbox for the next start.
 	var loop sync.WaitGroup
-	if b.outbox != nil {
+	if b.outbox.delivers() {
 		loop.Add(1)
-		go func() { defer loop.Done(); b.deliverLoop(b.life) }()
+		go func() { defer loop.Done(); b.deliverLoop(b.life.ctx()) }()
 	}
 	<-ctx.Done()
-	b.gate.Lock()
-	b.closing = true
-	b.gate.Unlock()
-	b.inflight.Wait()
-	b.stop()
+	b.life.end()
 	loop.Wait()
-	b.atOnce.Wait()
-	if b.outbox != nil {
+	b.outbox.atOnceWait()
+	if b.outbox.delivers() {
 		b.flushDone(context.Background())
 	}
 	b.thinkers.close()
@@ -259,58 +229,25 @@ func (b *Bot) Run(ctx context.Context) error {
 
 func (b *Bot) onReady(s *discordgo.Session, r *discordgo.Ready) {
 	if r.Application != nil {
-		b.app.Store(r.Application.ID)
+		b.self.noteApp(r.Application.ID)
 	}
 	if r.User != nil {
-		b.botUser.Store(r.User.ID)
+		b.self.noteUser(r.User.ID)
 	}
 	if err := b.register(r); err != nil {
 		b.log.Error("registering commands", "err", err)
 	}
-	b.readyOne.Do(func() { close(b.ready) })
+	b.self.markReady()
 	b.log.Info("connected to Discord", "guilds", len(r.Guilds))
-}
-
-// noteCommandIDs remembers the ids Discord gave the commands registered
-// in guild ("" globally), for /help's mentions.
-func (b *Bot) noteCommandIDs(guild string, cmds []*discordgo.ApplicationCommand) {
-	for _, c := range cmds {
-		if c != nil && c.ID != "" {
-			b.commandIDs.Store(guild+"\x00"+c.Name, c.ID)
-		}
-	}
-}
-
-// commandID is the id of a registered command as a member of guild sees
-// it: the guild's own registration, else the global one; "" if unknown.
-func (b *Bot) commandID(guild, name string) string {
-	for _, scope := range []string{guild, ""} {
-		if id, ok := b.commandIDs.Load(scope + "\x00" + name); ok {
-			return id.(string)
-		}
-	}
-	return ""
-}
-
-// enter counts one more piece of work in flight, unless Run is stopping:
-// then it returns false and the work is not done.
-func (b *Bot) enter() bool {
-	b.gate.Lock()
-	defer b.gate.Unlock()
-	if b.closing {
-		return false
-	}
-	b.inflight.Add(1)
-	return true
 }
 
 // onInteraction is the one door for every interaction: it recovers
 // panics, answers, and logs a line.
 func (b *Bot) onInteraction(s *discordgo.Session, ic *discordgo.InteractionCreate) {
-	if !b.enter() {
+	if !b.life.enter() {
 		return
 	}
-	defer b.inflight.Done()
+	defer b.life.leave()
 	start := time.Now()
 	in := b.newInteraction(ic.Interaction)
 	defer in.cancel()

@@ -18,7 +18,7 @@ import (
 const threadArchiveMinutes = 10080
 
 func init() {
-	addCommand(appCommand{name: "challenge", declare: declareChallenge, run: (*Bot).challengeCommand, help: helpPlay + 1, reach: anywhere})
+	addCommand(appCommand{name: "challenge", declare: declareChallenge, run: (*Bot).challengeCommand, complete: (*Bot).completeTimeOption, help: helpPlay + 1, reach: anywhere})
 	addCommand(appCommand{name: challengeUserCommand, run: (*Bot).challengeMember, reach: anywhere, declare: func(*Config) *discordgo.ApplicationCommand {
 		return &discordgo.ApplicationCommand{Type: discordgo.UserApplicationCommand, Name: challengeUserCommand,
 			NameLocalizations: ptr(localized("cmd.challenge_user.name"))}
@@ -55,7 +55,8 @@ func declareChallenge(cfg *Config) *discordgo.ApplicationCommand {
 		option("challenge", "color", discordgo.ApplicationCommandOptionString, false, "white", "black", "random"),
 		days,
 		option("challenge", "rated", discordgo.ApplicationCommandOptionBoolean, false),
-		level)
+		level,
+		timeOption())
 }
 
 // dayChoices are the time controls offered, and no limit (0), as an
@@ -114,6 +115,13 @@ func (b *Bot) challengeCommand(in *interaction, data discordgo.ApplicationComman
 	}
 	if o := opts["rated"]; o != nil {
 		n.Rated = o.BoolValue()
+	}
+	tc, err := in.timeOptionOf(opts)
+	if err != nil {
+		return err
+	}
+	if tc.Live() {
+		n.Time, n.DaysPerMove = tc, 0
 	}
 	if b.isEngine(n.To.ID) {
 		level := 0
@@ -207,10 +215,7 @@ func challengeMessage(lang i18n.Lang, c *play.Challenge) *message {
 
 // challengeTerms lists colour, time control and rating of a challenge.
 func challengeTerms(lang i18n.Lang, c *play.Challenge) string {
-	clock := tr(lang, "choice.no_limit", nil)
-	if c.DaysPerMove > 0 {
-		clock = i18n.DaysPerMove(lang, c.DaysPerMove)
-	}
+	clock := timeTerms(lang, c.Time, c.DaysPerMove)
 	kind := tr(lang, "board.casual", nil)
 	if c.Rated {
 		kind = tr(lang, "board.rated", nil)
@@ -286,7 +291,7 @@ func (b *Bot) acceptClick(in *interaction, id uint64) error {
 	// here at once, or by the outbox when Discord refuses it.
 	board, err := b.deliveryMessage(ctx, in.public, &out.Boards[0])
 	if err != nil {
-		if rerr := b.round.NotShown(b.life, &out); rerr != nil {
+		if rerr := b.round.NotShown(b.life.ctx(), &out); rerr != nil {
 			b.log.Error("handing a board to the outbox; it is posted when its hold ends", "game", g.ID, "err", rerr)
 		}
 		return err
@@ -301,7 +306,7 @@ func (b *Bot) acceptClick(in *interaction, id uint64) error {
 		return nil
 	}
 	if err := in.respond(board); err != nil {
-		if rerr := b.round.NotShown(b.life, &out); rerr != nil {
+		if rerr := b.round.NotShown(b.life.ctx(), &out); rerr != nil {
 			b.log.Error("handing a board to the outbox; it is posted when its hold ends", "game", g.ID, "err", rerr)
 		}
 		return err

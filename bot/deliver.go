@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
 	"strconv"
 	"sync"
 	"time"
@@ -50,61 +49,17 @@ const (
 	deliveryGiveUp = 30
 )
 
-// outbox is what the loop needs of the bot's storage.
-type outbox = play.Outbox
-
 // wakeOutbox tells the loop that items may be due now.
-func (b *Bot) wakeOutbox() {
-	select {
-	case b.wake <- struct{}{}:
-	default:
-	}
-}
-
-// doneKeys are outbox items delivered, waiting to be marked done in one
-// transaction with the others: the boards the interactions showed, the
-// items of a batch.
-type doneKeys struct {
-	mu   sync.Mutex
-	keys []string
-}
-
-func (d *doneKeys) add(keys ...string) {
-	d.mu.Lock()
-	d.keys = append(d.keys, keys...)
-	d.mu.Unlock()
-}
-
-func (d *doneKeys) take() []string {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	k := d.keys
-	d.keys = nil
-	return k
-}
+func (b *Bot) wakeOutbox() { b.outbox.wakeUp() }
 
 // shown marks the boards of an act that its interaction showed: the
 // loop marks them done with what else it has done.
-func (b *Bot) shown(out *round.Outcome) {
-	for _, d := range out.Boards {
-		b.done.add(d.Key)
-	}
-}
+func (b *Bot) shown(out *round.Outcome) { b.outbox.shown(out) }
 
-// flushDone marks the items delivered so far done. Should it fail, they
-// wait for the next flush (the last comes as the bot stops); should the
-// process die first, the boards shown are posted again when their hold
-// ends, and the items of a batch when their claim lapses: at least once.
+// flushDone marks the items delivered so far done (deliveries.flush).
 func (b *Bot) flushDone(ctx context.Context) {
-	keys := b.done.take()
-	if len(keys) == 0 {
-		return
-	}
-	if err := b.outbox.DoneOutbox(ctx, keys...); err != nil {
-		// Kept for the next flush: the one as the loop stops, say, whose
-		// context outlives the loop's.
-		b.done.add(keys...)
-		b.log.Warn("marking outbox items done; trying again", "items", len(keys), "err", err)
+	if n, err := b.outbox.flush(ctx); err != nil {
+		b.log.Warn("marking outbox items done; trying again", "items", n, "err", err)
 	}
 }
 
@@ -119,12 +74,12 @@ func (b *Bot) deliverLoop(ctx context.Context) {
 		select {
 		case <-ctx.Done():
 			return
-		case <-b.wake:
+		case <-b.outbox.woken():
 		case <-timer.C:
 		}
 		b.flushDone(ctx)
 		for ctx.Err() == nil {
-			items, err := b.outbox.ClaimOutbox(ctx, b.owner, b.cfg.Now(), deliveryLease, deliveryBatch)
+			items, err := b.outbox.claim(ctx, b.cfg.Now())
 			if err != nil {
 				if ctx.Err() == nil {
 					b.log.Error("claiming the outbox's items", "err", err)
@@ -196,7 +151,7 @@ func (b *Bot) deliverOne(ctx context.Context, it play.OutboxItem) {
 	}
 	var limited *rateLimited
 	if errors.As(err, &limited) {
-		if rerr := b.outbox.RetryOutbox(ctx, it.Key, b.owner, limited.at); rerr != nil {
+		if rerr := b.outbox.retry(ctx, it.Key, limited.at); rerr != nil {
 			b.log.Error("scheduling an outbox item for the end of a rate limit", "key", it.Key, "err", rerr)
 		}
 		return
@@ -205,7 +160,7 @@ func (b *Bot) deliverOne(ctx context.Context, it play.OutboxItem) {
 		if err != nil {
 			b.log.Error("dropping an outbox item that cannot be delivered", "key", it.Key, "game", it.Game, "tries", it.Tries+1, "err", err)
 		}
-		b.done.add(it.Key)
+		b.outbox.delivered(it.Key)
 		if err == nil {
 			b.Metrics.Delivered.Add(1)
 			if b.Metrics.ObserveDelivery != nil {
@@ -215,7 +170,7 @@ func (b *Bot) deliverOne(ctx context.Context, it play.OutboxItem) {
 		return
 	}
 	b.log.Warn("delivering an outbox item failed; trying again", "key", it.Key, "game", it.Game, "tries", it.Tries+1, "err", err)
-	if rerr := b.outbox.RetryOutbox(ctx, it.Key, b.owner, b.cfg.Now().Add(play.OutboxBackoff(it.Tries+1))); rerr != nil {
+	if rerr := b.outbox.retry(ctx, it.Key, b.cfg.Now().Add(play.OutboxBackoff(it.Tries+1))); rerr != nil {
 		b.log.Error("scheduling an outbox item's retry", "key", it.Key, "err", rerr)
 	}
 }
@@ -338,7 +293,7 @@ func (b *Bot) deliverTells(ctx context.Context, it play.OutboxItem) error {
 // next delivers it when the hold ends; if the post fails, the outbox
 // takes it over now and retries.
 func (b *Bot) deliverAtOnce(out round.Outcome, m *message) {
-	ctx, cancel := context.WithTimeout(b.life, deliveryDeadline)
+	ctx, cancel := context.WithTimeout(b.life.ctx(), deliveryDeadline)
 	defer cancel()
 	d := &out.Boards[len(out.Boards)-1]
 	err := b.postBoard(ctx, d, m)
@@ -351,7 +306,7 @@ func (b *Bot) deliverAtOnce(out round.Outcome, m *message) {
 		}
 		return
 	}
-	if ctx.Err() != nil && b.life.Err() != nil {
+	if ctx.Err() != nil && b.life.ctx().Err() != nil {
 		return // stopping: the hold ends and the next start posts it
 	}
 	b.log.Warn("posting a board its answer could not show; the outbox retries", "game", d.Game.ID, "err", err)
@@ -368,12 +323,6 @@ func (b *Bot) deliverAtOnce(out round.Outcome, m *message) {
 func nonce(key string) string {
 	h := sha256.Sum256([]byte(key))
 	return strconv.FormatUint(binary.BigEndian.Uint64(h[:8])>>1, 36)
-}
-
-// outboxOwner names this process in the outbox's claims, for operators.
-func outboxOwner() string {
-	host, _ := os.Hostname()
-	return host + ":" + strconv.Itoa(os.Getpid())
 }
 
 // think hands the engine's turn in a game to the pool: it reports how

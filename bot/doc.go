@@ -36,8 +36,9 @@
 // through its methods; only those touch its fields, so what a feature
 // keeps is read and changed in one file. TestBotIsSplitByOwnership
 // (ownership_test.go) fails on a field of *Bot that is no such type, on
-// a feature's type that holds the *Bot, and on code that reaches into a
-// feature's state from outside its methods.
+// a feature's type that holds the *Bot, on code that reaches into a
+// feature's state from outside its methods, and on locks, sync.Maps and
+// atomics at package level, which every *Bot would share.
 //
 // Custom ids of buttons and menus have one grammar (customid.go): each is
 // a pattern such as "g:resign:{game}:{rev}" that both builds the id and
@@ -99,7 +100,7 @@
 // server's own for servers. In a DM or group DM between users the bot is
 // no member: a game there is play.Game.Private, its challenge and boards
 // are answers and follow-ups of the players' interactions (publish), and
-// turns, reminders and timeouts go by direct message (tellPrivately). In
+// turns, reminders and timeouts go by direct message (round.Decide). In
 // a server that did not add the bot, every command answers how to add it.
 //
 // Abuse (limits.go, replay.go): each user has caps on waiting

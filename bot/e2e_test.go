@@ -79,6 +79,8 @@ type world struct {
 	// lot is the bots' Config.Lot: nil gives the top seed White, as the
 	// tests of tournaments expect unless they draw otherwise.
 	lot func() bool
+	// activity is the bots' Config.Activity.
+	activity bot.ActivityConfig
 }
 
 // newWorld starts a bot on st; a nil st means a bbolt file of the test's.
@@ -117,7 +119,7 @@ func (w *world) start() {
 		w.st = db
 	}
 	svc := play.New(w.st, play.Options{Rand: func(int) int { return 0 }, OnEnd: []func(play.Tx, *play.Game) error{tournament.OnEnd}})
-	b, err := bot.New(bot.Config{Token: w.srv.Token(), Now: w.clock.Now, DefaultDays: 3, Engine: w.engine, Limits: w.limits, Guilds: w.guildIDs, ThreadWait: w.threadWait, Lot: w.lotOrWhite(),
+	b, err := bot.New(bot.Config{Token: w.srv.Token(), Now: w.clock.Now, DefaultDays: 3, Engine: w.engine, Limits: w.limits, Guilds: w.guildIDs, ThreadWait: w.threadWait, Lot: w.lotOrWhite(), Activity: w.activity,
 		Logger: slog.New(slog.NewTextHandler(testWriter{w.t}, &slog.HandlerOptions{Level: slog.LevelWarn}))}, svc)
 	if err != nil {
 		w.t.Fatal(err)

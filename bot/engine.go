@@ -55,7 +55,7 @@ func (c EngineConfig) withDefaults() EngineConfig {
 
 // isEngine reports whether user is the bot itself, the engine's seat.
 func (b *Bot) isEngine(user string) bool {
-	id, _ := b.botUser.Load().(string)
+	id := b.self.userID()
 	return id != "" && user == id
 }
 
@@ -82,7 +82,7 @@ func (b *Bot) engineChallenge(in *interaction, n play.NewChallenge, level int) e
 	level = min(max(level, 1), engine.Levels)
 	// The engine's seat is named in the language of the place it plays
 	// in, as the thread's name is.
-	bot := play.Seat{ID: b.botUser.Load().(string), Name: i18n.EngineName(in.public, level)}
+	bot := play.Seat{ID: b.self.userID(), Name: i18n.EngineName(in.public, level)}
 	white, black := n.From, bot
 	// #nosec G404 -- the colours of a casual game against the engine, not a secret
 	if n.Color == play.BlackSide || n.Color == play.Random && rand.IntN(2) == 1 {
@@ -100,7 +100,7 @@ func (b *Bot) engineChallenge(in *interaction, n play.NewChallenge, level int) e
 		notes = append(notes, tr(in.lang, "engine.casual_only", nil))
 	}
 	start := play.NewGame{Guild: n.Guild, White: white, Black: black,
-		Rated: rated, DaysPerMove: n.DaysPerMove, Engine: levels, At: b.cfg.Now(), Caps: b.cfg.Limits.caps()}
+		Rated: rated, DaysPerMove: n.DaysPerMove, Time: n.Time, Engine: levels, At: b.cfg.Now(), Caps: b.cfg.Limits.caps()}
 	// Refused before a thread is opened for it; Start checks the caps
 	// again in its transaction.
 	if err := b.play.MayStart(in.ctx, start); err != nil {

@@ -5,6 +5,7 @@ import (
 	"iter"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -27,16 +28,43 @@ import (
 // that shows the thinking board: Discord's three seconds to answer.
 const thinkingWait = 3 * time.Second
 
-// answerInFlight notes that an act's answer in a channel is on its way;
-// the function returned notes that it was given, or failed.
-func (b *Bot) answerInFlight(channel string) func() {
+// answering are the channels where an act's answer is on its way, each
+// with a channel closed when it is given: the engine's board, which may
+// come first, waits for it there.
+type answering struct {
+	byChannel sync.Map // channel id → chan struct{}, closed when answered
+}
+
+// start notes that an answer in channel is on its way; done notes that
+// it was given, or failed.
+func (a *answering) start(channel string) (done func()) {
 	ch := make(chan struct{})
-	b.answering.Store(channel, ch)
+	a.byChannel.Store(channel, ch)
 	return func() {
-		b.answering.CompareAndDelete(channel, ch)
+		a.byChannel.CompareAndDelete(channel, ch)
 		close(ch)
 	}
 }
+
+// wait waits, at most thinkingWait, for the answer on its way in
+// channel, if one is.
+func (a *answering) wait(ctx context.Context, channel string) {
+	v, ok := a.byChannel.Load(channel)
+	if !ok {
+		return
+	}
+	t := time.NewTimer(thinkingWait)
+	defer t.Stop()
+	select {
+	case <-v.(chan struct{}):
+	case <-t.C:
+	case <-ctx.Done():
+	}
+}
+
+// answerInFlight notes that an act's answer in a channel is on its way;
+// the function returned notes that it was given, or failed.
+func (b *Bot) answerInFlight(channel string) func() { return b.answering.start(channel) }
 
 // editThinking edits the thinking board of d's game into the board of
 // the engine's move that d delivers; false when d is no engine move, or
@@ -61,15 +89,7 @@ func (b *Bot) editThinking(ctx context.Context, d *round.Delivery) bool {
 	}
 	// The engine may answer before the player's move is: Do hands it the
 	// turn at once. Its board waits for the thinking board, a moment.
-	if v, ok := b.answering.Load(channel); ok {
-		t := time.NewTimer(thinkingWait)
-		select {
-		case <-v.(chan struct{}):
-		case <-t.C:
-		case <-ctx.Done():
-		}
-		t.Stop()
-	}
+	b.answering.wait(ctx, channel)
 	msgs, err := b.s.ChannelMessages(channel, 1, "", "", "", discordgo.WithContext(ctx))
 	if err != nil || len(msgs) == 0 || !b.isBoardOf(msgs[0], g.ID) {
 		return false

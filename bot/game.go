@@ -116,6 +116,9 @@ const (
 // outbox delivers too.
 func (b *Bot) playRound(in *interaction, a round.Act, by answerBy) (round.Outcome, error) {
 	a.Answers = by != answerElsewhere
+	if a.Sent.IsZero() {
+		a.Sent = in.sentAt(a.At)
+	}
 	if a.Answers {
 		defer b.answerInFlight(in.i.ChannelID)()
 	}
@@ -131,7 +134,7 @@ func (b *Bot) playRound(in *interaction, a round.Act, by answerBy) (round.Outcom
 	}
 	// The act is committed: what is left is done even when the
 	// interaction's time is up.
-	after := b.life
+	after := b.life.ctx()
 	if len(out.Boards) > 0 {
 		b.followers.note(&out.Boards[len(out.Boards)-1].Game, in, 0)
 	}
@@ -156,8 +159,7 @@ func (b *Bot) playRound(in *interaction, a round.Act, by answerBy) (round.Outcom
 				}
 				return out, nil
 			}
-			b.atOnce.Add(1)
-			go func() { defer b.atOnce.Done(); b.deliverAtOnce(out, m) }()
+			b.outbox.atOnceGo(func() { b.deliverAtOnce(out, m) })
 			return out, nil
 		}
 		b.shown(&out)

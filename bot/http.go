@@ -33,6 +33,17 @@ type httpAnswer struct {
 // handler runs, to the request waiting for its first answer.
 type httpWaiters struct{ m sync.Map }
 
+func (h *httpWaiters) add(id string, w *httpWaiter) { h.m.Store(id, w) }
+func (h *httpWaiters) drop(id string)               { h.m.Delete(id) }
+
+func (h *httpWaiters) waiting(id string) (*httpWaiter, bool) {
+	v, ok := h.m.Load(id)
+	if !ok {
+		return nil, false
+	}
+	return v.(*httpWaiter), true
+}
+
 // An httpWaiter is the HTTP request of an interaction: its first answer
 // goes back in the response, or, when the handler is slow, a deferral
 // went back instead and the answer follows through the webhook.
@@ -49,11 +60,10 @@ type httpWaiter struct {
 // caller turns its answer into an edit or a follow-up (afterDeferral);
 // otherwise the caller sends it to Discord's callback endpoint.
 func (b *Bot) answerOverHTTP(i *discordgo.Interaction, payload any, m *message) (ok bool, deferred discordgo.InteractionResponseType, err error) {
-	v, found := b.http.m.Load(i.ID)
+	w, found := b.http.waiting(i.ID)
 	if !found {
 		return false, 0, nil
 	}
-	w := v.(*httpWaiter)
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.answered {
@@ -201,12 +211,12 @@ func (b *Bot) InteractionsHandler(key ed25519.PublicKey) http.Handler {
 			return
 		}
 		waiter := &httpWaiter{ch: make(chan httpAnswer, 1)}
-		b.http.m.Store(i.ID, waiter)
+		b.http.add(i.ID, waiter)
 		ch := waiter.ch
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			defer b.http.m.Delete(i.ID)
+			defer b.http.drop(i.ID)
 			b.onInteraction(b.s, &discordgo.InteractionCreate{Interaction: &i})
 		}()
 		timeout := time.NewTimer(httpAnswerWait)

@@ -77,27 +77,6 @@ func channelRef(g *play.Game) string {
 	return "<#" + g.Channel + ">"
 }
 
-// mayDM reports whether the bot tries a direct message to a player of a
-// private game: unless they asked for nothing, or Discord refused one
-// lately (then the board answers their next command in the DM).
-func (b *Bot) mayDM(p *play.Prefs) bool {
-	return p.Notifications != play.NotifyNone && (p.DMRefused.IsZero() || b.cfg.Now().Sub(p.DMRefused) >= dmRetry)
-}
-
-// tellPrivately is tell for a private game: a direct message, in the
-// user's language, or nothing when Discord refuses it.
-func (b *Bot) tellPrivately(ctx context.Context, user string, g *play.Game, dm func(i18n.Lang) *message) error {
-	p := b.prefs(ctx, user)
-	if !b.mayDM(&p) {
-		return nil
-	}
-	err := b.dm(ctx, user, dm(b.userLang(ctx, &p, user, g.Guild)))
-	if errors.Is(err, errDMClosed) {
-		return nil // they see the game when they next use a command in the DM
-	}
-	return err
-}
-
 // A private game's board that no answer showed (a resignation's, or one
 // whose answer failed) goes to its DM as a follow-up of the players' last
 // interaction there, while its token lives; else to each player by direct

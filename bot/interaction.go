@@ -36,7 +36,7 @@ const interactionDeadline = interactionLife
 
 func (b *Bot) newInteraction(i *discordgo.Interaction) *interaction {
 	in := &interaction{b: b, i: i, lang: b.language(string(i.Locale))}
-	in.ctx, in.cancel = context.WithTimeout(b.life, interactionDeadline)
+	in.ctx, in.cancel = context.WithTimeout(b.life.ctx(), interactionDeadline)
 	in.public = in.lang
 	if i.GuildLocale != nil {
 		in.public = b.language(string(*i.GuildLocale))

@@ -38,13 +38,52 @@ type locales struct {
 	guilds sync.Map // guild id → i18n.Lang
 }
 
+func (l *locales) noteUser(user string, lang i18n.Lang)   { l.users.Store(user, lang) }
+func (l *locales) noteGuild(guild string, lang i18n.Lang) { l.guilds.Store(guild, lang) }
+
+// forgetGuild drops what a guild's interactions told, when its admins
+// may have chosen another language.
+func (l *locales) forgetGuild(guild string) { l.guilds.Delete(guild) }
+
+func (l *locales) user(user string) (i18n.Lang, bool) {
+	v, ok := l.users.Load(user)
+	if !ok {
+		return "", false
+	}
+	return v.(i18n.Lang), true
+}
+
+func (l *locales) guild(guild string) (i18n.Lang, bool) {
+	v, ok := l.guilds.Load(guild)
+	if !ok {
+		return "", false
+	}
+	return v.(i18n.Lang), true
+}
+
+// dmChannels are the DM channels' ids by user: Discord's answer is the
+// same channel every time.
+type dmChannels struct {
+	byUser sync.Map // user id → channel id
+}
+
+func (d *dmChannels) note(user, channel string) { d.byUser.Store(user, channel) }
+
+func (d *dmChannels) known(user string) (string, bool) {
+	v, ok := d.byUser.Load(user)
+	if !ok {
+		return "", false
+	}
+	return v.(string), true
+}
+
 // remember notes the languages of an interaction's user and guild.
 func (b *Bot) remember(in *interaction) {
 	if in.user != "" && in.i.Locale != "" {
-		b.locales.users.Store(in.user, b.language(string(in.i.Locale)))
+		b.locales.noteUser(in.user, b.language(string(in.i.Locale)))
 	}
 	if in.i.GuildID != "" && in.i.GuildLocale != nil {
-		b.locales.guilds.Store(in.i.GuildID, b.language(string(*in.i.GuildLocale)))
+		b.locales.noteGuild(in.i.GuildID, b.language(string(*in.i.GuildLocale)))
 	}
 }
 
@@ -61,15 +100,15 @@ func (b *Bot) guildLang(ctx context.Context, guild string) i18n.Lang {
 			return i18n.Lang(s.Language)
 		}
 	}
-	if l, ok := b.locales.guilds.Load(guild); ok {
-		return l.(i18n.Lang)
+	if l, ok := b.locales.guild(guild); ok {
+		return l
 	}
 	lang := b.language("")
 	if guild != "" {
 		if g, err := b.s.Guild(guild, discordgo.WithContext(ctx)); err == nil && g.PreferredLocale != "" {
 			lang = b.language(g.PreferredLocale)
 		}
-		b.locales.guilds.Store(guild, lang)
+		b.locales.noteGuild(guild, lang)
 	}
 	return lang
 }
@@ -80,8 +119,8 @@ func (b *Bot) userLang(ctx context.Context, p *play.Prefs, user, guild string) i
 	if p != nil && p.Language != "" {
 		return i18n.Lang(p.Language)
 	}
-	if l, ok := b.locales.users.Load(user); ok {
-		return l.(i18n.Lang)
+	if l, ok := b.locales.user(user); ok {
+		return l
 	}
 	return b.guildLang(ctx, guild)
 }
@@ -115,14 +154,14 @@ var errDMClosed = errors.New("bot: the user's direct messages are closed")
 // dmChannel is the DM channel with a user: Discord's answer is the same
 // channel every time, so it is asked once per user and process.
 func (b *Bot) dmChannel(ctx context.Context, user string) (string, error) {
-	if id, ok := b.dmChannels.Load(user); ok {
-		return id.(string), nil
+	if id, ok := b.dmChannels.known(user); ok {
+		return id, nil
 	}
 	ch, err := b.s.UserChannelCreate(user, discordgo.WithContext(ctx))
 	if err != nil {
 		return "", err
 	}
-	b.dmChannels.Store(user, ch.ID)
+	b.dmChannels.note(user, ch.ID)
 	return ch.ID, nil
 }
 
@@ -251,19 +290,17 @@ func (b *Bot) notifyDropped(ctx context.Context, g *play.Game, t round.Tell, pla
 	}
 }
 
-// Remind tells the player to move that their deadline nears, in the
-// game's thread or by DM (their settings). It implements
-// schedule.Notifier.
-func (b *Bot) Remind(ctx context.Context, r play.Reminder) error {
+// Remind tells the player to move that their deadline nears, as the
+// round decided from their settings (r.Tell): in the game's thread, by
+// DM, or not at all. It implements schedule.Notifier.
+func (b *Bot) Remind(ctx context.Context, r round.Reminder) error {
 	g := &r.Game
 	opp := opponentOf(g, r.To.ID)
 	data := func() map[string]any {
 		return map[string]any{"Player": mention(r.To.ID), "Opponent": mention(opp.ID), "When": timestamp(r.Deadline, "R"),
 			"Deadline": timestamp(r.Deadline, "f"), "Game": gameLink(g)}
 	}
-	p := b.prefs(ctx, r.To.ID)
-	t := round.Tell{User: r.To.ID, Why: round.Remind, How: round.Decide(&p, g, round.Remind, b.cfg.Now()), Lang: p.Language}
-	return b.tell(ctx, t, g, "", func(lang i18n.Lang) *message {
+	return b.tell(ctx, r.Tell, g, "", func(lang i18n.Lang) *message {
 		return &message{Content: "⏳ " + tr(lang, "remind.dm", data())}
 	}, func(lang i18n.Lang) *message {
 		return &message{Content: "⏳ " + tr(lang, "remind.thread", data())}
@@ -276,8 +313,9 @@ func (b *Bot) Remind(ctx context.Context, r play.Reminder) error {
 // notifies those the act tells by a mention.
 func (b *Bot) timeoutMessage(ctx context.Context, lang i18n.Lang, d *round.Delivery, t *round.TimedOut, mentions []string) (*message, error) {
 	g := &d.Game
-	var headline string
+	headline, live := liveTimeout(lang, g, t)
 	switch {
+	case live:
 	case t.Chooser != "" && g.Flag != nil:
 		late := opponentOf(g, t.Chooser)
 		headline = "⌛ " + tr(lang, "timeout.choose", map[string]any{"Loser": mention(late.ID), "Winner": mention(t.Chooser),
@@ -306,15 +344,16 @@ func (b *Bot) timeoutMessage(ctx context.Context, lang i18n.Lang, d *round.Deliv
 
 // Expired edits the message of a challenge that expired unanswered: its
 // buttons go, a line says why. It implements schedule.Notifier.
-func (b *Bot) Expired(ctx context.Context, c play.Challenge) error {
+func (b *Bot) Expired(ctx context.Context, e round.Expired) error {
+	c := &e.Challenge
 	if c.Private {
 		// Its message, in a DM without the bot, is not the bot's to edit:
-		// the challenger hears it by direct message.
-		p := b.prefs(ctx, c.From.ID)
-		if !b.mayDM(&p) {
+		// the challenger hears it by direct message, if the round
+		// decided so from their settings.
+		if e.Tell.How != round.DirectMessage {
 			return nil
 		}
-		m := &message{Content: "⌛ " + tr(b.userLang(ctx, &p, c.From.ID, ""), "challenge.expired", map[string]any{"From": mention(c.From.ID), "To": mention(c.To.ID)})}
+		m := &message{Content: "⌛ " + tr(b.tellLang(ctx, &e.Tell, ""), "challenge.expired", map[string]any{"From": mention(c.From.ID), "To": mention(c.To.ID)})}
 		m.mentionOnly()
 		if err := b.dm(ctx, c.From.ID, m); err != nil && !errors.Is(err, errDMClosed) {
 			return err

@@ -26,16 +26,6 @@ var sharedFields = map[string]string{
 	"Metrics": "the counters the HTTP listener reads",
 }
 
-// notYetMoved are the fields of *Bot that still wait for a type of their
-// feature. The list only shrinks: never add to it.
-var notYetMoved = []string{
-	"app", "botUser", "ready", "readyOne", "registered",
-	"life", "stop", "inflight", "gate", "closing",
-	"locales", "http", "guildNames", "commandIDs", "dmChannels",
-	"answering", "parents", "sight", "drawing",
-	"outbox", "owner", "wake", "done", "atOnce",
-}
-
 // TestBotIsSplitByOwnership guards doc.go's rule: *Bot holds the shared
 // dependencies and one field per feature, of a small type of that
 // feature's, whose state only its own methods touch.
@@ -60,7 +50,7 @@ func TestBotIsSplitByOwnership(t *testing.T) {
 		}
 		files[name] = f
 	}
-	problems := ownershipProblems(fset, files, notYetMoved)
+	problems := ownershipProblems(fset, files)
 	for _, p := range problems {
 		t.Error(p)
 	}
@@ -77,8 +67,8 @@ Handlers call its methods (b.puzzles.next(user)); only those methods touch its f
 "Who owns what". The few fields every feature shares are sharedFields, in bot/ownership_test.go.`
 
 // ownershipProblems checks the package's files (by name) against the
-// rule; the fields of *Bot named in exempt are not checked.
-func ownershipProblems(fset *token.FileSet, files map[string]*ast.File, exempt []string) []string {
+// rule.
+func ownershipProblems(fset *token.FileSet, files map[string]*ast.File) []string {
 	type declared struct {
 		file   string
 		st     *ast.StructType
@@ -131,12 +121,35 @@ func ownershipProblems(fset *token.FileSet, files map[string]*ast.File, exempt [
 	}
 	var problems []string
 	at := func(p token.Pos) string { return fset.Position(p).String() }
+	// State at package level is shared by every *Bot (and every test's):
+	// it is no way around the rule either.
+	for _, name := range names {
+		for _, d := range files[name].Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.VAR {
+				continue
+			}
+			for _, s := range g.Specs {
+				v := s.(*ast.ValueSpec)
+				t := v.Type
+				for _, x := range v.Values {
+					if c, ok := x.(*ast.CompositeLit); ok && t == nil {
+						t = c.Type
+					}
+				}
+				if kind := syncType(t); kind != "" {
+					problems = append(problems, fmt.Sprintf("%s: the package-level %s %s is state every *Bot shares: make it a field of its feature's type",
+						at(v.Pos()), kind, v.Names[0].Name))
+				}
+			}
+		}
+	}
 	features := map[string]string{} // field of *Bot → its type
 	for _, f := range bot.st.Fields.List {
 		tn := typeName(f.Type)
 		for _, n := range f.Names {
 			switch {
-			case sharedFields[n.Name] != "" || slices.Contains(exempt, n.Name):
+			case sharedFields[n.Name] != "":
 			case types[tn] != nil && tn != "Bot" && tn != "Config":
 				features[n.Name] = tn
 			default:
@@ -190,6 +203,25 @@ func ownershipProblems(fset *token.FileSet, files map[string]*ast.File, exempt [
 		}
 	}
 	return problems
+}
+
+// syncType names a type of sync or sync/atomic that holds state (a
+// lock, a map, a counter), "" for any other.
+func syncType(e ast.Expr) string {
+	sel, ok := e.(*ast.SelectorExpr)
+	if !ok {
+		return ""
+	}
+	pkg, ok := sel.X.(*ast.Ident)
+	if !ok {
+		return ""
+	}
+	switch {
+	case pkg.Name == "atomic",
+		pkg.Name == "sync" && slices.Contains([]string{"Map", "Mutex", "RWMutex", "WaitGroup", "Once"}, sel.Sel.Name):
+		return pkg.Name + "." + sel.Sel.Name
+	}
+	return ""
 }
 
 // receiver is the name of the type a method is declared on, "" for a
@@ -255,9 +287,9 @@ func (p *puzzles) next(user string) int {
 func (b *Bot) puzzleCommand(user string) int { %s }
 `
 	for _, c := range []struct {
-		name                    string
-		botField, state, handle string
-		want                    string // in a problem; "" for none
+		name                            string
+		botField, state, global, handle string
+		want                            string // in a problem; "" for none
 	}{
 		{name: "the rule kept", handle: "return b.puzzles.next(user)"},
 		{name: "a cache on *Bot", botField: "seen sync.Map", handle: "return 0", want: `field "seen" of type sync.Map`},
@@ -267,14 +299,17 @@ func (b *Bot) puzzleCommand(user string) int { %s }
 			want: ".puzzles.mu reaches into the state of puzzles"},
 		{name: "a feature's type holding the bot", state: "b *Bot", handle: "return 0", want: "holds the *Bot"},
 		{name: "a feature's type embedding its lock", state: "sync.RWMutex", handle: "return b.puzzles.next(user)", want: "embeds sync.RWMutex"},
-		{name: "an exempt field", botField: "life context.Context", handle: "return 0"},
+		{name: "a lock at package level", global: "var puzzlesMu sync.Mutex", handle: "return 0", want: "package-level sync.Mutex puzzlesMu"},
+		{name: "a cache at package level", global: "var solved = sync.Map{}", handle: "return 0", want: "package-level sync.Map solved"},
+		{name: "a counter at package level", global: "var tries atomic.Int64", handle: "return 0", want: "package-level atomic.Int64 tries"},
+		{name: "a shared dependency", botField: "log *slog.Logger", handle: "return 0"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			fset := token.NewFileSet()
 			files := map[string]*ast.File{}
 			for name, src := range map[string]string{
 				"bot.go":     fmt.Sprintf(botDecl, c.botField),
-				"puzzles.go": fmt.Sprintf(puzzlesFile, c.state),
+				"puzzles.go": fmt.Sprintf(puzzlesFile, c.state) + c.global,
 				"puzzle.go":  fmt.Sprintf(handler, c.handle),
 			} {
 				f, err := parser.ParseFile(fset, name, src, 0)
@@ -283,7 +318,7 @@ func (b *Bot) puzzleCommand(user string) int { %s }
 				}
 				files[name] = f
 			}
-			got := ownershipProblems(fset, files, []string{"life"})
+			got := ownershipProblems(fset, files)
 			if c.want == "" {
 				if len(got) > 0 {
 					t.Errorf("problems where the rule is kept: %q", got)
@@ -309,7 +344,7 @@ func (b *Bot) puzzleCommand(user string) int { %s }
 		}
 		files[name] = f
 	}
-	if got := ownershipProblems(fset, files, nil); !slices.ContainsFunc(got, func(p string) bool { return strings.Contains(p, "puzzles.reset is declared in puzzle.go") }) {
+	if got := ownershipProblems(fset, files); !slices.ContainsFunc(got, func(p string) bool { return strings.Contains(p, "puzzles.reset is declared in puzzle.go") }) {
 		t.Errorf("a method declared away from its type passes: %q", got)
 	}
 }

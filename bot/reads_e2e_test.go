@@ -82,10 +82,23 @@ func (t countingTx) Prefs(user string) (play.Prefs, error) {
 	return t.Tx.Prefs(user)
 }
 
+// movesField is the move list of a board's message.
+func movesField(m fakediscord.Message) string {
+	for _, e := range m.Embeds {
+		for _, f := range e.Fields {
+			if f.Name == "Moves" {
+				return f.Value
+			}
+		}
+	}
+	return ""
+}
+
 // One /move reads the game once — the act finds it by its channel — and
 // each player's settings at most once, in the act's transaction, where
 // whom to tell and how is decided: the answer's board is drawn from the
-// act's events.
+// act's events, and its move list from the SANs the moves carry, so
+// that nothing replays the game (play.Replays counts every replay).
 func TestAMoveReadsTheGameOnceAndEachPlayersSettingsAtMostOnce(t *testing.T) {
 	st := &counting{Storage: memstore.New()}
 	w := newWorld(t, st, "en-US")
@@ -93,13 +106,29 @@ func TestAMoveReadsTheGameOnceAndEachPlayersSettingsAtMostOnce(t *testing.T) {
 	if g := w.gameOf(thread); g.White.ID != w.alice.ID {
 		t.Fatalf("Alice does not have White: %+v", g.White)
 	}
+	// A few moves first, so that the board's move list has some to show.
+	for _, mv := range []struct {
+		by  fakediscord.User
+		san string
+	}{{w.alice, "hxg3"}, {w.bob, "Nxf6"}} {
+		if got := w.command(mv.by, thread, "move", fakediscord.StringOption("move", mv.san)); got.Ephemeral() {
+			t.Fatalf("%s is refused: %q", mv.san, got.Content)
+		}
+	}
 	time.Sleep(200 * time.Millisecond) // the acceptance's outbox settles
 	st.reset()
-	got := w.command(w.alice, thread, "move", fakediscord.StringOption("move", "hxg3"))
-	if got.Ephemeral() || !strings.Contains(got.Content, "hxg3") || len(got.Files) == 0 {
+	replays := play.Replays()
+	got := w.command(w.alice, thread, "move", fakediscord.StringOption("move", "gxh4"))
+	if got.Ephemeral() || !strings.Contains(got.Content, "gxh4") || len(got.Files) == 0 {
 		t.Fatalf("the move is answered %q", got.Content)
 	}
+	if list := movesField(got); !strings.Contains(list, "1. hxg3 Nxf6 2. gxh4") {
+		t.Errorf("the board's move list is %q", list)
+	}
 	time.Sleep(200 * time.Millisecond) // what follows the answer: the outbox marks the board shown
+	if n := play.Replays() - replays; n != 0 {
+		t.Errorf("one /move replayed the game %d times, want none", n)
+	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.games != 1 {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -35,7 +36,7 @@ func init() {
 		declare: func(*Config) *discordgo.ApplicationCommand {
 			page := option("leaderboard", "page", discordgo.ApplicationCommandOptionInteger, false)
 			page.MinValue = ptr(1.0)
-			return command("leaderboard", option("leaderboard", "scope", discordgo.ApplicationCommandOptionString, false, scopeServer, scopeGlobal), page,
+			return command("leaderboard", option("leaderboard", "scope", discordgo.ApplicationCommandOptionString, false, scopeServer, scopeGlobal), page, speedOption(),
 				option("leaderboard", "board", discordgo.ApplicationCommandOptionString, false, boardGames, boardPuzzles))
 		}})
 	addCommand(appCommand{name: "stats", run: (*Bot).statsCommand, help: helpResults + 2,
@@ -86,7 +87,7 @@ func (b *Bot) leaderboardCommand(in *interaction, data discordgo.ApplicationComm
 		}
 		return in.respond(m)
 	}
-	m, err := b.leaderboardMessage(in.ctx, in.public, in.i.GuildID, scope, page)
+	m, err := b.leaderboardMessage(in.ctx, in.public, in.i.GuildID, boardScope(scope, speedIn(opts)), page)
 	if err != nil {
 		return err
 	}
@@ -183,7 +184,7 @@ func (b *Bot) historySight(in *interaction, target string, ack func() error) fun
 func (b *Bot) leaderboardClick(in *interaction, f idFields) error {
 	scope := f.str("scope")
 	page, err := f.num("page")
-	if err != nil || scope != scopeServer && scope != scopeGlobal || page > math.MaxInt32 {
+	if _, _, ok := parseBoardScope(scope); err != nil || !ok || page > math.MaxInt32 {
 		return fmt.Errorf("%w: leaderboard %q page %q", errBadCustomID, scope, f.str("page"))
 	}
 	m, err := b.leaderboardMessage(in.ctx, in.public, in.i.GuildID, scope, int(page))
@@ -339,17 +340,32 @@ func userOption(data discordgo.ApplicationCommandInteractionData, name string) (
 	return id, display
 }
 
+// guildNames are the servers' names, for PGN's Site.
+type guildNames struct {
+	byID sync.Map // guild id → name
+}
+
+func (n *guildNames) note(guild, name string) { n.byID.Store(guild, name) }
+
+func (n *guildNames) known(guild string) (string, bool) {
+	v, ok := n.byID.Load(guild)
+	if !ok {
+		return "", false
+	}
+	return v.(string), true
+}
+
 // onGuildCreate and onGuildUpdate remember the servers' names, which the
 // gateway sends when it connects and when one is renamed.
 func (b *Bot) onGuildCreate(_ *discordgo.Session, g *discordgo.GuildCreate) {
 	if g.Guild != nil && g.Name != "" {
-		b.guildNames.Store(g.ID, g.Name)
+		b.guildNames.note(g.ID, g.Name)
 	}
 }
 
 func (b *Bot) onGuildUpdate(_ *discordgo.Session, g *discordgo.GuildUpdate) {
 	if g.Guild != nil && g.Name != "" {
-		b.guildNames.Store(g.ID, g.Name)
+		b.guildNames.note(g.ID, g.Name)
 	}
 }
 
@@ -359,15 +375,15 @@ func (b *Bot) siteName(ctx context.Context, guild string) string {
 	if guild == "" {
 		return "Discord"
 	}
-	if name, ok := b.guildNames.Load(guild); ok {
-		return name.(string) + ", Discord"
+	if name, ok := b.guildNames.known(guild); ok {
+		return name + ", Discord"
 	}
 	g, err := b.s.Guild(guild, discordgo.WithContext(ctx))
 	if err != nil || g.Name == "" {
 		b.log.Warn("no name for a guild", "guild", guild, "err", err)
 		return "Discord"
 	}
-	b.guildNames.Store(guild, g.Name)
+	b.guildNames.note(guild, g.Name)
 	return g.Name + ", Discord"
 }
 

@@ -111,7 +111,7 @@ func newRecordsFixture(t *testing.T) *recordsFixture {
 		t.Fatal(err)
 	}
 	b.s.Client = &http.Client{Transport: f.api}
-	b.app.Store("app")
+	b.self.noteApp("app")
 	f.b = b
 	return f
 }

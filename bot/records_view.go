@@ -32,12 +32,13 @@ const (
 
 // leaderboardMessage is one page of a leaderboard, with buttons to the
 // pages beside it.
-func (b *Bot) leaderboardMessage(ctx context.Context, lang i18n.Lang, guild, scope string, page int) (*message, error) {
-	st, err := b.play.Leaderboard(ctx, scopeOf(scope, guild), page, leaderboardPageSize, b.cfg.Now())
+func (b *Bot) leaderboardMessage(ctx context.Context, lang i18n.Lang, guild, board string, page int) (*message, error) {
+	scope, speed, _ := parseBoardScope(board)
+	st, err := b.play.Leaderboard(ctx, play.RatingScope(scopeOf(scope, guild), speed), page, leaderboardPageSize, b.cfg.Now())
 	if err != nil {
 		return nil, err
 	}
-	e := &discordgo.MessageEmbed{Title: tr(lang, "leaderboard.title."+scope, nil), Color: colorOngoing}
+	e := &discordgo.MessageEmbed{Title: boardTitle(lang, scope, speed), Color: colorOngoing}
 	if st.Ranked == 0 {
 		e.Description = tr(lang, "leaderboard.empty", nil)
 	} else {
@@ -55,13 +56,16 @@ func (b *Bot) leaderboardMessage(ctx context.Context, lang i18n.Lang, guild, sco
 	m := &message{Embeds: []*discordgo.MessageEmbed{e}}
 	m.mentionOnly()
 	if st.Pages > 1 {
-		id := func(p int) string { return idLeaderboard.id(scope, p) }
+		id := func(p int) string { return idLeaderboard.id(board, p) }
 		m.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.Button{Label: tr(lang, "button.previous", nil), Style: discordgo.SecondaryButton, CustomID: id(st.Page - 1),
 				Disabled: st.Page <= 1, Emoji: &discordgo.ComponentEmoji{Name: "◀️"}},
 			discordgo.Button{Label: tr(lang, "button.next", nil), Style: discordgo.SecondaryButton, CustomID: id(st.Page + 1),
 				Disabled: st.Page >= st.Pages, Emoji: &discordgo.ComponentEmoji{Name: "▶️"}},
 		}}}
+	}
+	if scope == scopeServer {
+		m.Components = b.withLeaderboardLink(lang, guild, m.Components)
 	}
 	return m, nil
 }
@@ -105,6 +109,11 @@ func (b *Bot) statsMessage(ctx context.Context, lang i18n.Lang, guild string, ta
 	}
 	field(tr(lang, "stats.rating", nil), ratingText(p), true)
 	field(tr(lang, "stats.global", nil), ratingText(global), true)
+	if lines, err := b.speedLines(ctx, lang, guild, target.ID, ratingText); err != nil {
+		return nil, err
+	} else if lines != "" {
+		field(tr(lang, "clock.speed_ratings", nil), lines, false)
+	}
 	field(tr(lang, "stats.overall", nil), score(p.Total()), false)
 	field(tr(lang, "stats.as_white", nil), score(p.AsWhite), true)
 	field(tr(lang, "stats.as_black", nil), score(p.AsBlack), true)
@@ -199,6 +208,27 @@ func (b *Bot) pgnMessage(ctx context.Context, lang i18n.Lang, g *play.Game) (*me
 // gifsAtOnce is how many replays are drawn at once.
 const gifsAtOnce = 2
 
+// drawing holds a place for each replay being drawn: a replay takes a
+// core and tens of megabytes while it is drawn, so a few are drawn at
+// once and the others wait their turn.
+type drawing struct {
+	places chan struct{}
+}
+
+func newDrawing() *drawing { return &drawing{places: make(chan struct{}, gifsAtOnce)} }
+
+// enter waits for a place, or for ctx to end; leave gives it back.
+func (d *drawing) enter(ctx context.Context) error {
+	select {
+	case d.places <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (d *drawing) leave() { <-d.places }
+
 // gifMessage attaches a game's animated replay.
 func (b *Bot) gifMessage(ctx context.Context, lang i18n.Lang, g *play.Game) (*message, error) {
 	mt, err := g.Match()
@@ -206,14 +236,10 @@ func (b *Bot) gifMessage(ctx context.Context, lang i18n.Lang, g *play.Game) (*me
 		return nil, err
 	}
 	moves := mt.Moves()
-	// A replay takes a core and tens of megabytes while it is drawn: a
-	// few at once, the others wait their turn.
-	select {
-	case b.drawing <- struct{}{}:
-		defer func() { <-b.drawing }()
-	case <-ctx.Done():
-		return nil, ctx.Err()
+	if err := b.drawing.enter(ctx); err != nil {
+		return nil, err
 	}
+	defer b.drawing.leave()
 	var buf bytes.Buffer
 	// A long game is sampled to render.DefaultMaxFrames frames: its
 	// memory and time are bounded whatever its length.

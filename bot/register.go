@@ -6,9 +6,72 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/bwmarrin/discordgo"
 )
+
+// identity is what READY tells the bot of itself, and what registering
+// the commands left: the application's and the bot user's ids, whether
+// the commands are where they belong, and their ids for /help. READY
+// writes it, on any shard and at any reconnection; interactions read it.
+type identity struct {
+	app        atomic.Value // string: the application id
+	user       atomic.Value // string: the bot's own user id
+	registered atomic.Bool  // the commands are where they belong
+	commandIDs sync.Map     // guild ("" for global) NUL name → id
+	ready      chan struct{}
+	readyOnce  sync.Once
+}
+
+func newIdentity() *identity {
+	i := &identity{ready: make(chan struct{})}
+	i.app.Store("")
+	i.user.Store("")
+	return i
+}
+
+func (i *identity) noteApp(id string)  { i.app.Store(id) }
+func (i *identity) noteUser(id string) { i.user.Store(id) }
+
+// appID is the application's id, "" before READY.
+func (i *identity) appID() string { return i.app.Load().(string) }
+
+// userID is the bot's own user id, the engine's seat; "" before READY.
+func (i *identity) userID() string { return i.user.Load().(string) }
+
+// markReady closes the channel readied returns, once.
+func (i *identity) markReady() { i.readyOnce.Do(func() { close(i.ready) }) }
+
+// readied is closed once READY came and the commands were registered.
+func (i *identity) readied() <-chan struct{} { return i.ready }
+
+// markRegistered notes that the commands are where they belong: no
+// later READY registers them again.
+func (i *identity) markRegistered()    { i.registered.Store(true) }
+func (i *identity) isRegistered() bool { return i.registered.Load() }
+
+// noteCommandIDs remembers the ids Discord gave the commands registered
+// in guild ("" globally), for /help's mentions.
+func (i *identity) noteCommandIDs(guild string, cmds []*discordgo.ApplicationCommand) {
+	for _, c := range cmds {
+		if c != nil && c.ID != "" {
+			i.commandIDs.Store(guild+"\x00"+c.Name, c.ID)
+		}
+	}
+}
+
+// commandID is the id of a registered command as a member of guild sees
+// it: the guild's own registration, else the global one; "" if unknown.
+func (i *identity) commandID(guild, name string) string {
+	for _, scope := range []string{guild, ""} {
+		if id, ok := i.commandIDs.Load(scope + "\x00" + name); ok {
+			return id.(string)
+		}
+	}
+	return ""
+}
 
 // registerGuildsChecked is the most servers of READY whose own command
 // sets are looked at, to remove, when the commands are global: a bot in
@@ -22,13 +85,13 @@ const registerGuildsChecked = 25
 // from the declarations: every READY of every shard overwrote them
 // before. Either way the commands' ids are noted, for /help.
 func (b *Bot) register(r *discordgo.Ready) error {
-	if b.registered.Load() {
+	if b.self.isRegistered() {
 		return nil
 	}
 	// The other shards only read the commands, for their ids (/help).
 	readOnly := b.cfg.ShardID != 0
 	cmds := declarations(&b.cfg)
-	app := b.app.Load().(string)
+	app := b.self.appID()
 	put := map[string][]*discordgo.ApplicationCommand{}
 	if len(b.cfg.Guilds) == 0 {
 		put[""] = cmds
@@ -53,21 +116,24 @@ func (b *Bot) register(r *discordgo.Ready) error {
 			}
 			return fmt.Errorf("reading the commands of %q: %w", guild, redact(err))
 		}
+		if guild == "" {
+			want = b.withEntryPoint(want, have)
+		}
 		if readOnly || sameCommands(have, want) {
-			b.noteCommandIDs(guild, have)
+			b.self.noteCommandIDs(guild, have)
 			continue
 		}
 		if want == nil {
 			want = []*discordgo.ApplicationCommand{}
 		}
-		got, err := b.s.ApplicationCommandBulkOverwrite(app, guild, want)
+		got, err := b.overwriteCommands(app, guild, want)
 		if err != nil {
 			return fmt.Errorf("registering the commands of %q: %w", guild, redact(err))
 		}
-		b.noteCommandIDs(guild, got)
+		b.self.noteCommandIDs(guild, got)
 		b.log.Info("registered the commands", "guild", guild, "commands", len(want))
 	}
-	b.registered.Store(true)
+	b.self.markRegistered()
 	return nil
 }
 

@@ -49,7 +49,7 @@ func (b *Bot) rematchClick(in *interaction, a play.Act) error {
 		color = play.BlackSide
 	}
 	n := play.NewChallenge{Guild: g.Guild, Channel: in.i.ChannelID, From: in.seat, Color: color,
-		DaysPerMove: g.DaysPerMove, Rated: g.Rated, At: b.cfg.Now()}
+		DaysPerMove: g.DaysPerMove, Time: g.TimeControl(), Rated: g.Rated, At: b.cfg.Now()}
 	if level := g.Engine[mine.Other()]; level > 0 {
 		return b.engineChallenge(in, n, level)
 	}

@@ -95,7 +95,7 @@ func (b *Bot) rulesCommand(in *interaction, _ discordgo.ApplicationCommandIntera
 	m.Embeds = []*discordgo.MessageEmbed{
 		{Title: tr(in.lang, "rules.title", nil), Description: tr(in.lang, "rules.text", nil), Color: colorOngoing,
 			Image: &discordgo.MessageEmbedImage{URL: "attachment://start.png"}},
-		{Title: tr(in.lang, "rules.iceage_title", nil), Description: tr(in.lang, "rules.iceage_text", nil), Color: colorOngoing,
+		{Title: tr(in.lang, "rules.iceage_title", nil), Description: tr(in.lang, "rules.iceage_text", nil) + "\n\n📚 " + tr(in.lang, "rules.learn", nil), Color: colorOngoing,
 			Image: &discordgo.MessageEmbedImage{URL: "attachment://iceage.png"}},
 	}
 	return in.respond(m)
@@ -122,7 +122,7 @@ func (b *Bot) helpCommand(in *interaction, _ discordgo.ApplicationCommandInterac
 func (b *Bot) helpLine(in *interaction, c *appCommand) string {
 	local := tr(in.lang, "cmd."+c.name+".name", nil)
 	desc := tr(in.lang, "cmd."+c.name+".desc", nil)
-	id := b.commandID(in.i.GuildID, c.name)
+	id := b.self.commandID(in.i.GuildID, c.name)
 	switch {
 	case id == "":
 		return "`/" + local + "` — " + desc

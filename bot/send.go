@@ -228,7 +228,7 @@ func (b *Bot) appID(i *discordgo.Interaction) string {
 	if i.AppID != "" {
 		return i.AppID
 	}
-	return b.app.Load().(string)
+	return b.self.appID()
 }
 
 // truncate cuts s to at most n runes, with an ellipsis.

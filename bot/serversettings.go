@@ -112,7 +112,7 @@ func (b *Bot) serverSettingsCommand(in *interaction, data discordgo.ApplicationC
 	if err != nil {
 		return err
 	}
-	b.locales.guilds.Delete(in.i.GuildID) // the language may have changed
+	b.locales.forgetGuild(in.i.GuildID) // the language may have changed
 	return in.tell("✅ " + tr(in.lang, "serversettings.saved", nil) + "\n" + b.serverSettingsText(in.lang, &saved) + "\n" + b.dailySettingsText(in.ctx, in.lang, in.i.GuildID))
 }
 

@@ -157,7 +157,7 @@ func (b *Bot) moveToThread(ctx context.Context, key string, id uint64, channel s
 	if err != nil {
 		return err
 	}
-	b.parents.Store(ch.ID, channel)
+	b.parents.note(ch.ID, channel)
 	out, err := b.round.Rehome(ctx, g.ID, channel, ch.ID, round.OwnThread, b.cfg.Now())
 	if err != nil {
 		// Over or moved meanwhile: the thread is not needed.
@@ -243,7 +243,7 @@ func (b *Bot) openGameThread(ctx context.Context, in *interaction, name, fromMes
 	var limited *discordgo.RateLimitError
 	switch code := errCode(err); {
 	case err == nil:
-		b.parents.Store(ch.ID, ch.ParentID)
+		b.parents.note(ch.ID, ch.ParentID)
 		return threadPlace{channel: ch.ID, thread: ch.ID}, nil
 	case code == codeThreadExists:
 		// Another accept of the same challenge opened it: the game, if
@@ -322,12 +322,12 @@ func (b *Bot) onThreadDelete(_ *discordgo.Session, d *discordgo.ThreadDelete) {
 // background runs fn under the bot's life, counted among the work in
 // flight that Run waits for.
 func (b *Bot) background(fn func(ctx context.Context)) {
-	if b.play == nil || !b.enter() {
+	if b.play == nil || !b.life.enter() {
 		return
 	}
 	go func() {
-		defer b.inflight.Done()
-		ctx, cancel := context.WithTimeout(b.life, deliveryDeadline)
+		defer b.life.leave()
+		ctx, cancel := context.WithTimeout(b.life.ctx(), deliveryDeadline)
 		defer cancel()
 		fn(ctx)
 	}()
@@ -349,7 +349,7 @@ func (b *Bot) rehome(ctx context.Context, g *play.Game, parent string) {
 		Type: discordgo.ChannelTypeGuildPublicThread}, discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(false))
 	if err == nil {
 		channel, thread = ch.ID, ch.ID
-		b.parents.Store(ch.ID, parent)
+		b.parents.note(ch.ID, parent)
 	} else {
 		b.log.Warn("no new thread for a game whose thread is gone; moving it to the channel", "game", g.ID, "channel", parent, "err", redact(err))
 	}
@@ -531,7 +531,7 @@ func (b *Bot) catchUpThreads(_ *discordgo.Session, gc *discordgo.GuildCreate) {
 	for _, c := range gc.Channels {
 		known[c.ID] = true
 		if !isThreadType(c.Type) {
-			b.parents.Store(c.ID, "") // no thread: parentOf need not ask
+			b.parents.note(c.ID, "") // no thread: parentOf need not ask
 		}
 	}
 	var locked []*discordgo.Channel
@@ -541,7 +541,7 @@ func (b *Bot) catchUpThreads(_ *discordgo.Session, gc *discordgo.GuildCreate) {
 		}
 		known[t.ID] = true
 		if t.ParentID != "" {
-			b.parents.Store(t.ID, t.ParentID)
+			b.parents.note(t.ID, t.ParentID)
 		}
 	}
 	for _, t := range locked {
@@ -567,7 +567,7 @@ func (b *Bot) catchUpThreads(_ *discordgo.Session, gc *discordgo.GuildCreate) {
 			if err != nil || !isThreadType(c.Type) || c.ThreadMetadata == nil {
 				continue
 			}
-			b.parents.Store(c.ID, c.ParentID)
+			b.parents.note(c.ID, c.ParentID)
 			b.onThreadUpdate(nil, &discordgo.ThreadUpdate{Channel: c})
 		}
 	})

@@ -13,6 +13,7 @@ import (
 
 	"github.com/iceagechess/iceage/i18n"
 	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/play/round"
 	"github.com/iceagechess/iceage/render"
 	"github.com/iceagechess/iceage/tournament"
 )
@@ -34,7 +35,7 @@ var (
 const maxSwissRounds = 20
 
 func init() {
-	addCommand(appCommand{name: "tournament", declare: declareTournament, run: (*Bot).tournamentCommand, help: helpOther - 50})
+	addCommand(appCommand{name: "tournament", declare: declareTournament, run: (*Bot).tournamentCommand, complete: (*Bot).completeTimeOption, help: helpOther - 50})
 	clicks.handle(tournamentJoin, tournamentClick((*Bot).joinClick))
 	clicks.handle(tournamentLeave, tournamentClick((*Bot).leaveClick))
 }
@@ -93,6 +94,7 @@ func declareTournament(cfg *Config) *discordgo.ApplicationCommand {
 			tournamentOption("adjudicate", discordgo.ApplicationCommandOptionString, false, "draw", "loss_to_move"),
 			tournamentOption("double", discordgo.ApplicationCommandOptionBoolean, false),
 			tournamentOption("bye", discordgo.ApplicationCommandOptionString, false, "bye_full", "bye_half", "bye_none"),
+			timeOption(),
 		),
 		sub("join", id()), sub("withdraw", id()), sub("start", id()), sub("standings", id()))
 }
@@ -242,7 +244,14 @@ func (b *Bot) createTournament(in *interaction, opts map[string]*discordgo.Appli
 	if o := opts["days"]; o != nil {
 		t.DaysPerMove = int(o.IntValue())
 	}
-	if !allowed(b.cfg.AllowedDays, t.DaysPerMove) {
+	tc, err := in.timeOptionOf(opts)
+	if err != nil {
+		return err
+	}
+	if tc.Live() {
+		t.Time, t.DaysPerMove = tc, 0
+	}
+	if !tc.Live() && !allowed(b.cfg.AllowedDays, t.DaysPerMove) {
 		return in.tell(tr(in.lang, "tournament.refused.days", nil))
 	}
 	if o := opts["rated"]; o != nil {
@@ -428,6 +437,7 @@ func (b *Bot) signupMessage(lang i18n.Lang, t *tournament.Tournament) *message {
 			discordgo.Button{Label: tr(lang, "tournament.button.leave", nil), Style: discordgo.SecondaryButton, CustomID: tournamentLeave.id(t.ID)},
 		}}}
 	}
+	m.Components = b.withTournamentLink(lang, t.ID, m.Components)
 	m.mentionOnly()
 	return m
 }
@@ -441,7 +451,9 @@ func terms(lang i18n.Lang, t *tournament.Tournament) string {
 	} else {
 		parts = append(parts, i18n.N(lang, "tournament.rounds", t.Rounds, nil), tr(lang, "tournament.bye_terms."+byeKey(t.ByeScore), nil))
 	}
-	if t.DaysPerMove > 0 {
+	if t.Time.Live() {
+		parts = append(parts, liveTerms(lang, t.Time))
+	} else if t.DaysPerMove > 0 {
 		parts = append(parts, i18n.DaysPerMove(lang, t.DaysPerMove))
 	}
 	if t.Rated {
@@ -564,28 +576,54 @@ func (b *Bot) announce(ctx context.Context, t *tournament.Tournament) error {
 		lines = append(lines, tr(lang, "tournament.round.board", map[string]any{"Board": i + 1,
 			"White": mention(t.Members[bd.White].ID), "Black": mention(t.Members[bd.Black].ID), "Thread": where}))
 	}
-	// The pairings notify only who has a bye: the players of a game hear
-	// of it from its first board, as their settings say.
+	// The pairings notify only who has a bye, as the pairing decided from
+	// their settings (a round paired before it decided: a mention): the
+	// players of a game hear of it from its first board.
 	var pings []string
+	byeLine := ""
+	var bye round.Tell
 	if r.Bye >= 0 {
 		// A Swiss's bye scores what the organiser chose; a round-robin's
 		// free player sits the round out.
-		key := map[tournament.ByeScore]string{tournament.ByeFullPoint: "tournament.round.bye", tournament.ByeHalfPoint: "tournament.round.bye_half",
+		byeLine = map[tournament.ByeScore]string{tournament.ByeFullPoint: "tournament.round.bye", tournament.ByeHalfPoint: "tournament.round.bye_half",
 			tournament.ByeNoPoint: "tournament.round.bye_none"}[t.ByeScore]
 		if t.System == tournament.RoundRobin {
-			key = "tournament.round.sits_out"
+			byeLine = "tournament.round.sits_out"
 		}
-		lines = append(lines, tr(lang, key, map[string]any{"Player": mention(t.Members[r.Bye].ID)}))
-		pings = append(pings, t.Members[r.Bye].ID)
+		bye = round.Tell{User: t.Members[r.Bye].ID, Why: round.Bye}
+		if r.ByeTold != nil {
+			bye = *r.ByeTold
+		}
+		lines = append(lines, tr(lang, byeLine, map[string]any{"Player": mention(bye.User)}))
+		if bye.How == round.Mention {
+			pings = append(pings, bye.User)
+		}
 	}
 	if !r.Closes.IsZero() {
 		lines = append(lines, tr(lang, "tournament.round.closes", map[string]any{"Time": timestamp(r.Closes, "f")}))
 	}
-	m := &message{Content: truncate("**"+tr(lang, "tournament.round.title", map[string]any{"Name": t.Name, "Round": k, "Rounds": t.Rounds})+"**\n"+strings.Join(lines, "\n"), 2000)}
+	title := func(lang i18n.Lang) string {
+		return "**" + tr(lang, "tournament.round.title", map[string]any{"Name": t.Name, "Round": k, "Rounds": t.Rounds}) + "**"
+	}
+	m := &message{Content: truncate(title(lang)+"\n"+strings.Join(lines, "\n"), 2000)}
 	m.mentionOnly(pings...)
 	m.setNonce(nonce(fmt.Sprintf("tn:%d:round:%d", t.ID, k)))
 	if _, err := b.post(ctx, t.Channel, m); err != nil {
 		return err
+	}
+	if bye.How == round.DirectMessage {
+		// By direct message, as they asked; a mention where the
+		// tournament is played should Discord refuse it.
+		err := b.tell(ctx, bye, &play.Game{Guild: t.Guild, Channel: t.Channel}, nonce(fmt.Sprintf("tn:%d:bye:%d", t.ID, k)), func(lang i18n.Lang) *message {
+			m := &message{Content: title(lang) + "\n" + tr(lang, byeLine, map[string]any{"Player": mention(bye.User)})}
+			m.mentionOnly()
+			return m
+		}, func(lang i18n.Lang) *message {
+			return &message{Content: tr(lang, byeLine, map[string]any{"Player": mention(bye.User)})}
+		})
+		if err != nil {
+			b.log.Warn("telling a player of their bye", "tournament", t.ID, "user", bye.User, "err", err)
+		}
 	}
 	// Each game's first board, which tells its players as their
 	// settings say, is in the outbox, written with the game.
@@ -756,6 +794,7 @@ func (b *Bot) standingsMessage(lang i18n.Lang, t *tournament.Tournament) (*messa
 	if img != nil {
 		m.attach(*img)
 	}
+	m.Components = b.withTournamentLink(lang, t.ID, m.Components)
 	m.mentionOnly()
 	return m, nil
 }

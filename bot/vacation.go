@@ -2,12 +2,13 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/iceagechess/iceage/i18n"
-	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/play/round"
 )
 
 // /vacation: a player's clocks stand still in all their games.
@@ -36,7 +37,7 @@ func (b *Bot) vacationCommand(in *interaction, data discordgo.ApplicationCommand
 	if days < 0 {
 		days = 0
 	}
-	away, err := b.play.Vacation(in.ctx, in.user, days, b.cfg.Now())
+	away, err := b.round.Vacation(in.ctx, in.user, days, b.cfg.Now())
 	if err != nil {
 		return err
 	}
@@ -58,14 +59,11 @@ func (b *Bot) vacationCommand(in *interaction, data discordgo.ApplicationCommand
 }
 
 // announceAway tells the opponents, in each game's thread and without a
-// ping, that a player's clock stands still, or runs again.
-func (b *Bot) announceAway(ctx context.Context, user string, away play.Away) {
-	gs, err := b.play.ActiveGames(ctx, user)
-	if err != nil {
-		b.log.Warn("listing games to announce a vacation", "user", user, "err", err)
-		return
-	}
-	for _, g := range gs {
+// ping, that a player's clock stands still, or runs again; in a private
+// game, by direct message or not at all, as the round decided from their
+// settings (away.Tells).
+func (b *Bot) announceAway(ctx context.Context, user string, away round.Vacation) {
+	for _, g := range away.Playing {
 		note := func(lang i18n.Lang, where string) *message {
 			text := "🏖️ " + tr(lang, "vacation.note", map[string]any{"Player": mention(user), "Until": timestamp(away.Until, "f")})
 			if away.Back {
@@ -76,8 +74,14 @@ func (b *Bot) announceAway(ctx context.Context, user string, away play.Away) {
 			return m
 		}
 		if g.Private {
-			// No post in a DM without the bot: the opponent hears it alone.
-			if err := b.tellPrivately(ctx, opponentOf(&g, user).ID, &g, func(lang i18n.Lang) *message { return note(lang, gameLink(&g)) }); err != nil {
+			// No post in a DM without the bot: the opponent hears it
+			// alone.
+			t, ok := away.Tells[g.ID]
+			if !ok || t.How != round.DirectMessage {
+				continue
+			}
+			err := b.dm(ctx, t.User, note(b.tellLang(ctx, &t, g.Guild), gameLink(&g)))
+			if err != nil && !errors.Is(err, errDMClosed) {
 				b.log.Warn("announcing a vacation", "game", g.ID, "err", err)
 			}
 			continue

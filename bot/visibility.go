@@ -23,7 +23,7 @@ func (b *Bot) canSee(in *interaction, g *play.Game) (bool, error) {
 		a.Permissions, a.Roles = visibility.Permissions(m.Permissions), m.Roles
 	}
 	seen := visibility.Game{Guild: g.Guild, Channel: g.Channel, Players: []string{g.White.ID, g.Black.ID}}
-	return visibility.CanSee(in.ctx, a, seen, &b.sight)
+	return visibility.CanSee(in.ctx, a, seen, b.sight)
 }
 
 // sightLife is how long a channel's overwrites or a server's roles are
@@ -38,10 +38,15 @@ const sightKept = 4096
 // them sightLife; a channel or server that is gone, or hidden from the
 // bot, is kept as visibility.ErrGone.
 type sight struct {
-	b        *Bot
+	discord  *discordgo.Session
+	parents  *parents // the threads' parents it finds, noted for all
 	mu       sync.Mutex
 	channels map[string]kept[visibility.Channel]
 	guilds   map[string]kept[visibility.Guild]
+}
+
+func newSight(discord *discordgo.Session, p *parents) *sight {
+	return &sight{discord: discord, parents: p}
 }
 
 type kept[T any] struct {
@@ -104,11 +109,11 @@ func fetchKept[T any](s *sight, m *map[string]kept[T], id string, fetch func() (
 // category, whose overwrites Discord does not apply) and overwrites.
 func (s *sight) Channel(ctx context.Context, id string) (visibility.Channel, error) {
 	return fetchKept(s, &s.channels, id, func() (visibility.Channel, bool, error) {
-		ch, err := s.b.s.Channel(id, discordgo.WithContext(ctx))
+		ch, err := s.discord.Channel(id, discordgo.WithContext(ctx))
 		switch {
 		case err == nil && ch != nil:
 			if isThreadType(ch.Type) {
-				s.b.parents.Store(id, ch.ParentID)
+				s.parents.note(id, ch.ParentID)
 			}
 			return channelSight(ch), false, nil
 		case err == nil || errCode(err) == codeUnknownChannel || isForbidden(err):
@@ -137,7 +142,7 @@ func channelSight(ch *discordgo.Channel) visibility.Channel {
 // Guild is a server's owner and roles.
 func (s *sight) Guild(ctx context.Context, id string) (visibility.Guild, error) {
 	return fetchKept(s, &s.guilds, id, func() (visibility.Guild, bool, error) {
-		g, err := s.b.s.Guild(id, discordgo.WithContext(ctx))
+		g, err := s.discord.Guild(id, discordgo.WithContext(ctx))
 		switch {
 		case err == nil && g != nil:
 			v := visibility.Guild{ID: g.ID, Owner: g.OwnerID}

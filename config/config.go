@@ -38,6 +38,8 @@ type Config struct {
 	Theme string `yaml:"theme"`
 	Log   Log    `yaml:"log"`
 	HTTP  HTTP   `yaml:"http"`
+	// Web is the public web listener: every game's live page.
+	Web Web `yaml:"web"`
 	// Limits bound what one user may start, so that no one can flood a
 	// server, a player or the engine.
 	Limits Limits `yaml:"limits"`
@@ -169,6 +171,35 @@ type HTTP struct {
 	InteractionsConnections int `yaml:"interactions_connections"`
 }
 
+// Web is the public web listener, where every game has a live page
+// (package web). It is off by default, and never the operators' or the
+// interactions listener.
+type Web struct {
+	// Listen is its address, e.g. :8090 behind a TLS proxy; "" turns it
+	// off. Env ICEAGE_WEB_LISTEN.
+	Listen string `yaml:"listen"`
+	// PublicURL is the address people reach it at, which the boards'
+	// Watch live buttons link to: the root of a host, e.g.
+	// https://chess.example.org/.
+	// Required with Listen. Env ICEAGE_PUBLIC_URL.
+	PublicURL string `yaml:"public_url"`
+	// SecretFile keeps the secret that the pages' addresses are signed
+	// with, made at the first start (mode 0600). Processes that share a
+	// PostgreSQL database share this file. Default: iceage-web.secret
+	// beside the configuration file. Env ICEAGE_WEB_SECRET_FILE.
+	SecretFile string `yaml:"secret_file"`
+	// Connections is how many connections the listener holds open at
+	// once (default 4096): each watcher of a live page holds one. Env
+	// ICEAGE_WEB_CONNECTIONS.
+	Connections int `yaml:"connections"`
+}
+
+// DefaultWebSecretFile is the name of the web listener's secret file,
+// beside the configuration unless web.secret_file says otherwise.
+//
+// #nosec G101 -- a file's name, not a credential
+const DefaultWebSecretFile = "iceage-web.secret"
+
 // DefaultTokenFile is the name of the operators' token file, beside the
 // database unless http.token_file says otherwise.
 //
@@ -214,6 +245,7 @@ func Default() Config {
 		Theme:    "classic",
 		Log:      Log{Level: "info", Format: "text"},
 		HTTP:     HTTP{InteractionsConnections: 256},
+		Web:      Web{Connections: 4096},
 		Limits:   Limits{OpenChallenges: 5, EngineGames: 3, PostsPerMinute: 8, ChallengeAgainMinutes: 10, AnalyzeSeconds: 60, GIFSeconds: 20, TournamentPlayers: 256},
 	}
 }
@@ -265,6 +297,9 @@ func Load(path string, getenv func(string) string) (Config, error) {
 		"ICEAGE_HTTP_TOKEN":            &c.HTTP.Token,
 		"ICEAGE_INTERACTIONS_LISTEN":   &c.HTTP.Interactions,
 		"ICEAGE_HTTP_TOKEN_FILE":       &c.HTTP.TokenFile,
+		"ICEAGE_WEB_LISTEN":            &c.Web.Listen,
+		"ICEAGE_PUBLIC_URL":            &c.Web.PublicURL,
+		"ICEAGE_WEB_SECRET_FILE":       &c.Web.SecretFile,
 		"ICEAGE_DISCORD_URL":           &c.Discord.APIURL,
 		"ICEAGE_DISCORD_CLIENT_ID":     &c.Discord.ClientID,
 		"ICEAGE_DISCORD_CLIENT_SECRET": &c.Discord.ClientSecret,
@@ -280,6 +315,7 @@ func Load(path string, getenv func(string) string) (Config, error) {
 		"ICEAGE_SHARD_ID":                 &c.Discord.ShardID,
 		"ICEAGE_SHARD_COUNT":              &c.Discord.ShardCount,
 		"ICEAGE_INTERACTIONS_CONNECTIONS": &c.HTTP.InteractionsConnections,
+		"ICEAGE_WEB_CONNECTIONS":          &c.Web.Connections,
 	} {
 		if v := strings.TrimSpace(getenv(env)); v != "" {
 			n, err := strconv.Atoi(v)
@@ -300,6 +336,12 @@ func Load(path string, getenv func(string) string) (Config, error) {
 	}
 	if f := c.HTTP.TokenFile; f != "" && !filepath.IsAbs(f) {
 		c.HTTP.TokenFile = filepath.Join(filepath.Dir(path), f)
+	}
+	if c.Web.SecretFile == "" {
+		c.Web.SecretFile = DefaultWebSecretFile
+	}
+	if f := c.Web.SecretFile; !filepath.IsAbs(f) {
+		c.Web.SecretFile = filepath.Join(filepath.Dir(path), f)
 	}
 	if c.Database.Driver == DriverPostgres {
 		if c.Database.URL == "" {
@@ -451,6 +493,9 @@ func (c *Config) check() error {
 	if n := c.HTTP.InteractionsConnections; n < 1 || n > 100_000 {
 		return fmt.Errorf("http.interactions_connections: %d; want 1 to 100000 (256 by default)", n)
 	}
+	if err := c.Web.check(c.HTTP); err != nil {
+		return err
+	}
 	for key, v := range map[string]int{"limits.open_challenges": c.Limits.OpenChallenges, "limits.engine_games": c.Limits.EngineGames,
 		"limits.posts_per_minute": c.Limits.PostsPerMinute, "limits.analyze_seconds": c.Limits.AnalyzeSeconds, "limits.gif_seconds": c.Limits.GIFSeconds} {
 		if v < 0 || v > 100_000 {
@@ -501,4 +546,33 @@ func keysOf(err error, data []byte) string {
 		return ""
 	}
 	return " (the value of " + strings.Join(keys, ", ") + ")"
+}
+
+// check reports the first invalid web setting: the listener needs an
+// address of its own and the public address its links name.
+func (w Web) check(h HTTP) error {
+	if n := w.Connections; n < 1 || n > 1_000_000 {
+		return fmt.Errorf("web.connections: %d; want 1 to 1000000 (4096 by default)", n)
+	}
+	if w.Listen == "" {
+		return nil
+	}
+	if _, _, err := net.SplitHostPort(w.Listen); err != nil {
+		return fmt.Errorf("web.listen %q: want host:port, e.g. :8090", w.Listen)
+	}
+	if w.Listen == h.Listen || w.Listen == h.Interactions {
+		return fmt.Errorf("web.listen %q is also http.listen or http.interactions: the public pages need a listener of their own", w.Listen)
+	}
+	if w.PublicURL == "" {
+		return fmt.Errorf("web.listen is set but web.public_url is not: name the address people reach the pages at, e.g. https://chess.example.org/ (env ICEAGE_PUBLIC_URL)")
+	}
+	u, err := url.Parse(w.PublicURL)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
+		return fmt.Errorf("web.public_url %q: want an http or https address with no query, e.g. https://chess.example.org/", w.PublicURL)
+	}
+	// The pages name their scripts and styles from the host's root.
+	if u.Path != "" && u.Path != "/" {
+		return fmt.Errorf("web.public_url %q: want the root of a host, e.g. https://chess.example.org/ (the pages are served from /)", w.PublicURL)
+	}
+	return nil
 }

@@ -201,6 +201,14 @@ func TestUnsafeCombinationsAreRefused(t *testing.T) {
 		{"a client id that is no number", "discord:\n  client_id: iceage\n  client_secret: s\n", nil, "discord.client_id"},
 		{"a client id in the file, its secret in the environment", "discord:\n  client_id: \"1234567890\"\n", map[string]string{"ICEAGE_DISCORD_CLIENT_SECRET": "s3cret"}, ""},
 		{"limits turned off", "limits:\n  open_challenges: 0\n  gif_seconds: 0\n", nil, ""},
+		{"the web listener with its public address", "", map[string]string{"ICEAGE_WEB_LISTEN": ":8090", "ICEAGE_PUBLIC_URL": "https://chess.example.org/"}, ""},
+		{"the web listener without its public address", "web:\n  listen: \":8090\"\n", nil, "web.public_url"},
+		{"a public address with a query", "", map[string]string{"ICEAGE_WEB_LISTEN": ":8090", "ICEAGE_PUBLIC_URL": "https://chess.example.org/?a=b"}, "web.public_url"},
+		{"a public address that is no web address", "", map[string]string{"ICEAGE_WEB_LISTEN": ":8090", "ICEAGE_PUBLIC_URL": "javascript:alert(1)"}, "web.public_url"},
+		{"a public address below the host's root", "", map[string]string{"ICEAGE_WEB_LISTEN": ":8090", "ICEAGE_PUBLIC_URL": "https://example.org/chess/"}, "web.public_url"},
+		{"the web listener without a port", "", map[string]string{"ICEAGE_WEB_LISTEN": "chess", "ICEAGE_PUBLIC_URL": "https://chess.example.org/"}, "web.listen"},
+		{"the web listener on the operators' address", "http:\n  listen: 127.0.0.1:8080\nweb:\n  listen: 127.0.0.1:8080\n  public_url: http://127.0.0.1:8080/\n", nil, "web.listen"},
+		{"no web connections", "web:\n  connections: 0\n", nil, "web.connections"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Load(write(t, c.file), env(c.env))

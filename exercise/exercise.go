@@ -16,6 +16,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/iceagechess/iceage/engine"
 	"github.com/iceagechess/iceage/game"
@@ -25,8 +27,8 @@ import (
 type GoalKind uint8
 
 const (
-	// Take: every square of Goal.Squares that holds ice or an enemy man
-	// at the start is taken (it holds none of them any more).
+	// Take: the solver has captured on every square of Goal.Squares
+	// (ice or an enemy man; a man that flees is not taken).
 	Take GoalKind = iota + 1
 	// Reach: a man of the solver's, of kind Goal.Man (any kind when
 	// NoKind), stands on one of Goal.Squares.
@@ -45,7 +47,25 @@ const (
 	Survive
 	// Line: the solver plays Exercise.Line to its end.
 	Line
+	// Check: the solver's move gives check.
+	Check
+	// Keep: an Ice Age comes and none of the solver's men freezes in it.
+	Keep
+	// Shelter: an Ice Age comes and every square of Goal.Squares is
+	// still empty after it (neither ice nor a man).
+	Shelter
 )
+
+// byReply reports whether the goal may be met by the opponent's reply
+// (its Ice Age), so that the reply is played even after the solver's
+// last move.
+func (k GoalKind) byReply() bool {
+	switch k {
+	case Freeze, Win, Draw, Survive, Keep, Shelter:
+		return true
+	}
+	return false
+}
 
 // Goal is what solves an exercise.
 type Goal struct {
@@ -113,11 +133,16 @@ const (
 	// NotForced: the opponent has a reply that escapes (a freeze that
 	// one reply avoids).
 	NotForced
+	// OwnManFroze: a man of the solver's, not the king, froze.
+	OwnManFroze
+	// Filled: the Ice Age filled a square the goal wanted empty.
+	Filled
 )
 
 // Result is the outcome of one try.
 type Result struct {
 	Verdict Verdict
+	Solver  game.Color // who tried
 	// Err is why an Illegal move is not legal: a *game.MoveError, or a
 	// *game.SyntaxError for typed text that is no move.
 	Err error
@@ -145,7 +170,15 @@ type Attempt struct {
 	moves  int         // the solver's moves in played
 	wrong  int         // wrong tries, illegal ones included
 	solved bool
-	best   int // the fewest solver moves of a solving, 0 before one
+	iceAge *game.IceAge  // the latest Ice Age since the start or the last miss
+	taken  game.Bitboard // the squares the solver captured on since then
+}
+
+// noteCapture marks the square the solver's move m captures on in pos.
+func (a *Attempt) noteCapture(pos *game.Position, m game.Move) {
+	if to := m.To(); pos.IsIce(to) || pos.PieceAt(to) != game.NoPiece {
+		a.taken |= game.Bit(to)
+	}
 }
 
 // ErrBadExercise is the error of an exercise that cannot be tried: its
@@ -165,13 +198,18 @@ func New(ex *Exercise) (*Attempt, error) {
 }
 
 // Resume rebuilds an attempt from the moves played since its start (both
-// sides', UCI) and its count of wrong tries; a move that does not replay
-// is an error, not a try.
+// sides', UCI) and its count of wrong tries; a move that does not replay,
+// or a reply that is not the one the exercise gives, is an error, not a
+// try.
 func Resume(ex *Exercise, played []string, wrong int) (*Attempt, error) {
 	a, err := New(ex)
 	if err != nil {
 		return nil, err
 	}
+	if len(played) > 2*ex.limit() {
+		return nil, fmt.Errorf("exercise: %d moves played, more than the exercise allows", len(played))
+	}
+	onLine := true
 	for i, u := range played {
 		m, err := game.ParseUCI(u)
 		if err != nil || !a.pos.IsLegal(m) {
@@ -179,11 +217,63 @@ func Resume(ex *Exercise, played []string, wrong int) (*Attempt, error) {
 		}
 		if a.pos.Turn() == a.start.Turn() {
 			a.moves++
+			onLine = onLine && len(ex.Line) > i && ex.Line[i] == u
+			a.noteCapture(&a.pos, m)
+		} else if want := a.reply(&a.pos, onLine); m != want {
+			return nil, fmt.Errorf("exercise: move %d (%q) is not the reply the exercise gives (%v)", i+1, u, want)
 		}
-		a.pos = a.pos.Apply(m)
+		var ev *game.IceAge
+		solverMoved := a.pos.Turn() == a.start.Turn()
+		a.pos, ev = a.pos.ApplyWithEvent(m)
+		if ev != nil {
+			a.iceAge = ev
+		}
 		a.played = append(a.played, m)
+		if a.met(&a.pos, solverMoved) {
+			return nil, fmt.Errorf("exercise: move %d (%q) solved it already", i+1, u)
+		}
+	}
+	if a.pos.Turn() != a.start.Turn() || a.pos.Outcome().Over() {
+		return nil, errors.New("exercise: the moves played do not leave the solver to move")
 	}
 	a.wrong = max(wrong, 0)
+	return a, nil
+}
+
+// maxWrong caps the count of wrong tries a State carries.
+const maxWrong = 99
+
+// State returns the attempt as a short text that Restore reads back: the
+// count of wrong tries, then the moves played since the start, joined by
+// dots ("1.a1a4.h8g8"), for a front end that keeps no state of its own.
+func (a *Attempt) State() string {
+	var b strings.Builder
+	b.WriteString(strconv.Itoa(min(a.wrong, maxWrong)))
+	for _, m := range a.played {
+		b.WriteByte('.')
+		b.WriteString(m.UCI())
+	}
+	return b.String()
+}
+
+// ErrBadState is the error of a State text that Restore cannot read: it
+// was not written by State for this exercise.
+var ErrBadState = errors.New("exercise: not a state of this exercise")
+
+// Restore rebuilds an attempt from State's text.
+func Restore(ex *Exercise, state string) (*Attempt, error) {
+	parts := strings.Split(state, ".")
+	if len(state) > 120 || len(parts) > 2*ex.limit()+1 {
+		return nil, ErrBadState
+	}
+	wrong, err := strconv.Atoi(parts[0])
+	if err != nil || wrong < 0 || wrong > maxWrong || parts[0] != strconv.Itoa(wrong) {
+		return nil, ErrBadState
+	}
+	a, err := Resume(ex, parts[1:], wrong)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrBadState, err)
+	}
 	return a, nil
 }
 
@@ -235,15 +325,20 @@ func (a *Attempt) Stars() int {
 }
 
 // TryText tries a move typed as a player types it (SAN or UCI); text
-// that is no move is Illegal with a *game.SyntaxError.
+// that is no move is Illegal with a *game.SyntaxError, and is no wrong
+// try: a slip of the keyboard costs no star.
 func (a *Attempt) TryText(text string) Result {
 	if a.solved {
-		return Result{Verdict: Illegal, Err: errSolved}
+		return Result{Verdict: Illegal, Err: errSolved, Solver: a.Solver(), After: a.pos}
 	}
 	m, err := game.ParseMove(&a.pos, text)
+	var se *game.SyntaxError
+	if err != nil && errors.As(err, &se) {
+		return Result{Verdict: Illegal, Err: err, Solver: a.Solver(), After: a.pos}
+	}
 	if err != nil {
 		a.wrong++
-		return Result{Verdict: Illegal, Err: err, After: a.pos}
+		return Result{Verdict: Illegal, Err: err, Solver: a.Solver(), After: a.pos}
 	}
 	return a.play(m)
 }
@@ -256,7 +351,7 @@ var errSolved = game.NewMoveError(game.GameOver, game.DetailGameOver, "", "the e
 // move reaches (Targets) so that a player may learn why one is barred.
 func (a *Attempt) Try(m game.Move) Result {
 	if a.solved {
-		return Result{Verdict: Illegal, Err: errSolved}
+		return Result{Verdict: Illegal, Err: errSolved, Solver: a.Solver(), After: a.pos}
 	}
 	if !a.pos.IsLegal(m) {
 		a.wrong++
@@ -265,7 +360,7 @@ func (a *Attempt) Try(m game.Move) Result {
 		if err == nil {
 			err = game.NewMoveError(game.CannotMoveThatWay, game.DetailNotLegal, m.UCI(), m.UCI()+" is not a legal move here")
 		}
-		return Result{Verdict: Illegal, Err: err, Move: game.MoveSAN{Move: m}, After: a.pos}
+		return Result{Verdict: Illegal, Err: err, Solver: a.Solver(), Move: game.MoveSAN{Move: m}, After: a.pos}
 	}
 	return a.play(m)
 }
@@ -274,26 +369,42 @@ func (a *Attempt) Try(m game.Move) Result {
 func (a *Attempt) play(m game.Move) Result {
 	ex := a.ex
 	before := a.pos
-	r := Result{Move: game.MoveSAN{Move: m, SAN: before.SAN(m)}}
+	r := Result{Solver: a.Solver(), Move: game.MoveSAN{Move: m, SAN: before.SAN(m)}}
 	after, ev := before.ApplyWithEvent(m)
-	r.IceAge = ev
+	if ev != nil {
+		r.IceAge, a.iceAge = ev, ev
+	}
 	r.After = after
 	onLine := len(ex.Line) > len(a.played) && ex.Line[len(a.played)] == m.UCI()
+	a.noteCapture(&before, m)
 	a.played = append(a.played, m)
 	a.moves++
 	a.pos = after
 
 	if a.met(&after, true) {
+		if ex.Goal.Kind.byReply() && !after.Outcome().Over() {
+			// Met whatever the reply: it is shown with its Ice Age.
+			reply := a.reply(&after, onLine)
+			next, ev2 := after.ApplyWithEvent(reply)
+			r.Reply, r.Replied, r.After = game.MoveSAN{Move: reply, SAN: after.SAN(reply)}, true, next
+			if ev2 != nil {
+				r.IceAge, a.iceAge = ev2, ev2
+			}
+			a.played = append(a.played, reply)
+			a.pos = next
+		}
 		return a.solve(r)
 	}
 	if why, over := a.ended(&after); over {
 		return a.miss(r, why)
 	}
-	if ex.Goal.Kind == Line && !onLine {
+	switch {
+	case ex.Goal.Kind == Line && !onLine:
 		return a.miss(r, OffLine)
-	}
-	if ex.Goal.Kind == Line && len(a.played) >= len(ex.Line) {
+	case ex.Goal.Kind == Line && len(a.played) >= len(ex.Line):
 		return a.solve(r)
+	case a.moves >= ex.limit() && !ex.Goal.Kind.byReply():
+		return a.miss(r, OutOfMoves)
 	}
 	// The opponent's turn.
 	reply := a.reply(&after, onLine)
@@ -303,7 +414,7 @@ func (a *Attempt) play(m game.Move) Result {
 	r.Reply, r.Replied = game.MoveSAN{Move: reply, SAN: after.SAN(reply)}, true
 	next, ev2 := after.ApplyWithEvent(reply)
 	if ev2 != nil {
-		r.IceAge = ev2
+		r.IceAge, a.iceAge = ev2, ev2
 	}
 	a.played = append(a.played, reply)
 	a.pos, r.After = next, next
@@ -314,15 +425,34 @@ func (a *Attempt) play(m game.Move) Result {
 		return a.miss(r, why)
 	}
 	if a.moves >= ex.limit() {
-		if ex.Goal.Kind == Freeze || ex.Goal.Kind == Win {
-			if a.freezesAnyway(&after) {
-				return a.miss(r, NotForced)
-			}
-		}
-		return a.miss(r, OutOfMoves)
+		return a.miss(r, a.whyShort(&after))
 	}
 	r.Verdict = Going
 	return r
+}
+
+// whyShort says why the solver's last move, after which the opponent
+// was to move in pos, fell short of a goal the reply could have met.
+func (a *Attempt) whyShort(pos *game.Position) Why {
+	switch k := a.ex.Goal.Kind; {
+	case (k == Freeze || k == Win) && a.freezesAnyway(pos):
+		return NotForced
+	case k == Keep && a.iceAge != nil && a.froze(a.Solver()):
+		return OwnManFroze
+	case k == Shelter && a.iceAge != nil:
+		return Filled
+	}
+	return OutOfMoves
+}
+
+// froze reports whether a man of colour c froze in the latest Ice Age.
+func (a *Attempt) froze(c game.Color) bool {
+	for _, f := range a.iceAge.Frozen {
+		if f.Piece.Color() == c {
+			return true
+		}
+	}
+	return false
 }
 
 // freezesAnyway reports whether, in pos with the opponent to move before
@@ -380,12 +510,11 @@ func (a *Attempt) met(pos *game.Position, solverMoved bool) bool {
 	switch g.Kind {
 	case Take:
 		for _, s := range g.Squares {
-			x := a.start.PieceAt(s)
-			if a.start.IsIce(s) && pos.IsIce(s) || x != game.NoPiece && x.Color() != us && pos.PieceAt(s) == x {
+			if !a.taken.Has(s) {
 				return false
 			}
 		}
-		return true
+		return len(g.Squares) > 0
 	case Reach:
 		for _, s := range g.Squares {
 			if x := pos.PieceAt(s); x != game.NoPiece && x.Color() == us && (g.Man == game.NoKind || x.Kind() == g.Man) {
@@ -403,18 +532,23 @@ func (a *Attempt) met(pos *game.Position, solverMoved bool) bool {
 		return o.Over() && o.Result == game.Draw
 	case Survive:
 		_, alive := pos.KingSquare(us)
-		return alive && a.iceAgeSince(pos) && !(o.Over() && o.Result == winFor(us.Other()))
+		return alive && a.iceAge != nil && !(o.Over() && o.Result == winFor(us.Other()))
+	case Check:
+		return solverMoved && pos.InCheck()
+	case Keep:
+		return a.iceAge != nil && !a.froze(us) && !(o.Over() && o.Result == winFor(us.Other()))
+	case Shelter:
+		if a.iceAge == nil {
+			return false
+		}
+		for _, s := range g.Squares {
+			if pos.IsIce(s) || pos.PieceAt(s) != game.NoPiece {
+				return false
+			}
+		}
+		return true
 	}
 	return false
-}
-
-// iceAgeSince reports whether an Ice Age came since the start: a Black
-// move numbered a multiple of the period was played (the Black moves
-// played since are numbered from the start's full move to pos's, less
-// one).
-func (a *Attempt) iceAgeSince(pos *game.Position) bool {
-	p := game.IceAgePeriod
-	return (pos.FullMoveNumber()-1)/p > (a.start.FullMoveNumber()-1)/p
 }
 
 // freezeForced reports whether, in pos with the opponent to move and
@@ -466,9 +600,6 @@ func winFor(c game.Color) game.Result {
 // solve marks the attempt solved.
 func (a *Attempt) solve(r Result) Result {
 	a.solved = true
-	if a.best == 0 || a.moves < a.best {
-		a.best = a.moves
-	}
 	r.Verdict = Solved
 	return r
 }
@@ -476,7 +607,7 @@ func (a *Attempt) solve(r Result) Result {
 // miss counts a wrong try and takes the attempt back to its start.
 func (a *Attempt) miss(r Result, why Why) Result {
 	a.wrong++
-	a.pos, a.played, a.moves = a.start, nil, 0
+	a.pos, a.played, a.moves, a.iceAge, a.taken = a.start, nil, 0, nil, 0
 	r.Verdict, r.Why = Missed, why
 	return r
 }

@@ -79,7 +79,7 @@ func TestAForcedFreezeSolvesAndAFreezeOfBothKingsMisses(t *testing.T) {
 	if fen(a.Position()) != fen(a.Start()) || a.Wrong() != 1 {
 		t.Fatal("a miss did not take the attempt back to its start")
 	}
-	if r := a.Try(mv(t, "b1b2")); r.Verdict != exercise.Solved || r.Replied {
+	if r := a.Try(mv(t, "b1b2")); r.Verdict != exercise.Solved || !r.Replied || r.IceAge == nil {
 		t.Fatalf("Rb2: %+v", r)
 	}
 }
@@ -127,7 +127,7 @@ func TestTypedTextThatIsNoMoveIsIllegal(t *testing.T) {
 	if r := a.TryText("hello"); r.Verdict != exercise.Illegal || !errors.As(r.Err, &se) {
 		t.Fatalf("hello: %+v", r)
 	}
-	if r := a.TryText("Rxh3"); r.Verdict != exercise.Solved || a.Stars() != 2 {
+	if r := a.TryText("Rxh3"); r.Verdict != exercise.Solved || a.Stars() != 3 {
 		t.Fatalf("Rxh3: %+v, %d stars", r, a.Stars())
 	}
 }
@@ -149,8 +149,76 @@ func FuzzTryText(f *testing.F) {
 		}
 		before := fen(a.Position())
 		r := a.TryText(text)
-		if r.Verdict == exercise.Illegal && (fen(a.Position()) != before || a.Wrong() != 1 || r.Err == nil) {
+		var se *game.SyntaxError
+		wrong := 1
+		if errors.As(r.Err, &se) {
+			wrong = 0
+		}
+		if r.Verdict == exercise.Illegal && (fen(a.Position()) != before || a.Wrong() != wrong || r.Err == nil) {
 			t.Fatalf("%q: an illegal try changed the attempt: %+v", text, r)
 		}
 	})
+}
+
+func TestAStateIsRestored(t *testing.T) {
+	ex := &exercise.Exercise{FEN: "k7/8/8/8/8/7*/8/K6R w - - 0 5", Par: 2,
+		Goal: exercise.Goal{Kind: exercise.Reach, Squares: []game.Square{sq(t, "h5")}, Man: game.Rook}}
+	a, _ := exercise.New(ex)
+	a.Try(mv(t, "h1h5"))
+	a.Try(mv(t, "h1h3"))
+	b, err := exercise.Restore(ex, a.State())
+	if err != nil || b.State() != a.State() || b.Wrong() != 1 || b.Moves() != 1 {
+		t.Fatalf("%q restored as %v, %v", a.State(), b, err)
+	}
+	if r := b.Try(mv(t, "h3h5")); r.Verdict != exercise.Solved || b.Stars() != 2 {
+		t.Fatalf("after restoring: %+v", r)
+	}
+	played := a.Played()
+	for _, bad := range []string{"", "x", "-1", "01", "100", "0.h1h3.a8a7.h3h4.a7a6.h4h5", "0.h1h5", "0.h1h3.a8b8x", "0.h1h3.a8b7", "0..h1h3"} {
+		if bad == "0.h1h3.a8b7" && played[1] == "a8b7" {
+			continue
+		}
+		if _, err := exercise.Restore(ex, bad); !errors.Is(err, exercise.ErrBadState) {
+			t.Errorf("%q restored: %v", bad, err)
+		}
+	}
+}
+
+// FuzzRestore: any text restores an attempt whose State reads back the
+// same, or is refused; never a panic.
+func FuzzRestore(f *testing.F) {
+	for _, s := range []string{"0", "1.h1h3.a8b8", "0.h1h5", "99", "0.h1h3.a8a7.h3h5", "1..", "\x00"} {
+		f.Add(s)
+	}
+	ex := &exercise.Exercise{FEN: "k7/8/8/8/8/7*/8/K6R w - - 0 5", Par: 2,
+		Goal: exercise.Goal{Kind: exercise.Reach, Squares: []game.Square{game.SquareAt(7, 4)}, Man: game.Rook}}
+	f.Fuzz(func(t *testing.T, state string) {
+		a, err := exercise.Restore(ex, state)
+		if err != nil {
+			return
+		}
+		if a.State() != state {
+			t.Fatalf("%q restored as %q", state, a.State())
+		}
+	})
+}
+
+// A man that flees its square is not taken.
+func TestAFleeingManIsNotTaken(t *testing.T) {
+	ex := &exercise.Exercise{FEN: "k7/8/8/8/8/r7/8/4K2R w - - 0 5", Par: 2,
+		Goal:  exercise.Goal{Kind: exercise.Take, Squares: []game.Square{sq(t, "a3")}},
+		Reply: func(pos *game.Position) game.Move { m, _ := game.ParseUCI("a3b3"); return m }}
+	a, _ := exercise.New(ex)
+	if r := a.Try(mv(t, "h1h2")); r.Verdict != exercise.Going || r.Reply.SAN != "Rb3" {
+		t.Fatalf("Rh2: %+v", r)
+	}
+	if r := a.Try(mv(t, "h2h4")); r.Verdict != exercise.Missed || r.Why != exercise.OutOfMoves {
+		t.Fatalf("a square left empty by a flight counts as taken: %+v", r)
+	}
+	if r := a.Try(mv(t, "h1h3")); r.Verdict != exercise.Going {
+		t.Fatalf("Rh3: %+v", r)
+	}
+	if r := a.Try(mv(t, "h3b3")); r.Verdict != exercise.Missed {
+		t.Fatalf("a capture on another square counts: %+v", r)
+	}
 }

@@ -162,10 +162,15 @@ func (o Outcome) Valid() bool {
 	switch o.Reason {
 	case Aborted:
 		return o.Result == NoResult
-	case Checkmate, KingFrozen, Resignation, Timeout:
+	case Checkmate, KingFrozen, Resignation:
 		return o.Result == WhiteWins || o.Result == BlackWins
+	case Timeout:
+		// Drawn when the opponent could not have won (Position.CouldWin).
+		return o.Result != NoResult
 	case Stalemate, BothKingsFrozen, FiftyMoveRule, DrawAgreed:
 		return o.Result == Draw
+	case Adjudicated:
+		return o.Result == WhiteWins || o.Result == BlackWins || o.Result == Draw
 	}
 	return false
 }

@@ -39,6 +39,9 @@ const (
 	DrawAgreed      Reason = 7
 	Timeout         Reason = 8
 	Aborted         Reason = 9 // ended before it really started; no result
+	// Adjudicated: ended unfinished by a rule of an event, not of the
+	// board (a tournament's round that closed): a win or a draw.
+	Adjudicated Reason = 10
 )
 
 // String returns a short English description, e.g. "king frozen".
@@ -62,6 +65,8 @@ func (r Reason) String() string {
 		return "time forfeit"
 	case Aborted:
 		return "aborted"
+	case Adjudicated:
+		return "adjudicated"
 	}
 	return "none"
 }

@@ -138,6 +138,8 @@ func termination(r Reason) string {
 		return "time forfeit"
 	case Aborted:
 		return "abandoned"
+	case Adjudicated:
+		return "adjudication"
 	}
 	return "normal"
 }

@@ -62,17 +62,28 @@ func suffix(q *Position, mate bool) string {
 
 // san writes the legal move m of p, legal being all legal moves of p.
 func (p *Position) san(m Move, legal []Move, check string) string {
+	var b [16]byte
+	return string(p.appendSAN(b[:0], m, legal, check))
+}
+
+// AppendSAN appends the SAN of m, one of legal, the legal moves of p,
+// to dst; q is the position m leads to (p.Apply(m)). A replay that has
+// both at hand, as reading a stored game does, writes each move's SAN
+// without generating them again.
+func (p *Position) AppendSAN(dst []byte, m Move, legal []Move, q *Position) []byte {
+	return p.appendSAN(dst, m, legal, suffix(q, false))
+}
+
+func (p *Position) appendSAN(out []byte, m Move, legal []Move, check string) []byte {
 	from, to := m.From(), m.To()
 	x := p.board[from]
-	var b [16]byte
-	out := b[:0]
 	if x.Kind() == King && absi(to.File()-from.File()) == 2 {
 		if to.File() == 6 {
 			out = append(out, "O-O"...)
 		} else {
 			out = append(out, "O-O-O"...)
 		}
-		return string(append(out, check...))
+		return append(out, check...)
 	}
 	capture := p.board[to] != NoPiece || p.ice.Has(to)
 	if x.Kind() == Pawn {
@@ -108,7 +119,7 @@ func (p *Position) san(m Move, legal []Move, check string) string {
 	if k := m.Promotion(); k != NoKind {
 		out = append(out, '=', k.Letter())
 	}
-	return string(append(out, check...))
+	return append(out, check...)
 }
 
 func contains(moves []Move, m Move) bool {

@@ -363,6 +363,7 @@ var reasonKeys = map[game.Reason]string{
 	game.DrawAgreed:      "draw_agreed",
 	game.Timeout:         "timeout",
 	game.Aborted:         "aborted",
+	game.Adjudicated:     "adjudicated",
 }
 
 // reasonName returns the short name of a reason, in lower case, e.g.
@@ -397,14 +398,17 @@ func Outcome(lang Lang, o game.Outcome) string {
 			side = "black"
 		}
 		switch o.Reason {
-		case game.Checkmate, game.KingFrozen, game.Resignation, game.Timeout:
+		case game.Checkmate, game.KingFrozen, game.Resignation, game.Timeout, game.Adjudicated:
 			return T(lang, "outcome."+side+"."+reasonKeys[o.Reason], nil)
 		}
 		return T(lang, "outcome."+side+".wins", nil)
 	case game.Draw:
 		switch o.Reason {
-		case game.Stalemate, game.BothKingsFrozen, game.FiftyMoveRule, game.DrawAgreed:
+		case game.Stalemate, game.BothKingsFrozen, game.FiftyMoveRule, game.DrawAgreed, game.Adjudicated:
 			return T(lang, "outcome.draw."+reasonKeys[o.Reason], nil)
+		case game.Timeout:
+			// A flag against a side that could not have won.
+			return T(lang, "clock.draw_on_time", nil)
 		}
 		return T(lang, "outcome.draw.plain", nil)
 	}

@@ -128,7 +128,7 @@ func load() error {
 	for _, name := range names {
 		lang, ok := fileLang(name)
 		if !ok {
-			errs = append(errs, name+": not named active.LANG.yaml for one of the languages")
+			errs = append(errs, name+": not named NAME.LANG.yaml for one of the languages")
 			continue
 		}
 		buf, err := files.ReadFile(name)
@@ -142,6 +142,9 @@ func load() error {
 			continue
 		}
 		for _, m := range mf.Messages {
+			if _, dup := messages[lang][m.ID]; dup {
+				errs = append(errs, name+": "+m.ID+" is written in another file too")
+			}
 			messages[lang][m.ID] = m
 		}
 	}
@@ -163,13 +166,15 @@ func load() error {
 }
 
 // fileLang returns the language of a message file named
-// locales/active.LANG.yaml.
+// locales/NAME.LANG.yaml: active.LANG.yaml, and the files of a part of
+// the program that keeps its messages apart (web.LANG.yaml).
 func fileLang(name string) (Lang, bool) {
-	base := path.Base(name)
-	if !strings.HasPrefix(base, "active.") || !strings.HasSuffix(base, ".yaml") {
+	base, ok := strings.CutSuffix(path.Base(name), ".yaml")
+	i := strings.LastIndexByte(base, '.')
+	if !ok || i <= 0 {
 		return "", false
 	}
-	l := Lang(strings.TrimSuffix(strings.TrimPrefix(base, "active."), ".yaml"))
+	l := Lang(base[i+1:])
 	return l, l.known()
 }
 

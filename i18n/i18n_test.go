@@ -49,9 +49,17 @@ func TestMessageFilesLoad(t *testing.T) {
 			t.Errorf("%s has only %d messages", l, len(IDs(l)))
 		}
 	}
+	// Each set of messages (active, web) has a file for every language.
 	names, _ := files.ReadDir("locales")
-	if len(names) != len(Languages()) {
-		t.Errorf("%d message files for %d languages", len(names), len(Languages()))
+	sets := map[string]int{}
+	for _, n := range names {
+		set, _, _ := strings.Cut(n.Name(), ".")
+		sets[set]++
+	}
+	for set, n := range sets {
+		if n != len(Languages()) {
+			t.Errorf("%d message files of %s for %d languages", n, set, len(Languages()))
+		}
 	}
 }
 
@@ -204,9 +212,15 @@ func everyKey(l Lang) map[string]any {
 		"Organiser": "@o", "Max": 20, "Thread": "#t", "Time": "…", "In": "…", "How": "…", "Round": 2, "Rounds": 5, "Count": 4, "Place": 3, "Of": 12, "Points": "2.5",
 		// Games in DMs.
 		"Link": "<https://…>",
+		// Live time controls.
+		"Control": "5+3", "Speed": "blitz", "Examples": "1+0, 3+2",
+		// Lessons.
+		"Step": 1, "Steps": 2, "Reply": "Kg8", "Stars": "★★☆",
 		// Puzzles.
-		"Reply": "Kf8", "Change": "+12", "Goal": "…", "Hour": "18:00", "Puzzles": "…",
+		"Change": "+12", "Goal": "…", "Hour": "18:00", "Puzzles": "…",
 		// Positions described.
+		// The web page's replay.
+		"Ply":     12,
 		"Squares": "a2 b2", "List": "a3, c3–e3", "Iced": "…", "Frozen": "…", "Countdown": "…", "Board": "…", "Symbol": "♘", "Label": "♘ Knight g1", "Victim": pieceForms(l, game.Knight),
 	}
 }

@@ -25,8 +25,8 @@ type counter struct {
 	n        int
 }
 
-func (c *counter) Remind(context.Context, play.Reminder) error   { return nil }
-func (c *counter) Expired(context.Context, play.Challenge) error { return nil }
+func (c *counter) Remind(context.Context, round.Reminder) error { return nil }
+func (c *counter) Expired(context.Context, round.Expired) error { return nil }
 
 // count returns st, whose committed timeouts c counts.
 func (c *counter) count(st *pgstore.Store) round.Storage { return counted{st, c} }

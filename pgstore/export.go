@@ -107,6 +107,14 @@ func (s *Store) Export(ctx context.Context, walk play.Walk) (lastID uint64, err 
 			err = exportOutbox(ctx, ptx, func(it play.OutboxItem) error { return walk(play.Record{Outbox: &it}) })
 		case play.KindPuzzler, play.KindPuzzleStats, play.KindDailyPuzzle:
 			err = exportPuzzles(kind, each, walk)
+		case play.KindLessons:
+			err = each("lesson progress", `SELECT user_id, rec FROM lessons ORDER BY user_id`, func(k string, rec []byte) error {
+				var p play.LessonProgress
+				if err := decode("lesson progress of "+k, rec, &p); err != nil {
+					return err
+				}
+				return walk(play.Record{Lessons: &p, User: k})
+			})
 		default:
 			err = play.UnknownKind("pgstore", kind)
 		}

@@ -20,8 +20,11 @@ type NewChallenge struct {
 	// DaysPerMove is one of AllowedDays, or 0 for no limit. Use
 	// DefaultDays when the challenger names none.
 	DaysPerMove int
-	StartFEN    string // "" for the start position
-	At          time.Time
+	// Time is a live time control (TimeControl.Valid); when set,
+	// DaysPerMove is ignored.
+	Time     TimeControl
+	StartFEN string // "" for the start position
+	At       time.Time
 	// Private: Channel is a DM or group DM of the players where the front
 	// end only answers their acts (see Game.Private); the game is too.
 	Private bool
@@ -55,6 +58,12 @@ func (s *Service) Challenge(ctx context.Context, n NewChallenge) (Challenge, err
 	default:
 		return Challenge{}, &Refusal{Kind: BadColor}
 	}
+	if n.Time.Live() {
+		n.DaysPerMove = 0
+	}
+	if !n.Time.Valid() {
+		return Challenge{}, &Refusal{Kind: BadTimeControl}
+	}
 	if !s.validDays(n.DaysPerMove) {
 		return Challenge{}, s.badDays(n.DaysPerMove)
 	}
@@ -63,7 +72,7 @@ func (s *Service) Challenge(ctx context.Context, n NewChallenge) (Challenge, err
 	}
 	at := normTime(n.At)
 	c := Challenge{Guild: n.Guild, Channel: n.Channel, From: n.From, To: n.To, Color: n.Color,
-		StartFEN: n.StartFEN, Rated: n.Rated, DaysPerMove: n.DaysPerMove,
+		StartFEN: n.StartFEN, Rated: n.Rated, DaysPerMove: n.DaysPerMove, Time: n.Time,
 		Created: at, Expires: at.Add(s.opts.ChallengeTTL), Private: n.Private}
 	err := s.st.Update(ctx, func(tx Tx) error {
 		// The challenger's Recent first: it is the lock under which their
@@ -201,7 +210,7 @@ func (s *Service) Accept(ctx context.Context, id uint64, by Seat, channel string
 		// start decides before it writes, so a refusal (a busy channel)
 		// leaves the challenge standing and nothing written.
 		g, err := s.start(tx, NewGame{Guild: c.Guild, Channel: where, White: white, Black: black,
-			StartFEN: c.StartFEN, Rated: c.Rated, DaysPerMove: c.DaysPerMove, At: at, Private: c.Private})
+			StartFEN: c.StartFEN, Rated: c.Rated, DaysPerMove: c.DaysPerMove, Time: c.Time, At: at, Private: c.Private})
 		if err != nil {
 			return err
 		}
@@ -305,6 +314,13 @@ func (s *Service) SetChallengeMessage(ctx context.Context, id uint64, message st
 // Expire removes up to limit challenges whose time ran out by now and
 // returns them, so a front end can say so on their messages.
 func (s *Service) Expire(ctx context.Context, now time.Time, limit int) ([]Challenge, error) {
+	return s.ExpireWith(ctx, now, limit, nil)
+}
+
+// ExpireWith is Expire with fn run in its transaction on each challenge
+// expired (when not nil): what follows an expiry (whom to tell, read from
+// their settings) is decided there. An error from fn expires nothing.
+func (s *Service) ExpireWith(ctx context.Context, now time.Time, limit int, fn func(tx ReadTx, c *Challenge) error) ([]Challenge, error) {
 	var out []Challenge
 	err := s.st.Update(ctx, func(tx Tx) error {
 		out = out[:0]
@@ -326,6 +342,11 @@ func (s *Service) Expire(ctx context.Context, now time.Time, limit int) ([]Chall
 			if err := cameToNothing(tx, &c, c.Expires, false); err != nil {
 				return err
 			}
+			if fn != nil {
+				if err := fn(tx, &c); err != nil {
+					return err
+				}
+			}
 			out = append(out, c)
 		}
 		return nil
@@ -343,6 +364,9 @@ type NewGame struct {
 	StartFEN    string // "" for the start position
 	Rated       bool
 	DaysPerMove int
+	// Time is a live time control (TimeControl.Valid); when set,
+	// DaysPerMove is ignored.
+	Time TimeControl
 	// Engine is, per colour, the level of the engine in that seat (0 for
 	// a person): see Game.Engine.
 	Engine [2]int
@@ -391,6 +415,12 @@ func (s *Service) start(tx Tx, n NewGame) (Game, error) {
 			return Game{}, fmt.Errorf("play: engine level %d is not 0 (a person) or 1 to 8", lv)
 		}
 	}
+	if n.Time.Live() {
+		n.DaysPerMove = 0
+	}
+	if !n.Time.Valid() {
+		return Game{}, &Refusal{Kind: BadTimeControl}
+	}
 	if !s.validDays(n.DaysPerMove) {
 		return Game{}, s.badDays(n.DaysPerMove)
 	}
@@ -418,6 +448,9 @@ func (s *Service) start(tx Tx, n NewGame) (Game, error) {
 	g := Game{ID: id, Revision: 1, Last: Started, Guild: n.Guild, Channel: n.Channel,
 		White: n.White, Black: n.Black, StartFEN: n.StartFEN, FEN: pos.FEN(), Moves: []Move{},
 		Created: at, Updated: at, Rated: n.Rated, DaysPerMove: n.DaysPerMove, Engine: n.Engine, Private: n.Private, Tournament: n.Tournament}
+	if n.Time.Live() {
+		g.Clock = NewClock(n.Time, at, n.Tournament != 0)
+	}
 	for _, c := range []game.Color{game.White, game.Black} {
 		p, err := tx.Prefs(g.Seat(c).ID)
 		if err != nil {

@@ -81,6 +81,22 @@
 // games, within a yearly allowance. Premove queues conditional moves,
 // which Move plays in the same transaction as the move they answer.
 //
+// # Live games
+//
+// A game with a live time control (TimeControl: minutes each and
+// seconds added a move, 1+0 to 180+180) keeps its clocks (Game.Clock):
+// each side's time as its turn began, when the turn began, and each
+// player's lag compensation (Lag, as Lichess gives it). A move is charged
+// from the act that gave the turn to its own act's time, less its lag
+// (Act.Sent), and earns the increment. Its Deadline is when the flag of
+// the side to move falls, with the grace of that player's lag: the same
+// index and the same TimeOut as correspondence, so that a move and a
+// flag are decided once, in their transactions. A flag loses unless the
+// opponent could not win (game.Position.CouldWin); a game whose first
+// move does not come within FirstMoveTime is aborted. Each speed
+// (Speed) has its own ratings, kept in a scope of their own
+// (RatingScope); the scope's own ratings are the correspondence ones.
+//
 // # The outbox
 //
 // What an act leaves to do outside — post a board, tell a player, let

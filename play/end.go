@@ -3,6 +3,7 @@ package play
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/iceagechess/iceage/game"
@@ -35,14 +36,61 @@ func (s *Service) Abort(ctx context.Context, a Act) (Result, error) {
 	})
 }
 
+// Adjudicate ends game id, unfinished, as decide rules from the game as
+// it stands in the act's transaction: a win or a draw for
+// game.Adjudicated. A tournament whose round closes scores its games so;
+// the game's end (rating, players' logs, Options.OnEnd) is any game's.
+//
+// Refusals: NoGame, GameOver.
+func (s *Service) Adjudicate(ctx context.Context, id uint64, decide func(g *Game) game.Result, at time.Time) (Result, error) {
+	at = normTime(at)
+	var r Result
+	err := s.update(ctx, func(tx Tx) error {
+		r = Result{Event: Ended}
+		g, err := tx.Game(id)
+		if errors.Is(err, ErrNotFound) {
+			return &Refusal{Kind: NoGame, Game: id}
+		}
+		if err != nil {
+			return err
+		}
+		if g.Over() {
+			x := refuse(GameOver, &g)
+			x.Outcome = g.Outcome
+			return x
+		}
+		g.Outcome = game.Outcome{Result: decide(&g), Reason: game.Adjudicated}
+		if !g.Outcome.Valid() {
+			return fmt.Errorf("play: game %d cannot be adjudicated as %v", id, g.Outcome.Result)
+		}
+		g.DrawOffer, g.Takeback, g.Flag, g.Premoves = nil, nil, nil, nil
+		if err := s.commit(tx, &g, Ended, at); err != nil {
+			return err
+		}
+		r.Game = g
+		if s.then != nil {
+			return s.then(tx, &r)
+		}
+		return nil
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	return r, nil
+}
+
 // Abortable reports whether the game may still be aborted: fewer than two
 // moves played, and not a tournament's game (Game.Tournament), whose
 // players lose on time if they never move.
 func (g *Game) Abortable() bool { return !g.Over() && g.Ply() < 2 && g.Tournament == 0 }
 
 // TimeOut acts on a deadline that has passed at now: the side to move
-// loses on time (docs/rules.md §5: a lone king can still freeze, so
-// there is no insufficient-material draw). In a game where the opponent
+// loses on time, unless their opponent could not win by any series of
+// legal moves (flagOutcome: only a lone king against a lone king, as
+// docs/rules.md §5 rules, since a lone king can still win when the other
+// king freezes). In a live game (Game.Clock) the flag fell, with the
+// grace the mover's lag allows; a live game whose first move never came
+// is aborted instead. In a game where the opponent
 // chooses (Game.OpponentChooses), the game goes on instead: Game.Flag
 // names the opponent, who may claim the win or call it a draw (ClaimWin,
 // ClaimDraw) until a new deadline, one time per move later; Result.Event
@@ -63,16 +111,22 @@ func (s *Service) TimeOut(ctx context.Context, id uint64, now time.Time) (Result
 		}
 		due := g.Deadline
 		switch {
+		case g.Clock != nil && !g.Clock.Running():
+			// A live game whose first move never came: aborted, unrated.
+			g.Outcome = game.Outcome{Reason: game.Aborted}
+		case g.Clock != nil:
+			g.Clock.Left[g.Turn()] = 0
+			g.Outcome = flagOutcome(&g, g.Turn().Other())
 		case g.Flag != nil:
 			c, _ := g.ColorOf(g.Flag.By)
-			g.Outcome = game.WinFor(c, game.Timeout)
+			g.Outcome = flagOutcome(&g, c)
 		case g.OpponentChooses:
 			g.Flag = &Flag{By: g.Seat(g.Turn().Other()).ID, At: due}
 			g.Deadline, g.RemindAt, g.Reminded = due.Add(g.span()), time.Time{}, nil
 			g.DrawOffer, g.Takeback, g.Premoves = nil, nil, nil
 			r.Event = TimeRanOut
 		default:
-			g.Outcome = game.WinFor(g.Turn().Other(), game.Timeout)
+			g.Outcome = flagOutcome(&g, g.Turn().Other())
 		}
 		if err := s.commit(tx, &g, r.Event, due); err != nil {
 			return err
@@ -99,7 +153,7 @@ func (s *Service) ClaimWin(ctx context.Context, a Act) (Result, error) {
 		if err := claimable(g, a.By); err != nil {
 			return err
 		}
-		g.Outcome = game.WinFor(me, game.Timeout)
+		g.Outcome = flagOutcome(g, me)
 		return nil
 	})
 }
@@ -118,6 +172,17 @@ func (s *Service) ClaimDraw(ctx context.Context, a Act) (Result, error) {
 		g.Outcome = game.Outcome{Result: game.Draw, Reason: game.DrawAgreed}
 		return nil
 	})
+}
+
+// flagOutcome is the end of a game whose player ran out of time: winner,
+// their opponent, wins on time, unless no series of legal moves could
+// ever make them win (docs/rules.md §5, FIDE Article 6.9): then it is a
+// draw.
+func flagOutcome(g *Game, winner game.Color) game.Outcome {
+	if pos, err := g.Position(); err == nil && !pos.CouldWin(winner) {
+		return game.Outcome{Result: game.Draw, Reason: game.Timeout}
+	}
+	return game.WinFor(winner, game.Timeout)
 }
 
 func claimable(g *Game, by string) error {

@@ -29,6 +29,7 @@ const (
 	KindPuzzler                           // Puzzler, per scope (Tx.PutPuzzler)
 	KindPuzzleStats                       // PuzzleStats of a puzzle tried (Tx.PutPuzzleStats)
 	KindDailyPuzzle                       // DailyPuzzle of a guild (Tx.PutDailyPuzzle)
+	KindLessons                           // LessonProgress of a user (Tx.PutLessonProgress)
 )
 
 // kindInfo is what the registry knows of a kind.
@@ -120,6 +121,12 @@ var kinds = [...]kindInfo{
 		put: func(tx Tx, r *Record) error { return tx.PutDailyPuzzle(*r.DailyPuzzle) },
 		key: func(r *Record) string { return "of " + r.DailyPuzzle.Guild },
 	},
+	KindLessons: {
+		one: "lesson progress", many: "lesson progress", writer: "PutLessonProgress",
+		in:  func(r *Record) any { return nilIfNil(r.Lessons) },
+		put: func(tx Tx, r *Record) error { return tx.PutLessonProgress(r.User, *r.Lessons) },
+		key: func(r *Record) string { return "of " + r.User },
+	},
 }
 
 // nilIfNil returns p, or an untyped nil for a nil pointer, so that a
@@ -196,8 +203,9 @@ type Record struct {
 	Puzzler     *Puzzler
 	PuzzleStats *PuzzleStats
 	DailyPuzzle *DailyPuzzle
+	Lessons     *LessonProgress // of User
 
-	User  string // whose Prefs
+	User  string // whose Prefs or Lessons
 	Guild string // whose Server settings
 }
 

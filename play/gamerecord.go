@@ -41,7 +41,9 @@ import (
 // number of legal moves (none when only one is legal), least significant
 // bit first. The order depends on the rules only, never on the order in
 // which game generates moves. About 5 bits a move; decoding replays the
-// game and so also gives its current position, which is not stored. A
+// game and so also gives its current position and each move's SAN,
+// which are not stored (the SANs, a string of about 5 bytes a move,
+// would double a record). A
 // game whose moves do not replay (a damaged record of an older version)
 // keeps its moves as UCI text and its position (gameHasRawMoves), so that
 // every record encodes and the damage check can report it.
@@ -81,6 +83,7 @@ const (
 	gameHasRatings0               // Ratings is an empty slice, not nil
 	gameHasPrivate                // Private
 	gameHasTournament             // Tournament
+	gameHasClock                  // Clock (version 5)
 	gameHasAll        = 1<<iota - 1
 )
 
@@ -153,6 +156,7 @@ func appendGame(b []byte, g *Game) []byte {
 	set(gameHasTakeback, g.Takeback != nil)
 	set(gameHasLastOffer, g.LastOffer != [2]int{})
 	set(gameHasTournament, g.Tournament != 0)
+	set(gameHasClock, g.Clock != nil)
 	b = binary.AppendUvarint(b, has)
 
 	b = binary.AppendUvarint(b, g.ID)
@@ -238,6 +242,9 @@ func appendGame(b []byte, g *Game) []byte {
 	if has&gameHasTournament != 0 {
 		b = binary.AppendUvarint(b, g.Tournament)
 	}
+	if has&gameHasClock != 0 {
+		b = appendClock(b, base, g.Clock)
+	}
 
 	// The moves: count, then their bits (or UCI text), then their times.
 	if g.Moves == nil {
@@ -261,6 +268,46 @@ func appendGame(b []byte, g *Game) []byte {
 	}
 	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b[start:], castagnoli))
 }
+
+// appendClock appends a live game's clocks: its time control, each
+// side's time left and lag compensation, in milliseconds, and when the
+// turn began (a 0 byte when no clock runs yet, else 1 and the time).
+func appendClock(b []byte, base int64, k *Clock) []byte {
+	for _, d := range [...]time.Duration{k.Limit, k.Increment, k.Left[0], k.Left[1],
+		k.Lag[0].Quota, k.Lag[0].Estimate, k.Lag[1].Quota, k.Lag[1].Estimate} {
+		b = binary.AppendVarint(b, d.Milliseconds())
+	}
+	if k.Since.IsZero() {
+		return append(b, 0)
+	}
+	return appendTime(append(b, 1), base, k.Since)
+}
+
+// clock reads what appendClock wrote.
+func (r *gameReader) clock(base int64) *Clock {
+	k := &Clock{}
+	for _, d := range [...]*time.Duration{&k.Limit, &k.Increment, &k.Left[0], &k.Left[1],
+		&k.Lag[0].Quota, &k.Lag[0].Estimate, &k.Lag[1].Quota, &k.Lag[1].Estimate} {
+		ms := r.varint("the clocks")
+		if ms < 0 || ms > int64(maxClockTime/time.Millisecond) {
+			r.fail("the clocks out of range")
+			return k
+		}
+		*d = time.Duration(ms) * time.Millisecond
+	}
+	switch r.byte("the clocks' start") {
+	case 0:
+	case 1:
+		k.Since = r.time(base, "the clocks' start")
+	default:
+		r.fail("the clocks' start")
+	}
+	return k
+}
+
+// maxClockTime bounds every duration of a clock, so that a damaged one
+// cannot overflow a time: far above any time control's.
+const maxClockTime = 1000 * time.Hour
 
 // timeDelta encodes a difference of milliseconds: zig-zagged, shifted
 // left, the low bit set when it is in whole seconds.
@@ -585,6 +632,9 @@ func decodeGame(b []byte, g *Game) error {
 	if has&gameHasTournament != 0 {
 		g.Tournament = r.uvarint("the tournament")
 	}
+	if has&gameHasClock != 0 {
+		g.Clock = r.clock(base)
+	}
 
 	// Every move takes at least one byte: its time.
 	if n := r.nilOrCount(1, "the number of moves"); n >= 0 {
@@ -663,6 +713,12 @@ func checkGame(g *Game) error {
 		if badTime(t.t) {
 			return bad("its %s, %d seconds since 1970, is no time of a game", t.what, t.t.Unix())
 		}
+	}
+	if g.Clock != nil && badTime(g.Clock.Since) {
+		return bad("its clocks' start, %d seconds since 1970, is no time of a game", g.Clock.Since.Unix())
+	}
+	if k := g.Clock; k != nil && (!k.TimeControl.Live() || !k.TimeControl.Valid()) {
+		return bad("a time control of %v+%v", k.Limit, k.Increment)
 	}
 	if g.Flag != nil && badTime(g.Flag.At) {
 		return bad("its flag's time, %d seconds since 1970, is no time of a game", g.Flag.At.Unix())
@@ -743,6 +799,9 @@ func decodeMoves(startFEN string, moveBits []byte, moves []Move) (string, error)
 	rd := bitReader{b: moveBits}
 	var buf [256]game.Move
 	var set [64]uint64
+	// The SANs, written as the moves are replayed, share one string.
+	sans := make([]byte, 0, len(moves)*5)
+	ends := make([]int, len(moves))
 	for i := range moves {
 		legal := pos.LegalMoves(buf[:0])
 		if len(legal) == 0 {
@@ -754,10 +813,18 @@ func decodeMoves(startFEN string, moveBits []byte, moves []Move) (string, error)
 		}
 		mv := nthLegal(legal, int(k), &set)
 		moves[i].UCI = uciOf(mv)
-		pos = pos.Apply(mv)
+		next := pos.Apply(mv)
+		sans = pos.AppendSAN(sans, mv, legal, &next)
+		ends[i] = len(sans)
+		pos = next
 	}
 	if !rd.rest() {
 		return "", fmt.Errorf("%w: bits left after the moves", errGameRecord)
+	}
+	all, start := string(sans), 0
+	for i, end := range ends {
+		moves[i].SAN = all[start:end]
+		start = end
 	}
 	return pos.FEN(), nil
 }

@@ -51,8 +51,11 @@ func playedGame(tb testing.TB, ucis []string) Game {
 		StartFEN: game.StartFEN, FEN: m.FEN(), Outcome: game.WinFor(game.White, game.Resignation), Last: Ended,
 		Created: recT0, Updated: recT0.Add(time.Duration(len(ucis)) * time.Hour), Ended: recT0.Add(time.Duration(len(ucis)) * time.Hour),
 		DaysPerMove: 3}
+	// The SANs, which reading the record finds again as it replays the
+	// moves.
+	sans := m.SANs()
 	for i, u := range ucis {
-		g.Moves = append(g.Moves, Move{UCI: u, At: recT0.Add(time.Duration(i)*time.Hour + time.Duration(i*37)*time.Millisecond).Truncate(time.Millisecond)})
+		g.Moves = append(g.Moves, Move{UCI: u, At: recT0.Add(time.Duration(i)*time.Hour + time.Duration(i*37)*time.Millisecond).Truncate(time.Millisecond), SAN: sans[i]})
 	}
 	return g
 }
@@ -69,7 +72,9 @@ func everyField() Game {
 		Reminded: []int{24, 0}, OpponentChooses: true, Flag: &Flag{By: "b", At: time.Unix(3, 0).UTC()},
 		AwayUntil: [2]time.Time{time.Unix(9, 9).UTC(), time.Unix(10, 10).UTC()},
 		Premoves:  &Premoves{By: "w", Lines: [][]string{{"e2e4", "e7e5"}, nil, {}}},
-		DrawOffer: &Offer{By: "w", Ply: 3}, Takeback: &Offer{By: "b", Ply: 0}, LastOffer: [2]int{1, 2}}
+		DrawOffer: &Offer{By: "w", Ply: 3}, Takeback: &Offer{By: "b", Ply: 0}, LastOffer: [2]int{1, 2},
+		Clock: &Clock{TimeControl: TimeControl{Limit: 180 * time.Minute, Increment: 180 * time.Second}, Left: [2]time.Duration{time.Millisecond, 0},
+			Since: time.Unix(11, 1e6).UTC(), Lag: [2]Lag{{Quota: time.Second, Estimate: time.Millisecond}, {Quota: 0, Estimate: 2 * time.Second}}}}
 }
 
 func asJSON(tb testing.TB, g Game) string {
@@ -108,7 +113,7 @@ func TestGameRecordsReadBackEqual(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			return Game{ID: 3, StartFEN: start, FEN: m.FEN(), Moves: []Move{{UCI: "e2e4"}, {UCI: "e7e5"}, {UCI: "g1f3"}}}
+			return Game{ID: 3, StartFEN: start, FEN: m.FEN(), Moves: []Move{{UCI: "e2e4", SAN: "e4"}, {UCI: "e7e5", SAN: "e5"}, {UCI: "g1f3", SAN: "Nf3"}}}
 		}(),
 		"a stored position the moves do not reach": func() Game {
 			g := playedGame(t, refs[1])
@@ -140,7 +145,7 @@ func TestGameRecordsReadBackEqual(t *testing.T) {
 // every storage.
 func TestGameRecordKnowsEveryField(t *testing.T) {
 	known := "V ID Revision Guild Channel Private Tournament White Black StartFEN Moves FEN Outcome Last Created Updated Ended Rated Ratings Engine " +
-		"DaysPerMove Deadline RemindAt Reminded OpponentChooses Flag AwayUntil Premoves DrawOffer Takeback LastOffer"
+		"DaysPerMove Clock Deadline RemindAt Reminded OpponentChooses Flag AwayUntil Premoves DrawOffer Takeback LastOffer"
 	var fields []string
 	for f := range reflect.TypeFor[Game]().Fields() {
 		fields = append(fields, f.Name)

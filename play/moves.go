@@ -47,6 +47,9 @@ func (s *Service) Move(ctx context.Context, a Act, text string) (Result, error) 
 			return moveRefusal(g, &pos, text, err)
 		}
 		at := normTime(a.At)
+		if g.Clock != nil {
+			g.Clock.moved(me, at, normTime(a.Sent))
+		}
 		r.Move = g.play(&pos, mv, at)
 		r.DrawLapsed, r.TakebackLapsed = g.DrawOffer, g.Takeback
 		g.DrawOffer, g.Takeback = nil, nil
@@ -64,10 +67,11 @@ func (s *Service) Move(ctx context.Context, a Act, text string) (Result, error) 
 // outcome it brings.
 func (g *Game) play(pos *game.Position, mv game.Move, at time.Time) *MovePlayed {
 	next, ice := pos.ApplyWithEvent(mv)
-	g.Moves = append(g.Moves, Move{UCI: mv.UCI(), At: at})
+	san := pos.SAN(mv)
+	g.Moves = append(g.Moves, Move{UCI: mv.UCI(), At: at, SAN: san})
 	g.FEN = next.FEN()
 	g.Outcome = next.Outcome()
-	return &MovePlayed{Move: mv, SAN: pos.SAN(mv), UCI: mv.UCI(), By: pos.Turn(), Before: *pos, After: next, IceAge: ice}
+	return &MovePlayed{Move: mv, SAN: san, UCI: mv.UCI(), By: pos.Turn(), Before: *pos, After: next, IceAge: ice}
 }
 
 // moveRefusal turns game's parse error into a refusal with suggestions.

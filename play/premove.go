@@ -181,6 +181,11 @@ func (g *Game) answer(q *Premoves, played *MovePlayed, at time.Time) *Conditiona
 		}
 		pos := played.After
 		if mv, err := game.ParseUCI(reply); err == nil && reply != "" && pos.IsLegal(mv) {
+			if g.Clock != nil {
+				// Played the moment the move it answers arrived: it
+				// costs no time and earns the increment.
+				g.Clock.moved(pos.Turn(), at, time.Time{})
+			}
 			c.Reply = g.play(&pos, mv, at)
 			if len(rest) > 0 && !g.Over() {
 				g.Premoves = &Premoves{By: q.By, Lines: rest}

@@ -67,6 +67,10 @@ type LogEntry struct {
 	Rated     bool    `json:"rated,omitempty"`
 	Rating    float64 `json:"r,omitempty"`
 	Deviation float64 `json:"rd,omitempty"`
+	// Speed is the game's speed: Rating is the user's rating of that
+	// speed (RatingScope). Entries from before live games are
+	// correspondence.
+	Speed Speed `json:"speed,omitempty"`
 }
 
 // Won and Lost say how the game ended for the user; neither is a draw.
@@ -140,6 +144,7 @@ func (s *Service) rateAndLog(tx Tx, g *Game) error {
 	}
 	first := g.FirstMoves()
 	g.Ratings = nil
+	speed := g.Speed()
 	for _, scope := range g.Scopes() {
 		var ps [2]Player
 		for c := range ps {
@@ -155,17 +160,36 @@ func (s *Service) rateAndLog(tx Tx, g *Game) error {
 			}
 			ps[c] = p
 		}
+		// ps keep the tallies of every game in scope; rs the ratings of
+		// the game's speed, the same records for correspondence.
+		rs := &ps
+		var speedRecords [2]Player
+		if speed != Correspondence && rated {
+			for c := range speedRecords {
+				p, err := tx.Player(RatingScope(scope, speed), g.RecordID(game.Color(c)))
+				switch {
+				case errors.Is(err, ErrNotFound):
+					p = NewPlayer(RatingScope(scope, speed), g.RecordID(game.Color(c)))
+				case err != nil:
+					return err
+				}
+				p.Name = ps[c].Name
+				p.count(game.Color(c), g)
+				speedRecords[c] = p
+			}
+			rs = &speedRecords
+		}
 		if rated {
 			change := RatingChange{Scope: scope}
 			var before [2]rating.Rating
-			for c := range ps {
-				r := ps[c].Rating.At(g.Ended)
+			for c := range rs {
+				r := rs[c].Rating.At(g.Ended)
 				before[c] = r.glicko()
 				change.Before[c], change.Deviation[c] = r.Rating, r.Deviation
 			}
 			w, b := rating.Game(before[game.White], before[game.Black], score)
 			for c, r := range [2]rating.Rating{w, b} {
-				p := &ps[c]
+				p := &rs[c]
 				updated := p.Rating.Updated
 				if g.Ended.After(updated) {
 					updated = g.Ended
@@ -183,9 +207,9 @@ func (s *Service) rateAndLog(tx Tx, g *Game) error {
 		for c := range ps {
 			col := game.Color(c)
 			e := LogEntry{Scope: scope, User: ps[c].User, Game: g.ID, Ended: g.Ended, Color: col,
-				Opponent: g.RecordID(col.Other()), Outcome: g.Outcome, First: first[c], Rated: rated}
+				Opponent: g.RecordID(col.Other()), Outcome: g.Outcome, First: first[c], Rated: rated, Speed: speed}
 			if rated {
-				e.Rating, e.Deviation = ps[c].Rating.Rating, ps[c].Rating.Deviation
+				e.Rating, e.Deviation = rs[c].Rating.Rating, rs[c].Rating.Deviation
 			}
 			if err := tx.PutLogEntry(e); err != nil {
 				return err
@@ -193,6 +217,20 @@ func (s *Service) rateAndLog(tx Tx, g *Game) error {
 		}
 	}
 	return nil
+}
+
+// RatingScope is the scope that keeps the ratings of speed sp in scope
+// (a guild id, or "" for everywhere): scope itself for correspondence,
+// whose ratings are those from before live games, else scope and the
+// speed's name after a "~" ("~blitz", "1234~rapid"). Each has its own
+// players' records (their ratings, rated games and results of that
+// speed) and so its own leaderboard (Leaderboard), and no other kind of
+// record: migrate and backup keep them as any player's.
+func RatingScope(scope string, sp Speed) string {
+	if sp == Correspondence {
+		return scope
+	}
+	return scope + "~" + sp.String()
 }
 
 // RecordID returns the id under which the seat of colour c is counted,

@@ -11,8 +11,10 @@ import (
 // a record written by one reads in another. Versions 1 and 2 were package
 // store's own records; 3 is play's: a game has a revision, and its offers
 // are objects; 4 keeps a game in a compact binary form (gamerecord.go),
-// and the other records as JSON objects as before.
-const RecordVersion = 4
+// and the other records as JSON objects as before; 5 adds live time
+// controls: a game's clocks and a challenge's time control (a record of
+// 4 or before is correspondence).
+const RecordVersion = 5
 
 // ErrNewerRecord: a record was written by a newer version of the program.
 // Read without its new fields, it would lose them when written back, so

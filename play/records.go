@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/iceagechess/iceage/game"
@@ -19,44 +20,64 @@ type Seat struct {
 	Name string `json:"name,omitempty"`
 }
 
-// Move is one move of a game: its UCI text and when it was played.
-// It is stored as a two-element JSON array, ["e2d3", 1764468000123]
+// Move is one move of a game: its UCI text, when it was played and its
+// SAN. It is written in JSON as an array, ["e2d3", 1764468000123, "Bd3"]
 // (Unix milliseconds), because a long correspondence game holds hundreds
 // of them and the archive holds hundreds of thousands of games.
+//
+// SAN is what the act that played the move computed, and what reading
+// the binary record, which replays the moves, computes again; it is not
+// stored, and "" where it is not known (a record of version 3 and
+// before, moves that do not replay, a move made by hand): Game.SANs
+// replays the game then.
 type Move struct {
 	UCI string
 	At  time.Time
+	SAN string
 }
 
-// MarshalJSON encodes the move as [uci, unix milliseconds].
+// MarshalJSON encodes the move as [uci, unix milliseconds, san], without
+// the SAN when it is not known.
 func (m Move) MarshalJSON() ([]byte, error) {
-	if !plainUCI(m.UCI) {
-		return json.Marshal([2]any{m.UCI, m.At.UnixMilli()})
+	if !plainUCI(m.UCI) || !plainSAN(m.SAN) {
+		if m.SAN == "" {
+			return json.Marshal([2]any{m.UCI, m.At.UnixMilli()})
+		}
+		return json.Marshal([3]any{m.UCI, m.At.UnixMilli(), m.SAN})
 	}
-	b := make([]byte, 0, 32)
+	b := make([]byte, 0, 40)
 	b = append(b, '[', '"')
 	b = append(b, m.UCI...)
 	b = append(b, '"', ',')
 	b = strconv.AppendInt(b, m.At.UnixMilli(), 10)
+	if m.SAN != "" {
+		b = append(b, ',', '"')
+		b = append(b, m.SAN...)
+		b = append(b, '"')
+	}
 	return append(b, ']'), nil
 }
 
-// UnmarshalJSON decodes [uci, unix milliseconds]. Listing games decodes
-// thousands of moves, so the form MarshalJSON writes is read by hand; any
-// other valid JSON of that shape takes the slow general path.
+// UnmarshalJSON decodes [uci, unix milliseconds] or [uci, unix
+// milliseconds, san]. Listing games decodes thousands of moves, so the
+// form MarshalJSON writes without a SAN is read by hand; any other valid
+// JSON of those shapes takes the slow general path.
 func (m *Move) UnmarshalJSON(b []byte) error {
 	if len(b) > 4 && b[0] == '[' && b[1] == '"' && b[len(b)-1] == ']' {
 		if q := bytes.IndexByte(b[2:], '"'); q >= 0 && 2+q+1 < len(b) && b[2+q+1] == ',' {
 			uci := string(b[2 : 2+q])
 			if ms, err := strconv.ParseInt(string(b[2+q+2:len(b)-1]), 10, 64); err == nil && plainUCI(uci) {
-				m.UCI, m.At = uci, time.UnixMilli(ms).UTC()
+				m.UCI, m.At, m.SAN = uci, time.UnixMilli(ms).UTC(), ""
 				return nil
 			}
 		}
 	}
-	var raw [2]json.RawMessage
+	var raw []json.RawMessage
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return fmt.Errorf("move %.40s: %w", b, err)
+	}
+	if len(raw) != 2 && len(raw) != 3 {
+		return fmt.Errorf("move %.40s: %d elements, not 2 or 3", b, len(raw))
 	}
 	var ms int64
 	if err := json.Unmarshal(raw[0], &m.UCI); err != nil {
@@ -65,8 +86,25 @@ func (m *Move) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(raw[1], &ms); err != nil {
 		return fmt.Errorf("move %.40s: %w", b, err)
 	}
-	m.At = time.UnixMilli(ms).UTC()
+	m.At, m.SAN = time.UnixMilli(ms).UTC(), ""
+	if len(raw) == 3 {
+		if err := json.Unmarshal(raw[2], &m.SAN); err != nil {
+			return fmt.Errorf("move %.40s: %w", b, err)
+		}
+	}
 	return nil
+}
+
+// plainSAN reports whether s needs no escaping in JSON: a SAN's letters,
+// digits and signs.
+func plainSAN(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '+' || c == '#' || c == '=' || c == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // plainUCI reports whether s needs no escaping in JSON: letters and digits.
@@ -138,9 +176,14 @@ type Game struct {
 	// side to move loses on time at Deadline; RemindAt is when its next
 	// reminder is due (zero when none is left or without a clock). Both
 	// are indexed by the storage for the scheduler.
-	DaysPerMove int       `json:"days,omitempty"`
-	Deadline    time.Time `json:"deadline,omitzero"`
-	RemindAt    time.Time `json:"remind,omitzero"`
+	DaysPerMove int `json:"days,omitempty"`
+	// Clock is a live game's clocks (nil: correspondence, or no limit).
+	// Its Deadline is then when the flag of the side to move falls
+	// (Clock.Grace after Clock.FlagAt), or, before the first move, when
+	// the game is aborted for want of one.
+	Clock    *Clock    `json:"clock,omitempty"`
+	Deadline time.Time `json:"deadline,omitzero"`
+	RemindAt time.Time `json:"remind,omitzero"`
 	// Reminded are the reminders (hours before the deadline) already
 	// claimed for the move now due, so that none is sent twice; a move
 	// clears them.
@@ -249,6 +292,18 @@ func (g *Game) EngineToMove() int {
 	return g.Engine[g.Turn()]
 }
 
+// TimeControl returns the game's live time control; the zero one for
+// correspondence.
+func (g *Game) TimeControl() TimeControl {
+	if g.Clock == nil {
+		return TimeControl{}
+	}
+	return g.Clock.TimeControl
+}
+
+// Speed returns the game's speed class.
+func (g *Game) Speed() Speed { return g.TimeControl().Speed() }
+
 // AgainstEngine reports whether an engine plays one of the seats.
 func (g *Game) AgainstEngine() bool { return g.Engine != [2]int{} }
 
@@ -260,7 +315,9 @@ func (g *Game) Players() []string { return []string{g.White.ID, g.Black.ID} }
 
 // Match replays the game into a game.Match: the record with SANs, Ice
 // Ages and, for a finished game, its outcome. Errors wrap ErrCorrupt.
+// Every call counts in Replays.
 func (g *Game) Match() (*game.Match, error) {
+	replays.Add(1)
 	ucis := make([]string, len(g.Moves))
 	for i, m := range g.Moves {
 		ucis[i] = m.UCI
@@ -275,6 +332,32 @@ func (g *Game) Match() (*game.Match, error) {
 		}
 	}
 	return m, nil
+}
+
+// replays counts the games replayed (Match) by this process.
+var replays atomic.Uint64
+
+// Replays returns how many times this process replayed a game from its
+// first move (Game.Match): what shows an act, or a game, should not
+// need to, and tests count it.
+func Replays() uint64 { return replays.Load() }
+
+// SANs returns the SAN of every move, as the moves carry them, or, when
+// some move does not (see Move), as a replay of the game finds them.
+// Errors wrap ErrCorrupt.
+func (g *Game) SANs() ([]string, error) {
+	sans := make([]string, len(g.Moves))
+	for i, m := range g.Moves {
+		if m.SAN == "" {
+			mt, err := g.Match()
+			if err != nil {
+				return nil, err
+			}
+			return mt.SANs(), nil
+		}
+		sans[i] = m.SAN
+	}
+	return sans, nil
 }
 
 // Clone returns a deep copy.
@@ -297,6 +380,7 @@ func (g Game) Clone() Game {
 		g.Premoves = g.Premoves.clone()
 	}
 	g.Ratings = append([]RatingChange(nil), g.Ratings...)
+	g.Clock = g.Clock.clone()
 	return g
 }
 
@@ -319,12 +403,14 @@ type Challenge struct {
 	From    Seat   `json:"from"`
 	To      Seat   `json:"to"` // ID "" for an open challenge anyone may accept
 
-	Color       Color     `json:"color"`
-	StartFEN    string    `json:"start,omitempty"`
-	Rated       bool      `json:"rated,omitempty"`
-	DaysPerMove int       `json:"days,omitempty"`
-	Created     time.Time `json:"created"`
-	Expires     time.Time `json:"expires"`
+	Color       Color  `json:"color"`
+	StartFEN    string `json:"start,omitempty"`
+	Rated       bool   `json:"rated,omitempty"`
+	DaysPerMove int    `json:"days,omitempty"`
+	// Time is the live time control (the zero one: DaysPerMove).
+	Time    TimeControl `json:"time,omitzero"`
+	Created time.Time   `json:"created"`
+	Expires time.Time   `json:"expires"`
 	// Message is the front end's message that shows the challenge, so it
 	// can be edited when the challenge is answered or expires.
 	Message string `json:"message,omitempty"`

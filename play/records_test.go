@@ -49,6 +49,8 @@ func TestMoveJSON(t *testing.T) {
 		{"a promotion is stored as its UCI", play.Move{UCI: "b7b8q", At: at}, `["b7b8q",1796040000123]`},
 		{"a move before 1970 keeps its sign", play.Move{UCI: "e2e4", At: time.UnixMilli(-5).UTC()}, `["e2e4",-5]`},
 		{"text that needs escaping is escaped", play.Move{UCI: `a"b\c`, At: at}, `["a\"b\\c",1796040000123]`},
+		{"a move with its SAN carries it third", play.Move{UCI: "h2g3", At: at, SAN: "hxg3"}, `["h2g3",1796040000123,"hxg3"]`},
+		{"a SAN that needs escaping is escaped", play.Move{UCI: "h2g3", At: at, SAN: `h"`}, `["h2g3",1796040000123,"h\""]`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			b, err := json.Marshal(tt.move)
@@ -77,7 +79,7 @@ func TestMoveJSON(t *testing.T) {
 		}
 	})
 	t.Run("JSON of another shape is an error that quotes it", func(t *testing.T) {
-		for _, text := range []string{`"h2g3"`, `[1796040000123,"h2g3"]`, `["h2g3","soon"]`, `{}`} {
+		for _, text := range []string{`"h2g3"`, `[1796040000123,"h2g3"]`, `["h2g3","soon"]`, `{}`, `["h2g3",1,"hxg3",4]`, `["h2g3",1,5]`, `["h2g3"]`} {
 			var m play.Move
 			err := json.Unmarshal([]byte(text), &m)
 			if err == nil {
@@ -99,6 +101,45 @@ func TestMoveJSON(t *testing.T) {
 			t.Fatalf("%+v, %v\nwant %+v", back, err, g)
 		}
 	})
+}
+
+// A move carries its SAN from the act that played it and from a binary
+// record, which finds it as it replays the moves; a record of the JSON
+// form keeps none, and Game.SANs replays the game for them.
+func TestSANsComeWithTheMoves(t *testing.T) {
+	m, err := game.ReplayUCI(game.StartFEN, []string{"h2g3", "g8f6", "g3h4"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := m.SANs()
+	g := play.Game{ID: 9, StartFEN: game.StartFEN, FEN: m.FEN()}
+	for _, u := range []string{"h2g3", "g8f6", "g3h4"} {
+		g.Moves = append(g.Moves, play.Move{UCI: u})
+	}
+	b, err := play.EncodeRecord(&g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var bin play.Game
+	if err := play.DecodeRecord(b, &bin); err != nil {
+		t.Fatal(err)
+	}
+	before := play.Replays()
+	if got, err := bin.SANs(); err != nil || !slices.Equal(got, want) || play.Replays() != before {
+		t.Fatalf("the binary record's SANs %q, %v, after %d replays; want %q and none", got, err, play.Replays()-before, want)
+	}
+	g.V = 3
+	js, err := json.Marshal(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var old play.Game
+	if err := play.DecodeRecord(js, &old); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := old.SANs(); err != nil || !slices.Equal(got, want) || play.Replays() != before+1 {
+		t.Fatalf("the JSON record's SANs %q, %v, after %d replays; want %q and one", got, err, play.Replays()-before, want)
+	}
 }
 
 func TestGameRecord(t *testing.T) {

@@ -17,6 +17,9 @@ type Reminder struct {
 	Hours    int
 	Due      time.Time // when it fell due: Deadline less Hours
 	Deadline time.Time
+	// Prefs are To's settings as the claim's transaction read them: how
+	// they are told is decided from these (package round).
+	Prefs Prefs
 }
 
 // Remind claims the reminder of game id that is due at now, in one
@@ -42,11 +45,12 @@ func (s *Service) Remind(ctx context.Context, id uint64, now time.Time) (Reminde
 		if err != nil {
 			return err
 		}
-		hours, err := s.reminderHours(tx, &g)
+		p, err := tx.Prefs(g.ToMove().ID)
 		if err != nil {
 			return err
 		}
-		r = Reminder{To: g.ToMove(), Deadline: g.Deadline}
+		hours := s.hoursFor(&p, &g)
+		r = Reminder{To: g.ToMove(), Deadline: g.Deadline, Prefs: p}
 		for _, h := range hours {
 			if !g.Deadline.Add(-time.Duration(h)*time.Hour).After(now) && !slices.Contains(g.Reminded, h) {
 				g.Reminded = append(g.Reminded, h)

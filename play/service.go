@@ -173,6 +173,10 @@ type Act struct {
 	Game     uint64    // the game's id
 	Revision int       // Game.Revision as the asker saw it
 	At       time.Time // when
+	// Sent is when the asker sent the act, as their side of the wire
+	// tells (a Discord interaction's id); zero when unknown. In a live
+	// game At less Sent is the move's lag, compensated (Clock.Lag).
+	Sent time.Time
 	// Channel, when Game is 0, names the game instead: the one going on
 	// in that channel, as it is when the act is decided (a typed
 	// command acts on the game as its asker sees it when they send it,
@@ -418,6 +422,17 @@ func normTime(t time.Time) time.Time { return t.UTC().Truncate(time.Millisecond)
 // sent for the previous move are cleared.
 func (s *Service) startClock(tx ReadTx, g *Game, at time.Time) error {
 	g.Flag, g.Reminded = nil, nil
+	if k := g.Clock; k != nil {
+		// A live game: the turn begins now, but before the first move
+		// of a game that may still be aborted.
+		if g.Ply() > 0 || g.Tournament != 0 {
+			k.Since = at
+		} else {
+			k.Since = time.Time{}
+		}
+		g.Deadline, g.RemindAt = k.deadline(g.Turn(), at), time.Time{}
+		return nil
+	}
 	if g.DaysPerMove <= 0 {
 		g.Deadline, g.RemindAt = time.Time{}, time.Time{}
 		return nil
@@ -437,7 +452,7 @@ func (g *Game) span() time.Duration { return time.Duration(g.DaysPerMove) * 24 *
 // after now that is not yet sent; zero if none is left.
 func (s *Service) planReminders(tx ReadTx, g *Game, now time.Time) error {
 	g.RemindAt = time.Time{}
-	if g.Deadline.IsZero() || g.Flag != nil {
+	if g.Deadline.IsZero() || g.Flag != nil || g.Clock != nil {
 		return nil
 	}
 	hours, err := s.reminderHours(tx, g)
@@ -463,6 +478,11 @@ func (s *Service) reminderHours(tx ReadTx, g *Game) ([]int, error) {
 	if err != nil {
 		return nil, err
 	}
+	return s.hoursFor(&p, g), nil
+}
+
+// hoursFor is reminderHours with the settings p of the player to move.
+func (s *Service) hoursFor(p *Prefs, g *Game) []int {
 	hours := p.Reminders
 	if hours == nil {
 		hours = s.opts.Reminders
@@ -479,7 +499,7 @@ func (s *Service) reminderHours(tx ReadTx, g *Game) ([]int, error) {
 	}
 	slices.Sort(out)
 	slices.Reverse(out)
-	return slices.Compact(out), nil
+	return slices.Compact(out)
 }
 
 func (s *Service) validDays(d int) bool { return d == 0 || slices.Contains(s.opts.AllowedDays, d) }

@@ -204,7 +204,7 @@ func (s *Service) PlayerStats(ctx context.Context, scope, user, vs string) (Prof
 		pr.Player = p
 		return tx.PlayerLog(scope, user, func(e LogEntry) error {
 			pr.Logged++
-			if e.Rated {
+			if e.Rated && e.Speed == Correspondence { // the chart of the scope's own ratings
 				pr.History = append(pr.History, RatingPoint{Game: e.Game, At: e.Ended, Rating: e.Rating, Deviation: e.Deviation})
 			}
 			if e.First != "" && e.Color <= game.Black {

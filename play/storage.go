@@ -72,6 +72,9 @@ type ReadTx interface {
 	Prefs(user string) (Prefs, error)
 	// ServerSettings returns a server's settings (zero if none).
 	ServerSettings(guild string) (ServerSettings, error)
+	// LessonProgress returns the user's progress in the lessons (zero
+	// if none).
+	LessonProgress(user string) (LessonProgress, error)
 	// PlayerLog calls fn for every entry of the user's log in scope, in
 	// increasing order of game id; an error from fn stops the walk and is
 	// returned. A user with no log has no entries.
@@ -129,6 +132,7 @@ type Tx interface {
 	PutStats(s Stats) error
 	PutPrefs(user string, p Prefs) error
 	PutServerSettings(guild string, s ServerSettings) error
+	PutLessonProgress(user string, p LessonProgress) error
 	// PutOutbox adds items to the outbox (see Outbox), committed with
 	// the rest of the transaction; an item whose Key is pending already
 	// is left as it is.

@@ -46,6 +46,9 @@ func (readOnly) PutRecent(string, play.Recent) error       { panic("a write in V
 func (readOnly) PutPuzzler(play.Puzzler) error             { panic("a write in View") }
 func (readOnly) PutPuzzleStats(play.PuzzleStats) error     { panic("a write in View") }
 func (readOnly) PutDailyPuzzle(play.DailyPuzzle) error     { panic("a write in View") }
+func (readOnly) PutLessonProgress(string, play.LessonProgress) error {
+	panic("a write in View")
+}
 func (readOnly) PutServerSettings(string, play.ServerSettings) error {
 	panic("a write in View")
 }

@@ -17,6 +17,12 @@ type Away struct {
 	Left int
 	// Games are the player's active games whose deadline moved.
 	Games []Game
+	// Playing are all the player's active games as the vacation left
+	// them, and Opponents the settings of their opponents, as its
+	// transaction read them: whom to tell, and how, is decided from
+	// these (package round).
+	Playing   []Game
+	Opponents map[string]Prefs
 }
 
 // Vacation sends the user on vacation for days from at, or extends the
@@ -76,10 +82,19 @@ func (s *Service) Vacation(ctx context.Context, user string, days int, at time.T
 		if err != nil {
 			return err
 		}
+		out.Opponents = map[string]Prefs{}
 		for _, g := range games {
 			c, _ := g.ColorOf(user)
+			opp := g.Seat(c.Other()).ID
+			if _, ok := out.Opponents[opp]; !ok && g.Engine[c.Other()] == 0 {
+				op, err := tx.Prefs(opp)
+				if err != nil {
+					return err
+				}
+				out.Opponents[opp] = op
+			}
 			g.AwayUntil[c] = p.AwayUntil
-			if g.Turn() == c && g.Flag == nil && g.Deadline.After(at) {
+			if g.Turn() == c && g.Flag == nil && g.Clock == nil && g.Deadline.After(at) {
 				g.Deadline = g.Deadline.Add(shift)
 				if err := s.planReminders(tx, &g, at); err != nil {
 					return err
@@ -89,6 +104,7 @@ func (s *Service) Vacation(ctx context.Context, user string, days int, at time.T
 			if err := tx.PutGame(g); err != nil {
 				return err
 			}
+			out.Playing = append(out.Playing, g)
 		}
 		return tx.PutPrefs(user, p)
 	})

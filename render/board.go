@@ -68,6 +68,10 @@ type Options struct {
 	Title string
 	// NoHeader leaves out the header strip, even with Words.
 	NoHeader bool
+	// Clocks, when set, make a board's header strip a live game's
+	// clocks instead of its words, with or without Words, even with
+	// NoHeader.
+	Clocks *Clocks
 	// Captions, when set, label the two boards of an Ice Age picture
 	// (IceAgeImage) above them, header or not: "Before the Ice Age" and
 	// "After the Ice Age" in the reader's language (i18n.IceAgeCaptions).
@@ -238,7 +242,10 @@ func board(p *game.Position, opt *Options, reuse *image.Paletted) *image.Palette
 	l := layout{blackBottom: opt.blackBottom(p), sq: k.sq}
 	var hk *headerKey
 	top := 0
-	if opt.header() {
+	if opt.Clocks != nil {
+		h := clockHeader(opt.Clocks)
+		hk, top = &h, k.head
+	} else if opt.header() {
 		h := boardHeader(p, opt.Title, opt.Words)
 		hk, top = &h, k.head
 	}

@@ -2,7 +2,6 @@ package render
 
 import (
 	"image"
-	"image/color"
 	"image/draw"
 	"math"
 
@@ -31,6 +30,10 @@ type headerKey struct {
 	warn       bool // right in the warning colour
 	icon       bool // a snowflake before right
 	caption    bool // left alone, centred: a caption over a board
+	// clocks: a clock strip (Clocks): left is White's clock, right
+	// Black's, and runs the side whose clock runs.
+	clocks bool
+	runs   disc
 }
 
 // headerFit is how a header's texts fit its width: which of them are
@@ -110,19 +113,13 @@ func drawHeader(key headerKey, w, h int, t Theme, strong, dim font.Face) *image.
 	pad := fh * 0.35
 	mid := fh / 2
 	x := pad
+	if key.clocks {
+		drawClocks(dc, key, float64(w), fh, c, strong, dim)
+		return im
+	}
 	if key.disc != discNone {
 		r := fh * 0.24
-		fill, ring := color.Color(color.White), color.Color(color.Black)
-		if key.disc == discBlack {
-			fill, ring = color.Black, color.NRGBA{0xcc, 0xcc, 0xcc, 0xff}
-		}
-		dc.SetColor(fill)
-		dc.DrawCircle(x+r, mid, r)
-		dc.Fill()
-		dc.SetColor(ring)
-		dc.SetLineWidth(math.Max(1, fh*0.04))
-		dc.DrawCircle(x+r, mid, r)
-		dc.Stroke()
+		drawDisc(dc, key.disc, x+r, mid, r, fh)
 		x += 2*r + fh*0.25
 	}
 	fit := fitHeader(key, w, x, fh, strong, dim)

@@ -10,6 +10,7 @@ import (
 	"github.com/iceagechess/iceage/game"
 	"github.com/iceagechess/iceage/play"
 	"github.com/iceagechess/iceage/play/memstore"
+	"github.com/iceagechess/iceage/play/round"
 	"github.com/iceagechess/iceage/schedule"
 	"github.com/iceagechess/iceage/schedule/clocktest"
 	"github.com/iceagechess/iceage/store"
@@ -19,8 +20,8 @@ import (
 // the scheduler and the storage.
 type nothing struct{}
 
-func (nothing) Remind(context.Context, play.Reminder) error   { return nil }
-func (nothing) Expired(context.Context, play.Challenge) error { return nil }
+func (nothing) Remind(context.Context, round.Reminder) error { return nil }
+func (nothing) Expired(context.Context, round.Expired) error { return nil }
 
 // busy returns a service with active games, one move played in each:
 // due of them on a day per move, their deadline passed by now, the rest

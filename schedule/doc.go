@@ -1,4 +1,5 @@
-// Package schedule keeps the time of correspondence games: it wakes when a
+// Package schedule keeps the time of games — correspondence deadlines
+// and live games' flags alike, both a play.Game.Deadline: it wakes when a
 // deadline, a reminder or a challenge's expiry falls due and hands it on:
 // a deadline to package round, whose act writes the board that says so
 // and whom to tell in the outbox, in its transaction; a reminder or an

@@ -13,17 +13,19 @@ import (
 )
 
 // Notifier tells players what the clock did that is no act on a game:
-// reminders and expired challenges. (A deadline that passed is an act
-// of the round, which writes its board and whom to tell in the outbox,
-// in its own transaction, like any act.) The bot implements it. A call
+// reminders and expired challenges, with whom to tell and how as the
+// round decided it from their settings (round.Round.Remind, Expire); it
+// renders that decision and makes none. (A deadline that passed is an
+// act of the round, which writes its board and whom to tell in the
+// outbox, in its own transaction, like any act.) The bot implements it. A call
 // comes after the change it announces is committed, once; an error is
 // logged and not retried, so a notice is never sent twice (it may be
 // lost instead, if the program stops in between).
 type Notifier interface {
 	// Remind tells the player to move that their deadline nears.
-	Remind(ctx context.Context, r play.Reminder) error
+	Remind(ctx context.Context, r round.Reminder) error
 	// Expired says that a challenge expired unanswered.
-	Expired(ctx context.Context, c play.Challenge) error
+	Expired(ctx context.Context, e round.Expired) error
 }
 
 // Options tune a Scheduler. The zero value gives the defaults.
@@ -195,10 +197,10 @@ func (s *Scheduler) runDue(ctx context.Context, r *round.Round, n Notifier, now 
 	if err := s.deadlines(ctx, r, now); err != nil {
 		return time.Time{}, false, err
 	}
-	if err := s.expiries(ctx, svc, n, now); err != nil {
+	if err := s.expiries(ctx, r, n, now); err != nil {
 		return time.Time{}, false, err
 	}
-	if err := s.reminders(ctx, svc, n, now); err != nil {
+	if err := s.reminders(ctx, r, n, now); err != nil {
 		return time.Time{}, false, err
 	}
 	return NextDue(ctx, svc.Storage())
@@ -307,11 +309,11 @@ func (s *Scheduler) deadlines(ctx context.Context, r *round.Round, now time.Time
 	})
 }
 
-func (s *Scheduler) expiries(ctx context.Context, svc *play.Service, n Notifier, now time.Time) error {
+func (s *Scheduler) expiries(ctx context.Context, r *round.Round, n Notifier, now time.Time) error {
 	// Expire writes; most wakes have nothing to expire, and a look is a
 	// read.
 	var due bool
-	err := svc.Storage().View(ctx, func(tx play.ReadTx) error {
+	err := r.Service().Storage().View(ctx, func(tx play.ReadTx) error {
 		at, ok, err := tx.NextDue(play.DueExpiry)
 		due = ok && !at.After(now)
 		return err
@@ -320,14 +322,14 @@ func (s *Scheduler) expiries(ctx context.Context, svc *play.Service, n Notifier,
 		return err
 	}
 	for {
-		cs, err := svc.Expire(ctx, now, s.opts.Batch)
+		cs, err := r.Expire(ctx, now, s.opts.Batch)
 		if err != nil {
 			return err
 		}
-		for _, c := range cs {
-			s.log.Info("challenge expired", "challenge", c.ID)
-			if err := n.Expired(ctx, c); err != nil {
-				s.log.Error("announcing an expired challenge", "challenge", c.ID, "err", err)
+		for _, e := range cs {
+			s.log.Info("challenge expired", "challenge", e.Challenge.ID)
+			if err := n.Expired(ctx, e); err != nil {
+				s.log.Error("announcing an expired challenge", "challenge", e.Challenge.ID, "err", err)
 			}
 		}
 		if len(cs) < s.opts.Batch {
@@ -336,9 +338,9 @@ func (s *Scheduler) expiries(ctx context.Context, svc *play.Service, n Notifier,
 	}
 }
 
-func (s *Scheduler) reminders(ctx context.Context, svc *play.Service, n Notifier, now time.Time) error {
-	return s.due(ctx, svc.Storage(), play.DueReminder, now, func(d play.Due) error {
-		r, err := svc.Remind(ctx, d.ID, now)
+func (s *Scheduler) reminders(ctx context.Context, rd *round.Round, n Notifier, now time.Time) error {
+	return s.due(ctx, rd.Service().Storage(), play.DueReminder, now, func(d play.Due) error {
+		r, err := rd.Remind(ctx, d.ID, now)
 		if skip(err) {
 			s.log.Debug("reminder passed over", "game", d.ID, "why", err)
 			return nil

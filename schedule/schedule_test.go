@@ -58,7 +58,7 @@ func (r *recorder) add(n notice) error {
 	return nil
 }
 
-func (r *recorder) Remind(_ context.Context, m play.Reminder) error {
+func (r *recorder) Remind(_ context.Context, m round.Reminder) error {
 	return r.add(notice{text: fmt.Sprintf("remind %d %s %dh", m.Game.ID, m.To.ID, m.Hours)})
 }
 
@@ -127,8 +127,8 @@ func newRound(tb testing.TB, svc *play.Service) *round.Round {
 	return r
 }
 
-func (r *recorder) Expired(_ context.Context, c play.Challenge) error {
-	return r.add(notice{text: fmt.Sprintf("expired %d", c.ID)})
+func (r *recorder) Expired(_ context.Context, e round.Expired) error {
+	return r.add(notice{text: fmt.Sprintf("expired %d", e.Challenge.ID)})
 }
 
 func (r *recorder) texts() []string {

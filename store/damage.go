@@ -433,6 +433,10 @@ func checkContents(tx *bolt.Tx, scope checkExtent, r *report) {
 			})
 		case play.KindPuzzler, play.KindPuzzleStats, play.KindDailyPuzzle:
 			checkPuzzles(kind, r, each)
+		case play.KindLessons:
+			each(bucketLessons, func(k, v []byte) {
+				checkRecord(r, fmt.Sprintf("the lesson progress of %q", k), v, new(play.LessonProgress))
+			})
 		default:
 			r.add("this program cannot check the %v records", kind)
 		}

@@ -101,6 +101,14 @@ func (s *Store) Export(ctx context.Context, walk play.Walk) (lastID uint64, err 
 				err = exportOutbox(ctx, tx, func(it play.OutboxItem) error { return walk(play.Record{Outbox: &it}) })
 			case play.KindPuzzler, play.KindPuzzleStats, play.KindDailyPuzzle:
 				err = exportPuzzles(kind, each, walk)
+			case play.KindLessons:
+				err = each(bucketLessons, func(k, v []byte) error {
+					var p play.LessonProgress
+					if err := decode(fmt.Sprintf("lesson progress of %q", k), v, &p); err != nil {
+						return err
+					}
+					return walk(play.Record{Lessons: &p, User: string(k)})
+				})
 			default:
 				err = play.UnknownKind("store", kind)
 			}

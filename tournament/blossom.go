@@ -15,11 +15,16 @@ type matchEdge struct {
 	w    weight // given; inside the matcher, four times that (see slack)
 }
 
+// An arc is an edge seen from one end: the vertex at the other end and
+// the edge's endpoint index there (2k+1 when that is edge k's j, 2k
+// when its i), side by side so that a scan reads no other array.
+type arc struct{ to, p int32 }
+
 type matcher struct {
 	n        int
 	edges    []matchEdge
 	endpoint []int
-	neighb   [][]int
+	neighb   [][]arc
 	mate     []int
 
 	label      []int8
@@ -36,7 +41,19 @@ type matcher struct {
 	allowedge  []bool
 	queue      []int
 	leafBuf    []int
+	leafBuf2   []int
 	bestedgeto []int
+	slackto    []weight
+
+	// bestslack caches the slack of bestedge[b] while the duals do not
+	// change: epoch counts the dual changes, and the cache of b is good
+	// while bestslackAt[b] equals it.
+	bestslack   []weight
+	bestslackAt []uint64
+	epoch       uint64
+	// bestedgesPool keeps each blossom slot's list memory while
+	// bestedges (nil for no list) forgets the list.
+	bestedgesPool [][]int
 }
 
 // maxWeightMatching returns mate[v] for every vertex of a graph on n
@@ -147,19 +164,12 @@ func (m *matcher) init() {
 	// A matcher used before keeps its memory: a round solves hundreds of
 	// matchings of nearly the same size.
 	m.endpoint = grow(m.endpoint, 2*ne)
-	if cap(m.neighb) >= n {
-		m.neighb = m.neighb[:n]
-		for i := range m.neighb {
-			m.neighb[i] = m.neighb[i][:0]
-		}
-	} else {
-		m.neighb = make([][]int, n)
-	}
+	m.neighb = truncateAll(m.neighb, n)
 	for k, e := range m.edges {
 		m.endpoint[2*k] = e.i
 		m.endpoint[2*k+1] = e.j
-		m.neighb[e.i] = append(m.neighb[e.i], 2*k+1)
-		m.neighb[e.j] = append(m.neighb[e.j], 2*k)
+		m.neighb[e.i] = append(m.neighb[e.i], arc{int32(e.j), int32(2*k + 1)})
+		m.neighb[e.j] = append(m.neighb[e.j], arc{int32(e.i), int32(2 * k)})
 	}
 	m.mate = fill(grow(m.mate, n), -1)
 	m.label = growZero(m.label, 2*n)
@@ -169,7 +179,7 @@ func (m *matcher) init() {
 		m.inblossom[i] = i
 	}
 	m.parent = fill(grow(m.parent, 2*n), -1)
-	m.childs = growZero(m.childs, 2*n)
+	m.childs = truncateAll(m.childs, 2*n)
 	m.base = grow(m.base, 2*n)
 	for i := range m.base {
 		if i < n {
@@ -178,9 +188,14 @@ func (m *matcher) init() {
 			m.base[i] = -1
 		}
 	}
-	m.endps = growZero(m.endps, 2*n)
+	m.endps = truncateAll(m.endps, 2*n)
 	m.bestedge = fill(grow(m.bestedge, 2*n), -1)
 	m.bestedges = growZero(m.bestedges, 2*n)
+	m.bestedgesPool = truncateAll(m.bestedgesPool, 2*n)
+	m.bestslack = grow(m.bestslack, 2*n)
+	m.bestslackAt = growZero(m.bestslackAt, 2*n)
+	m.epoch = 1
+	m.slackto = grow(m.slackto, 2*n)
 	m.unused = m.unused[:0]
 	for b := n; b < 2*n; b++ {
 		m.unused = append(m.unused, b)
@@ -197,6 +212,19 @@ func grow[T any](s []T, n int) []T {
 		return s[:n]
 	}
 	return make([]T, n)
+}
+
+// truncateAll returns s with length n and every slice in it empty,
+// keeping their memory.
+func truncateAll[T any](s [][]T, n int) [][]T {
+	if cap(s) < n {
+		s = append(s[:cap(s)], make([][]T, n-cap(s))...)
+	}
+	s = s[:n]
+	for i := range s {
+		s[i] = s[i][:0]
+	}
+	return s
 }
 
 // growZero is grow with every value zero.
@@ -232,10 +260,9 @@ func (m *matcher) loop(perfect bool) bool {
 		for i := range m.label {
 			m.label[i] = 0
 		}
+		m.epoch++
 		fill(m.bestedge, -1)
-		for b := n; b < 2*n; b++ {
-			m.bestedges[b] = nil
-		}
+		clear(m.bestedges[n:])
 		for k := range m.allowedge {
 			m.allowedge[k] = false
 		}
@@ -250,9 +277,9 @@ func (m *matcher) loop(perfect bool) bool {
 			for len(m.queue) > 0 && !augmented {
 				v := m.queue[len(m.queue)-1]
 				m.queue = m.queue[:len(m.queue)-1]
-				for _, p := range m.neighb[v] {
+				for _, a := range m.neighb[v] {
+					p, w := int(a.p), int(a.to)
 					k := p / 2
-					w := m.endpoint[p]
 					if m.inblossom[v] == m.inblossom[w] {
 						continue
 					}
@@ -280,12 +307,12 @@ func (m *matcher) loop(perfect bool) bool {
 						}
 					} else if m.label[m.inblossom[w]] == 1 {
 						b := m.inblossom[v]
-						if m.bestedge[b] == -1 || kslack.less(m.slack(m.bestedge[b])) {
-							m.bestedge[b] = k
+						if m.bestedge[b] == -1 || kslack.less(m.bestSlack(b)) {
+							m.setBest(b, k, kslack)
 						}
 					} else if m.label[w] == 0 {
-						if m.bestedge[w] == -1 || kslack.less(m.slack(m.bestedge[w])) {
-							m.bestedge[w] = k
+						if m.bestedge[w] == -1 || kslack.less(m.bestSlack(w)) {
+							m.setBest(w, k, kslack)
 						}
 					}
 				}
@@ -307,14 +334,14 @@ func (m *matcher) loop(perfect bool) bool {
 			deltaedge, deltablossom := -1, -1
 			for v := 0; v < n; v++ {
 				if m.label[m.inblossom[v]] == 0 && m.bestedge[v] != -1 {
-					if d := m.slack(m.bestedge[v]); deltatype == -1 || d.less(delta) {
+					if d := m.bestSlack(v); deltatype == -1 || d.less(delta) {
 						delta, deltatype, deltaedge = d, 2, m.bestedge[v]
 					}
 				}
 			}
 			for b := 0; b < 2*n; b++ {
 				if m.parent[b] == -1 && m.label[b] == 1 && m.bestedge[b] != -1 {
-					sl := m.slack(m.bestedge[b])
+					sl := m.bestSlack(b)
 					if d := sl.half(); deltatype == -1 || d.less(delta) {
 						if perfect && sl[0]&1 != 0 {
 							return false
@@ -331,6 +358,7 @@ func (m *matcher) loop(perfect bool) bool {
 			if deltatype == -1 {
 				return false // no perfect matching
 			}
+			m.epoch++
 			for v := 0; v < n; v++ {
 				switch m.label[m.inblossom[v]] {
 				case 1:
@@ -395,8 +423,24 @@ func fill(s []int, v int) []int {
 }
 
 func (m *matcher) slack(k int) weight {
-	e := m.edges[k]
+	e := &m.edges[k]
 	return m.dual[e.i].add(m.dual[e.j]).sub(e.w)
+}
+
+// bestSlack is the slack of bestedge[b], which must be an edge.
+func (m *matcher) bestSlack(b int) weight {
+	if m.bestslackAt[b] != m.epoch {
+		m.bestslack[b] = m.slack(m.bestedge[b])
+		m.bestslackAt[b] = m.epoch
+	}
+	return m.bestslack[b]
+}
+
+// setBest makes edge k, of slack sl, the best edge of b.
+func (m *matcher) setBest(b, k int, sl weight) {
+	m.bestedge[b] = k
+	m.bestslack[b] = sl
+	m.bestslackAt[b] = m.epoch
 }
 
 // leaves appends the vertices inside blossom b to out.
@@ -461,7 +505,7 @@ func (m *matcher) addBlossom(base, k int) {
 	m.base[b] = base
 	m.parent[b] = -1
 	m.parent[bb] = b
-	var path, endps []int
+	path, endps := m.childs[b][:0], m.endps[b][:0]
 	for bv != bb {
 		m.parent[bv] = b
 		path = append(path, bv)
@@ -485,7 +529,8 @@ func (m *matcher) addBlossom(base, k int) {
 	m.label[b] = 1
 	m.labelend[b] = m.labelend[bb]
 	m.dual[b] = weight{}
-	for _, x := range m.leaves(b, nil) {
+	m.leafBuf2 = m.leaves(b, m.leafBuf2[:0])
+	for _, x := range m.leafBuf2 {
 		if m.label[m.inblossom[x]] == 2 {
 			m.queue = append(m.queue, x)
 		}
@@ -493,47 +538,63 @@ func (m *matcher) addBlossom(base, k int) {
 	}
 	bestto := fill(m.bestedgeto, -1)
 	for _, c := range path {
-		var lists [][]int
 		if m.bestedges[c] == nil {
-			for _, x := range m.leaves(c, nil) {
-				l := make([]int, len(m.neighb[x]))
-				for i, p := range m.neighb[x] {
-					l[i] = p / 2
+			m.leafBuf2 = m.leaves(c, m.leafBuf2[:0])
+			for _, x := range m.leafBuf2 {
+				for _, a := range m.neighb[x] {
+					m.considerBest(b, int(a.p/2))
 				}
-				lists = append(lists, l)
 			}
 		} else {
-			lists = [][]int{m.bestedges[c]}
-		}
-		for _, l := range lists {
-			for _, kk := range l {
-				i, j := m.edges[kk].i, m.edges[kk].j
-				if m.inblossom[j] == b {
-					i, j = j, i
-				}
-				_ = i
-				bj := m.inblossom[j]
-				if bj != b && m.label[bj] == 1 && (bestto[bj] == -1 || m.slack(kk).less(m.slack(bestto[bj]))) {
-					bestto[bj] = kk
-				}
+			for _, kk := range m.bestedges[c] {
+				m.considerBest(b, kk)
 			}
 		}
 		m.bestedges[c] = nil
 		m.bestedge[c] = -1
 	}
-	var best []int
-	for _, kk := range bestto {
+	best := m.bestedgesPool[b][:0]
+	m.bestedge[b] = -1
+	for bj, kk := range bestto {
 		if kk != -1 {
 			best = append(best, kk)
+			if sl := m.slackto[bj]; m.bestedge[b] == -1 || sl.less(m.bestSlack(b)) {
+				m.setBest(b, kk, sl)
+			}
 		}
 	}
-	m.bestedges[b] = best
-	m.bestedge[b] = -1
-	for _, kk := range best {
-		if m.bestedge[b] == -1 || m.slack(kk).less(m.slack(m.bestedge[b])) {
-			m.bestedge[b] = kk
-		}
+	m.bestedgesPool[b] = best
+	m.bestedges[b] = nil
+	if len(best) > 0 {
+		m.bestedges[b] = best
 	}
+}
+
+// considerBest keeps edge kk, leaving the new blossom b, as the best
+// edge to the S-blossom at its other end if it has the least slack yet
+// (bestedgeto and slackto, by that blossom).
+func (m *matcher) considerBest(b, kk int) {
+	e := &m.edges[kk]
+	j := e.j
+	if m.inblossom[j] == b {
+		j = e.i
+	}
+	bj := m.inblossom[j]
+	if bj == b || m.label[bj] != 1 {
+		return
+	}
+	sl := m.slack(kk)
+	if m.bestedgeto[bj] == -1 || sl.less(m.slackto[bj]) {
+		m.bestedgeto[bj] = kk
+		m.slackto[bj] = sl
+	}
+}
+
+// rotate moves s[i:] to the front of s, in place.
+func rotate(s []int, i int) {
+	reverse(s[:i])
+	reverse(s[i:])
+	reverse(s)
 }
 
 func reverse(s []int) {
@@ -566,7 +627,8 @@ func (m *matcher) expandBlossom(b int, endstage bool) {
 		} else if endstage && m.dual[s].isZero() {
 			m.expandBlossom(s, endstage)
 		} else {
-			for _, v := range m.leaves(s, nil) {
+			m.leafBuf2 = m.leaves(s, m.leafBuf2[:0])
+			for _, v := range m.leafBuf2 {
 				m.inblossom[v] = s
 			}
 		}
@@ -605,7 +667,8 @@ func (m *matcher) expandBlossom(b int, endstage bool) {
 				continue
 			}
 			v := -1
-			for _, x := range m.leaves(bv, nil) {
+			m.leafBuf2 = m.leaves(bv, m.leafBuf2[:0])
+			for _, x := range m.leafBuf2 {
 				v = x
 				if m.label[x] != 0 {
 					break
@@ -620,7 +683,7 @@ func (m *matcher) expandBlossom(b int, endstage bool) {
 		}
 	}
 	m.label[b], m.labelend[b] = -1, -1
-	m.childs[b], m.endps[b] = nil, nil
+	m.childs[b], m.endps[b] = m.childs[b][:0], m.endps[b][:0]
 	m.base[b] = -1
 	m.bestedges[b] = nil
 	m.bestedge[b] = -1
@@ -660,9 +723,9 @@ func (m *matcher) augmentBlossom(b, v int) {
 		m.mate[m.endpoint[p]] = p ^ 1
 		m.mate[m.endpoint[p^1]] = p
 	}
-	m.childs[b] = append(append([]int{}, childs[i:]...), childs[:i]...)
-	m.endps[b] = append(append([]int{}, endps[i:]...), endps[:i]...)
-	m.base[b] = m.base[m.childs[b][0]]
+	rotate(childs, i)
+	rotate(endps, i)
+	m.base[b] = m.base[childs[0]]
 }
 
 func (m *matcher) augmentMatching(k int) {
@@ -740,8 +803,13 @@ func maxWeightPerfectWarm(m *matcher, n int, edges []matchEdge, ws warmStart) (m
 	m.init()
 	copy(m.dual, ws.dual)
 	raised := make([]bool, n)
+	// pairEdge is the edge of each vertex to its mate in ws, if any.
+	pairEdge := fill(grow(m.bestedgeto, n), -1)
 	for k := range m.edges {
 		e := &m.edges[k]
+		if ws.mate[e.i] == e.j {
+			pairEdge[e.i] = k
+		}
 		if sl := m.slack(k); sl.negative() {
 			v := e.i
 			if ws.mate[e.i] >= 0 && ws.mate[e.j] < 0 {
@@ -751,10 +819,45 @@ func maxWeightPerfectWarm(m *matcher, n int, edges []matchEdge, ws warmStart) (m
 			raised[v] = true
 		}
 	}
-	for k := range m.edges {
+	for _, k := range pairEdge {
+		if k < 0 {
+			continue
+		}
 		e := &m.edges[k]
-		if ws.mate[e.i] == e.j && !raised[e.i] && !raised[e.j] && m.slack(k).isZero() {
+		if !raised[e.i] && !raised[e.j] && m.slack(k).isZero() {
 			m.mate[e.i], m.mate[e.j] = 2*k+1, 2*k
+		}
+	}
+	// The single vertices are the roots of every stage's trees and their
+	// duals fall together, while tight edges give every vertex of a tree
+	// its root's parity: when the roots share a parity, so do all outer
+	// vertices, and the slack between two of them, which the stage
+	// halves, is even. Raising a single vertex's dual keeps the duals
+	// feasible.
+	parity := -1
+	for v := 0; v < n; v++ {
+		if m.mate[v] != -1 {
+			continue
+		}
+		switch p := int(m.dual[v][0] & 1); {
+		case parity < 0:
+			parity = p
+		case p != parity:
+			m.dual[v] = m.dual[v].add(weightOf(1))
+		}
+	}
+	// Two single vertices joined by a tight edge are paired at once, as
+	// the first stage would pair them, without a stage each.
+	for v := n - 1; v >= 0; v-- {
+		if m.mate[v] != -1 {
+			continue
+		}
+		for _, a := range m.neighb[v] {
+			w, k := int(a.to), int(a.p/2)
+			if m.mate[w] == -1 && m.slack(k).isZero() {
+				m.mate[v], m.mate[w] = int(a.p), int(a.p^1)
+				break
+			}
 		}
 	}
 	if !m.loop(true) {

@@ -86,7 +86,7 @@ func TestMaxWeightMatchingAgainstBruteForce(t *testing.T) {
 // The weights the pairing uses are far wider than a word: a matching
 // must weigh the high words first.
 func TestMaxWeightMatchingWideWeights(t *testing.T) {
-	hi := func(v uint64) weight { var w weight; w[5] = v; return w }
+	hi := func(v uint64) weight { var w weight; w[weightWords-1] = v; return w }
 	// A path a-b-c-d: the middle edge is worth more in the top word than
 	// both outer ones in the low words.
 	edges := []matchEdge{{i: 0, j: 1, w: weightOf(1 << 62)}, {i: 1, j: 2, w: hi(1)}, {i: 2, j: 3, w: weightOf(1 << 62)}}

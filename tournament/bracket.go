@@ -65,10 +65,6 @@ type bracketPairing struct {
 	// warm is the last solve's solution, by local index, that the next
 	// one starts from.
 	warm *warmStart
-	// edgeBuf is the graph of the last solve and mbuf its matcher, their
-	// memory reused.
-	edgeBuf []matchEdge
-	mbuf    *matcher
 }
 
 func (b *bracketPairing) resident(a int) bool  { return a >= b.nmdp && a < b.nb }
@@ -172,13 +168,11 @@ func (b *bracketPairing) setup() error {
 	}
 
 	c9 := b.byeHere
-	b.has = make([][]bool, n)
-	b.base = make([][]weight, n)
+	b.has = square(&d.hasBuf, n)
+	b.base = square(&d.baseBuf, n)
 	b.active = make([]bool, n)
 	for a := 0; a < n; a++ {
 		b.active[a] = true
-		b.has[a] = make([]bool, n)
-		b.base[a] = make([]weight, n)
 		for c := a + 1; c < n; c++ {
 			pa, pc := b.v[a], b.v[c]
 			if !d.compatible(pa, pc) {
@@ -259,6 +253,17 @@ func (b *bracketPairing) setup() error {
 	return nil
 }
 
+// square is n rows of n zero values in the memory of *flat, which the
+// brackets of a round share one after the other.
+func square[T any](flat *[]T, n int) [][]T {
+	*flat = growZero(*flat, n*n)
+	rows := make([][]T, n)
+	for a := range rows {
+		rows[a] = (*flat)[a*n : (a+1)*n : (a+1)*n]
+	}
+	return rows
+}
+
 func b2u(x bool) uint64 {
 	if x {
 		return 1
@@ -293,8 +298,12 @@ func (b *bracketPairing) solve(bonus func(a, c int) uint64) ([]int, weight) {
 			idx = append(idx, a)
 		}
 	}
-	edges := b.rebuild(idx, b.edgeBuf[:0], bonus)
-	b.edgeBuf = edges
+	edges := b.rebuild(idx, b.d.edgeBuf[:0], bonus)
+	if cap(edges) < len(edges)+len(idx)+1 {
+		// Room for the dummy's edges of a warm solve.
+		edges = append(make([]matchEdge, 0, len(edges)+len(idx)+1), edges...)
+	}
+	b.d.edgeBuf = edges
 	tried := b.warm != nil
 	m := b.solveWarm(idx, loc, edges)
 	if m == nil {
@@ -303,8 +312,10 @@ func (b *bracketPairing) solve(bonus func(a, c int) uint64) ([]int, weight) {
 			edges = b.rebuild(idx, edges[:0], bonus)
 		}
 		var du duals
-		m, du = solveCold(b.mbuf, len(idx), edges)
-		b.mbuf = du.m
+		m, du = solveCold(b.d.mbuf, len(idx), edges)
+		if du.m != nil {
+			b.d.mbuf = du.m
+		}
 		b.keepWarm(idx, du.m)
 	}
 	mate := make([]int, n)
@@ -371,11 +382,11 @@ func (b *bracketPairing) solveWarm(idx, loc []int, edges []matchEdge) []int {
 			}
 		}
 	}
-	mate, m, ok := maxWeightPerfectWarm(b.mbuf, g, edges, ws)
+	mate, m, ok := maxWeightPerfectWarm(b.d.mbuf, g, edges, ws)
 	if !ok {
 		return nil
 	}
-	b.mbuf = m
+	b.d.mbuf = m
 	b.keepWarm(idx, m)
 	return mate[:n]
 }

@@ -17,14 +17,16 @@
 // encounter and wins (C.07), counting unplayed rounds against a virtual
 // opponent. ReadTRF and WriteTRF read and write TRF-2016 with the XXR,
 // XXC, XXS and XXZ lines that JaVaFo and bbpPairings read (and TRF-2026's
-// 142, 152 and 162), with FIDE's result codes for forfeits (+, -) and
-// byes (U the pairing's, F, H, Z the rounds sat out).
+// 142, 152 and 162), the first and last days (042, 052), with FIDE's
+// result codes for forfeits (+, -) and byes (U the pairing's, F, H, Z
+// the rounds sat out); Tournament.TRF is a tournament's export.
 //
 // A Tournament is one event's life: sign-up (Join, Withdraw), the start
 // by the organiser or at its time (Start), results (Record), the next
 // round once the current one is over (Next) and the end; late entries
 // join a running Swiss with zero-point byes for the rounds they missed,
-// and a withdrawn player is not paired again. The top seed's colour in
+// a withdrawn player is not paired again, and a player who never moved
+// and lost on time (or by the round's adjudication) lost by forfeit. The top seed's colour in
 // round 1 is drawn by lot by the caller (Runner.Lot) and kept with the
 // tournament (TopColor); a Swiss's pairing-allocated bye scores what the
 // organiser chose (ByeScore: a point, half or none), and a round-robin's

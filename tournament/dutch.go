@@ -124,6 +124,14 @@ type dutch struct {
 	// next bracket's starts from.
 	warm    *warmStart
 	initial Color
+
+	// The memory of the round's matchings, reused from one to the next:
+	// each bracket's edges' presence and weights, the graph of the last
+	// matching and its matcher.
+	hasBuf  []bool
+	baseBuf []weight
+	edgeBuf []matchEdge
+	mbuf    *matcher
 }
 
 // newDutch reads the field: the players to pair in pairing order, what
@@ -291,7 +299,9 @@ func (d *dutch) findByeScore() error {
 	}
 	groups := d.scoreRanks()
 	rankBits := uint(bits.Len(uint(2*n*len(groups) + 1)))
-	var edges []matchEdge
+	// Every pair, and a warm solve's dummy vertex later: the round's
+	// largest graph, allocated once.
+	edges := grow(d.edgeBuf, n*(n-1)/2+n+1)[:0]
 	for a := 0; a < n; a++ {
 		for b := a + 1; b < n; b++ {
 			if !d.compatible(a, b) {
@@ -312,7 +322,11 @@ func (d *dutch) findByeScore() error {
 			edges = append(edges, matchEdge{i: a, j: b, w: w})
 		}
 	}
-	mate := maxWeightMatching(n, edges)
+	d.edgeBuf = edges
+	mate, du := solveCold(d.mbuf, n, edges)
+	if du.m != nil {
+		d.mbuf = du.m
+	}
 	single := -1
 	for v, u := range mate {
 		if u < 0 {

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"sort"
 	"time"
+
+	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/play/round"
 )
 
 // System is how a tournament is paired. The values are stored.
@@ -48,6 +51,10 @@ type TRound struct {
 	Bye     int
 	Started time.Time
 	Closes  time.Time
+	// ByeTold is how the player with the bye is told of it, as the
+	// pairing's transaction decided from their settings (round.Decide);
+	// nil in a round paired before it was kept: a mention.
+	ByeTold *round.Tell `json:",omitempty"`
 }
 
 // Adjudication is what the organiser chose for games still going on when
@@ -75,6 +82,8 @@ type Tournament struct {
 	Rounds      int // Swiss: the rounds; round-robin: computed at start
 	Cycles      int // round-robin: 1 or 2
 	DaysPerMove int
+	// Time is the games' live time control (the zero one: DaysPerMove).
+	Time play.TimeControl `json:",omitzero"`
 	// RoundDays closes a round that many days after it starts (0: a round
 	// lasts until its games end); Adjudicate says how its unfinished
 	// games are scored then.

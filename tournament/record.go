@@ -11,8 +11,9 @@ import (
 // record of a newer version is refused rather than misread. Version 2
 // added the top seed's colour drawn by lot (TopColor: a record of
 // version 1 that started gave White), the bye's score chosen by the
-// organiser (ByeScore) and the double forfeit.
-const recordVersion = 2
+// organiser (ByeScore) and the double forfeit. Version 3 added live time
+// controls (Time): a record of version 2 is played by correspondence.
+const recordVersion = 3
 
 type storedTournament struct {
 	V int `json:"v"`

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/iceagechess/iceage/game"
@@ -173,6 +172,9 @@ func (r *Runner) DoPairing(ctx context.Context, id uint64, now time.Time, fn fun
 			if !bytes.Equal(cur.Body, snap.Body) {
 				return errChanged
 			}
+			if err := tellBye(tx, t, now); err != nil {
+				return err
+			}
 			return save(tx, t, now)
 		})
 		switch {
@@ -204,6 +206,25 @@ func (r *Runner) Start(ctx context.Context, id uint64, by string, now time.Time)
 	return r.Get(ctx, id)
 }
 
+// tellBye decides, in the pairing's transaction, how the player with the
+// current round's bye is told of it, from their settings, as any game's
+// player is told of their game.
+func tellBye(tx play.ReadTx, t *Tournament, now time.Time) error {
+	if t.Status != Running || len(t.Played) == 0 {
+		return nil
+	}
+	r := &t.Played[len(t.Played)-1]
+	if r.Bye < 0 || r.ByeTold != nil {
+		return nil
+	}
+	tl, err := round.TellOf(tx, t.Members[r.Bye].ID, &play.Game{Guild: t.Guild, Channel: t.Channel}, round.Bye, now)
+	if err != nil {
+		return fmt.Errorf("tournament %d: reading the settings of the player with the bye: %w", t.ID, err)
+	}
+	r.ByeTold = &tl
+	return nil
+}
+
 var errStartedAlready = errors.New("tournament: the board's game started already")
 
 // StartGames starts the games of the current round that have not started:
@@ -228,7 +249,7 @@ func (r *Runner) StartGames(ctx context.Context, id uint64, now time.Time) ([]pl
 		out, err := r.Round.StartWith(ctx, play.NewGame{
 			Guild: t.Guild, Channel: ch, Tournament: t.ID,
 			White: play.Seat{ID: w.ID, Name: w.Name}, Black: play.Seat{ID: bl.ID, Name: bl.Name},
-			Rated: t.Rated, DaysPerMove: t.DaysPerMove, At: now,
+			Rated: t.Rated, DaysPerMove: t.DaysPerMove, Time: t.Time, At: now,
 		}, func(tx play.Tx, g *play.Game) error {
 			cur, err := load(tx, id)
 			if err != nil {
@@ -272,12 +293,43 @@ func OnEnd(tx play.Tx, g *play.Game) error {
 		if b.GameID != g.ID || b.Outcome != Pending {
 			continue
 		}
-		if err := t.Record(i, whiteOutcome(g.Outcome)); err != nil {
+		if err := t.Record(i, boardOutcome(g)); err != nil {
 			return err
 		}
 		return save(tx, t, g.Ended)
 	}
 	return nil
+}
+
+// boardOutcome is a finished game's result for its board, from White's
+// side. A player who lost on time, or by the round's adjudication,
+// without ever having moved did not come: the game is lost by forfeit,
+// which the pairing counts as not played (the two may meet again, and
+// it gives no colour) and the TRF writes as + and -.
+func boardOutcome(g *play.Game) Outcome {
+	o := whiteOutcome(g.Outcome)
+	if r := g.Outcome.Reason; r != game.Timeout && r != game.Adjudicated {
+		return o
+	}
+	switch {
+	case o == Win && !moved(g, game.Black):
+		return ForfeitWin
+	case o == Loss && !moved(g, game.White):
+		return ForfeitLoss
+	}
+	return o
+}
+
+// moved tells whether colour c made a move in g.
+func moved(g *play.Game, c game.Color) bool {
+	first := g.Turn()
+	if len(g.Moves)%2 == 1 {
+		first = first.Other()
+	}
+	if c == first {
+		return len(g.Moves) >= 1
+	}
+	return len(g.Moves) >= 2
 }
 
 // whiteOutcome is a finished game's result from White's side. An
@@ -312,22 +364,47 @@ func (r *Runner) Advance(ctx context.Context, id uint64, now time.Time) (*Tourna
 }
 
 // CloseRound scores the unfinished games of a round whose closing time
-// has come, as the organiser chose, and advances.
+// has come, as the organiser chose, and advances. Each game still going
+// on ends as an act of the round (round.Round.Adjudicate), in its own
+// transaction, with its board and whom to tell, and its result reaches
+// the tournament as any game's end does (OnEnd); a board whose game never
+// started is scored in the tournament alone.
 func (r *Runner) CloseRound(ctx context.Context, id uint64, now time.Time) (*Tournament, []play.Game, error) {
-	err := r.st().Update(ctx, func(tx play.Tx) error {
+	t, err := r.Get(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	if t.Status != Running || len(t.Played) == 0 {
+		return nil, nil, ErrNotRunning
+	}
+	k := len(t.Played) - 1
+	if c := t.Played[k].Closes; c.IsZero() || now.Before(c) {
+		return nil, nil, fmt.Errorf("%w: the round closes at %v", ErrNotYet, c)
+	}
+	for i, b := range t.Played[k].Boards {
+		if b.Outcome != Pending || b.GameID == 0 {
+			continue
+		}
+		_, err := r.Round.Adjudicate(ctx, b.GameID, func(g *play.Game) game.Result {
+			return t.adjudicated(g.Turn()).result()
+		}, now)
+		var x *play.Refusal
+		if errors.As(err, &x) && x.Kind == play.GameOver {
+			continue // it ended meanwhile, and its end was recorded then
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("tournament %d round %d board %d: adjudicating game %d: %w", id, k+1, i+1, b.GameID, err)
+		}
+	}
+	err = r.st().Update(ctx, func(tx play.Tx) error {
 		t, err := load(tx, id)
 		if err != nil {
 			return err
 		}
-		boards := t.Played[max(len(t.Played)-1, 0):]
-		if _, err := t.Close(now, func(i int) bool {
-			g, err := tx.Game(boards[0].Boards[i].GameID)
-			if err != nil {
-				return true
-			}
-			f := strings.Fields(g.FEN)
-			return len(f) < 2 || f[1] == "w"
-		}); err != nil {
+		if len(t.Played) != k+1 {
+			return nil // advanced meanwhile
+		}
+		if _, err := t.Close(now, func(i int) bool { return true }); err != nil {
 			return err
 		}
 		return save(tx, t, now)
@@ -336,4 +413,27 @@ func (r *Runner) CloseRound(ctx context.Context, id uint64, now time.Time) (*Tou
 		return nil, nil, err
 	}
 	return r.Advance(ctx, id, now)
+}
+
+// adjudicated is the result, from White's side, of a game unfinished
+// when its round closes with toMove to move, as the organiser chose.
+func (t *Tournament) adjudicated(toMove game.Color) Outcome {
+	if t.Adjudicate != AdjudicateLossToMove {
+		return Draw
+	}
+	if toMove == game.White {
+		return Loss
+	}
+	return Win
+}
+
+// result is a game's result for White's side o.
+func (o Outcome) result() game.Result {
+	switch o {
+	case Win:
+		return game.WhiteWins
+	case Loss:
+		return game.BlackWins
+	}
+	return game.Draw
 }

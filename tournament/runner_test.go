@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/iceagechess/iceage/game"
 	"github.com/iceagechess/iceage/play"
 	"github.com/iceagechess/iceage/play/memstore"
 	"github.com/iceagechess/iceage/play/round"
@@ -147,25 +148,61 @@ func TestRunnerRoundClosesWithAdjudication(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// White, to move, loses; having never moved, by forfeit.
 	for _, b := range tr.Played[0].Boards {
-		if b.Outcome != Loss {
-			t.Fatalf("an unfinished game with White to move scored %v", b.Outcome)
+		if b.Outcome != ForfeitLoss {
+			t.Fatalf("an unfinished game with White to move, who never moved, scored %v", b.Outcome)
 		}
 	}
 	if len(tr.Played) != 2 {
 		t.Fatalf("round 2 was not paired: %d rounds", len(tr.Played))
 	}
-	// The adjudicated game ends later: it changes nothing.
-	g, err := svc.Game(ctx, tr.Played[0].Boards[0].GameID)
+	// Each game ended as an act of the round: adjudicated, its board
+	// and whom to tell in the outbox, written with its end.
+	st := svc.Storage().(round.Storage)
+	items, err := st.ClaimOutbox(ctx, "test", now.Add(7*24*time.Hour), time.Minute, 100)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.Resign(ctx, play.Act{By: g.Black.ID, Game: g.ID, Revision: g.Revision, At: now.Add(8 * 24 * time.Hour)}); err != nil {
-		t.Fatal(err)
+	boards := map[uint64]round.Delivery{}
+	for _, it := range items {
+		if it.Kind != round.KindBoard {
+			continue
+		}
+		d, err := round.DecodeDelivery(it)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Act == round.Adjudicate {
+			boards[d.Game.ID] = d
+		}
+	}
+	for _, b := range tr.Played[0].Boards {
+		g, err := svc.Game(ctx, b.GameID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.Outcome != (game.Outcome{Result: game.BlackWins, Reason: game.Adjudicated}) {
+			t.Errorf("game %d ended %+v", g.ID, g.Outcome)
+		}
+		d, ok := boards[g.ID]
+		if !ok {
+			t.Errorf("game %d has no board of its adjudication in the outbox", g.ID)
+			continue
+		}
+		for _, u := range g.Players() {
+			if tl, ok := d.Told(u, round.GameOver); !ok || tl.How != round.Mention {
+				t.Errorf("game %d tells %s %+v, %v", g.ID, u, tl, ok)
+			}
+		}
+	}
+	// A close asked again, before round 2 closes, changes nothing.
+	if _, _, err := r.CloseRound(ctx, tr.ID, now.Add(8*24*time.Hour)); err == nil {
+		t.Error("round 1 closed twice")
 	}
 	tr, _ = r.Get(ctx, tr.ID)
-	if tr.Played[0].Boards[0].Outcome != Loss {
-		t.Fatalf("a late end changed an adjudicated result to %v", tr.Played[0].Boards[0].Outcome)
+	if tr.Played[0].Boards[0].Outcome != ForfeitLoss {
+		t.Fatalf("closing again changed an adjudicated result to %v", tr.Played[0].Boards[0].Outcome)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // A TRF is a tournament in FIDE's Tournament Report File format
@@ -17,10 +18,14 @@ import (
 // to be paired) and XXS (the scoring: only the standard 1-½-0, with the
 // pairing-allocated bye's points as PAB=1, 0.5 or 0); the TRF-2026
 // lines 142 (rounds), 152 (initial colour) and 162 (the scoring, with P
-// for the pairing-allocated bye) mean the same.
+// for the pairing-allocated bye) mean the same. Lines 042 and 052 are
+// the tournament's first and last days.
 type TRF struct {
-	Name  string
-	Field Field
+	Name string
+	// Start and End are the days the tournament began and ended (lines
+	// 042 and 052, written YYYY/MM/DD); zero when not known.
+	Start, End time.Time
+	Field      Field
 	// FIDE IDs, federations and titles as read, by player, so that a file
 	// written back keeps them.
 	Extra []TRFPlayer
@@ -101,6 +106,19 @@ func ReadTRF(r io.Reader) (*TRF, error) {
 			players = append(players, p)
 		case "012":
 			t.Name = rest
+		case "042", "052":
+			if rest == "" {
+				break
+			}
+			d, ok := parseTRFDate(rest)
+			if !ok {
+				return nil, &TRFError{n, fmt.Sprintf("%s: %q is not a date; write the day as YYYY/MM/DD, as in \"%s 2026/02/01\"", code, rest, code)}
+			}
+			if code == "042" {
+				t.Start = d
+			} else {
+				t.End = d
+			}
 		case "XXR", "142":
 			v, err := strconv.Atoi(strings.Fields(rest + " x")[0])
 			if err != nil || v < 1 || v > maxTRFRounds {
@@ -465,12 +483,19 @@ func scanAnyLines(data []byte, atEOF bool) (int, []byte, error) {
 // won and lost by forfeit (both "-" when neither player came); U for
 // the pairing-allocated bye; F, H and Z for rounds sat out with 1, ½ or
 // 0 points (a withdrawn or late player's rounds are Z). Entrants marked
-// Out get a zero-point bye ("0000 - Z") in the round to be paired.
+// Out get a zero-point bye ("0000 - Z") in the round to be paired, if a
+// round is left. Lines 042 and 052 give the first and last days.
 func WriteTRF(w io.Writer, t *TRF) error {
 	bw := bufio.NewWriter(w)
 	f := &t.Field
 	if t.Name != "" {
 		fmt.Fprintf(bw, "012 %s\n", oneLine(t.Name))
+	}
+	if !t.Start.IsZero() {
+		fmt.Fprintf(bw, "042 %s\n", t.Start.UTC().Format(trfDate))
+	}
+	if !t.End.IsZero() {
+		fmt.Fprintf(bw, "052 %s\n", t.End.UTC().Format(trfDate))
 	}
 	fmt.Fprintf(bw, "XXR %d\n", f.Rounds)
 	ic := "white1"
@@ -498,7 +523,7 @@ func WriteTRF(w io.Writer, t *TRF) error {
 		for _, g := range e.Games {
 			line += "  " + gameCell(g)
 		}
-		if e.Out {
+		if e.Out && (f.Rounds == 0 || f.Played() < f.Rounds) {
 			line += "  0000 - Z"
 		}
 		fmt.Fprintln(bw, strings.TrimRight(line, " "))
@@ -508,6 +533,35 @@ func WriteTRF(w io.Writer, t *TRF) error {
 
 func (p Points) trf() string {
 	return fmt.Sprintf("%d.%d", p/2, 5*(p%2))
+}
+
+// trfDate is how TRF-2016 writes a day.
+const trfDate = "2006/01/02"
+
+// trfDateLayouts are the ways of writing a day that the programs which
+// make TRF files use: FIDE's own first, then with dashes or dots, and the
+// day first with dots.
+var trfDateLayouts = []string{trfDate, "2006-01-02", "2006.01.02", "02.01.2006", "06/01/02"}
+
+// parseTRFDate reads the day of a 042 or 052 line, as midnight UTC.
+func parseTRFDate(s string) (time.Time, bool) {
+	for _, layout := range trfDateLayouts {
+		if d, err := time.Parse(layout, s); err == nil {
+			return d, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// TRF is the tournament as a TRF file gives it to an arbiter's program:
+// its name, its days (the first round's start and its end, once over)
+// and the rounds over.
+func (t *Tournament) TRF() *TRF {
+	x := &TRF{Name: t.Name, End: t.Ended, Field: *t.Completed()}
+	if len(t.Played) > 0 {
+		x.Start = t.Played[0].Started
+	}
+	return x
 }
 
 func oneLine(s string) string {

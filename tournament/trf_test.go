@@ -58,6 +58,8 @@ func TestReadTRFErrorsSayWhatToFix(t *testing.T) {
 		name, edit, want string
 	}{
 		{"rounds missing", strings.Replace(trfSample, "XXR 3\n", "", 1), "XXR 9"},
+		{"a start that is no date", "042 next Monday\n" + trfSample, "042 2026/02/01"},
+		{"an end that is no date", "052 2026/13/40\n" + trfSample, "052 2026/02/01"},
 		{"points wrong", strings.Replace(trfSample, " 1.0    1", " 2.0    1", 1), "correct one of them"},
 		{"gap in ranks", strings.Replace(trfSample, "001    4 ", "001    5 ", 1), "without gaps"},
 		{"one-sided game", strings.Replace(trfSample, "   1 b 0", "   2 b 0", 1), "both players' lines"},
@@ -94,6 +96,7 @@ func FuzzReadTRF(f *testing.F) {
 	f.Add("XXR 3\n162  P 0.0\n001    1      A\n001    2      B\n001    3      C\n")
 	f.Add("XXR 3\nXXS PAB=0.5\n001    1      A\n001    2      B\n001    3      C\n")
 	f.Add("XXR 2\n001    1      A                                                                0.0    1  0000 - U\n")
+	f.Add("042 2026/02/01\n052 01.02.2026\n" + trfSample)
 	f.Fuzz(func(t *testing.T, text string) {
 		tr, err := ReadTRF(strings.NewReader(text))
 		if err != nil {
@@ -121,6 +124,9 @@ func FuzzReadTRF(f *testing.F) {
 		back, err := ReadTRF(&buf)
 		if err != nil {
 			t.Fatalf("a file we wrote does not read back: %v\n%s", err, buf.String())
+		}
+		if !back.Start.Equal(tr.Start) || !back.End.Equal(tr.End) {
+			t.Fatalf("days read back as %v to %v; wrote %v to %v", back.Start, back.End, tr.Start, tr.End)
 		}
 		if len(back.Field.Players) != len(tr.Field.Players) || back.Field.Played() != tr.Field.Played() {
 			t.Fatalf("read back %d players, %d rounds; wrote %d, %d", len(back.Field.Players), back.Field.Played(), len(tr.Field.Players), tr.Field.Played())

@@ -73,6 +73,13 @@ func (m *Memory) Export(ctx context.Context, walk play.Walk) (uint64, error) {
 			})
 		case play.KindPuzzler, play.KindPuzzleStats, play.KindDailyPuzzle:
 			err = m.exportPuzzles(kind, walk)
+		case play.KindLessons:
+			for _, user := range slices.Sorted(maps.Keys(m.lessons)) {
+				p := m.lessons[user].Clone()
+				if err = walk(play.Record{Lessons: &p, User: user}); err != nil {
+					break
+				}
+			}
 		default:
 			err = play.UnknownKind("memstore", kind)
 		}

@@ -26,6 +26,7 @@ type Memory struct {
 	stats      map[string]play.Stats
 	prefs      map[string]play.Prefs
 	servers    map[string]play.ServerSettings
+	lessons    map[string]play.LessonProgress
 	recent     map[string]play.Recent
 	// logs are the players' logs by scope and user, each sorted by game.
 	logs map[[2]string][]play.LogEntry
@@ -48,7 +49,7 @@ func New() *Memory {
 	return &Memory{
 		games: map[uint64]play.Game{}, challenges: map[uint64]play.Challenge{},
 		players: map[[2]string]play.Player{}, stats: map[string]play.Stats{}, prefs: map[string]play.Prefs{},
-		servers: map[string]play.ServerSettings{}, recent: map[string]play.Recent{},
+		servers: map[string]play.ServerSettings{}, recent: map[string]play.Recent{}, lessons: map[string]play.LessonProgress{},
 		logs: map[[2]string][]play.LogEntry{}, standings: map[string][]play.Standing{},
 		outbox:      map[string]play.OutboxItem{},
 		tournaments: map[uint64]play.TournamentRecord{}, tournamentOf: map[uint64]uint64{},
@@ -65,7 +66,7 @@ func (m *Memory) Update(ctx context.Context, fn func(play.Tx) error) error {
 	defer m.mu.Unlock()
 	tx := &memTx{m: m, seq: m.seq, games: map[uint64]play.Game{}, challenges: map[uint64]*play.Challenge{},
 		players: map[[2]string]play.Player{}, stats: map[string]play.Stats{}, prefs: map[string]play.Prefs{},
-		servers: map[string]play.ServerSettings{}, recent: map[string]play.Recent{}, logs: map[[2]string]map[uint64]play.LogEntry{}, tournaments: map[uint64]play.TournamentRecord{},
+		servers: map[string]play.ServerSettings{}, recent: map[string]play.Recent{}, lessons: map[string]play.LessonProgress{}, logs: map[[2]string]map[uint64]play.LogEntry{}, tournaments: map[uint64]play.TournamentRecord{},
 		pz: newPuzzleMaps()}
 	if err := fn(tx); err != nil {
 		return err
@@ -86,6 +87,7 @@ func (m *Memory) Update(ctx context.Context, fn func(play.Tx) error) error {
 	maps.Copy(m.stats, tx.stats)
 	maps.Copy(m.prefs, tx.prefs)
 	maps.Copy(m.servers, tx.servers)
+	maps.Copy(m.lessons, tx.lessons)
 	for user, r := range tx.recent {
 		if r.Empty() {
 			delete(m.recent, user)
@@ -124,6 +126,7 @@ type memTx struct {
 	stats       map[string]play.Stats
 	prefs       map[string]play.Prefs
 	servers     map[string]play.ServerSettings
+	lessons     map[string]play.LessonProgress
 	recent      map[string]play.Recent
 	logs        map[[2]string]map[uint64]play.LogEntry // by scope and user, then game
 	outbox      []play.OutboxItem                      // put, in order
@@ -393,6 +396,25 @@ func (t *memTx) Prefs(user string) (play.Prefs, error) {
 	}
 	p.Reminders = slices.Clone(p.Reminders)
 	return p, nil
+}
+
+func (t *memTx) LessonProgress(user string) (play.LessonProgress, error) {
+	p, ok := t.lessons[user]
+	if !ok {
+		p = t.m.lessons[user]
+	}
+	return p.Clone(), nil
+}
+
+func (t *memTx) PutLessonProgress(user string, p play.LessonProgress) error {
+	if err := t.writable(); err != nil {
+		return err
+	}
+	if err := play.CheckID("user id", user); err != nil {
+		return err
+	}
+	t.lessons[user] = p.Clone()
+	return nil
 }
 
 func (t *memTx) ServerSettings(guild string) (play.ServerSettings, error) {

@@ -39,7 +39,7 @@ func EveryKind(tx play.Tx) ([]play.Record, error) {
 		case play.KindGame:
 			g := play.Game{ID: active, Revision: 3, Guild: "g1", Channel: "c1",
 				White: play.Seat{ID: "u1", Name: "Ulla"}, Black: play.Seat{ID: "u2", Name: "Ugo"},
-				StartFEN: game.StartFEN, Moves: []play.Move{{UCI: "h2g3", At: at.Add(time.Minute)}},
+				StartFEN: game.StartFEN, Moves: []play.Move{{UCI: "h2g3", At: at.Add(time.Minute), SAN: "hxg3"}},
 				FEN:     "rnbqkbnr/pppppppp/********/********/********/******P*/PPPPPPP1/RNBQKBNR b KQkq - 0 1",
 				Last:    play.Moved,
 				Created: at, Updated: at.Add(time.Minute), Rated: true, Engine: [2]int{0, 3},
@@ -140,6 +140,12 @@ func EveryKind(tx play.Tx) ([]play.Record, error) {
 				return nil, err
 			}
 			recs = append(recs, play.Record{DailyPuzzle: &d})
+		case play.KindLessons:
+			p := play.LessonProgress{Stars: map[string][]int{"ice-blocks": {3, 2}, "countdown": {0, 1}}, Updated: at}
+			if err := tx.PutLessonProgress("u1", p); err != nil {
+				return nil, err
+			}
+			recs = append(recs, play.Record{Lessons: &p, User: "u1"})
 		default:
 			return nil, fmt.Errorf("playtest.EveryKind writes no %v: add them", kind)
 		}
@@ -192,6 +198,13 @@ func Canonical(r play.Record) string {
 		v = struct {
 			User  string
 			Prefs play.Prefs
+		}{r.User, p}
+	case r.Lessons != nil:
+		p := *r.Lessons
+		p.V = 0
+		v = struct {
+			User    string
+			Lessons play.LessonProgress
 		}{r.User, p}
 	case r.Server != nil:
 		s := *r.Server
@@ -410,6 +423,10 @@ func (t *recordingTx) PutDailyPuzzle(d play.DailyPuzzle) error {
 	return t.note(t.Tx.PutDailyPuzzle(d), play.Record{DailyPuzzle: &d})
 }
 
+func (t *recordingTx) PutLessonProgress(user string, p play.LessonProgress) error {
+	return t.note(t.Tx.PutLessonProgress(user, p), play.Record{Lessons: &p, User: user})
+}
+
 func (t *recordingTx) PutServerSettings(guild string, s play.ServerSettings) error {
 	return t.note(t.Tx.PutServerSettings(guild, s), play.Record{Server: &s, Guild: guild})
 }
@@ -552,6 +569,8 @@ func runExportSuite(t *testing.T, open func(t *testing.T) play.Storage) {
 		_, err = svc.SetDailyPuzzle(ctx, "g1", "c9", 18, T0.Add(6*time.Hour))
 		must(err)
 		_, _, err = svc.DailySolved(ctx, "g1", "2026-11-30", "w")
+		must(err)
+		_, err = svc.EarnLessonStars(ctx, "w", "ice-blocks", 1, 2, T0.Add(4*time.Hour))
 		must(err)
 
 		seen := map[play.RecordKind]bool{}

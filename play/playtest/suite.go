@@ -45,7 +45,7 @@ func RunStorageSuite(t *testing.T, open func(t *testing.T) play.Storage) {
 		var g play.Game
 		update(t, st, func(tx play.Tx) error {
 			g = newGame(tx, "c1", "u1", "u2", T0)
-			g.Moves = append(g.Moves, play.Move{UCI: "h2g3", At: T0.Add(time.Minute)})
+			g.Moves = append(g.Moves, play.Move{UCI: "h2g3", At: T0.Add(time.Minute), SAN: "hxg3"})
 			// The position the move reached: a storage may check that a
 			// game's moves replay to it, as package store's damage check
 			// does.
@@ -698,6 +698,8 @@ func RunStorageSuite(t *testing.T, open func(t *testing.T) play.Storage) {
 	t.Run("caps", func(t *testing.T) { runLimitsSuite(t, open) })
 	t.Run("feed", func(t *testing.T) { runFeedSuite(t, open) })
 	t.Run("puzzles", func(t *testing.T) { runPuzzleSuite(t, open) })
+	t.Run("live clocks", func(t *testing.T) { runClockSuite(t, open) })
+	t.Run("lessons", func(t *testing.T) { runLessonsSuite(t, open) })
 }
 
 func ids(gs []play.Game) []uint64 {

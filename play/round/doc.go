@@ -36,7 +36,11 @@
 // the game is played, a direct message, or nothing, and the player's
 // language, from their settings read once in the act's transaction. A
 // front end does what it says, falling back to a mention when a direct
-// message is refused; it never reads the settings to decide again. The
+// message is refused; it never reads the settings to decide again. What
+// is no act on a game decides the same way, from the settings read in
+// the transaction of the change it announces: a reminder (Remind), an
+// expired private challenge (Expire), a vacation (Vacation), a
+// tournament's bye (TellOf, in the pairing's transaction). The
 // board's theme (Delivery.Theme) is read there too, and a Moved or
 // IceAge event carries the position and what froze, so that drawing the
 // board replays nothing.

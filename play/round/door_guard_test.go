@@ -24,7 +24,7 @@ import (
 var actMethods = []string{
 	"Accept", "Start", "Move", "Premove", "OfferDraw", "AcceptDraw", "DeclineDraw", "WithdrawDraw",
 	"RequestTakeback", "AcceptTakeback", "DeclineTakeback", "WithdrawTakeback",
-	"Resign", "Abort", "TimeOut", "ClaimWin", "ClaimDraw", "Rehome", "Then",
+	"Resign", "Abort", "TimeOut", "ClaimWin", "ClaimDraw", "Rehome", "Adjudicate", "Then",
 }
 
 // doorless are the packages that reach play's games only through the

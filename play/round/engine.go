@@ -66,6 +66,29 @@ func (o EngineOptions) Limits(level int, id uint64, ply int) engine.Limits {
 	return lim
 }
 
+// UnderClock bounds the limits of a move to the engine's share of its
+// time: left/30 and most of the increment (clockShare), never more than
+// a quarter of what is left, and never more than the level allows (its
+// own time budget, or its node budget, whichever ends first). The share
+// is scaled by MoveTime as the levels' budgets are, so that a test whose
+// clock runs k times fast, with MoveTime cut k times, plays the same.
+func (o EngineOptions) UnderClock(lim engine.Limits, left, inc time.Duration) engine.Limits {
+	o = o.withDefaults()
+	// In floating point: a share of minutes times a MoveTime of seconds
+	// overflows a Duration's nanoseconds.
+	share := time.Duration(float64(clockShare(left, inc)) * float64(o.MoveTime) / float64(engine.DefaultMoveTime))
+	if lim.Time == 0 || share < lim.Time {
+		lim.Time = max(share, time.Millisecond)
+	}
+	return lim
+}
+
+// clockShare is the engine's time for one move with left on its clock
+// and inc added after it.
+func clockShare(left, inc time.Duration) time.Duration {
+	return min(left/30+inc*3/4, left/4)
+}
+
 // engines holds searchers for reuse: each search resets its engine first,
 // so a move does not depend on which engine computed it.
 var engines = sync.Pool{New: func() any { return engine.New(engine.Options{}) }}
@@ -184,11 +207,19 @@ func (r *Round) engineAct(ctx context.Context, g *play.Game) (Act, bool, error) 
 	if err != nil {
 		return Act{}, false, err
 	}
-	res := search(ctx, pos, r.opts.Engine.Limits(level, g.ID, g.Ply()))
+	lim := r.opts.Engine.Limits(level, g.ID, g.Ply())
+	if k := g.Clock; k != nil && k.Running() {
+		turn := g.Turn()
+		lim = r.opts.Engine.UnderClock(lim, k.LeftAt(turn, turn, now), k.Increment)
+	}
+	res := search(ctx, pos, lim)
 	if ctx.Err() != nil || res.Best == game.NullMove {
 		return Act{}, false, nil
 	}
-	return Act{Act: play.Act{By: g.ToMove().ID, Game: g.ID, Revision: g.Revision, At: now}, Kind: Move, Text: res.Best.UCI()}, true, nil
+	// The move is made when the search ends: under a clock, the
+	// engine's thought is charged to it like anyone's.
+	at := r.opts.Now()
+	return Act{Act: play.Act{By: g.ToMove().ID, Game: g.ID, Revision: g.Revision, At: at, Sent: at}, Kind: Move, Text: res.Best.UCI()}, true, nil
 }
 
 func abs(x int) int {

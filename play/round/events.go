@@ -152,9 +152,16 @@ const (
 	Choose       Why = 5 // their opponent ran out of time: they choose the win or a draw
 	MovedAway    Why = 6 // the game moved to another channel (Rehomed)
 	Paired       Why = 7 // a tournament's round started their game, and it is not their move
-	// Remind: their deadline nears. The scheduler's reminders are no
-	// act; their front end asks Decide itself.
+	// Remind: their deadline nears (Round.Remind).
 	Remind Why = 8
+	// Bye: a tournament's round gives them a bye, or they sit it out.
+	Bye Why = 9
+	// ChallengeExpired: their private challenge expired unanswered
+	// (Round.Expire).
+	ChallengeExpired Why = 10
+	// OpponentAway: their opponent went on vacation, or came back
+	// (Round.Vacation): a note without a ping where the game is played.
+	OpponentAway Why = 11
 )
 
 // How is how a player is told, as the act decided from their settings:

@@ -86,7 +86,7 @@ func events(a Act, res *play.Result) Events {
 		switch {
 		case by != "":
 			tell(opponent(by), GameOver)
-		case a.Kind == TimeOut:
+		case a.Kind == TimeOut || a.Kind == Adjudicate:
 			for _, c := range []game.Color{game.White, game.Black} {
 				tell(g.Seat(c).ID, GameOver)
 			}

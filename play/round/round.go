@@ -3,9 +3,11 @@ package round
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
+	"github.com/iceagechess/iceage/game"
 	"github.com/iceagechess/iceage/play"
 )
 
@@ -113,6 +115,9 @@ const (
 	Accept
 	TimeOut
 	Rehome
+	// Adjudicate: a game ended unfinished by a rule of its event (a
+	// tournament's round that closed).
+	Adjudicate
 )
 
 var kindNames = [...]string{Move: "move", OfferDraw: "offer a draw", AcceptDraw: "accept a draw",
@@ -120,7 +125,7 @@ var kindNames = [...]string{Move: "move", OfferDraw: "offer a draw", AcceptDraw:
 	DeclineTakeback: "decline a takeback", Resign: "resign", Abort: "abort", ClaimWin: "claim the win",
 	ClaimDraw: "claim a draw", Premove: "queue conditional moves", WithdrawDraw: "withdraw a draw offer",
 	WithdrawTakeback: "withdraw a takeback request", Begin: "start a game", Accept: "accept a challenge",
-	TimeOut: "time out", Rehome: "move to another channel"}
+	TimeOut: "time out", Rehome: "move to another channel", Adjudicate: "adjudicate"}
 
 // String names the act in English, for logs.
 func (k Kind) String() string {
@@ -211,6 +216,7 @@ func EngineKey(game uint64, rev int) string { return itemKey(game, rev, KindEngi
 func (r *Round) Do(ctx context.Context, a Act) (Outcome, error) {
 	res, board, keys, err := r.apply(ctx, a)
 	if err != nil {
+		r.flagFell(ctx, a, err)
 		return Outcome{}, err
 	}
 	out := Outcome{Result: res, Game: res.Game, Events: board.Events, Keys: keys}
@@ -236,6 +242,26 @@ func (r *Round) Do(ctx context.Context, a Act) (Outcome, error) {
 		out.Events = append(out.Events, e)
 	}
 	return out, nil
+}
+
+// flagFell ends on time, at once, a live game whose act was refused
+// because the flag of the side to move fell (play.TimeUp): the refusal
+// is the asker's to hear, the end everyone's, and the scheduler need
+// not come first. The deadline decided it inside the act's own
+// transaction; TimeOut decides again in its own, so a move that came
+// between them keeps its win (TimeOut is then refused, as is the
+// scheduler's, and nothing is written).
+func (r *Round) flagFell(ctx context.Context, a Act, err error) {
+	var x *play.Refusal
+	if !errors.As(err, &x) || x.Kind != play.TimeUp || x.Game == 0 || a.At.IsZero() {
+		return
+	}
+	g, gerr := r.play.Game(ctx, x.Game)
+	if gerr != nil || g.Clock == nil || g.Over() {
+		return
+	}
+	// A refusal or a failure here leaves the flag to the scheduler.
+	_, _ = r.TimeOut(ctx, x.Game, a.At)
 }
 
 // think hands the engine's turn in g, if it has one, to Options.Think.
@@ -277,6 +303,15 @@ func (r *Round) Accept(ctx context.Context, id uint64, by play.Seat, channel str
 func (r *Round) TimeOut(ctx context.Context, id uint64, now time.Time) (Outcome, error) {
 	a := Act{Act: play.Act{Game: id, At: now}, Kind: TimeOut}
 	return r.door(ctx, a, nil, func(svc *play.Service) (play.Result, error) { return svc.TimeOut(ctx, id, now) })
+}
+
+// Adjudicate ends game id, unfinished, as decide rules from the game as
+// the act's transaction reads it (play.Service.Adjudicate): a
+// tournament's round that closes scores its games so. The board that
+// says so and the players to tell are written in the same transaction.
+func (r *Round) Adjudicate(ctx context.Context, id uint64, decide func(g *play.Game) game.Result, at time.Time) (Outcome, error) {
+	a := Act{Act: play.Act{Game: id, At: at}, Kind: Adjudicate}
+	return r.door(ctx, a, nil, func(svc *play.Service) (play.Result, error) { return svc.Adjudicate(ctx, id, decide, at) })
 }
 
 // Rehome moves game id, which goes on, from channel from to to, for

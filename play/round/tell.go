@@ -21,11 +21,12 @@ const DMRetry = 7 * 24 * time.Hour
 //   - Privately what is private to them (their conditional moves
 //     dropped), and anything of a private game, whose channel takes no
 //     post: by direct message, or nothing while their DMs are refused.
-//   - Their move, a reminder of it, or their game in a tournament's new
-//     round, by direct
-//     message when they asked for it and DMs are not refused lately;
-//     everything else, and a refused DM, by a mention where the game is
-//     played.
+//   - An opponent's vacation in a public game: a note where the game is
+//     played, notifying nobody.
+//   - Their move, a reminder of it, their game in a tournament's new
+//     round or their bye in it, by direct message when they asked for it
+//     and DMs are not refused lately; everything else, and a refused DM,
+//     by a mention where the game is played.
 func Decide(p *play.Prefs, g *play.Game, why Why, at time.Time) How {
 	if p.Notifications == play.NotifyNone {
 		return Silently
@@ -37,7 +38,10 @@ func Decide(p *play.Prefs, g *play.Game, why Why, at time.Time) How {
 		}
 		return Silently
 	}
-	if p.Notifications == play.NotifyDM && dmOK && (why == YourMove || why == Paired || why == Remind) {
+	if why == OpponentAway {
+		return Silently
+	}
+	if p.Notifications == play.NotifyDM && dmOK && (why == YourMove || why == Paired || why == Remind || why == Bye) {
 		return DirectMessage
 	}
 	return Mention

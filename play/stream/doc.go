@@ -32,11 +32,13 @@
 //
 // Each followed game has one goroutine, while it has something to do,
 // that makes each revision an Event once, from the record and the previous one (replaying only the
-// new moves), keeps the last events (Options.Buffer) for the watchers
-// who resume, and hands each event to every watcher by a send that never
-// blocks: a watcher is a buffered channel and nothing else, so 10,000 of
-// them cost a few megabytes and no goroutine of the hub's (about 300
-// bytes each; a game followed, under 10 kB with its last events). A watcher
+// new moves), keeps its events since the hub began following it (up to
+// Options.Keep, more than most games have) so that a watcher who
+// resumes is sent each revision it missed, and hands each event to every
+// watcher by a send that never blocks: a watcher is a buffered channel
+// and nothing else, so 10,000 of them cost a few megabytes and no
+// goroutine of the hub's (about 300 bytes each; a game followed, a few
+// hundred bytes an event kept). A watcher
 // whose buffer is full is dropped (ErrTooSlow) and resumes from the last
 // revision it received. A game nobody watches is followed for
 // Options.Linger more, so that a watcher who reconnects resumes from its
@@ -45,10 +47,12 @@
 // # Caveats
 //
 // The events of a revision are made from the game's records, which keep
-// its moves but not each revision's act: a watcher further behind than
-// the events kept, or resuming on a process that did not follow the game
-// (after a restart, or on another process behind a load balancer), gets
-// a Sync of the game as it is instead of each revision it missed. So
+// its moves but not each revision's act (an offer, a decline leave no
+// trace in the record): a watcher resuming from before the hub began
+// following the game (after a restart, on another process behind a load
+// balancer, or after the game went unwatched for Options.Linger), or
+// further behind than Options.Keep, gets a Sync of the game as it is
+// instead of each revision it missed. So
 // does every watcher when the feed lost writes (PostgreSQL's listening
 // connection broke) and more than one revision passed meanwhile, and
 // when a game's record was too large for a notification and the game
@@ -56,6 +60,12 @@
 //
 // Two commits of one process may be told crosswise: the hub puts them
 // back in order by revision, and reads the game again when a revision
-// stays missing for Options.GapWait. Writes that change no revision
-// (reminders, conditional moves, which are private) make no event.
+// stays missing for Options.GapWait. A write that changes no revision
+// makes a notice when it moved the game to another channel (Rehomed) or
+// reminded the player to move (Reminded), sent to the watchers of the
+// moment and not kept for those who resume (a notice told by a process
+// whose commit raced a new revision's may be lost); other such writes —
+// conditional moves queued, which are private, a vacation — make none. A
+// conditional reply that took effect is the second move of its act's
+// Moved event, marked Reply.
 package stream

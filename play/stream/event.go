@@ -28,10 +28,17 @@ const (
 	TookBack
 	Ended      // resigned, agreed, aborted, claimed or timed out: see Outcome
 	TimeRanOut // the deadline passed and the opponent chooses: see Flag
+	// Rehomed and Reminded are notices, not revisions: the game moved to
+	// another channel (Channel), or the player to move (By) was reminded
+	// that their deadline nears (Hours before it). They come at the
+	// revision they happened at, to the watchers watching then, and are
+	// not sent again to a watcher who resumes.
+	Rehomed
+	Reminded
 )
 
 var kindNames = [...]string{Sync: "sync", Started: "started", Moved: "moved", Offered: "offered", Declined: "declined",
-	Withdrawn: "withdrawn", TookBack: "tookback", Ended: "ended", TimeRanOut: "timeranout"}
+	Withdrawn: "withdrawn", TookBack: "tookback", Ended: "ended", TimeRanOut: "timeranout", Rehomed: "rehomed", Reminded: "reminded"}
 
 // String names the kind as the JSON form does.
 func (k Kind) String() string {
@@ -81,6 +88,11 @@ type Event struct {
 	// Plies is the number of moves after the revision (TookBack: the
 	// moves after Plies were taken back).
 	Plies int `json:"plies"`
+	// Channel is, for Rehomed, the channel the game moved to.
+	Channel string `json:"channel,omitempty"`
+	// Hours is, for Reminded, how many hours before the deadline the
+	// reminder came.
+	Hours int `json:"hours,omitempty"`
 
 	// The game after the revision.
 	White play.Seat `json:"white"`
@@ -102,6 +114,38 @@ type Event struct {
 	// freeze if it came now.
 	IceAgeIn    int      `json:"iceAgeIn"`
 	WouldFreeze []string `json:"wouldFreeze,omitempty"`
+	// Clock is a live game's clocks after the revision; nil for
+	// correspondence.
+	Clock *Clock `json:"clock,omitempty"`
+}
+
+// Clock is both clocks of a live game as the revision left them, in
+// milliseconds at its time (Event.At): a page counts the running one
+// down from when the event arrives, and each event corrects it.
+type Clock struct {
+	White int64 `json:"white"`
+	Black int64 `json:"black"`
+	// Running is the side whose clock runs, "white" or "black"; "" when
+	// none does (before the first move, and once the game is over).
+	Running string `json:"running,omitempty"`
+	// Limit and Increment are the time control, in seconds.
+	Limit     int64 `json:"limit"`
+	Increment int64 `json:"increment"`
+}
+
+// clockOf is g's Clock at its last update; nil without one.
+func clockOf(g *play.Game) *Clock {
+	k := g.Clock
+	if k == nil {
+		return nil
+	}
+	turn := g.Turn()
+	c := &Clock{White: k.LeftAt(game.White, turn, g.Updated).Milliseconds(), Black: k.LeftAt(game.Black, turn, g.Updated).Milliseconds(),
+		Limit: int64(k.Limit / time.Second), Increment: int64(k.Increment / time.Second)}
+	if k.Running() && !g.Over() {
+		c.Running = turn.String()
+	}
+	return c
 }
 
 // MarshalJSON writes the event with its outcome in words.
@@ -126,6 +170,10 @@ type Move struct {
 	UCI string     `json:"uci"`
 	// IceAge is what the Ice Age that the move brought did; nil if none.
 	IceAge *IceAge `json:"iceAge,omitempty"`
+	// Reply is set on a conditional move that took effect: the
+	// opponent's queued reply (play.Premove), played in the same act as
+	// the move before it.
+	Reply bool `json:"reply,omitempty"`
 }
 
 // MarshalJSON writes the move with its colour in words.
@@ -158,13 +206,14 @@ type followed struct {
 	sans []string
 }
 
-// load reads a whole game: its moves replayed once for their SANs.
+// load reads a whole game, with the SANs its moves carry (a record
+// that does not keep them is replayed once for them).
 func load(g play.Game) (followed, error) {
-	m, err := g.Match()
+	sans, err := g.SANs()
 	if err != nil {
 		return followed{}, err
 	}
-	return followed{game: g, sans: m.SANs()}, nil
+	return followed{game: g, sans: sans}, nil
 }
 
 // next returns the event of g, one revision after f, and what follows
@@ -196,7 +245,7 @@ func (f *followed) next(g play.Game) (*Event, followed, bool) {
 			if err != nil {
 				return nil, followed{}, false
 			}
-			ev.Moves = append(ev.Moves, Move{Ply: i + 1, By: by, SAN: p.SAN, UCI: p.UCI, IceAge: iceAge(p.IceAge)})
+			ev.Moves = append(ev.Moves, Move{Ply: i + 1, By: by, SAN: p.SAN, UCI: p.UCI, IceAge: iceAge(p.IceAge), Reply: i > len(prev.Moves)})
 			sans = append(sans, p.SAN)
 			if i == len(prev.Moves) {
 				ev.By = g.Seat(by).ID
@@ -261,6 +310,29 @@ func (f *followed) next(g play.Game) (*Event, followed, bool) {
 	return ev, n, true
 }
 
+// notice returns the notice that g, written at f's revision, tells
+// (Rehomed, Reminded), and what follows it; ok is false when the write
+// changed nothing a watcher is told of (conditional moves queued, which
+// are private, a vacation's deadline).
+func (f *followed) notice(g play.Game) (*Event, followed, bool) {
+	prev := &f.game
+	if g.Revision != prev.Revision || len(g.Moves) != len(prev.Moves) {
+		return nil, followed{}, false
+	}
+	n := followed{game: g, sans: f.sans}
+	ev := &Event{}
+	switch {
+	case g.Channel != prev.Channel:
+		ev.Kind, ev.Channel = Rehomed, g.Channel
+	case len(g.Reminded) > len(prev.Reminded):
+		ev.Kind, ev.By, ev.Hours = Reminded, g.ToMove().ID, g.Reminded[len(g.Reminded)-1]
+	default:
+		return nil, n, false
+	}
+	n.fill(ev)
+	return ev, n, true
+}
+
 // sync returns the Sync event of f's game: Started at its first
 // revision.
 func (f *followed) sync() *Event {
@@ -281,6 +353,7 @@ func (f *followed) fill(ev *Event) {
 	ev.SANs = f.sans[:len(f.sans):len(f.sans)]
 	ev.FEN, ev.Outcome, ev.Deadline = g.FEN, g.Outcome, g.Deadline
 	ev.DrawOffer, ev.Takeback, ev.Flag = g.DrawOffer, g.Takeback, g.Flag
+	ev.Clock = clockOf(g)
 	if pos, err := g.Position(); err == nil {
 		ev.IceAgeIn = pos.BlackMovesToIceAge()
 		if !g.Over() {

@@ -112,6 +112,27 @@ func (tb *table) move() {
 	})
 }
 
+// moveOn plays a random legal move of the side to move that does not
+// end the game, if there is one.
+func (tb *table) moveOn() {
+	tb.t.Helper()
+	pos, err := tb.g.Position()
+	if err != nil {
+		tb.t.Fatal(err)
+	}
+	legal := pos.LegalMoves(nil)
+	mv := legal[tb.rng.IntN(len(legal))]
+	for _, i := range tb.rng.Perm(len(legal)) {
+		if next := pos.Apply(legal[i]); !next.Outcome().Over() {
+			mv = legal[i]
+			break
+		}
+	}
+	tb.do(tb.g.ToMove(), func(ctx context.Context, a play.Act) (play.Result, error) {
+		return tb.svc.Move(ctx, a, mv.UCI())
+	})
+}
+
 func (tb *table) mover() play.Seat   { return tb.g.ToMove() }
 func (tb *table) waiting() play.Seat { return tb.g.Seat(tb.g.Turn().Other()) }
 

@@ -28,6 +28,7 @@ var (
 // Defaults of Options.
 const (
 	DefaultBuffer  = 16
+	DefaultKeep    = 4096
 	DefaultLinger  = time.Minute
 	DefaultGapWait = time.Second
 	DefaultRecheck = time.Minute
@@ -36,10 +37,14 @@ const (
 // Options tune a Hub. The zero value gives the defaults.
 type Options struct {
 	// Buffer is how many events a watcher may leave waiting before it is
-	// dropped (ErrTooSlow), and the most a resuming watcher is sent one
-	// by one, so how many events of each followed game are kept: further
-	// behind, it gets a Sync.
+	// dropped (ErrTooSlow), beyond those it missed and is sent as it
+	// resumes.
 	Buffer int
+	// Keep is how many of the last events of each followed game are
+	// kept, so that a watcher who resumes is sent each revision it
+	// missed since the hub began following the game; further behind, it
+	// gets a Sync. A game rarely has more revisions than the default.
+	Keep int
 	// Linger is how long a game nobody watches any more is still
 	// followed, so that a watcher who reconnects resumes from its events.
 	Linger time.Duration
@@ -79,6 +84,9 @@ func New(st play.Storage, opts Options) (*Hub, error) {
 	}
 	if opts.Buffer <= 0 {
 		opts.Buffer = DefaultBuffer
+	}
+	if opts.Keep <= 0 {
+		opts.Keep = DefaultKeep
 	}
 	if opts.Linger <= 0 {
 		opts.Linger = DefaultLinger
@@ -149,8 +157,8 @@ func (h *Hub) Followed() int {
 // missed first, then each as it is committed, in order, each once. A
 // watcher that starts passes 0 and gets a Sync (Started for a game at
 // its first revision). A watcher further behind than the events kept
-// (as many as Options.Buffer) gets a Sync of the game as it is,
-// then what follows. Events up to after are not sent, even if the hub
+// (Options.Keep, or from before the hub followed the game) gets a Sync
+// of the game as it is, then what follows. Events up to after are not sent, even if the hub
 // has not heard of after yet.
 func (h *Hub) Subscribe(ctx context.Context, game uint64, after int) (*Watch, error) {
 	h.mu.Lock()
@@ -176,7 +184,7 @@ func (h *Hub) Subscribe(ctx context.Context, game uint64, after int) (*Watch, er
 		f.release()
 		return nil, f.loadErr
 	}
-	w := &Watch{f: f, ch: make(chan *Event, h.opts.Buffer), after: after}
+	w := &Watch{f: f, after: after}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.stopped {
@@ -309,21 +317,26 @@ func (f *follow) end(w *Watch, err error) {
 	f.poke()
 }
 
-// catchUp sends w, under f.mu, what it missed after w.after.
+// catchUp makes w's channel and sends it, under f.mu, what it missed
+// after w.after: each revision, when the events kept go back that far,
+// else a Sync. The channel holds them and Options.Buffer more.
 func (f *follow) catchUp(w *Watch) {
 	cur := f.at.game.Revision
 	behind := cur - w.after
+	var missed []*Event
 	switch {
 	case behind <= 0:
-	case len(f.hist) > 0 && f.hist[0].Revision <= w.after+1 && behind <= cap(w.ch):
-		for _, ev := range f.hist[w.after+1-f.hist[0].Revision:] {
-			w.ch <- ev
-		}
+	case len(f.hist) > 0 && f.hist[0].Revision <= w.after+1:
+		missed = f.hist[w.after+1-f.hist[0].Revision:]
 	default:
 		if f.syncEv == nil {
 			f.syncEv = f.at.sync()
 		}
-		w.ch <- f.syncEv
+		missed = []*Event{f.syncEv}
+	}
+	w.ch = make(chan *Event, f.h.opts.Buffer+len(missed))
+	for _, ev := range missed {
+		w.ch <- ev
 	}
 }
 
@@ -341,9 +354,8 @@ func (f *follow) publish(ev *Event, at followed, restart bool) {
 		clear(f.hist)
 		f.hist = f.hist[:0]
 	}
-	// A watcher further behind than its buffer gets a Sync: no more
-	// events are of use.
-	if n := f.h.opts.Buffer; len(f.hist) >= n+n/2 {
+	// A watcher further behind than the events kept gets a Sync.
+	if n := f.h.opts.Keep; len(f.hist) >= n+n/2 {
 		f.hist = slices.Clone(f.hist[len(f.hist)-n:])
 	}
 	f.hist = append(f.hist, ev)
@@ -501,11 +513,49 @@ func (f *follow) load() error {
 	return nil
 }
 
-// apply takes a write of the feed.
+// apply takes a write of the feed: a new revision, or a notice at the
+// current one.
 func (f *follow) apply(c play.Committed) {
-	if c.Revision > f.at.game.Revision {
+	switch {
+	case c.Revision > f.at.game.Revision:
 		f.pending[c.Revision] = c
 		f.drain()
+	case c.Revision == f.at.game.Revision && len(f.pending) == 0 && c.Record != nil:
+		var g play.Game
+		if err := play.DecodeRecord(c.Record, &g); err != nil {
+			f.h.opts.Logger.Warn("stream: a game's record", "game", f.id, "revision", c.Revision, "err", err)
+			return
+		}
+		ev, at, ok := f.at.notice(g)
+		if ok {
+			f.tell(ev, at)
+		} else if at.game.ID != 0 {
+			f.mu.Lock()
+			f.at = at
+			f.mu.Unlock()
+		}
+	}
+}
+
+// tell makes at the follow's state and hands the notice ev, at the
+// revision of the follow's last event, to every watcher; it is not kept
+// for those who resume.
+func (f *follow) tell(ev *Event, at followed) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.at, f.syncEv = at, nil
+	for i := 0; i < len(f.watchers); {
+		w := f.watchers[i]
+		if ev.Revision < w.after {
+			i++
+			continue
+		}
+		select {
+		case w.ch <- ev:
+			i++
+		default:
+			f.end(w, ErrTooSlow) // moves the last watcher to i
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package stream_test
 
 import (
 	"errors"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -171,7 +172,7 @@ func TestAWatcherResumesFromItsLastRevision(t *testing.T) {
 			w.Close()
 			collect(t, keeper, tb.g.Revision)
 
-			// Further behind than its buffer: a Sync, then what follows.
+			// Further behind than its buffer: each revision all the same.
 			for range 12 {
 				tb.move()
 				collect(t, keeper, tb.g.Revision) // the hub has seen it
@@ -181,7 +182,8 @@ func TestAWatcherResumesFromItsLastRevision(t *testing.T) {
 				t.Fatal(err)
 			}
 			tb.move()
-			checkResumed(t, collect(t, w, tb.g.Revision), tb.g.Revision-1, tb.g)
+			checkEvents(t, collect(t, w, tb.g.Revision), last, slices.Repeat([]stream.Kind{stream.Moved}, 13), tb.g)
+			w.Close()
 			collect(t, keeper, tb.g.Revision)
 
 			// A hub that never followed the game: a Sync.
@@ -202,6 +204,78 @@ func TestAWatcherResumesFromItsLastRevision(t *testing.T) {
 			}
 			tb.move()
 			checkEvents(t, collect(t, w3, tb.g.Revision), tb.g.Revision-1, []stream.Kind{stream.Moved}, tb.g)
+		})
+	}
+}
+
+// A watcher that reconnects 100 revisions back gets every revision it
+// missed — moves, takebacks asked and granted — in order, once, then
+// what follows; one further back than the events kept gets a Sync.
+func TestAWatcherResumesExactlyFromFarBack(t *testing.T) {
+	for _, s := range inProcess {
+		t.Run(s.name, func(t *testing.T) {
+			st := s.open(t)
+			h := newHub(t, st, stream.Options{Buffer: 4, Keep: 120})
+			tb := newTable(t, st, "c1")
+			keeper, err := h.Subscribe(ctx, tb.g.ID, tb.g.Revision)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, err := h.Subscribe(ctx, tb.g.ID, tb.g.Revision)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tb.moveOn()
+			collect(t, w, tb.g.Revision)
+			w.Close()
+			last := tb.g.Revision
+			// play makes n revisions, a takeback every tenth so that the
+			// game goes on, and returns their kinds.
+			play := func(n int) []stream.Kind {
+				var kinds []stream.Kind
+				for len(kinds) < n {
+					if len(kinds)%10 == 8 && tb.g.Ply() > 0 {
+						tb.do(tb.waiting(), tb.svc.RequestTakeback)
+						tb.do(tb.mover(), tb.svc.AcceptTakeback)
+						kinds = append(kinds, stream.Offered, stream.TookBack)
+					} else {
+						tb.moveOn()
+						kinds = append(kinds, stream.Moved)
+					}
+					if tb.g.Over() {
+						t.Fatalf("the game ended after %d revisions", len(kinds))
+					}
+					collect(t, keeper, tb.g.Revision) // the hub has seen it
+				}
+				return kinds
+			}
+			kinds := play(100)
+			w, err = h.Subscribe(ctx, tb.g.ID, last)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tb.moveOn()
+			kinds = append(kinds, stream.Moved)
+			got := collect(t, w, tb.g.Revision)
+			checkEvents(t, got, last, kinds, tb.g)
+			select {
+			case ev := <-w.Events():
+				t.Fatalf("an event more: %v at revision %d", ev.Kind, ev.Revision)
+			case <-time.After(50 * time.Millisecond):
+			}
+			collect(t, keeper, tb.g.Revision)
+
+			// Further back than the events kept: a Sync.
+			play(80)
+			w, err = h.Subscribe(ctx, tb.g.ID, last)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sync := collect(t, w, tb.g.Revision)
+			if len(sync) != 1 || sync[0].Kind != stream.Sync {
+				t.Fatalf("%d revisions back, beyond the events kept: %v, want one Sync", tb.g.Revision-last, revisions(sync))
+			}
+			checkState(t, sync[0], tb.g)
 		})
 	}
 }
@@ -254,11 +328,86 @@ func TestASlowWatcherIsDroppedWithoutDelayingTheActs(t *testing.T) {
 			}
 			tb.move()
 			kinds = append(kinds, stream.Moved)
-			// 8 revisions behind, with a buffer of 4: a Sync.
-			checkResumed(t, collect(t, again, tb.g.Revision), seen[3].Revision+4, tb.g)
+			// 9 revisions behind, with a buffer of 4: each it missed.
+			checkEvents(t, collect(t, again, tb.g.Revision), seen[3].Revision, kinds[4:], tb.g)
 			fast.Close()
 			<-done
 			checkEvents(t, got, start, kinds, tb.g)
 		})
 	}
+}
+
+// What happens to a game without a revision of its own reaches its
+// watchers too: a conditional reply that took effect is marked in its
+// move's event, and a game moved to another channel and a reminder come
+// as notices at the revision they happened at.
+func TestNoticesAndConditionalRepliesReachTheWatchers(t *testing.T) {
+	for _, s := range inProcess {
+		t.Run(s.name, func(t *testing.T) {
+			st := s.open(t)
+			h := newHub(t, st, stream.Options{})
+			svc := play.New(st, play.Options{})
+			res, err := svc.Start(ctx, play.NewGame{Guild: "g1", Channel: "c1", White: ann, Black: bob, DaysPerMove: 3, At: t0})
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := res.Game
+			w, err := h.Subscribe(ctx, g.ID, g.Revision)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Black queues a reply to White's first move, which White plays.
+			if _, err := svc.Premove(ctx, play.Act{By: bob.ID, Game: g.ID, Revision: g.Revision, At: t0.Add(time.Minute)}, [][]string{{"h2g3", "g8f6"}}); err != nil {
+				t.Fatal(err)
+			}
+			res, err = svc.Move(ctx, play.Act{By: ann.ID, Game: g.ID, Revision: g.Revision, At: t0.Add(2 * time.Minute)}, "h2g3")
+			if err != nil {
+				t.Fatal(err)
+			}
+			g = res.Game
+			evs := collect(t, w, g.Revision)
+			if m := evs[len(evs)-1].Moves; len(m) != 2 || m[0].Reply || !m[1].Reply || m[1].UCI != "g8f6" {
+				t.Fatalf("the move and its conditional reply: %+v", m)
+			}
+			// The game moves to another channel: a notice.
+			if _, err := svc.Rehome(ctx, g.ID, "c1", "c2"); err != nil {
+				t.Fatal(err)
+			}
+			ev := next(t, w)
+			if ev.Kind != stream.Rehomed || ev.Channel != "c2" || ev.Revision != g.Revision {
+				t.Fatalf("after the move to c2: %v at %d, channel %q", ev.Kind, ev.Revision, ev.Channel)
+			}
+			// White's reminder, 24 hours before the deadline: a notice.
+			rem, err := svc.Remind(ctx, g.ID, g.Deadline.Add(-24*time.Hour))
+			if err != nil || rem.Hours != 24 {
+				t.Fatalf("reminder %+v, %v", rem, err)
+			}
+			ev = next(t, w)
+			if ev.Kind != stream.Reminded || ev.By != ann.ID || ev.Hours != 24 || ev.Revision != g.Revision {
+				t.Fatalf("after the reminder: %v by %q, %d hours, at %d", ev.Kind, ev.By, ev.Hours, ev.Revision)
+			}
+			// Then the game goes on as before.
+			if _, err := svc.Move(ctx, play.Act{By: ann.ID, Game: g.ID, Revision: g.Revision, At: t0.Add(3 * time.Minute)}, "g3h4"); err != nil {
+				t.Fatal(err)
+			}
+			if ev := next(t, w); ev.Kind != stream.Moved || ev.Revision != g.Revision+1 {
+				t.Fatalf("after the next move: %v at %d", ev.Kind, ev.Revision)
+			}
+		})
+	}
+}
+
+// next waits for a watch's next event.
+func next(t testing.TB, w *stream.Watch) *stream.Event {
+	t.Helper()
+	select {
+	case ev, ok := <-w.Events():
+		if !ok {
+			t.Fatalf("the watch ended: %v", w.Err())
+		}
+		return ev
+	case <-time.After(20 * time.Second):
+		t.Fatal("no event")
+	}
+	return nil
 }

@@ -1,4 +1,4 @@
--- Schema 8: puzzles. A player's puzzle record per scope (play.Puzzler),
+-- Schema 9: puzzles. A player's puzzle record per scope (play.Puzzler),
 -- each puzzle's rating and counts (play.PuzzleStats), each server's
 -- daily puzzle (play.DailyPuzzle).
 CREATE TABLE puzzlers (

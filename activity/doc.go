@@ -1,0 +1,42 @@
+// Package activity serves the Discord Activity: a page that Discord's
+// client opens in a channel (from a board's Play here button, or the app's
+// Entry Point command) where the channel's game is shown live and its
+// players move by dragging the men.
+//
+// # Basics
+//
+// The page (page.html, static/activity.js bundled from js/ with the
+// Embedded App SDK) signs its user in: the SDK's authorize gives a code,
+// POST /api/token trades it with Discord's OAuth2 token endpoint (client
+// secret, authorization_code) for an access token, and the SDK's
+// authenticate takes it. GET /api/game names the game the Activity shows
+// (the one its Play here named, else the user's game in the instance's
+// channel, else the channel's) and a signed ticket with which the page
+// follows it (api/watch/TICKET/view and /events: the live page's view and
+// event stream, served as to the user signed in, since an event stream
+// sends no Authorization header and the frame keeps no cookie). POST
+// /api/move plays a move through the round as that user: play's
+// refusals, in their language, the revision check, and the outbox that
+// posts the board in the thread.
+//
+// Before anything is done for a request, its bearer token names the user
+// (/users/@me, remembered five minutes by the token's hash) and the
+// Activity's instance, read with the bot's token, must hold them
+// (remembered ten seconds). Nothing a stranger sends is asked of Discord
+// before its shape is checked; bodies are read up to 1 KiB; requests to
+// Discord in flight are bounded.
+//
+// # Discord's proxy
+//
+// Inside Discord the page is served through discordsays.com, whose root
+// URL mapping points at the listener's Prefix (/activity): every path the
+// page uses is relative, and the listener's own pages are served under
+// Prefix too (Mount). CSP lets nothing but the page's own origin serve
+// it, and any client frame it (see CSP).
+//
+// # Building the script
+//
+// static/activity.js is committed: run `npm ci && npm run build` in js/
+// after changing js/src or the pinned packages (package-lock.json); CI
+// checks that a rebuild gives the same files.
+package activity

@@ -1,0 +1,4 @@
+package activity
+
+// ParseMoveRequest is parseMoveRequest, for the benchmarks.
+var ParseMoveRequest = parseMoveRequest

@@ -1,0 +1,155 @@
+package activity
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+)
+
+// The parsers of what a stranger sends, each checked before anything is
+// asked of Discord or the games: lengths, alphabets, shapes.
+
+// maxBody is the most of a request body read: a code, or a move.
+const maxBody = 1 << 10
+
+// snowflake reports whether id looks like a Discord id: 1 to 20 digits.
+func snowflake(id string) bool {
+	if len(id) == 0 || len(id) > 20 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		if id[i] < '0' || id[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// tokenLike reports whether s is made of 1 to max characters of the
+// alphabet of Discord's codes and tokens: letters, digits, '.', '-', '_'
+// and '~', nothing that means something in a header, a form or a path.
+func tokenLike(s string, max int) bool {
+	if len(s) == 0 || len(s) > max {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '-' || c == '_' || c == '~') {
+			return false
+		}
+	}
+	return true
+}
+
+// validCode reports whether s may be an authorization code.
+func validCode(s string) bool { return tokenLike(s, 128) }
+
+// validToken reports whether s may be an access token.
+func validToken(s string) bool { return tokenLike(s, 256) }
+
+// bearer is the access token of an "Authorization: Bearer" header.
+func bearer(header string) (string, bool) {
+	t, ok := strings.CutPrefix(header, "Bearer ")
+	return t, ok && validToken(t)
+}
+
+// validInstance reports whether s is an Activity instance id as Discord
+// makes them: "i-", the launch's snowflake, "-gc-" and the guild's and
+// channel's, or "-pc-" and the channel's.
+func validInstance(s string) bool {
+	if len(s) > 100 {
+		return false
+	}
+	rest, ok := strings.CutPrefix(s, "i-")
+	if !ok {
+		return false
+	}
+	launch, loc, ok := strings.Cut(rest, "-")
+	if !ok || !snowflake(launch) {
+		return false
+	}
+	if ch, ok := strings.CutPrefix(loc, "pc-"); ok {
+		return snowflake(ch)
+	}
+	ids, ok := strings.CutPrefix(loc, "gc-")
+	if !ok {
+		return false
+	}
+	guild, ch, ok := strings.Cut(ids, "-")
+	return ok && snowflake(guild) && snowflake(ch)
+}
+
+// tokenRequest is the body of POST /api/token.
+type tokenRequest struct {
+	Code string `json:"code"`
+}
+
+// parseTokenRequest reads POST /api/token's body.
+func parseTokenRequest(body []byte) (tokenRequest, error) {
+	var r tokenRequest
+	if err := strictJSON(body, &r); err != nil {
+		return r, err
+	}
+	if !validCode(r.Code) {
+		return r, errors.New("code: want the code the SDK's authorize gave")
+	}
+	return r, nil
+}
+
+// moveRequest is the body of POST /api/activity/move: a move on a game at
+// the revision the page showed, in the instance the page runs in.
+type moveRequest struct {
+	Instance string `json:"instance"`
+	Game     uint64 `json:"game"`
+	Revision int    `json:"rev"`
+	// Move is from and to squares and a promotion, in UCI: "e2e4",
+	// "e7e8q".
+	Move string `json:"move"`
+}
+
+// parseMoveRequest reads POST /api/activity/move's body.
+func parseMoveRequest(body []byte) (moveRequest, error) {
+	var r moveRequest
+	if err := strictJSON(body, &r); err != nil {
+		return r, err
+	}
+	switch {
+	case !validInstance(r.Instance):
+		return r, errors.New("instance: want the Activity's instance id")
+	case r.Game == 0:
+		return r, errors.New("game: want a game's number")
+	case r.Revision < 0 || r.Revision > 1<<31-1:
+		return r, errors.New("rev: want the revision the page showed")
+	case !uciMove(r.Move):
+		return r, errors.New("move: want from and to squares, as e2e4 or e7e8q")
+	}
+	return r, nil
+}
+
+// uciMove reports whether s is a move in UCI's form: two squares and
+// maybe a promotion.
+func uciMove(s string) bool {
+	if len(s) != 4 && len(s) != 5 {
+		return false
+	}
+	for i := 0; i < 4; i += 2 {
+		if s[i] < 'a' || s[i] > 'h' || s[i+1] < '1' || s[i+1] > '8' {
+			return false
+		}
+	}
+	return len(s) == 4 || strings.ContainsRune("qrbn", rune(s[4]))
+}
+
+// strictJSON decodes one JSON object with no unknown fields and nothing
+// after it.
+func strictJSON(body []byte, v any) error {
+	dec := json.NewDecoder(strings.NewReader(string(body)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return errors.New("the body is not the JSON object expected")
+	}
+	if dec.More() {
+		return errors.New("the body holds more than one JSON value")
+	}
+	return nil
+}

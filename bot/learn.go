@@ -1,0 +1,463 @@
+package bot
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/iceagechess/iceage/exercise"
+	"github.com/iceagechess/iceage/game"
+	"github.com/iceagechess/iceage/i18n"
+	"github.com/iceagechess/iceage/lesson"
+	"github.com/iceagechess/iceage/render"
+)
+
+// /learn: the lessons of package lesson, played privately with the
+// two-click menus of a game (a man, then where it goes), in one
+// ephemeral message that each click replaces. The men's menu offers
+// every man of the solver's, and a man's menu every square its move
+// reaches, barred ones too: a lesson teaches why a move is not legal,
+// in the game's own words (exercise, i18n.TryResult). The attempt lives
+// in the custom ids (exercise.Attempt.State: the wrong tries and the
+// moves played), so nothing is kept between clicks but the stars a
+// solved step earns (play.LessonProgress).
+
+func init() {
+	addCommand(appCommand{name: "learn", reach: anywhere, run: (*Bot).learnCommand, help: helpOther, declare: plain("learn")})
+	clicks.handle(idLearnList, func(b *Bot, in *interaction, _ idFields) error { return b.learnList(in) })
+	clicks.handle(idLearnPick, (*Bot).learnPick)
+	clicks.handle(idLearnGo, (*Bot).learnGo)
+	clicks.handle(idLearnMan, (*Bot).learnMan)
+	clicks.handle(idLearnTo, (*Bot).learnTo)
+	clicks.handle(idLearnBack, (*Bot).learnBack)
+	clicks.handle(idLearnHint, (*Bot).learnHint)
+}
+
+var (
+	// idLearnList is the Lessons button: the list of lessons.
+	idLearnList = pattern("ln:list")
+	// idLearnPick is the menu of lessons; its value is a lesson's id.
+	idLearnPick = pattern("ln:pick")
+	// idLearnGo starts a step afresh: Next step, Next lesson, Start again.
+	idLearnGo = pattern("ln:go:{lesson}:{step}")
+	// idLearnMan is the men's menu of a step; its value is a square.
+	idLearnMan = pattern("ln:man:{lesson}:{step}:{state}")
+	// idLearnTo is a man's menu of target squares; its value is a move
+	// in UCI, legal or not.
+	idLearnTo = pattern("ln:to:{lesson}:{step}:{state}")
+	// idLearnBack turns a man's menu back to the men's.
+	idLearnBack = pattern("ln:back:{lesson}:{step}:{state}")
+	// idLearnHint shows a step's hint.
+	idLearnHint = pattern("ln:hint:{lesson}:{step}:{state}")
+)
+
+// learnPictureSize is the side of a lesson's board: read on a phone,
+// in an ephemeral message.
+const learnPictureSize = 400
+
+// learnStep is the step a click is about, with its attempt.
+type learnStep struct {
+	lesson *lesson.Lesson
+	index  int
+	step   *lesson.Step
+	try    *exercise.Attempt
+}
+
+// learnStepOf reads the lesson, step and (when the pattern has one)
+// state of a click; an id the bot did not make is errBadCustomID.
+func learnStepOf(f idFields) (learnStep, error) {
+	l, ok := lesson.ByID(f.str("lesson"))
+	if !ok {
+		return learnStep{}, fmt.Errorf("%w: lesson %q", errBadCustomID, f.str("lesson"))
+	}
+	n, err := f.num("step")
+	if err != nil || n >= uint64(len(l.Steps)) {
+		return learnStep{}, fmt.Errorf("%w: step %q of %s", errBadCustomID, f.str("step"), l.ID)
+	}
+	s := learnStep{lesson: l, index: int(n), step: &l.Steps[n]}
+	state := f.str("state")
+	if state == "" {
+		state = "0"
+	}
+	s.try, err = exercise.Restore(&s.step.Exercise, state)
+	if err != nil {
+		return learnStep{}, fmt.Errorf("%w: %v", errBadCustomID, err)
+	}
+	return s, nil
+}
+
+// ids of a step's buttons and menus at its attempt's state.
+func (s *learnStep) id(p idPattern) string { return p.id(s.lesson.ID, s.index, s.try.State()) }
+
+// stars writes n stars of most: ★★☆.
+func stars(n, most int) string {
+	n = min(max(n, 0), most)
+	return strings.Repeat("★", n) + strings.Repeat("☆", most-n)
+}
+
+func (b *Bot) learnCommand(in *interaction, _ discordgo.ApplicationCommandInteractionData) error {
+	m, err := b.learnListMessage(in)
+	if err != nil {
+		return err
+	}
+	m.Flags = discordgo.MessageFlagsEphemeral
+	return in.respond(m)
+}
+
+// learnList answers the Lessons button: the list, in place.
+func (b *Bot) learnList(in *interaction) error {
+	m, err := b.learnListMessage(in)
+	if err != nil {
+		return err
+	}
+	return in.update(learnReplacing(m))
+}
+
+// learnReplacing makes m replace a message wholly: its old pictures and
+// embeds go.
+func learnReplacing(m *message) *message {
+	if m.Attachments == nil {
+		m.Attachments = []attachment{}
+	}
+	if m.Embeds == nil {
+		m.Embeds = []*discordgo.MessageEmbed{}
+	}
+	return m
+}
+
+// learnListMessage lists the lessons with the stars the user earned.
+func (b *Bot) learnListMessage(in *interaction) (*message, error) {
+	p, err := b.play.LessonProgress(in.ctx, in.user)
+	if err != nil {
+		return nil, err
+	}
+	var lines []string
+	menu := discordgo.SelectMenu{CustomID: idLearnPick.id(), Placeholder: tr(in.lang, "learn.pick_lesson", nil)}
+	total, most := 0, 0
+	for k, l := range lesson.All() {
+		got := p.Total(l.ID)
+		total, most = total+got, most+l.MaxStars()
+		title := strconv.Itoa(k+1) + ". " + tr(in.lang, l.TitleID(), nil)
+		lines = append(lines, fmt.Sprintf("%s · %s", title, stars(got, l.MaxStars())))
+		menu.Options = append(menu.Options, discordgo.SelectMenuOption{Label: truncate(title, 100), Value: l.ID,
+			Description: truncate(i18n.N(in.lang, "learn.progress", got, map[string]any{"Max": l.MaxStars()}), 100)})
+	}
+	desc := tr(in.lang, "learn.intro", nil) + "\n\n" + strings.Join(lines, "\n")
+	m := &message{Embeds: []*discordgo.MessageEmbed{{Title: tr(in.lang, "learn.title", nil), Description: truncate(desc, 4096), Color: colorOngoing,
+		Footer: &discordgo.MessageEmbedFooter{Text: i18n.N(in.lang, "learn.progress", total, map[string]any{"Max": most})}}}}
+	m.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{menu}}}
+	return m, nil
+}
+
+// learnPick opens the lesson chosen in the list at its first step.
+func (b *Bot) learnPick(in *interaction, _ idFields) error {
+	v, err := menuValue(in)
+	if err != nil {
+		return err
+	}
+	l, ok := lesson.ByID(v)
+	if !ok {
+		return fmt.Errorf("%w: lesson %q", errBadCustomID, v)
+	}
+	s := learnStep{lesson: l, step: &l.Steps[0]}
+	if s.try, err = exercise.New(&s.step.Exercise); err != nil {
+		return err
+	}
+	return b.learnShow(in, &s, learnNote{})
+}
+
+// learnGo starts a step afresh.
+func (b *Bot) learnGo(in *interaction, f idFields) error {
+	s, err := learnStepOf(f)
+	if err != nil {
+		return err
+	}
+	return b.learnShow(in, &s, learnNote{})
+}
+
+// learnMan shows the squares the chosen man's move reaches.
+func (b *Bot) learnMan(in *interaction, f idFields) error {
+	s, err := learnStepOf(f)
+	if err != nil {
+		return err
+	}
+	v, err := menuValue(in)
+	if err != nil {
+		return err
+	}
+	from, err := game.ParseSquare(v)
+	if err != nil {
+		return fmt.Errorf("%w: square %q", errBadCustomID, v)
+	}
+	pos := s.try.Position()
+	targets := exercise.Targets(&pos, from)
+	if len(targets) == 0 {
+		return fmt.Errorf("%w: no man of the solver's on %s", errBadCustomID, from)
+	}
+	return b.learnShow(in, &s, learnNote{from: from, targets: targets})
+}
+
+// learnBack turns back to the men's menu.
+func (b *Bot) learnBack(in *interaction, f idFields) error {
+	s, err := learnStepOf(f)
+	if err != nil {
+		return err
+	}
+	return b.learnShow(in, &s, learnNote{})
+}
+
+// learnHint shows the step's hint.
+func (b *Bot) learnHint(in *interaction, f idFields) error {
+	s, err := learnStepOf(f)
+	if err != nil {
+		return err
+	}
+	return b.learnShow(in, &s, learnNote{hint: true})
+}
+
+// learnTo tries the chosen move and answers: why not, what went wrong,
+// the reply, or the stars.
+func (b *Bot) learnTo(in *interaction, f idFields) error {
+	s, err := learnStepOf(f)
+	if err != nil {
+		return err
+	}
+	v, err := menuValue(in)
+	if err != nil {
+		return err
+	}
+	mv, err := game.ParseUCI(v)
+	if err != nil {
+		return fmt.Errorf("%w: move %q", errBadCustomID, v)
+	}
+	pos := s.try.Position()
+	if !isTarget(&pos, mv) {
+		return fmt.Errorf("%w: %s is no target of the menu", errBadCustomID, v)
+	}
+	r := s.try.Try(mv)
+	if r.Verdict == exercise.Solved {
+		return b.learnSolved(in, &s, &r)
+	}
+	return b.learnShow(in, &s, learnNote{result: &r})
+}
+
+// isTarget reports whether m is among the targets a menu offers.
+func isTarget(pos *game.Position, m game.Move) bool {
+	for _, t := range exercise.Targets(pos, m.From()) {
+		if t.Move == m {
+			return true
+		}
+	}
+	return false
+}
+
+// learnNote is what a step's message says besides the step: a man
+// chosen and its targets, a try's result, the hint.
+type learnNote struct {
+	from    game.Square
+	targets []exercise.Target
+	result  *exercise.Result
+	hint    bool
+}
+
+// learnPicture draws a step's board for the clicker.
+func (b *Bot) learnPicture(in *interaction, s *learnStep, pos *game.Position, from game.Square, refused *game.MoveError, last game.Move) (image, error) {
+	var png bytes.Buffer
+	opt := render.Options{Theme: b.theme(in.ctx, in.user), Size: learnPictureSize, Words: i18n.BoardWords{Lang: in.lang}, FastPNG: true, LastMove: last}
+	if err := s.step.Picture(&png, pos, from, refused, opt); err != nil {
+		return image{}, fmt.Errorf("bot: drawing step %d of lesson %s: %w", s.index+1, s.lesson.ID, err)
+	}
+	return image{name: "lesson.png", data: png.Bytes(), alt: i18n.BoardDescription(in.lang, pos)}, nil
+}
+
+// learnEmbed is a step's text: the lesson, the rule, the goal.
+func learnEmbed(lang i18n.Lang, s *learnStep) *discordgo.MessageEmbed {
+	l := s.lesson
+	desc := tr(lang, l.IntroID(), nil) + "\n\n**" + tr(lang, "learn.goal", nil) + ":** " + tr(lang, l.GoalID(s.index), nil) +
+		"\n" + i18n.N(lang, "learn.stars_rule", s.step.Exercise.Par, nil)
+	return &discordgo.MessageEmbed{Title: strconv.Itoa(lesson.Index(l.ID)+1) + ". " + tr(lang, l.TitleID(), nil), Description: desc, Color: colorOngoing,
+		Image:  &discordgo.MessageEmbedImage{URL: "attachment://lesson.png"},
+		Footer: &discordgo.MessageEmbedFooter{Text: tr(lang, "learn.step", map[string]any{"Step": s.index + 1, "Steps": len(l.Steps)})}}
+}
+
+// learnShow shows a step as its attempt stands, with the note.
+func (b *Bot) learnShow(in *interaction, s *learnStep, n learnNote) error {
+	pos := s.try.Position()
+	var refused *game.MoveError
+	var content []string
+	if r := n.result; r != nil {
+		switch r.Verdict {
+		case exercise.Illegal, exercise.Missed:
+			errors.As(r.Err, &refused)
+			line := "❌ **" + tr(in.lang, "learn.wrong", nil) + ":** " + i18n.TryResult(in.lang, r)
+			if r.Verdict == exercise.Missed {
+				line += " " + tr(in.lang, "learn.back_to_start", nil)
+			}
+			content = append(content, line)
+		case exercise.Going:
+			content = append(content, "✅ "+tr(in.lang, "learn.going", map[string]any{"Move": r.Move.SAN, "Reply": r.Reply.SAN}))
+		}
+		if r.IceAge != nil {
+			content = append(content, "❄️ "+tr(in.lang, "iceage.title", nil)+" "+i18n.FrozenMen(in.lang, r.IceAge.Frozen))
+		}
+	}
+	from := game.NoSquare
+	if n.targets != nil {
+		from = n.from
+	}
+	last := game.NullMove
+	if r := n.result; r != nil && r.Verdict == exercise.Going {
+		last = r.Reply.Move
+	}
+	pic, err := b.learnPicture(in, s, &pos, from, refused, last)
+	if err != nil {
+		return err
+	}
+	e := learnEmbed(in.lang, s)
+	if n.hint {
+		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: "💡 " + tr(in.lang, "learn.hint", nil), Value: tr(in.lang, s.lesson.HintID(s.index), nil)})
+	}
+	m := &message{Content: strings.Join(content, "\n"), Embeds: []*discordgo.MessageEmbed{e}}
+	m.attach(pic)
+	if r := n.result; r != nil && r.Verdict == exercise.Missed {
+		// What went wrong, as it stood after the move (and its Ice Age).
+		var png bytes.Buffer
+		opt := render.Options{Theme: b.theme(in.ctx, in.user), Size: learnPictureSize, Words: i18n.BoardWords{Lang: in.lang}, FastPNG: true, LastMove: r.Move.Move}
+		if r.Replied {
+			opt.LastMove = r.Reply.Move
+		}
+		if err := render.PNG(&png, &r.After, opt); err != nil {
+			return fmt.Errorf("bot: drawing a missed try of lesson %s: %w", s.lesson.ID, err)
+		}
+		m.attach(image{name: "missed.png", data: png.Bytes(), alt: i18n.BoardDescription(in.lang, &r.After)})
+		m.Embeds = append(m.Embeds, &discordgo.MessageEmbed{Color: colorOngoing, Title: r.Move.SAN, Image: &discordgo.MessageEmbedImage{URL: "attachment://missed.png"}})
+	}
+	var first discordgo.MessageComponent
+	if n.targets != nil {
+		first = learnTargetMenu(in.lang, s, &pos, n.from, n.targets)
+	} else {
+		first = learnMenMenu(in.lang, s, &pos)
+	}
+	nav := []discordgo.MessageComponent{}
+	if n.targets != nil {
+		nav = append(nav, discordgo.Button{Label: tr(in.lang, "clickmove.other_man", nil), Style: discordgo.SecondaryButton,
+			CustomID: s.id(idLearnBack), Emoji: &discordgo.ComponentEmoji{Name: "↩️"}})
+	}
+	if !n.hint {
+		nav = append(nav, discordgo.Button{Label: tr(in.lang, "learn.hint", nil), Style: discordgo.SecondaryButton,
+			CustomID: s.id(idLearnHint), Emoji: &discordgo.ComponentEmoji{Name: "💡"}})
+	}
+	if s.try.Moves() > 0 {
+		nav = append(nav, discordgo.Button{Label: tr(in.lang, "learn.restart", nil), Style: discordgo.SecondaryButton,
+			CustomID: idLearnGo.id(s.lesson.ID, s.index), Emoji: &discordgo.ComponentEmoji{Name: "🔄"}})
+	}
+	nav = append(nav, discordgo.Button{Label: tr(in.lang, "learn.lessons", nil), Style: discordgo.SecondaryButton, CustomID: idLearnList.id(),
+		Emoji: &discordgo.ComponentEmoji{Name: "📚"}})
+	m.Components = []discordgo.MessageComponent{
+		discordgo.ActionsRow{Components: []discordgo.MessageComponent{first}},
+		discordgo.ActionsRow{Components: nav},
+	}
+	return b.learnAnswer(in, m)
+}
+
+// learnAnswer replaces the lesson's message, or opens it.
+func (b *Bot) learnAnswer(in *interaction, m *message) error {
+	if onEphemeral(in) {
+		return in.update(learnReplacing(m))
+	}
+	m.Flags = discordgo.MessageFlagsEphemeral
+	return in.respond(m)
+}
+
+// learnMenMenu offers every man of the solver's that has a square to
+// try (a king walled in by its own men has none).
+func learnMenMenu(lang i18n.Lang, s *learnStep, pos *game.Position) discordgo.SelectMenu {
+	menu := discordgo.SelectMenu{CustomID: s.id(idLearnMan), Placeholder: tr(lang, "clickmove.pick_man", nil)}
+	for _, sq := range exercise.Men(pos) {
+		if len(exercise.Targets(pos, sq)) > 0 && len(menu.Options) < maxChoices {
+			menu.Options = append(menu.Options, discordgo.SelectMenuOption{Label: i18n.ManOn(lang, pos.PieceAt(sq), sq), Value: sq.String()})
+		}
+	}
+	return menu
+}
+
+// learnTargetMenu offers every square the man's move reaches (at most
+// 25: a queen in the open reaches 27, and the farthest go).
+func learnTargetMenu(lang i18n.Lang, s *learnStep, pos *game.Position, from game.Square, targets []exercise.Target) discordgo.SelectMenu {
+	menu := discordgo.SelectMenu{CustomID: s.id(idLearnTo), Placeholder: tr(lang, "learn.pick_target", nil)}
+	for _, t := range targets[:min(len(targets), maxChoices)] {
+		to := t.Move.To()
+		label := to.String()
+		if p := t.Move.Promotion(); p != game.NoKind {
+			label += "=" + string(p.Letter())
+		}
+		if x := pos.PieceAt(from); x.Kind() == game.King && (to.File()-from.File() == 2 || from.File()-to.File() == 2) {
+			label = pos.SAN(t.Move)
+		}
+		desc := tr(lang, "clickmove.to", map[string]any{"Square": to.String()})
+		switch victim := pos.PieceAt(to); {
+		case pos.IsIce(to):
+			desc = tr(lang, "clickmove.takes_ice", nil)
+		case victim != game.NoPiece:
+			desc = tr(lang, "clickmove.takes", map[string]any{"Victim": i18n.PieceForms(lang, victim.Kind())})
+		}
+		menu.Options = append(menu.Options, discordgo.SelectMenuOption{Label: label, Value: t.Move.UCI(), Description: truncate(desc, 100)})
+	}
+	return menu
+}
+
+// learnSolved keeps the stars of a solved step and shows them, with the
+// way on.
+func (b *Bot) learnSolved(in *interaction, s *learnStep, r *exercise.Result) error {
+	earned := s.try.Stars()
+	p, err := b.play.EarnLessonStars(in.ctx, in.user, s.lesson.ID, s.index, earned, b.cfg.Now())
+	if err != nil {
+		return fmt.Errorf("bot: keeping the stars of %s for %s: %w", s.lesson.ID, in.user, err)
+	}
+	last := r.Move.Move
+	if r.Replied {
+		last = r.Reply.Move
+	}
+	pic, err := b.learnPicture(in, s, &r.After, game.NoSquare, nil, last)
+	if err != nil {
+		return err
+	}
+	lines := []string{"✅ " + tr(in.lang, "learn.solved", map[string]any{"Move": r.Move.SAN}) + " " +
+		tr(in.lang, "learn.earned", map[string]any{"Stars": stars(earned, exercise.MaxStars)})}
+	if r.IceAge != nil {
+		lines = append(lines, "❄️ "+tr(in.lang, "iceage.title", nil)+" "+i18n.FrozenMen(in.lang, r.IceAge.Frozen))
+	}
+	done := true
+	for k := range s.lesson.Steps {
+		done = done && p.Best(s.lesson.ID, k) > 0
+	}
+	next := discordgo.Button{Style: discordgo.PrimaryButton, Emoji: &discordgo.ComponentEmoji{Name: "➡️"}}
+	k := lesson.Index(s.lesson.ID)
+	switch {
+	case s.index+1 < len(s.lesson.Steps):
+		next.Label, next.CustomID = tr(in.lang, "learn.next_step", nil), idLearnGo.id(s.lesson.ID, s.index+1)
+	case k+1 < len(lesson.All()):
+		next.Label, next.CustomID = tr(in.lang, "learn.next_lesson", nil), idLearnGo.id(lesson.All()[k+1].ID, 0)
+	default:
+		next.Label, next.CustomID = tr(in.lang, "learn.lessons", nil), idLearnList.id()
+		lines = append(lines, "🏁 "+tr(in.lang, "learn.all_done", nil))
+	}
+	if done && s.index+1 == len(s.lesson.Steps) {
+		lines = append(lines, "🎓 "+tr(in.lang, "learn.lesson_done", nil)+" "+
+			i18n.N(in.lang, "learn.progress", p.Total(s.lesson.ID), map[string]any{"Max": s.lesson.MaxStars()}))
+	}
+	m := &message{Content: strings.Join(lines, "\n"), Embeds: []*discordgo.MessageEmbed{learnEmbed(in.lang, s)}}
+	m.attach(pic)
+	m.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		next,
+		discordgo.Button{Label: tr(in.lang, "learn.restart", nil), Style: discordgo.SecondaryButton, CustomID: idLearnGo.id(s.lesson.ID, s.index),
+			Emoji: &discordgo.ComponentEmoji{Name: "🔄"}},
+		discordgo.Button{Label: tr(in.lang, "learn.lessons", nil), Style: discordgo.SecondaryButton, CustomID: idLearnList.id(),
+			Emoji: &discordgo.ComponentEmoji{Name: "📚"}},
+	}}}
+	return b.learnAnswer(in, m)
+}

@@ -1,0 +1,127 @@
+package web
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/iceagechess/iceage/internal/browsertest"
+)
+
+// iceCount is how many squares of the drawn board hold ice.
+const iceCount = `document.querySelectorAll("#board g[data-ice]").length`
+
+// TestTheBoardShowsIceAndReplays: the page draws the ice, goes back to
+// the start and forward again, and takes a move made meanwhile without a
+// reload.
+func TestTheBoardShowsIceAndReplays(t *testing.T) {
+	ctx := browsertest.New(t, 1200, 900)
+	x := newSite(t, "g1", Options{})
+	x.move("e2d3")
+	if err := chromedp.Do(ctx,
+		chromedp.Navigate(x.srv.URL+x.path()),
+		chromedp.WaitVisible(chromedp.CSS("#board svg")),
+		chromedp.Evaluate[chromedp.Void](`window.noReload = true`),
+	); err != nil {
+		t.Fatal(err)
+	}
+	eval := func(expr string) int {
+		t.Helper()
+		n, err := chromedp.Run(ctx, chromedp.Evaluate[int](expr))
+		if err != nil {
+			t.Fatalf("%s: %v", expr, err)
+		}
+		return n
+	}
+	if n := eval(iceCount); n != 31 {
+		t.Fatalf("the board shows %d squares of ice after exd3, want 31", n)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.querySelector("#live.on") !== null`, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+		t.Fatalf("the page never said it was live: %v", err)
+	}
+	x.move("g7f6")
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.querySelectorAll("#moves button.move").length === 2`, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+		t.Fatalf("Black's move did not appear: %v", err)
+	}
+	if ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`window.noReload === true`)); err != nil || !ok {
+		t.Fatal("the page was reloaded to show the move")
+	}
+	if n := eval(iceCount); n != 30 {
+		t.Errorf("after gxf6 the board shows %d squares of ice, want 30", n)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#first"))); err != nil {
+		t.Fatal(err)
+	}
+	if n := eval(iceCount); n != 32 {
+		t.Errorf("at the start the board shows %d squares of ice, want 32", n)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#next"))); err != nil {
+		t.Fatal(err)
+	}
+	if n := eval(iceCount); n != 31 {
+		t.Errorf("after the first move the board shows %d squares of ice, want 31", n)
+	}
+	if got, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector("#moves button.at").textContent`)); got != "exd3" {
+		t.Errorf("the move marked in the list is %q, want exd3", got)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#last"))); err != nil {
+		t.Fatal(err)
+	}
+	if n := eval(iceCount); n != 30 {
+		t.Errorf("back at the last move the board shows %d squares of ice, want 30", n)
+	}
+}
+
+// TestScreenshots saves the page on a desktop and on a phone, in English
+// and Russian, when ICEAGE_SCREENSHOTS names a folder (docs/images).
+func TestScreenshots(t *testing.T) {
+	dir := os.Getenv("ICEAGE_SCREENSHOTS")
+	if dir == "" {
+		t.Skip("set ICEAGE_SCREENSHOTS to a folder to save the screenshots")
+	}
+	for _, shot := range []struct {
+		name          string
+		width, height int
+		lang          string
+	}{{"web-desktop-en.png", 1280, 800, "en"}, {"web-desktop-ru.png", 1280, 800, "ru"}, {"web-phone-en.png", 400, 860, "en"}, {"web-phone-ru.png", 400, 860, "ru"}} {
+		t.Run(shot.name, func(t *testing.T) {
+			ctx := browsertest.New(t, 1280, 900, chromedp.Flag("accept-lang", shot.lang))
+			x := showcase(t)
+			if err := chromedp.Do(ctx,
+				chromedp.EmulateViewport(int64(shot.width), int64(shot.height)),
+				chromedp.Navigate(x.srv.URL+x.path()),
+				chromedp.WaitVisible(chromedp.CSS("#board svg")),
+				chromedp.Sleep(500*time.Millisecond), // the men's pictures
+			); err != nil {
+				t.Fatal(err)
+			}
+			png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, shot.name), png, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// showcase is a game at Black's 20th move, which brings the Ice Age,
+// with men that would freeze: the page marks them.
+func showcase(t *testing.T) *site {
+	for seed := uint64(1); seed < 200; seed++ {
+		x := newSite(t, "g1", Options{})
+		if !x.randomMoves(39, seed) {
+			continue
+		}
+		pos, _ := x.g.Position()
+		if len(pos.WouldFreeze().Squares()) >= 2 {
+			return x
+		}
+	}
+	t.Fatal("no game of 39 random moves has two men that would freeze")
+	return nil
+}

@@ -1,0 +1,357 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/iceagechess/iceage/game"
+	"github.com/iceagechess/iceage/i18n"
+	"github.com/iceagechess/iceage/play"
+)
+
+// view is a game as its page shows it, at one revision, in one language:
+// every position from the start, so that the page replays the moves
+// with their Ice Ages without asking again.
+type view struct {
+	Game  uint64 `json:"game"`
+	Rev   int    `json:"rev"`
+	Over  bool   `json:"over"`
+	White seat   `json:"white"`
+	Black seat   `json:"black"`
+	// Plies are the start (Plies[0]) and the position after each move.
+	Plies []ply `json:"plies"`
+	// Status are the lines under the board: whose move, check, the Ice
+	// Age countdown, the men that would freeze, the deadline; or the
+	// result.
+	Status []string `json:"status"`
+	// Result is the outcome in words, "" while the game goes on.
+	Result string `json:"result,omitempty"`
+	// Deadline is when the side to move loses on time (RFC 3339), ""
+	// without one: the page says it in the viewer's time zone.
+	Deadline string `json:"deadline,omitempty"`
+	// Clocks are a live game's clocks, in seconds (White, Black): each
+	// side's time as its turn began. ClockRuns is the side whose clock
+	// runs ("w" or "b"), since ClockSince (RFC 3339): the page counts it
+	// down from there.
+	Clocks     []float64 `json:"clocks,omitempty"`
+	ClockRuns  string    `json:"clockRuns,omitempty"`
+	ClockSince string    `json:"clockSince,omitempty"`
+	// Turn is the side to move: "w" or "b".
+	Turn string `json:"turn"`
+	// Base and Prev make a view a step from revision Prev: its Plies
+	// come after the first Base of that revision's, which it shares.
+	// Base 0 is a whole view.
+	Base int `json:"base,omitempty"`
+	Prev int `json:"prev,omitempty"`
+}
+
+type seat struct {
+	Name   string `json:"name"`
+	Rating string `json:"rating,omitempty"`
+}
+
+// ply is one position of the game and the move that led to it.
+type ply struct {
+	// Label is the move numbered, "12. Nxf6" or "12… Nxf6"; SAN alone.
+	Label string `json:"label,omitempty"`
+	SAN   string `json:"san,omitempty"`
+	// Number is the move's number; Black says it was Black's.
+	Number int  `json:"number,omitempty"`
+	Black  bool `json:"black,omitempty"`
+	// Board is the position's board: FEN's first field, '*' for ice.
+	Board string `json:"board"`
+	From  string `json:"from,omitempty"`
+	To    string `json:"to,omitempty"`
+	// Check is the square of the king in check, if one is.
+	Check string `json:"check,omitempty"`
+	// Freeze are the men that would freeze in the Ice Age to come, while
+	// it is near.
+	Freeze []string `json:"freeze,omitempty"`
+	// Countdown says when the next Ice Age comes.
+	Countdown string `json:"countdown"`
+	// IceAge says what the Ice Age this move brought did; Frozen and
+	// Filled are its squares.
+	IceAge string   `json:"iceAge,omitempty"`
+	Frozen []string `json:"frozen,omitempty"`
+	Filled []string `json:"filled,omitempty"`
+}
+
+// freezeNear is how many Black moves before an Ice Age the page marks
+// the men that would freeze.
+const freezeNear = 5
+
+// makeView builds the view of g in lang.
+func (s *Server) makeView(ctx context.Context, g *play.Game, lang i18n.Lang) (*view, error) {
+	start, err := game.ParseFEN(g.StartFEN)
+	if err != nil {
+		return nil, err
+	}
+	v := &view{Game: g.ID, Rev: g.Revision, Over: g.Over(), White: s.seat(ctx, g, game.White, lang), Black: s.seat(ctx, g, game.Black, lang)}
+	m := game.NewMatch(start)
+	v.Plies = append(v.Plies, plyOf(lang, &start, nil))
+	for _, mv := range g.Moves {
+		x, err := game.ParseUCI(mv.UCI)
+		if err != nil {
+			return nil, err
+		}
+		before := m.Position()
+		p, err := m.PlayMove(x)
+		if err != nil {
+			return nil, err
+		}
+		after := m.Position()
+		pl := plyOf(lang, &after, &p)
+		pl.Label = i18n.MoveLabel(before.FullMoveNumber(), before.Turn(), p.SAN)
+		pl.Number, pl.Black = before.FullMoveNumber(), before.Turn() == game.Black
+		v.Plies = append(v.Plies, pl)
+	}
+	pos := m.Position()
+	v.Turn = "w"
+	if pos.Turn() == game.Black {
+		v.Turn = "b"
+	}
+	if k := g.Clock; k != nil {
+		v.Clocks = []float64{k.Left[game.White].Seconds(), k.Left[game.Black].Seconds()}
+		if k.Running() && !g.Over() {
+			v.ClockRuns, v.ClockSince = v.Turn, k.Since.UTC().Format(time.RFC3339Nano)
+		}
+	}
+	if g.Over() {
+		v.Result = i18n.Outcome(lang, g.Outcome)
+		v.Status = append(v.Status, v.Result)
+		// The last position shows no would-be freeze of a game over.
+		last := &v.Plies[len(v.Plies)-1]
+		last.Freeze = nil
+		return v, nil
+	}
+	turn := "board.turn.white"
+	if pos.Turn() == game.Black {
+		turn = "board.turn.black"
+	}
+	v.Status = append(v.Status, i18n.T(lang, turn, map[string]any{"Player": g.ToMove().Name, "Number": pos.FullMoveNumber()}))
+	if pos.InCheck() {
+		v.Status = append(v.Status, i18n.T(lang, "board.check", nil))
+	}
+	v.Status = append(v.Status, i18n.IceAgeCountdown(lang, &pos))
+	if w := i18n.WouldFreeze(lang, &pos); w != "" {
+		v.Status = append(v.Status, w)
+	}
+	if o := g.DrawOffer; o != nil {
+		v.Status = append(v.Status, i18n.T(lang, "board.draw_offered", map[string]any{"Player": nameIn(g, o.By, lang)}))
+	}
+	if !g.Deadline.IsZero() && g.EngineToMove() == 0 && g.Clock == nil {
+		v.Deadline = g.Deadline.UTC().Format(time.RFC3339)
+	}
+	return v, nil
+}
+
+// plyOf describes pos, reached by p (nil for the start).
+func plyOf(lang i18n.Lang, pos *game.Position, p *game.Played) ply {
+	fen := pos.FEN()
+	board, _, _ := strings.Cut(fen, " ")
+	out := ply{Board: board, Countdown: i18n.IceAgeCountdown(lang, pos)}
+	if p != nil {
+		out.SAN = p.SAN
+		if len(p.UCI) >= 4 {
+			out.From, out.To = p.UCI[:2], p.UCI[2:4]
+		}
+		if e := p.IceAge; e != nil {
+			out.IceAge = i18n.IceAgeNews(lang, e)
+			for _, f := range e.Frozen {
+				out.Frozen = append(out.Frozen, f.Square.String())
+			}
+			for _, sq := range e.Filled.Squares() {
+				out.Filled = append(out.Filled, sq.String())
+			}
+		}
+	}
+	if pos.InCheck() {
+		if k, ok := pos.KingSquare(pos.Turn()); ok {
+			out.Check = k.String()
+		}
+	}
+	if !pos.Outcome().Over() && pos.BlackMovesToIceAge() <= freezeNear {
+		for _, sq := range pos.WouldFreeze().Squares() {
+			out.Freeze = append(out.Freeze, sq.String())
+		}
+	}
+	return out
+}
+
+// seat is a player as the page names them, with their rating in the
+// game's server.
+func (s *Server) seat(ctx context.Context, g *play.Game, c game.Color, lang i18n.Lang) seat {
+	st := g.Seat(c)
+	out := seat{Name: nameIn(g, st.ID, lang)}
+	if g.Engine[c&1] > 0 || s.opts.Play == nil {
+		return out
+	}
+	p, err := s.opts.Play.Player(ctx, g.Guild, st.ID)
+	if err != nil {
+		return out
+	}
+	r := p.Rating.At(s.opts.Now())
+	out.Rating = i18n.Decimal(lang, math.Round(r.Rating), 0)
+	if r.Provisional() {
+		out.Rating += "?"
+	}
+	return out
+}
+
+// nameIn is the name of the player user of g: their display name, or
+// the colour they play.
+func nameIn(g *play.Game, user string, lang i18n.Lang) string {
+	for _, c := range []game.Color{game.White, game.Black} {
+		if st := g.Seat(c); st.ID == user {
+			if st.Name != "" {
+				return st.Name
+			}
+			return i18n.ColorName(lang, c)
+		}
+	}
+	return ""
+}
+
+// views keeps the views last made, as JSON, so that a revision is made
+// once for all its watchers in a language, however many there are:
+// whole, and as a step from the revision before (the positions it adds
+// to those the watchers have), which is what a watcher that saw that
+// revision is sent.
+type views struct {
+	s     *Server
+	mu    sync.Mutex
+	games map[uint64]*gameViews
+}
+
+type gameViews struct {
+	rev    int
+	used   time.Time // last asked for, for the eviction of the least used
+	byLang map[i18n.Lang]*madeView
+	// prev are the views of the revision before, while this one's are
+	// made from them.
+	prev *gameViews
+}
+
+type madeView struct {
+	once sync.Once
+	prev *madeView // the revision before's, in the same language; nil if none
+	rev  int
+	v    *view // set under views.mu once made
+	data []byte
+	// step is the view as a step from revision prevRev: the positions
+	// after the Base first, which it shares; nil when it has none.
+	prevRev int
+	step    []byte
+	err     error
+}
+
+// json returns the view for a watcher that has revision seen: a step
+// from it when there is one, else the whole view.
+func (mv *madeView) json(seen int) []byte {
+	if mv.step != nil && seen == mv.prevRev {
+		return mv.step
+	}
+	return mv.data
+}
+
+// maxViewedGames bounds the games whose views are kept (each holds its
+// last two revisions in the languages asked for): past it, the game
+// asked for least lately is dropped, and made again if asked for.
+const maxViewedGames = 512
+
+func newViews(s *Server) *views { return &views{s: s, games: map[uint64]*gameViews{}} }
+
+// get returns game id's view in lang at revision rev or later, reading
+// the game once for every watcher of the revision.
+func (vs *views) get(ctx context.Context, id uint64, rev int, lang i18n.Lang) (*madeView, error) {
+	vs.mu.Lock()
+	gv := vs.games[id]
+	if gv == nil || gv.rev < rev {
+		if gv == nil && len(vs.games) >= maxViewedGames {
+			vs.evict()
+		}
+		if gv != nil {
+			gv.prev = nil // one revision back is all a step needs
+		}
+		gv = &gameViews{rev: rev, byLang: map[i18n.Lang]*madeView{}, prev: gv}
+		vs.games[id] = gv
+	}
+	gv.used = time.Now()
+	mv := gv.byLang[lang]
+	if mv == nil {
+		mv = &madeView{}
+		if gv.prev != nil {
+			mv.prev = gv.prev.byLang[lang]
+		}
+		gv.byLang[lang] = mv
+	}
+	vs.mu.Unlock()
+	mv.once.Do(func() { vs.make(ctx, id, lang, mv) })
+	if mv.err != nil {
+		vs.mu.Lock()
+		if cur := vs.games[id]; cur == gv {
+			delete(vs.games, id) // an error is not kept
+		}
+		vs.mu.Unlock()
+		return nil, mv.err
+	}
+	return mv, nil
+}
+
+// evict drops the game asked for least lately; views.mu is held.
+func (vs *views) evict() {
+	var oldest uint64
+	var at time.Time
+	for id, gv := range vs.games {
+		if at.IsZero() || gv.used.Before(at) {
+			oldest, at = id, gv.used
+		}
+	}
+	delete(vs.games, oldest)
+}
+
+// make makes mv: the game read, its view, and the step from the view
+// before when that was made.
+func (vs *views) make(ctx context.Context, id uint64, lang i18n.Lang, mv *madeView) {
+	g, err := vs.s.opts.Play.Game(ctx, id)
+	if err != nil {
+		mv.err = err
+		return
+	}
+	v, err := vs.s.makeView(ctx, &g, lang)
+	if err != nil {
+		mv.err = err
+		return
+	}
+	mv.rev = v.Rev
+	if mv.data, mv.err = json.Marshal(v); mv.err != nil {
+		return
+	}
+	vs.mu.Lock()
+	mv.v = v
+	var prev *view
+	if mv.prev != nil {
+		prev = mv.prev.v
+		mv.prev = nil
+	}
+	vs.mu.Unlock()
+	if prev == nil || prev.Rev >= v.Rev {
+		return
+	}
+	k := 0
+	for k < len(prev.Plies) && k < len(v.Plies) && prev.Plies[k].Board == v.Plies[k].Board && prev.Plies[k].SAN == v.Plies[k].SAN {
+		k++
+	}
+	if k == 0 {
+		return
+	}
+	step := *v
+	step.Plies, step.Base, step.Prev = v.Plies[k:], k, prev.Rev
+	if b, err := json.Marshal(step); err == nil {
+		mv.prevRev, mv.step = prev.Rev, b
+	}
+}
