@@ -40,7 +40,7 @@ func init() {
 				option("leaderboard", "board", discordgo.ApplicationCommandOptionString, false, boardGames, boardPuzzles))
 		}})
 	addCommand(appCommand{name: "stats", run: (*Bot).statsCommand, help: helpResults + 2,
-		declare: plain("stats", option("stats", "user", discordgo.ApplicationCommandOptionUser, false))})
+		declare: plain("stats", option("stats", "user", discordgo.ApplicationCommandOptionUser, false), speedOption())})
 	addCommand(appCommand{name: "history", run: (*Bot).historyCommand, help: helpResults + 3,
 		declare: plain("history", option("history", "user", discordgo.ApplicationCommandOptionUser, false))})
 	addCommand(appCommand{name: "pgn", reach: anywhere, run: (*Bot).pgnCommand, help: helpResults + 4, declare: declarePick("pgn")})
@@ -99,7 +99,7 @@ func (b *Bot) statsCommand(in *interaction, data discordgo.ApplicationCommandInt
 	if u, name := userOption(data, "user"); u != "" {
 		target = play.Seat{ID: u, Name: name}
 	}
-	m, err := b.statsMessage(in.ctx, in.public, in.i.GuildID, target, in.user)
+	m, err := b.statsMessage(in.ctx, in.public, in.i.GuildID, target, in.user, speedIn(options(data)))
 	if err != nil {
 		return err
 	}

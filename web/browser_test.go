@@ -1,11 +1,14 @@
 package web
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"github.com/iceagechess/iceage/internal/browsertest"
@@ -72,6 +75,30 @@ func TestTheBoardShowsIceAndReplays(t *testing.T) {
 	}
 	if n := eval(iceCount); n != 30 {
 		t.Errorf("back at the last move the board shows %d squares of ice, want 30", n)
+	}
+}
+
+// TestAPageWithoutAStreamPolls: where no event stream gets through (here
+// a browser without EventSource), the page polls, and a move still
+// appears without a reload.
+func TestAPageWithoutAStreamPolls(t *testing.T) {
+	ctx := browsertest.New(t, 1000, 800)
+	x := newSite(t, "g1", Options{})
+	noStream := chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: "delete window.EventSource"})
+		return err
+	})
+	if err := chromedp.Do(ctx, noStream,
+		chromedp.Navigate(x.srv.URL+x.path()),
+		chromedp.WaitVisible(chromedp.CSS("#board svg")),
+		chromedp.Evaluate[chromedp.Void](`window.noReload = true`),
+	); err != nil {
+		t.Fatal(err)
+	}
+	x.move("e2d3")
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.querySelectorAll("#moves button.move").length === 1 && window.noReload === true && !window.EventSource`,
+		chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+		t.Fatalf("the move did not appear by polling: %v", err)
 	}
 }
 
