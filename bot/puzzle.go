@@ -439,7 +439,7 @@ func (d puzzleDesk) view(in *interaction, pz *puzzle.Puzzle, ply int, v viewing)
 		solver = start.Turn()
 	}
 	shown := pos
-	opt := render.Options{Theme: d.b.theme(in.ctx, in.user), Size: puzzleBoardSize, NoHeader: true, FastPNG: true,
+	opt := render.Options{Theme: d.b.theme(in.ctx, in.user), Size: puzzleBoardSize, Words: i18n.BoardWords{Lang: in.lang}, FastPNG: true,
 		Orientation: orientationOf(solver), LastMove: last}
 	switch {
 	case v.solved && v.after != nil:
@@ -622,7 +622,7 @@ func (b *Bot) deliverDailyPuzzle(ctx context.Context, it play.OutboxItem) error 
 		return err
 	}
 	var png bytes.Buffer
-	if err := render.PNG(&png, &pos, render.Options{Theme: b.cfg.Theme, Size: puzzleBoardSize, NoHeader: true,
+	if err := render.PNG(&png, &pos, render.Options{Theme: b.cfg.Theme, Size: puzzleBoardSize, Words: i18n.BoardWords{Lang: lang},
 		Orientation: orientationOf(pos.Turn())}); err != nil {
 		return fmt.Errorf("bot: drawing the daily puzzle %s: %w", pz.ID, err)
 	}
