@@ -24,12 +24,20 @@ const (
 	scopeGlobal = "global"
 )
 
+// Leaderboards, as the command's board option names them: the games'
+// ratings, or the puzzles'.
+const (
+	boardGames   = "games"
+	boardPuzzles = "puzzles"
+)
+
 func init() {
 	addCommand(appCommand{name: "leaderboard", run: (*Bot).leaderboardCommand, help: helpResults + 1,
 		declare: func(*Config) *discordgo.ApplicationCommand {
 			page := option("leaderboard", "page", discordgo.ApplicationCommandOptionInteger, false)
 			page.MinValue = ptr(1.0)
-			return command("leaderboard", option("leaderboard", "scope", discordgo.ApplicationCommandOptionString, false, scopeServer, scopeGlobal), page, speedOption())
+			return command("leaderboard", option("leaderboard", "scope", discordgo.ApplicationCommandOptionString, false, scopeServer, scopeGlobal), page, speedOption(),
+				option("leaderboard", "board", discordgo.ApplicationCommandOptionString, false, boardGames, boardPuzzles))
 		}})
 	addCommand(appCommand{name: "stats", run: (*Bot).statsCommand, help: helpResults + 2,
 		declare: plain("stats", option("stats", "user", discordgo.ApplicationCommandOptionUser, false), speedOption())})
@@ -71,6 +79,13 @@ func (b *Bot) leaderboardCommand(in *interaction, data discordgo.ApplicationComm
 	}
 	if o := opts["page"]; o != nil {
 		page = int(o.IntValue())
+	}
+	if o := opts["board"]; o != nil && o.StringValue() == boardPuzzles {
+		m, err := b.puzzleBoardMessage(in.ctx, in.public, in.i.GuildID)
+		if err != nil {
+			return err
+		}
+		return in.respond(m)
 	}
 	m, err := b.leaderboardMessage(in.ctx, in.public, in.i.GuildID, boardScope(scope, speedIn(opts)), page)
 	if err != nil {

@@ -54,6 +54,7 @@ type matcher struct {
 	// bestedgesPool keeps each blossom slot's list memory while
 	// bestedges (nil for no list) forgets the list.
 	bestedgesPool [][]int
+	raised        []bool // a warm start's: the duals it raised
 }
 
 // maxWeightMatching returns mate[v] for every vertex of a graph on n
@@ -277,6 +278,7 @@ func (m *matcher) loop(perfect bool) bool {
 			for len(m.queue) > 0 && !augmented {
 				v := m.queue[len(m.queue)-1]
 				m.queue = m.queue[:len(m.queue)-1]
+				dv := m.dual[v] // no vertex's dual changes during a scan
 				for _, a := range m.neighb[v] {
 					p, w := int(a.p), int(a.to)
 					k := p / 2
@@ -285,7 +287,7 @@ func (m *matcher) loop(perfect bool) bool {
 					}
 					var kslack weight
 					if !m.allowedge[k] {
-						kslack = m.slack(k)
+						kslack = dv.add(m.dual[w]).sub(m.edges[k].w)
 						if kslack.isZero() {
 							m.allowedge[k] = true
 						}
@@ -541,8 +543,19 @@ func (m *matcher) addBlossom(base, k int) {
 		if m.bestedges[c] == nil {
 			m.leafBuf2 = m.leaves(c, m.leafBuf2[:0])
 			for _, x := range m.leafBuf2 {
+				dx := m.dual[x]
 				for _, a := range m.neighb[x] {
-					m.considerBest(b, int(a.p/2))
+					// x is in b: the other end is a.to.
+					j := int(a.to)
+					bj := m.inblossom[j]
+					if bj == b || m.label[bj] != 1 {
+						continue
+					}
+					k := int(a.p / 2)
+					if sl := dx.add(m.dual[j]).sub(m.edges[k].w); m.bestedgeto[bj] == -1 || sl.less(m.slackto[bj]) {
+						m.bestedgeto[bj] = k
+						m.slackto[bj] = sl
+					}
 				}
 			}
 		} else {
@@ -767,17 +780,22 @@ type warmStart struct {
 func (m *matcher) state() warmStart {
 	ws := warmStart{dual: make([]weight, m.n), mate: make([]int, m.n)}
 	for v := 0; v < m.n; v++ {
-		d := m.dual[v]
-		for b := m.parent[v]; b >= 0; b = m.parent[b] {
-			d = d.add(m.dual[b])
-		}
-		ws.dual[v] = d
+		ws.dual[v] = m.foldedDual(v)
 		ws.mate[v] = -1
 		if m.mate[v] >= 0 {
 			ws.mate[v] = m.endpoint[m.mate[v]]
 		}
 	}
 	return ws
+}
+
+// foldedDual is vertex v's dual with those of the blossoms around it.
+func (m *matcher) foldedDual(v int) weight {
+	d := m.dual[v]
+	for b := m.parent[v]; b >= 0; b = m.parent[b] {
+		d = d.add(m.dual[b])
+	}
+	return d
 }
 
 // negative tells whether a two's complement weight is below zero.
@@ -802,7 +820,8 @@ func maxWeightPerfectWarm(m *matcher, n int, edges []matchEdge, ws warmStart) (m
 	}
 	m.init()
 	copy(m.dual, ws.dual)
-	raised := make([]bool, n)
+	m.raised = growZero(m.raised, n)
+	raised := m.raised
 	// pairEdge is the edge of each vertex to its mate in ws, if any.
 	pairEdge := fill(grow(m.bestedgeto, n), -1)
 	for k := range m.edges {
