@@ -24,7 +24,7 @@ func TestTheBoardShowsIceAndReplays(t *testing.T) {
 	ctx := browsertest.New(t, 1200, 900)
 	x := newSite(t, "g1", Options{})
 	x.move("e2d3")
-	if err := chromedp.Do(ctx,
+	if err := chromedp.Do(ctx, onNewDocument(`window.violations = []; document.addEventListener("securitypolicyviolation", function (e) { window.violations.push(e.violatedDirective + " " + e.blockedURI); });`),
 		chromedp.Navigate(x.srv.URL+x.path()),
 		chromedp.WaitVisible(chromedp.CSS("#board svg")),
 		chromedp.Evaluate[chromedp.Void](`window.noReload = true`),
@@ -76,6 +76,17 @@ func TestTheBoardShowsIceAndReplays(t *testing.T) {
 	if n := eval(iceCount); n != 30 {
 		t.Errorf("back at the last move the board shows %d squares of ice, want 30", n)
 	}
+	if v, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`window.violations`)); err != nil || len(v) > 0 {
+		t.Errorf("the page broke its Content-Security-Policy: %v %v", v, err)
+	}
+}
+
+// onNewDocument runs a script in every page before its own.
+func onNewDocument(script string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: script})
+		return err
+	})
 }
 
 // TestAPageWithoutAStreamPolls: where no event stream gets through (here
@@ -84,11 +95,7 @@ func TestTheBoardShowsIceAndReplays(t *testing.T) {
 func TestAPageWithoutAStreamPolls(t *testing.T) {
 	ctx := browsertest.New(t, 1000, 800)
 	x := newSite(t, "g1", Options{})
-	noStream := chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: "delete window.EventSource"})
-		return err
-	})
-	if err := chromedp.Do(ctx, noStream,
+	if err := chromedp.Do(ctx, onNewDocument("delete window.EventSource"),
 		chromedp.Navigate(x.srv.URL+x.path()),
 		chromedp.WaitVisible(chromedp.CSS("#board svg")),
 		chromedp.Evaluate[chromedp.Void](`window.noReload = true`),

@@ -9,6 +9,7 @@ import (
 
 	"github.com/iceagechess/iceage/i18n"
 	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/play/stream"
 )
 
 func (s *Server) routes() {
@@ -53,7 +54,7 @@ func (s *Server) refuse(w http.ResponseWriter, r *http.Request, err error, page 
 	lang := s.lang(r)
 	status, key := http.StatusInternalServerError, "web.error"
 	switch {
-	case errors.Is(err, play.ErrNotFound):
+	case errors.Is(err, play.ErrNotFound), errors.Is(err, stream.ErrNoGame):
 		status, key = http.StatusNotFound, "web.not_found"
 	case errors.Is(err, errHidden):
 		status, key = http.StatusForbidden, "web.private"
