@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -38,7 +39,7 @@ import (
 // client does. The Activity fills the window, so that the page's
 // coordinates are the Activity's.
 const parentFrame = `<!DOCTYPE html>
-<html><head><meta charset="utf-8"><title>Discord</title></head>
+<html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Discord</title></head>
 <body style="margin:0;overflow:hidden">
 <iframe id="f" style="border:0;width:100vw;height:100vh;display:block"></iframe>
 <script>
@@ -466,5 +467,54 @@ func TestAPawnPromotes(t *testing.T) {
 	x.wait(t, tab, `act().getElementById("activity").dataset.rev > `+fmt.Sprint(out.Game.Revision))
 	if g, _ := x.svc.Game(context.Background(), out.Game.ID); len(g.Moves) != 1 || g.Moves[0].UCI != "a7a8n" {
 		t.Errorf("moves %+v, want a7a8n", g.Moves)
+	}
+}
+
+// touch is a finger's event at a point of the window.
+func touch(typ input.DispatchTouchEventType, x, y float64) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		p := input.DispatchTouchEventParams{Type: typ, TouchPoints: []*input.TouchPoint{{X: x, Y: y}}}
+		if typ == input.DispatchTouchEventTypeTouchEnd {
+			p.TouchPoints = []*input.TouchPoint{}
+		}
+		_, err := cdp.Call(ctx, t, input.DispatchTouchEvent, p)
+		return err
+	})
+}
+
+// TestAFingerDragsAMan: on a phone, a man dragged with a finger moves.
+func TestAFingerDragsAMan(t *testing.T) {
+	browser := browsertest.New(t, 400, 860)
+	x := newLive(t)
+	in := x.srv.LaunchActivity(x.thread, x.alice.ID)
+	tab, cancel := chromedp.NewContext(browser)
+	t.Cleanup(cancel)
+	if err := chromedp.Do(tab, chromedp.EmulateViewport(400, 860, chromedp.EmulateMobile)); err != nil {
+		t.Fatal(err)
+	}
+	q := url.Values{"code": {x.srv.Authorize(x.alice.ID)}, "instance": {in.ID}, "guild": {in.GuildID}, "channel": {in.ChannelID}}
+	if err := chromedp.Do(tab, chromedp.Navigate(x.site.URL+"/test/parent?"+q.Encode())); err != nil {
+		t.Fatal(err)
+	}
+	x.wait(t, tab, `act().querySelector("#board svg") !== null && act().getElementById("activity").dataset.rev !== undefined`)
+	if w := eval[float64](t, tab, `act().getElementById("board").getBoundingClientRect().width`); w < 300 || w > 400 {
+		t.Errorf("on a phone 400 pixels wide the board is %v wide", w)
+	}
+	rev := eval[int](t, tab, revJS)
+	m := x.legal(t, game.White)
+	x0, y0 := center(t, tab, m[:2])
+	x1, y1 := center(t, tab, m[2:4])
+	steps := []chromedp.Action[chromedp.Void]{touch(input.DispatchTouchEventTypeTouchStart, x0, y0)}
+	for i := 1; i <= 5; i++ {
+		f := float64(i) / 5
+		steps = append(steps, touch(input.DispatchTouchEventTypeTouchMove, x0+(x1-x0)*f, y0+(y1-y0)*f))
+	}
+	steps = append(steps, touch(input.DispatchTouchEventTypeTouchEnd, x1, y1))
+	if err := chromedp.Do(tab, steps...); err != nil {
+		t.Fatal(err)
+	}
+	x.wait(t, tab, fmt.Sprintf(`%s > %d`, revJS[1:], rev))
+	if g, _ := x.svc.Game(context.Background(), x.game.ID); len(g.Moves) != 1 || g.Moves[0].UCI != m[:4] {
+		t.Errorf("moves %+v, want %s", g.Moves, m[:4])
 	}
 }

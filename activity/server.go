@@ -105,7 +105,7 @@ func New(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{opts: opts, log: opts.Logger, page: page, static: http.FileServerFS(sub),
+	s := &Server{opts: opts, log: opts.Logger, page: page, static: web.StaticHandler(sub),
 		discord: newDiscord(opts.DiscordURL, opts.ClientID, opts.ClientSecret, opts.BotToken, opts.Client, opts.Now)}
 	return s, nil
 }
@@ -139,13 +139,10 @@ func frameable(w http.ResponseWriter) {
 	h.Set("Referrer-Policy", "no-referrer")
 }
 
+// serveStatic serves the page's script, styles and licences, as the
+// listener serves its own files.
 func (s *Server) serveStatic(w http.ResponseWriter, r *http.Request) {
 	frameable(w)
-	if strings.HasSuffix(r.URL.Path, "/") {
-		http.NotFound(w, r)
-		return
-	}
-	w.Header().Set("Cache-Control", "public, max-age=3600")
 	s.static.ServeHTTP(w, r)
 }
 
@@ -466,11 +463,13 @@ func (s *Server) serveMove(w http.ResponseWriter, r *http.Request) {
 		problem(w, http.StatusNotFound, i18n.T(a.lang, "activity.page.no_game", nil))
 		return
 	}
+	start := time.Now()
 	out, err := s.opts.Round.Do(r.Context(), round.Act{Act: play.Act{By: a.User, Game: g.ID, Revision: req.Revision, At: s.opts.Now()},
 		Kind: round.Move, Text: req.Move})
 	var x *play.Refusal
 	switch {
 	case errors.As(err, &x):
+		s.log.Info("activity move", "game", g.ID, "user", a.User, "outcome", "refused", "latency", time.Since(start).Round(time.Microsecond))
 		problem(w, http.StatusConflict, refusalText(a.lang, x, &g))
 		return
 	case err != nil:
@@ -478,6 +477,7 @@ func (s *Server) serveMove(w http.ResponseWriter, r *http.Request) {
 		problem(w, http.StatusInternalServerError, i18n.T(a.lang, "activity.page.failed", nil))
 		return
 	}
+	s.log.Info("activity move", "game", g.ID, "user", a.User, "outcome", "ok", "latency", time.Since(start).Round(time.Microsecond))
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	_ = json.NewEncoder(w).Encode(map[string]int{"rev": out.Game.Revision})

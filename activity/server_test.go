@@ -283,6 +283,11 @@ func TestThePageMayBeFramed(t *testing.T) {
 		resp.Header.Get("X-Frame-Options") != "" || !strings.Contains(string(body), `data-client-id="`+w.srv.AppID()+`"`) {
 		t.Errorf("page %d, CSP %q, X-Frame-Options %q", resp.StatusCode, csp, resp.Header.Get("X-Frame-Options"))
 	}
+	if resp, err := http.Get(w.web.URL + activity.Prefix + "/app/"); err != nil || resp.StatusCode != 404 {
+		t.Errorf("the files' folder is listed: %v %v", resp.Status, err)
+	} else {
+		resp.Body.Close()
+	}
 	for _, f := range []string{"/app/activity.js", "/app/activity.css", "/app/THIRD_PARTY_LICENSES.txt"} {
 		resp, err := http.Get(w.web.URL + activity.Prefix + f)
 		if err != nil || resp.StatusCode != 200 {

@@ -204,6 +204,16 @@ func TestBlitzRatingsInDiscord(t *testing.T) {
 	if !found {
 		t.Fatalf("/stats shows no blitz rating: %+v", st.Embeds[0].Fields)
 	}
+	// Her chart is the correspondence ratings' (none yet); speed:blitz
+	// draws the blitz ones.
+	if len(st.Files) != 0 {
+		t.Fatalf("/stats draws a chart of %d files without a correspondence game", len(st.Files))
+	}
+	st = w.command(w.alice, w.chess.ID, "stats", fakediscord.StringOption("speed", "blitz"))
+	if len(st.Files) != 1 || st.Embeds[0].Image == nil || !strings.Contains(st.Files[0].Description, "1662") {
+		t.Fatalf("/stats speed:blitz: %d files, image %+v", len(st.Files), st.Embeds[0].Image)
+	}
+	isPNG(t, st.Files[0])
 }
 
 // The time control follows a game everywhere a game begins: an open

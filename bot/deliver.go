@@ -74,6 +74,8 @@ func (b *Bot) deliverOne(ctx context.Context, it play.OutboxItem) {
 		err = b.deliverTournament(ictx, it)
 	case kindThread:
 		err = b.deliverThread(ictx, it)
+	case play.OutboxDailyPuzzle:
+		err = b.deliverDailyPuzzle(ictx, it)
 	default:
 		err = fmt.Errorf("bot: an outbox item of kind %q", it.Kind)
 	}

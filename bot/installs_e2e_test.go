@@ -27,7 +27,7 @@ func TestRegisteredCommandsSayWhereTheyWork(t *testing.T) {
 		}
 	}
 	anywhere := []string{"challenge", "Challenge to Ice Age Chess", "move", "board", "resign", "draw", "takeback", "abort",
-		"games", "premove", "pgn", "rules", "help", "settings", "learn"}
+		"games", "premove", "pgn", "rules", "help", "settings", "learn", "puzzle"}
 	seen := 0
 	for _, c := range cmds {
 		if c.Contexts == nil || c.IntegrationTypes == nil {

@@ -153,7 +153,8 @@ func (b *Bot) learnListMessage(in *interaction) (*message, error) {
 	return m, nil
 }
 
-// learnPick opens the lesson chosen in the list at its first step.
+// learnPick opens the lesson chosen in the list at its first step not
+// solved yet (its first, once all are).
 func (b *Bot) learnPick(in *interaction, _ idFields) error {
 	v, err := menuValue(in)
 	if err != nil {
@@ -163,7 +164,18 @@ func (b *Bot) learnPick(in *interaction, _ idFields) error {
 	if !ok {
 		return fmt.Errorf("%w: lesson %q", errBadCustomID, v)
 	}
-	s := learnStep{lesson: l, step: &l.Steps[0]}
+	p, err := b.play.LessonProgress(in.ctx, in.user)
+	if err != nil {
+		return err
+	}
+	first := 0
+	for first < len(l.Steps) && p.Best(l.ID, first) > 0 {
+		first++
+	}
+	if first == len(l.Steps) {
+		first = 0
+	}
+	s := learnStep{lesson: l, index: first, step: &l.Steps[first]}
 	if s.try, err = exercise.New(&s.step.Exercise); err != nil {
 		return err
 	}

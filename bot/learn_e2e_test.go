@@ -156,3 +156,29 @@ func TestALessonsForgedStateIsRefused(t *testing.T) {
 		}
 	}
 }
+
+// The lessons speak the player's language, and a lesson picked again
+// opens at its first step not solved yet.
+func TestALessonInFrenchResumesAtItsFirstUnsolvedStep(t *testing.T) {
+	w := newWorld(t, memstore.New(), "en-US")
+	zoe := w.srv.AddUser(fakediscord.User{Username: "zoe", GlobalName: "Zoé", Locale: "fr"})
+	w.alice = zoe // learnChoose and learnTry click as Alice
+	list := w.command(zoe, w.chess.ID, "learn")
+	if list.Embeds[0].Title != "Apprendre les Échecs de l'Âge de Glace" {
+		t.Fatalf("/learn in French: %q", list.Embeds[0].Title)
+	}
+	step := w.learnChoose(list, "3. Les pions et la glace")
+	step = w.learnTry(step, "♙ Pion e4", "e5")
+	if !strings.Contains(step.Content, "Le pion en e4 ne peut pas avancer sur la glace en e5") {
+		t.Fatalf("a push onto ice is told %q", step.Content)
+	}
+	solved := w.learnTry(step, "♙ Pion e4", "d5")
+	if !strings.Contains(solved.Content, "exd5\u00a0: réussi\u00a0! Étoiles\u00a0: ★★☆") {
+		t.Fatalf("exd5 is answered %q", solved.Content)
+	}
+	list = w.answer(w.srv.Click(zoe.ID, solved.ID, learnButton(t, solved, "ln:list").CustomID))
+	step = w.learnChoose(list, "3. Les pions et la glace")
+	if step.Embeds[0].Footer.Text != "Étape 2 sur 2" {
+		t.Fatalf("the lesson picked again opens at %q", step.Embeds[0].Footer.Text)
+	}
+}

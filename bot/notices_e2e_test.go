@@ -111,3 +111,32 @@ func TestATournamentByeHonoursTheSettings(t *testing.T) {
 		t.Fatalf("%d players sat out, want each once", len(seen))
 	}
 }
+
+// A round that closes ends its unfinished games as acts of the round:
+// each game's board, posted in its thread by the outbox, says it was
+// adjudicated (here lost by the player to move, as the organiser chose)
+// and names both players, and the next round is paired.
+func TestATournamentRoundThatClosesAdjudicatesItsGames(t *testing.T) {
+	w := newTournamentWorld(t)
+	players := []fakediscord.User{w.alice, w.bob, w.carol}
+	post := w.create(fakediscord.StringOption("system", "roundrobin"), fakediscord.IntOption("round_days", 7),
+		fakediscord.StringOption("adjudicate", "loss_to_move"))
+	for _, p := range players {
+		w.click(p, post, "join")
+	}
+	w.command(w.org, w.chess.ID, "tournament", fakediscord.SubCommand("start"))
+	r1 := w.roundPost(1)
+	th := threadRef.FindStringSubmatch(r1.Content)
+	if th == nil {
+		t.Fatalf("round 1 has no game's thread:\n%s", r1.Content)
+	}
+	white := userRef.FindStringSubmatch(r1.Content)[1]
+	w.waitMessage(th[1], func(m fakediscord.Message) bool { return len(m.Files) > 0 })
+
+	w.clock.Add(7*24*time.Hour + time.Minute)
+	board := w.posted(th[1], "Black wins by adjudication")
+	if !slices.Contains(pinged(t, board), white) || len(board.Message.Files) == 0 {
+		t.Errorf("the adjudication's board pings %v, with %d files; want White, who was to move, and the board", pinged(t, board), len(board.Message.Files))
+	}
+	w.roundPost(2)
+}

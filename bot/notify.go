@@ -22,10 +22,6 @@ import (
 // outbox delivers.
 var _ schedule.Notifier = (*Bot)(nil)
 
-// dmRetry is how long after Discord refused a direct message to a user
-// (closed DMs) the bot mentions them instead before trying a DM again.
-const dmRetry = round.DMRetry
-
 // lateAfter is how late a timeout must be found for its announcement to
 // say so: beyond the scheduler's ordinary delay, which is milliseconds.
 const lateAfter = 2 * time.Minute

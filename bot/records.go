@@ -24,15 +24,23 @@ const (
 	scopeGlobal = "global"
 )
 
+// Leaderboards, as the command's board option names them: the games'
+// ratings, or the puzzles'.
+const (
+	boardGames   = "games"
+	boardPuzzles = "puzzles"
+)
+
 func init() {
 	addCommand(appCommand{name: "leaderboard", run: (*Bot).leaderboardCommand, help: helpResults + 1,
 		declare: func(*Config) *discordgo.ApplicationCommand {
 			page := option("leaderboard", "page", discordgo.ApplicationCommandOptionInteger, false)
 			page.MinValue = ptr(1.0)
-			return command("leaderboard", option("leaderboard", "scope", discordgo.ApplicationCommandOptionString, false, scopeServer, scopeGlobal), page, speedOption())
+			return command("leaderboard", option("leaderboard", "scope", discordgo.ApplicationCommandOptionString, false, scopeServer, scopeGlobal), page, speedOption(),
+				option("leaderboard", "board", discordgo.ApplicationCommandOptionString, false, boardGames, boardPuzzles))
 		}})
 	addCommand(appCommand{name: "stats", run: (*Bot).statsCommand, help: helpResults + 2,
-		declare: plain("stats", option("stats", "user", discordgo.ApplicationCommandOptionUser, false))})
+		declare: plain("stats", option("stats", "user", discordgo.ApplicationCommandOptionUser, false), speedOption())})
 	addCommand(appCommand{name: "history", run: (*Bot).historyCommand, help: helpResults + 3,
 		declare: plain("history", option("history", "user", discordgo.ApplicationCommandOptionUser, false))})
 	addCommand(appCommand{name: "pgn", reach: anywhere, run: (*Bot).pgnCommand, help: helpResults + 4, declare: declarePick("pgn")})
@@ -72,6 +80,13 @@ func (b *Bot) leaderboardCommand(in *interaction, data discordgo.ApplicationComm
 	if o := opts["page"]; o != nil {
 		page = int(o.IntValue())
 	}
+	if o := opts["board"]; o != nil && o.StringValue() == boardPuzzles {
+		m, err := b.puzzleBoardMessage(in.ctx, in.public, in.i.GuildID)
+		if err != nil {
+			return err
+		}
+		return in.respond(m)
+	}
 	m, err := b.leaderboardMessage(in.ctx, in.public, in.i.GuildID, boardScope(scope, speedIn(opts)), page)
 	if err != nil {
 		return err
@@ -84,7 +99,7 @@ func (b *Bot) statsCommand(in *interaction, data discordgo.ApplicationCommandInt
 	if u, name := userOption(data, "user"); u != "" {
 		target = play.Seat{ID: u, Name: name}
 	}
-	m, err := b.statsMessage(in.ctx, in.public, in.i.GuildID, target, in.user)
+	m, err := b.statsMessage(in.ctx, in.public, in.i.GuildID, target, in.user, speedIn(options(data)))
 	if err != nil {
 		return err
 	}

@@ -72,7 +72,8 @@ func (b *Bot) leaderboardMessage(ctx context.Context, lang i18n.Lang, guild, boa
 
 // statsMessage shows a player's statistics on the server, their rating
 // everywhere, their record against the viewer and their rating chart.
-func (b *Bot) statsMessage(ctx context.Context, lang i18n.Lang, guild string, target play.Seat, viewer string) (*message, error) {
+// speed picks the chart: the correspondence ratings', or a live speed's.
+func (b *Bot) statsMessage(ctx context.Context, lang i18n.Lang, guild string, target play.Seat, viewer string, speed play.Speed) (*message, error) {
 	now := b.cfg.Now()
 	pr, err := b.play.PlayerStats(ctx, guild, target.ID, viewer)
 	if err != nil {
@@ -135,16 +136,25 @@ func (b *Bot) statsMessage(ctx context.Context, lang i18n.Lang, guild string, ta
 		field(tr(lang, "tournament.stats.title", nil), hist, false)
 	}
 	e.Footer = &discordgo.MessageEmbedFooter{Text: tr(lang, "stats.legend", nil)}
-	if len(pr.History) > 0 {
-		points := make([]render.RatingPoint, len(pr.History))
-		for i, h := range pr.History {
+	history, title, current := pr.History, truncate(target.Name, nameLength), p.Rating
+	if speed != play.Correspondence {
+		history, title = pr.BySpeed[speed], title+" · "+speedName(lang, speed)
+		sp, err := b.play.Player(ctx, play.RatingScope(guild, speed), target.ID)
+		if err != nil {
+			return nil, err
+		}
+		current = sp.Rating
+	}
+	if len(history) > 0 {
+		points := make([]render.RatingPoint, len(history))
+		for i, h := range history {
 			points[i] = render.RatingPoint{Time: h.At, Rating: h.Rating, Deviation: h.Deviation}
 		}
-		png, err := render.RatingChart(points, render.ChartOptions{Theme: b.theme(ctx, viewer), Title: truncate(target.Name, nameLength), Dates: i18n.ChartDates{Lang: lang}})
+		png, err := render.RatingChart(points, render.ChartOptions{Theme: b.theme(ctx, viewer), Title: title, Dates: i18n.ChartDates{Lang: lang}})
 		if err != nil {
 			return nil, fmt.Errorf("bot: drawing the rating chart of %s: %w", target.ID, err)
 		}
-		m.attach(image{name: "rating.png", data: png, alt: chartAltText(lang, name, pr.History, p.Rating.At(now))})
+		m.attach(image{name: "rating.png", data: png, alt: chartAltText(lang, name, history, current.At(now))})
 		e.Image = &discordgo.MessageEmbedImage{URL: "attachment://rating.png"}
 	}
 	return m, nil

@@ -37,13 +37,19 @@ func declareServerSettings(cfg *Config) *discordgo.ApplicationCommand {
 	days.Choices = dayChoices(cfg.AllowedDays)
 	channel := option("server-settings", "games_channel", discordgo.ApplicationCommandOptionChannel, false)
 	channel.ChannelTypes = []discordgo.ChannelType{discordgo.ChannelTypeGuildText}
+	puzzleChannel := option("server-settings", "puzzle_channel", discordgo.ApplicationCommandOptionChannel, false)
+	puzzleChannel.ChannelTypes = []discordgo.ChannelType{discordgo.ChannelTypeGuildText}
+	puzzleHour := option("server-settings", "puzzle_hour", discordgo.ApplicationCommandOptionInteger, false)
+	puzzleHour.MinValue, puzzleHour.MaxValue = ptr(0.0), 23
 	c := command("server-settings", lang, days,
 		option("server-settings", "opponent_chooses", discordgo.ApplicationCommandOptionBoolean, false),
 		option("server-settings", "threads", discordgo.ApplicationCommandOptionBoolean, false),
 		channel,
 		option("server-settings", "any_channel", discordgo.ApplicationCommandOptionBoolean, false),
 		option("server-settings", "organiser_role", discordgo.ApplicationCommandOptionRole, false),
-		option("server-settings", "no_organiser_role", discordgo.ApplicationCommandOptionBoolean, false))
+		option("server-settings", "no_organiser_role", discordgo.ApplicationCommandOptionBoolean, false),
+		puzzleChannel, puzzleHour,
+		option("server-settings", "no_daily_puzzle", discordgo.ApplicationCommandOptionBoolean, false))
 	c.DefaultMemberPermissions = ptr(int64(manageServer))
 	return c
 }
@@ -63,7 +69,14 @@ func (b *Bot) serverSettingsCommand(in *interaction, data discordgo.ApplicationC
 	}
 	opts := options(data)
 	if len(opts) == 0 {
-		return in.tell(b.serverSettingsText(in.lang, &set))
+		return in.tell(b.serverSettingsText(in.lang, &set) + "\n" + b.dailySettingsText(in.ctx, in.lang, in.i.GuildID))
+	}
+	daily, err := b.dailySettings(in, opts)
+	if err != nil {
+		return err
+	}
+	if daily && len(opts) == countSet(opts, "puzzle_channel", "puzzle_hour", "no_daily_puzzle") {
+		return in.tell("✅ " + tr(in.lang, "serversettings.saved", nil) + "\n" + b.dailySettingsText(in.ctx, in.lang, in.i.GuildID))
 	}
 	if o := opts["language"]; o != nil {
 		set.Language = o.StringValue()
@@ -100,7 +113,18 @@ func (b *Bot) serverSettingsCommand(in *interaction, data discordgo.ApplicationC
 		return err
 	}
 	b.locales.forgetGuild(in.i.GuildID) // the language may have changed
-	return in.tell("✅ " + tr(in.lang, "serversettings.saved", nil) + "\n" + b.serverSettingsText(in.lang, &saved))
+	return in.tell("✅ " + tr(in.lang, "serversettings.saved", nil) + "\n" + b.serverSettingsText(in.lang, &saved) + "\n" + b.dailySettingsText(in.ctx, in.lang, in.i.GuildID))
+}
+
+// countSet counts the options among names that were given.
+func countSet(opts map[string]*discordgo.ApplicationCommandInteractionDataOption, names ...string) int {
+	n := 0
+	for _, name := range names {
+		if opts[name] != nil {
+			n++
+		}
+	}
+	return n
 }
 
 func toggle(on bool) play.Toggle {

@@ -1,7 +1,11 @@
 package bot
 
 import (
+	"strconv"
 	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
 
 	"github.com/iceagechess/iceage/i18n"
 	"github.com/iceagechess/iceage/play"
@@ -44,6 +48,30 @@ func TestTimeChoices(t *testing.T) {
 				t.Errorf("%q offers %v, want %v", typed, got, want)
 				break
 			}
+		}
+	}
+}
+
+// A move's lag is measured from the time in its interaction's id, when
+// that time is believable.
+func TestSentAt(t *testing.T) {
+	at := time.Date(2027, 3, 1, 12, 0, 0, 0, time.UTC)
+	id := func(sent time.Time) string {
+		return strconv.FormatUint(uint64(sent.UnixMilli()-1420070400000)<<22, 10)
+	}
+	for _, tt := range []struct {
+		name string
+		id   string
+		want time.Time
+	}{
+		{"300 ms on the way", id(at.Add(-300 * time.Millisecond)), at.Add(-300 * time.Millisecond)},
+		{"stamped after it arrived", id(at.Add(time.Second)), time.Time{}},
+		{"a minute off", id(at.Add(-time.Minute)), time.Time{}},
+		{"no snowflake", "abc", time.Time{}},
+	} {
+		in := &interaction{i: &discordgo.Interaction{ID: tt.id}}
+		if got := in.sentAt(at); !got.Equal(tt.want) {
+			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
 		}
 	}
 }

@@ -147,6 +147,20 @@ func (e *Engine) Reset() {
 // Like game.Position.LegalMoves it leaves the fifty-move rule at the root
 // to the caller (a Match ends the game there).
 func (e *Engine) Search(ctx context.Context, p game.Position, lim Limits) Result {
+	return e.searchRoot(ctx, p, lim, game.NullMove)
+}
+
+// SearchExcept is Search with the root move except left out: the best of
+// the other moves, which tells whether a best move is the only good one
+// (a puzzle's "only move"). When except is the only legal move it returns
+// NullMove and the score of the position as Search would for one with no
+// move left to the side to move, which callers should not read as a score
+// of the position.
+func (e *Engine) SearchExcept(ctx context.Context, p game.Position, lim Limits, except game.Move) Result {
+	return e.searchRoot(ctx, p, lim, except)
+}
+
+func (e *Engine) searchRoot(ctx context.Context, p game.Position, lim Limits, except game.Move) Result {
 	if lim == (Limits{}) {
 		lim = Level(8)
 	}
@@ -180,6 +194,9 @@ func (e *Engine) Search(ctx context.Context, p game.Position, lim Limits) Result
 		return Result{Score: score}
 	}
 	e.rootMoves = p.LegalMoves(e.rootMoves[:0])
+	if except != game.NullMove {
+		e.rootMoves = slices.DeleteFunc(e.rootMoves, func(m game.Move) bool { return m == except })
+	}
 	if len(e.rootMoves) == 0 {
 		if p.InCheck() {
 			return Result{Score: -Mate}

@@ -216,6 +216,8 @@ func everyKey(l Lang) map[string]any {
 		"Control": "5+3", "Speed": "blitz", "Examples": "1+0, 3+2",
 		// Lessons.
 		"Step": 1, "Steps": 2, "Reply": "Kg8", "Stars": "★★☆",
+		// Puzzles.
+		"Change": "+12", "Goal": "…", "Hour": "18:00", "Puzzles": "…",
 		// Positions described.
 		// The web page's replay.
 		"Ply":     12,

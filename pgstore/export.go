@@ -105,6 +105,8 @@ func (s *Store) Export(ctx context.Context, walk play.Walk) (lastID uint64, err 
 			err = exportTournaments(ctx, ptx, walk)
 		case play.KindOutbox:
 			err = exportOutbox(ctx, ptx, func(it play.OutboxItem) error { return walk(play.Record{Outbox: &it}) })
+		case play.KindPuzzler, play.KindPuzzleStats, play.KindDailyPuzzle:
+			err = exportPuzzles(kind, each, walk)
 		case play.KindLessons:
 			err = each("lesson progress", `SELECT user_id, rec FROM lessons ORDER BY user_id`, func(k string, rec []byte) error {
 				var p play.LessonProgress

@@ -368,6 +368,9 @@ func TestRatingsPerSpeed(t *testing.T) {
 		if len(pr.History) != 1 || pr.History[0].Game != corr.ID || pr.Logged != 2 {
 			t.Errorf("scope %q: Ann's chart %+v of %d games; want the correspondence game alone", scope, pr.History, pr.Logged)
 		}
+		if h := pr.BySpeed[play.Blitz]; len(h) != 1 || h[0].Game != blitz.ID || h[0].Rating <= play.DefaultRating || len(pr.BySpeed) != 1 {
+			t.Errorf("scope %q: Ann's blitz chart %+v", scope, pr.BySpeed)
+		}
 	}
 	if play.RatingScope("g1", play.Correspondence) != "g1" || play.RatingScope("", play.Rapid) != "~rapid" {
 		t.Error("rating scopes")

@@ -17,16 +17,19 @@ type RecordKind uint8
 // The kinds of record, in the order an export gives them. Their numbers
 // may change: they are never stored.
 const (
-	KindGame       RecordKind = iota + 1 // Game, active or finished (Tx.PutGame)
-	KindChallenge                        // Challenge, pending (Tx.PutChallenge)
-	KindPlayer                           // Player, per scope (Tx.PutPlayer)
-	KindLogEntry                         // LogEntry of a player's log (Tx.PutLogEntry)
-	KindStats                            // Stats, per scope (Tx.PutStats)
-	KindPrefs                            // Prefs of a user (Tx.PutPrefs)
-	KindServer                           // ServerSettings of a guild (Tx.PutServerSettings)
-	KindTournament                       // TournamentRecord and its games (Tx.PutTournament)
-	KindOutbox                           // OutboxItem, pending or claimed (Tx.PutOutbox)
-	KindLessons                          // LessonProgress of a user (Tx.PutLessonProgress)
+	KindGame        RecordKind = iota + 1 // Game, active or finished (Tx.PutGame)
+	KindChallenge                         // Challenge, pending (Tx.PutChallenge)
+	KindPlayer                            // Player, per scope (Tx.PutPlayer)
+	KindLogEntry                          // LogEntry of a player's log (Tx.PutLogEntry)
+	KindStats                             // Stats, per scope (Tx.PutStats)
+	KindPrefs                             // Prefs of a user (Tx.PutPrefs)
+	KindServer                            // ServerSettings of a guild (Tx.PutServerSettings)
+	KindTournament                        // TournamentRecord and its games (Tx.PutTournament)
+	KindOutbox                            // OutboxItem, pending or claimed (Tx.PutOutbox)
+	KindPuzzler                           // Puzzler, per scope (Tx.PutPuzzler)
+	KindPuzzleStats                       // PuzzleStats of a puzzle tried (Tx.PutPuzzleStats)
+	KindDailyPuzzle                       // DailyPuzzle of a guild (Tx.PutDailyPuzzle)
+	KindLessons                           // LessonProgress of a user (Tx.PutLessonProgress)
 )
 
 // kindInfo is what the registry knows of a kind.
@@ -100,6 +103,24 @@ var kinds = [...]kindInfo{
 		put: func(tx Tx, r *Record) error { return tx.PutOutbox(*r.Outbox) },
 		key: func(r *Record) string { return strconv.Quote(r.Outbox.Key) },
 	},
+	KindPuzzler: {
+		one: "puzzle record", many: "puzzle records", writer: "PutPuzzler",
+		in:  func(r *Record) any { return nilIfNil(r.Puzzler) },
+		put: func(tx Tx, r *Record) error { return tx.PutPuzzler(*r.Puzzler) },
+		key: func(r *Record) string { return scoped(r.Puzzler.Scope, r.Puzzler.User) },
+	},
+	KindPuzzleStats: {
+		one: "puzzle's stats", many: "puzzles' stats", writer: "PutPuzzleStats",
+		in:  func(r *Record) any { return nilIfNil(r.PuzzleStats) },
+		put: func(tx Tx, r *Record) error { return tx.PutPuzzleStats(*r.PuzzleStats) },
+		key: func(r *Record) string { return strconv.Quote(r.PuzzleStats.ID) },
+	},
+	KindDailyPuzzle: {
+		one: "daily puzzle", many: "daily puzzles", writer: "PutDailyPuzzle",
+		in:  func(r *Record) any { return nilIfNil(r.DailyPuzzle) },
+		put: func(tx Tx, r *Record) error { return tx.PutDailyPuzzle(*r.DailyPuzzle) },
+		key: func(r *Record) string { return "of " + r.DailyPuzzle.Guild },
+	},
 	KindLessons: {
 		one: "lesson progress", many: "lesson progress", writer: "PutLessonProgress",
 		in:  func(r *Record) any { return nilIfNil(r.Lessons) },
@@ -170,16 +191,19 @@ func (k RecordKind) Writer() string {
 // it: exactly one of the pointers is set, and User or Guild when the
 // record's kind is keyed by them.
 type Record struct {
-	Game       *Game
-	Challenge  *Challenge
-	Player     *Player
-	LogEntry   *LogEntry
-	Stats      *Stats
-	Prefs      *Prefs // of User
-	Server     *ServerSettings
-	Tournament *TournamentRecord
-	Outbox     *OutboxItem
-	Lessons    *LessonProgress // of User
+	Game        *Game
+	Challenge   *Challenge
+	Player      *Player
+	LogEntry    *LogEntry
+	Stats       *Stats
+	Prefs       *Prefs // of User
+	Server      *ServerSettings
+	Tournament  *TournamentRecord
+	Outbox      *OutboxItem
+	Puzzler     *Puzzler
+	PuzzleStats *PuzzleStats
+	DailyPuzzle *DailyPuzzle
+	Lessons     *LessonProgress // of User
 
 	User  string // whose Prefs or Lessons
 	Guild string // whose Server settings

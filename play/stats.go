@@ -165,8 +165,11 @@ type Profile struct {
 	// finished game there gets NewPlayer's record.
 	Player Player
 	// History is the rating after each rated game, in the order the games
-	// ended, for a chart.
+	// ended, for a chart: the scope's own ratings, correspondence.
 	History []RatingPoint
+	// BySpeed is the same for each live speed's ratings (RatingScope);
+	// nil for a speed without a rated game.
+	BySpeed map[Speed][]RatingPoint
 	// Openings are the user's favourite first moves in games from the ice
 	// start position, as White and as Black: [game.White] and
 	// [game.Black]. Of two moves played equally often, the one played
@@ -204,8 +207,16 @@ func (s *Service) PlayerStats(ctx context.Context, scope, user, vs string) (Prof
 		pr.Player = p
 		return tx.PlayerLog(scope, user, func(e LogEntry) error {
 			pr.Logged++
-			if e.Rated && e.Speed == Correspondence { // the chart of the scope's own ratings
-				pr.History = append(pr.History, RatingPoint{Game: e.Game, At: e.Ended, Rating: e.Rating, Deviation: e.Deviation})
+			if e.Rated {
+				pt := RatingPoint{Game: e.Game, At: e.Ended, Rating: e.Rating, Deviation: e.Deviation}
+				if e.Speed == Correspondence { // the chart of the scope's own ratings
+					pr.History = append(pr.History, pt)
+				} else {
+					if pr.BySpeed == nil {
+						pr.BySpeed = map[Speed][]RatingPoint{}
+					}
+					pr.BySpeed[e.Speed] = append(pr.BySpeed[e.Speed], pt)
+				}
 			}
 			if e.First != "" && e.Color <= game.Black {
 				c := firsts[e.Color][e.First]
@@ -223,6 +234,11 @@ func (s *Service) PlayerStats(ctx context.Context, scope, user, vs string) (Prof
 	byTime := func(a, b RatingPoint) int { return cmp.Or(a.At.Compare(b.At), cmp.Compare(a.Game, b.Game)) }
 	if !slices.IsSortedFunc(pr.History, byTime) {
 		slices.SortStableFunc(pr.History, byTime)
+	}
+	for _, h := range pr.BySpeed {
+		if !slices.IsSortedFunc(h, byTime) {
+			slices.SortStableFunc(h, byTime)
+		}
 	}
 	for c, moves := range firsts {
 		best := count{}

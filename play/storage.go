@@ -99,6 +99,17 @@ type ReadTx interface {
 	// written yet: play reads it before it counts anything a cap
 	// bounds, so that one user's acts are counted one after the other.
 	Recent(user string) (Recent, error)
+
+	// Puzzler returns the user's puzzle record in scope, or ErrNotFound;
+	// Puzzlers calls fn for every puzzle record of scope, in no order
+	// (an error from fn stops the walk and is returned).
+	Puzzler(scope, user string) (Puzzler, error)
+	Puzzlers(scope string, fn func(Puzzler) error) error
+	// PuzzleStats returns a puzzle's rating and counts, or ErrNotFound
+	// for a puzzle never tried.
+	PuzzleStats(id string) (PuzzleStats, error)
+	// DailyPuzzle returns a server's daily puzzle (zero if none).
+	DailyPuzzle(guild string) (DailyPuzzle, error)
 }
 
 // Tx reads and writes records inside a read-write transaction.
@@ -134,6 +145,11 @@ type Tx interface {
 	// PutRecent replaces the user's Recent; an empty one (Recent.Empty)
 	// may be deleted.
 	PutRecent(user string, r Recent) error
+	// PutPuzzler, PutPuzzleStats and PutDailyPuzzle create or replace
+	// a puzzle record, a puzzle's stats and a server's daily puzzle.
+	PutPuzzler(p Puzzler) error
+	PutPuzzleStats(s PuzzleStats) error
+	PutDailyPuzzle(d DailyPuzzle) error
 }
 
 // DueKind names a time index.

@@ -43,6 +43,9 @@ func (readOnly) PutPrefs(string, play.Prefs) error         { panic("a write in V
 func (readOnly) PutOutbox(...play.OutboxItem) error        { panic("a write in View") }
 func (readOnly) PutTournament(play.TournamentRecord) error { panic("a write in View") }
 func (readOnly) PutRecent(string, play.Recent) error       { panic("a write in View") }
+func (readOnly) PutPuzzler(play.Puzzler) error             { panic("a write in View") }
+func (readOnly) PutPuzzleStats(play.PuzzleStats) error     { panic("a write in View") }
+func (readOnly) PutDailyPuzzle(play.DailyPuzzle) error     { panic("a write in View") }
 func (readOnly) PutLessonProgress(string, play.LessonProgress) error {
 	panic("a write in View")
 }

@@ -431,6 +431,8 @@ func checkContents(tx *bolt.Tx, scope checkExtent, r *report) {
 					r.add("the outbox item %q does not decode", k)
 				}
 			})
+		case play.KindPuzzler, play.KindPuzzleStats, play.KindDailyPuzzle:
+			checkPuzzles(kind, r, each)
 		case play.KindLessons:
 			each(bucketLessons, func(k, v []byte) {
 				checkRecord(r, fmt.Sprintf("the lesson progress of %q", k), v, new(play.LessonProgress))

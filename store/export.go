@@ -99,6 +99,8 @@ func (s *Store) Export(ctx context.Context, walk play.Walk) (lastID uint64, err 
 				err = exportTournaments(tx, each, walk)
 			case play.KindOutbox:
 				err = exportOutbox(ctx, tx, func(it play.OutboxItem) error { return walk(play.Record{Outbox: &it}) })
+			case play.KindPuzzler, play.KindPuzzleStats, play.KindDailyPuzzle:
+				err = exportPuzzles(kind, each, walk)
 			case play.KindLessons:
 				err = each(bucketLessons, func(k, v []byte) error {
 					var p play.LessonProgress

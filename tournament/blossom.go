@@ -54,6 +54,7 @@ type matcher struct {
 	// bestedgesPool keeps each blossom slot's list memory while
 	// bestedges (nil for no list) forgets the list.
 	bestedgesPool [][]int
+	raised        []bool // a warm start's: the duals it raised
 }
 
 // maxWeightMatching returns mate[v] for every vertex of a graph on n
@@ -767,17 +768,22 @@ type warmStart struct {
 func (m *matcher) state() warmStart {
 	ws := warmStart{dual: make([]weight, m.n), mate: make([]int, m.n)}
 	for v := 0; v < m.n; v++ {
-		d := m.dual[v]
-		for b := m.parent[v]; b >= 0; b = m.parent[b] {
-			d = d.add(m.dual[b])
-		}
-		ws.dual[v] = d
+		ws.dual[v] = m.foldedDual(v)
 		ws.mate[v] = -1
 		if m.mate[v] >= 0 {
 			ws.mate[v] = m.endpoint[m.mate[v]]
 		}
 	}
 	return ws
+}
+
+// foldedDual is vertex v's dual with those of the blossoms around it.
+func (m *matcher) foldedDual(v int) weight {
+	d := m.dual[v]
+	for b := m.parent[v]; b >= 0; b = m.parent[b] {
+		d = d.add(m.dual[b])
+	}
+	return d
 }
 
 // negative tells whether a two's complement weight is below zero.
@@ -802,7 +808,8 @@ func maxWeightPerfectWarm(m *matcher, n int, edges []matchEdge, ws warmStart) (m
 	}
 	m.init()
 	copy(m.dual, ws.dual)
-	raised := make([]bool, n)
+	m.raised = growZero(m.raised, n)
+	raised := m.raised
 	// pairEdge is the edge of each vertex to its mate in ws, if any.
 	pairEdge := fill(grow(m.bestedgeto, n), -1)
 	for k := range m.edges {

@@ -63,8 +63,9 @@ type bracketPairing struct {
 	curSum   weight
 
 	// warm is the last solve's solution, by local index, that the next
-	// one starts from.
-	warm *warmStart
+	// one starts from; spare and wsBuf are memory for the next ones.
+	warm, spare *warmStart
+	wsBuf       warmStart
 }
 
 func (b *bracketPairing) resident(a int) bool  { return a >= b.nmdp && a < b.nb }
@@ -168,8 +169,8 @@ func (b *bracketPairing) setup() error {
 	}
 
 	c9 := b.byeHere
-	b.has = square(&d.hasBuf, n)
-	b.base = square(&d.baseBuf, n)
+	b.has = triangle(&d.hasBuf, n)
+	b.base = triangle(&d.baseBuf, n)
 	b.active = make([]bool, n)
 	for a := 0; a < n; a++ {
 		b.active[a] = true
@@ -253,13 +254,18 @@ func (b *bracketPairing) setup() error {
 	return nil
 }
 
-// square is n rows of n zero values in the memory of *flat, which the
-// brackets of a round share one after the other.
-func square[T any](flat *[]T, n int) [][]T {
-	*flat = growZero(*flat, n*n)
+// triangle is n rows of zero values, row a holding the pairs (a, c) for
+// c > a as rows[a][c], in the memory of *flat, which the brackets of a
+// round share one after the other: half of a square's. Row a's indexes
+// up to a fall on the row before (or on padding): they are never used.
+func triangle[T any](flat *[]T, n int) [][]T {
+	*flat = growZero(*flat, n+n*(n-1)/2)
 	rows := make([][]T, n)
+	start := n // where row a's pair (a, a+1) lies
 	for a := range rows {
-		rows[a] = (*flat)[a*n : (a+1)*n : (a+1)*n]
+		end := start + n - a - 1
+		rows[a] = (*flat)[start-a-1 : end : end]
+		start = end
 	}
 	return rows
 }
@@ -356,7 +362,9 @@ func (b *bracketPairing) solveWarm(idx, loc []int, edges []matchEdge) []int {
 		return nil
 	}
 	n := len(idx)
-	ws := warmStart{dual: make([]weight, n), mate: make([]int, n)}
+	// The warm start of this solve, in memory kept for the next.
+	ws := warmStart{dual: grow(b.wsBuf.dual, n), mate: grow(b.wsBuf.mate, n)}
+	defer func() { b.wsBuf = ws }()
 	low := weight{}
 	for x, a := range idx {
 		ws.dual[x] = b.warm.dual[a]
@@ -398,18 +406,23 @@ func (b *bracketPairing) keepWarm(idx []int, m *matcher) {
 		b.warm = nil
 		return
 	}
-	st := m.state()
-	w := &warmStart{dual: make([]weight, len(b.v)), mate: make([]int, len(b.v))}
-	for a := range w.mate {
-		w.mate[a] = -1
+	// The solution before this one is read no more: its memory takes
+	// this one.
+	w := b.spare
+	if w == nil {
+		w = &warmStart{dual: make([]weight, len(b.v)), mate: make([]int, len(b.v))}
 	}
+	clear(w.dual)
+	fill(w.mate, -1)
 	for x, a := range idx {
-		w.dual[a] = st.dual[x]
-		if y := st.mate[x]; y >= 0 && y < len(idx) {
-			w.mate[a] = idx[y]
+		w.dual[a] = m.foldedDual(x)
+		if p := m.mate[x]; p >= 0 {
+			if y := m.endpoint[p]; y < len(idx) {
+				w.mate[a] = idx[y]
+			}
 		}
 	}
-	b.warm = w
+	b.spare, b.warm = b.warm, w
 }
 
 func (b *bracketPairing) sumOf(mate []int) weight {

@@ -25,7 +25,8 @@
 // by the organiser or at its time (Start), results (Record), the next
 // round once the current one is over (Next) and the end; late entries
 // join a running Swiss with zero-point byes for the rounds they missed,
-// and a withdrawn player is not paired again. The top seed's colour in
+// a withdrawn player is not paired again, and a player who never moved
+// and lost on time (or by the round's adjudication) lost by forfeit. The top seed's colour in
 // round 1 is drawn by lot by the caller (Runner.Lot) and kept with the
 // tournament (TopColor); a Swiss's pairing-allocated bye scores what the
 // organiser chose (ByeScore: a point, half or none), and a round-robin's

@@ -293,12 +293,43 @@ func OnEnd(tx play.Tx, g *play.Game) error {
 		if b.GameID != g.ID || b.Outcome != Pending {
 			continue
 		}
-		if err := t.Record(i, whiteOutcome(g.Outcome)); err != nil {
+		if err := t.Record(i, boardOutcome(g)); err != nil {
 			return err
 		}
 		return save(tx, t, g.Ended)
 	}
 	return nil
+}
+
+// boardOutcome is a finished game's result for its board, from White's
+// side. A player who lost on time, or by the round's adjudication,
+// without ever having moved did not come: the game is lost by forfeit,
+// which the pairing counts as not played (the two may meet again, and
+// it gives no colour) and the TRF writes as + and -.
+func boardOutcome(g *play.Game) Outcome {
+	o := whiteOutcome(g.Outcome)
+	if r := g.Outcome.Reason; r != game.Timeout && r != game.Adjudicated {
+		return o
+	}
+	switch {
+	case o == Win && !moved(g, game.Black):
+		return ForfeitWin
+	case o == Loss && !moved(g, game.White):
+		return ForfeitLoss
+	}
+	return o
+}
+
+// moved tells whether colour c made a move in g.
+func moved(g *play.Game, c game.Color) bool {
+	first := g.Turn()
+	if len(g.Moves)%2 == 1 {
+		first = first.Other()
+	}
+	if c == first {
+		return len(g.Moves) >= 1
+	}
+	return len(g.Moves) >= 2
 }
 
 // whiteOutcome is a finished game's result from White's side. An

@@ -148,9 +148,10 @@ func TestRunnerRoundClosesWithAdjudication(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// White, to move, loses; having never moved, by forfeit.
 	for _, b := range tr.Played[0].Boards {
-		if b.Outcome != Loss {
-			t.Fatalf("an unfinished game with White to move scored %v", b.Outcome)
+		if b.Outcome != ForfeitLoss {
+			t.Fatalf("an unfinished game with White to move, who never moved, scored %v", b.Outcome)
 		}
 	}
 	if len(tr.Played) != 2 {
@@ -200,7 +201,7 @@ func TestRunnerRoundClosesWithAdjudication(t *testing.T) {
 		t.Error("round 1 closed twice")
 	}
 	tr, _ = r.Get(ctx, tr.ID)
-	if tr.Played[0].Boards[0].Outcome != Loss {
+	if tr.Played[0].Boards[0].Outcome != ForfeitLoss {
 		t.Fatalf("closing again changed an adjudicated result to %v", tr.Played[0].Boards[0].Outcome)
 	}
 }

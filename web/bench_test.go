@@ -134,20 +134,24 @@ func BenchmarkWatcherMemory(b *testing.B) {
 			b.Fatalf("the child holding the watchers: %q, %v", line, err)
 		}
 		after := inUse()
-		b.ReportMetric(float64(after-before)/watchers, "B/watcher")
+		b.ReportMetric(float64(after.heap+after.stack-before.heap-before.stack)/watchers, "B/watcher")
+		b.ReportMetric(float64(after.stack-before.stack)/watchers, "stack-B/watcher")
 		in.Close()
 		_ = child.Wait()
 		x.srv.CloseClientConnections()
 	}
 }
 
-// inUse is the heap and stacks in use, after a collection.
-func inUse() int64 {
+// memory is the heap and the goroutines' stacks in use.
+type memory struct{ heap, stack int64 }
+
+// inUse is the memory in use, after a collection.
+func inUse() memory {
 	runtime.GC()
 	runtime.GC()
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
-	return int64(m.HeapInuse + m.StackInuse)
+	return memory{int64(m.HeapInuse), int64(m.StackInuse)}
 }
 
 // TestHoldWatchers is the child of BenchmarkWatcherMemory: it opens the

@@ -1,11 +1,14 @@
 package web
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"github.com/iceagechess/iceage/internal/browsertest"
@@ -21,7 +24,7 @@ func TestTheBoardShowsIceAndReplays(t *testing.T) {
 	ctx := browsertest.New(t, 1200, 900)
 	x := newSite(t, "g1", Options{})
 	x.move("e2d3")
-	if err := chromedp.Do(ctx,
+	if err := chromedp.Do(ctx, onNewDocument(`window.violations = []; document.addEventListener("securitypolicyviolation", function (e) { window.violations.push(e.violatedDirective + " " + e.blockedURI); });`),
 		chromedp.Navigate(x.srv.URL+x.path()),
 		chromedp.WaitVisible(chromedp.CSS("#board svg")),
 		chromedp.Evaluate[chromedp.Void](`window.noReload = true`),
@@ -72,6 +75,37 @@ func TestTheBoardShowsIceAndReplays(t *testing.T) {
 	}
 	if n := eval(iceCount); n != 30 {
 		t.Errorf("back at the last move the board shows %d squares of ice, want 30", n)
+	}
+	if v, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`window.violations`)); err != nil || len(v) > 0 {
+		t.Errorf("the page broke its Content-Security-Policy: %v %v", v, err)
+	}
+}
+
+// onNewDocument runs a script in every page before its own.
+func onNewDocument(script string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: script})
+		return err
+	})
+}
+
+// TestAPageWithoutAStreamPolls: where no event stream gets through (here
+// a browser without EventSource), the page polls, and a move still
+// appears without a reload.
+func TestAPageWithoutAStreamPolls(t *testing.T) {
+	ctx := browsertest.New(t, 1000, 800)
+	x := newSite(t, "g1", Options{})
+	if err := chromedp.Do(ctx, onNewDocument("delete window.EventSource"),
+		chromedp.Navigate(x.srv.URL+x.path()),
+		chromedp.WaitVisible(chromedp.CSS("#board svg")),
+		chromedp.Evaluate[chromedp.Void](`window.noReload = true`),
+	); err != nil {
+		t.Fatal(err)
+	}
+	x.move("e2d3")
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.querySelectorAll("#moves button.move").length === 1 && window.noReload === true && !window.EventSource`,
+		chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+		t.Fatalf("the move did not appear by polling: %v", err)
 	}
 }
 

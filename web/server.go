@@ -27,7 +27,7 @@ var static embed.FS
 // sets its own: nothing but this listener's own scripts, styles,
 // pictures and connections; no inline script or style, no frame around
 // it, no form sent elsewhere.
-const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; " +
 	"base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
 // Options are what the web listener serves from.

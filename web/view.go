@@ -42,6 +42,9 @@ type view struct {
 	ClockSince string    `json:"clockSince,omitempty"`
 	// Turn is the side to move: "w" or "b".
 	Turn string `json:"turn"`
+	// Description says the position in words, for a screen reader: the
+	// board's label while the page follows the game.
+	Description string `json:"description"`
 	// Base and Prev make a view a step from revision Prev: its Plies
 	// come after the first Base of that revision's, which it shares.
 	// Base 0 is a whole view.
@@ -110,6 +113,7 @@ func (s *Server) makeView(ctx context.Context, g *play.Game, lang i18n.Lang) (*v
 		v.Plies = append(v.Plies, pl)
 	}
 	pos := m.Position()
+	v.Description = i18n.BoardDescription(lang, &pos)
 	v.Turn = "w"
 	if pos.Turn() == game.Black {
 		v.Turn = "b"

@@ -71,6 +71,8 @@ func (m *Memory) Export(ctx context.Context, walk play.Walk) (uint64, error) {
 				it.Body = slices.Clone(it.Body)
 				return walk(play.Record{Outbox: &it})
 			})
+		case play.KindPuzzler, play.KindPuzzleStats, play.KindDailyPuzzle:
+			err = m.exportPuzzles(kind, walk)
 		case play.KindLessons:
 			for _, user := range slices.Sorted(maps.Keys(m.lessons)) {
 				p := m.lessons[user].Clone()

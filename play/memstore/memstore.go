@@ -40,6 +40,8 @@ type Memory struct {
 	tournamentOf map[uint64]uint64
 	// feeds are told of the games each commit wrote (feed.go).
 	feeds feeds
+	// pz are the puzzle records (puzzles.go).
+	pz puzzleMaps
 }
 
 // New returns an empty in-memory storage.
@@ -51,6 +53,7 @@ func New() *Memory {
 		logs: map[[2]string][]play.LogEntry{}, standings: map[string][]play.Standing{},
 		outbox:      map[string]play.OutboxItem{},
 		tournaments: map[uint64]play.TournamentRecord{}, tournamentOf: map[uint64]uint64{},
+		pz: newPuzzleMaps(),
 	}
 }
 
@@ -63,7 +66,8 @@ func (m *Memory) Update(ctx context.Context, fn func(play.Tx) error) error {
 	defer m.mu.Unlock()
 	tx := &memTx{m: m, seq: m.seq, games: map[uint64]play.Game{}, challenges: map[uint64]*play.Challenge{},
 		players: map[[2]string]play.Player{}, stats: map[string]play.Stats{}, prefs: map[string]play.Prefs{},
-		servers: map[string]play.ServerSettings{}, recent: map[string]play.Recent{}, lessons: map[string]play.LessonProgress{}, logs: map[[2]string]map[uint64]play.LogEntry{}, tournaments: map[uint64]play.TournamentRecord{}}
+		servers: map[string]play.ServerSettings{}, recent: map[string]play.Recent{}, lessons: map[string]play.LessonProgress{}, logs: map[[2]string]map[uint64]play.LogEntry{}, tournaments: map[uint64]play.TournamentRecord{},
+		pz: newPuzzleMaps()}
 	if err := fn(tx); err != nil {
 		return err
 	}
@@ -96,6 +100,7 @@ func (m *Memory) Update(ctx context.Context, fn func(play.Tx) error) error {
 	}
 	m.addOutbox(tx.outbox)
 	m.addTournaments(tx.tournaments)
+	m.pz.commit(&tx.pz)
 	m.feeds.tell(tx.fed)
 	return nil
 }
@@ -127,6 +132,7 @@ type memTx struct {
 	outbox      []play.OutboxItem                      // put, in order
 	tournaments map[uint64]play.TournamentRecord
 	fed         []play.Committed // the games put, in order, when a feed listens
+	pz          puzzleMaps
 }
 
 func notFound(format string, args ...any) error {

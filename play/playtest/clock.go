@@ -63,6 +63,31 @@ func runClockSuite(t *testing.T, open func(t *testing.T) play.Storage) {
 		}
 	})
 
+	t.Run("a rated live game is rated in its speed's scopes, each with its leaderboard", func(t *testing.T) {
+		st := open(t)
+		svc := play.New(st, play.Options{})
+		g := start(t, svc, "c1")
+		r, err := svc.Resign(ctx, play.Act{By: bob.ID, Game: g.ID, Revision: g.Revision, At: T0.Add(2 * time.Second)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.Game.Rated || len(r.Game.Ratings) != 2 {
+			t.Fatalf("the game's ratings: %+v", r.Game.Ratings)
+		}
+		for _, scope := range []string{"", "g1"} {
+			board, err := svc.Leaderboard(ctx, play.RatingScope(scope, play.Bullet), 1, 10, T0.Add(time.Hour))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(board.Rows) != 2 || board.Rows[0].User != ann.ID {
+				t.Fatalf("scope %q: the bullet leaderboard %+v", scope, board.Rows)
+			}
+			if corr, err := svc.Leaderboard(ctx, scope, 1, 10, T0.Add(time.Hour)); err != nil || len(corr.Rows) != 0 {
+				t.Fatalf("scope %q: the correspondence leaderboard %+v, %v", scope, corr.Rows, err)
+			}
+		}
+	})
+
 	for _, tt := range []struct {
 		name string
 		// moveAt is when the move arrives, from the deadline.

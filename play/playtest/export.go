@@ -121,6 +121,25 @@ func EveryKind(tx play.Tx) ([]play.Record, error) {
 				return nil, err
 			}
 			recs = append(recs, play.Record{Outbox: &it})
+		case play.KindPuzzler:
+			p := play.Puzzler{Scope: "g1", User: "u1", Name: "Ulla", Rating: play.Rating{Rating: 1612.5, Deviation: 80, Volatility: 0.06, Updated: at},
+				Rated: 4, Solved: 3, Streak: 2, BestStreak: 2, Tried: []string{"abc123", "def456"}, Current: "ghi789", Ply: 1, Hinted: true}
+			if err := tx.PutPuzzler(p); err != nil {
+				return nil, err
+			}
+			recs = append(recs, play.Record{Puzzler: &p})
+		case play.KindPuzzleStats:
+			s := play.PuzzleStats{ID: "abc123", Rating: play.Rating{Rating: 1380, Deviation: 300, Volatility: 0.06, Updated: at}, Tries: 5, Solved: 2}
+			if err := tx.PutPuzzleStats(s); err != nil {
+				return nil, err
+			}
+			recs = append(recs, play.Record{PuzzleStats: &s})
+		case play.KindDailyPuzzle:
+			d := play.DailyPuzzle{Guild: "g1", Channel: "c9", Hour: 18, Day: "2026-01-01", Puzzle: "abc123", Message: "m77", Solvers: []string{"u1", "u2"}}
+			if err := tx.PutDailyPuzzle(d); err != nil {
+				return nil, err
+			}
+			recs = append(recs, play.Record{DailyPuzzle: &d})
 		case play.KindLessons:
 			p := play.LessonProgress{Stars: map[string][]int{"ice-blocks": {3, 2}, "countdown": {0, 1}}, Updated: at}
 			if err := tx.PutLessonProgress("u1", p); err != nil {
@@ -204,6 +223,18 @@ func Canonical(r play.Record) string {
 			t.Games = nil
 		}
 		v = t
+	case r.Puzzler != nil:
+		p := *r.Puzzler
+		p.V = 0
+		v = p
+	case r.PuzzleStats != nil:
+		s := *r.PuzzleStats
+		s.V = 0
+		v = s
+	case r.DailyPuzzle != nil:
+		d := *r.DailyPuzzle
+		d.V = 0
+		v = d
 	case r.Outbox != nil:
 		it := *r.Outbox
 		it.Owner = ""
@@ -380,6 +411,18 @@ func (t *recordingTx) PutPrefs(user string, p play.Prefs) error {
 	return t.note(t.Tx.PutPrefs(user, p), play.Record{Prefs: &p, User: user})
 }
 
+func (t *recordingTx) PutPuzzler(p play.Puzzler) error {
+	return t.note(t.Tx.PutPuzzler(p), play.Record{Puzzler: &p})
+}
+
+func (t *recordingTx) PutPuzzleStats(s play.PuzzleStats) error {
+	return t.note(t.Tx.PutPuzzleStats(s), play.Record{PuzzleStats: &s})
+}
+
+func (t *recordingTx) PutDailyPuzzle(d play.DailyPuzzle) error {
+	return t.note(t.Tx.PutDailyPuzzle(d), play.Record{DailyPuzzle: &d})
+}
+
 func (t *recordingTx) PutLessonProgress(user string, p play.LessonProgress) error {
 	return t.note(t.Tx.PutLessonProgress(user, p), play.Record{Lessons: &p, User: user})
 }
@@ -518,6 +561,14 @@ func runExportSuite(t *testing.T, open func(t *testing.T) play.Storage) {
 		r, err = svc.Start(ctx, play.NewGame{Guild: "g1", Channel: "c3", White: play.Seat{ID: "b"}, Black: play.Seat{ID: "w"}, DaysPerMove: 3, At: T0.Add(2 * time.Hour)})
 		must(err)
 		_, err = svc.Vacation(ctx, "w", 3, T0.Add(3*time.Hour))
+		must(err)
+		_, err = svc.Puzzle(ctx, play.PuzzleStep{Scope: "g1", User: "w", Name: "Wanda", Puzzle: "abc123", First: 1200, Event: play.PuzzleStarted, At: T0.Add(4 * time.Hour)})
+		must(err)
+		_, err = svc.Puzzle(ctx, play.PuzzleStep{Scope: "g1", User: "w", Puzzle: "abc123", Event: play.PuzzleSolved, At: T0.Add(5 * time.Hour)})
+		must(err)
+		_, err = svc.SetDailyPuzzle(ctx, "g1", "c9", 18, T0.Add(6*time.Hour))
+		must(err)
+		_, _, err = svc.DailySolved(ctx, "g1", "2026-11-30", "w")
 		must(err)
 		_, err = svc.EarnLessonStars(ctx, "w", "ice-blocks", 1, 2, T0.Add(4*time.Hour))
 		must(err)

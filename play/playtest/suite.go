@@ -697,6 +697,7 @@ func RunStorageSuite(t *testing.T, open func(t *testing.T) play.Storage) {
 	t.Run("export", func(t *testing.T) { runExportSuite(t, open) })
 	t.Run("caps", func(t *testing.T) { runLimitsSuite(t, open) })
 	t.Run("feed", func(t *testing.T) { runFeedSuite(t, open) })
+	t.Run("puzzles", func(t *testing.T) { runPuzzleSuite(t, open) })
 	t.Run("live clocks", func(t *testing.T) { runClockSuite(t, open) })
 	t.Run("lessons", func(t *testing.T) { runLessonsSuite(t, open) })
 }

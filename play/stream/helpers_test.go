@@ -236,21 +236,3 @@ func checkState(t testing.TB, ev *stream.Event, g play.Game) {
 		t.Fatalf("IceAgeIn %d, want %d", ev.IceAgeIn, pos.BlackMovesToIceAge())
 	}
 }
-
-// checkResumed checks that evs are a Sync at a revision past atLeast,
-// then the moves after it, and end with the game g.
-func checkResumed(t testing.TB, evs []*stream.Event, atLeast int, g play.Game) {
-	t.Helper()
-	if evs[0].Kind != stream.Sync || evs[0].Revision < atLeast {
-		t.Fatalf("resumed with %v at revision %d, want a Sync at %d or later", evs[0].Kind, evs[0].Revision, atLeast)
-	}
-	kinds := make([]stream.Kind, len(evs)-1)
-	for i := range kinds {
-		kinds[i] = stream.Moved
-	}
-	if len(evs) > 1 {
-		checkEvents(t, evs[1:], evs[0].Revision, kinds, g)
-	} else {
-		checkState(t, evs[0], g)
-	}
-}

@@ -67,7 +67,7 @@
   function render() {
     var i = current();
     var ply = view.plies[i];
-    IceBoard.draw($("board"), ply, flip, ply.label || "");
+    IceBoard.draw($("board"), ply, flip, i === view.plies.length - 1 ? view.description : ply.label || "");
     player($("top"), flip ? view.white : view.black, flip);
     player($("bottom"), flip ? view.black : view.white, !flip);
     if (view.clocks) tick();

@@ -1,0 +1,178 @@
+package pgstore
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/iceagechess/iceage/play"
+)
+
+// Puzzler returns the user's puzzle record in scope, or ErrNotFound.
+func (t *txn) Puzzler(scope, user string) (play.Puzzler, error) {
+	var p play.Puzzler
+	notFound := fmt.Errorf("%w: user %s has no puzzle record in scope %q", play.ErrNotFound, user, scope)
+	if !validID(user) || checkScope(scope) != nil {
+		return p, notFound
+	}
+	var rec []byte
+	err := t.tx.QueryRow(t.ctx, `SELECT rec FROM puzzlers WHERE scope = $1 AND user_id = $2`+t.locking(), scope, user).Scan(&rec)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return p, notFound
+	}
+	if err != nil {
+		return p, t.check(err, "reading the puzzle record of %s in scope %q", user, scope)
+	}
+	return p, decode(fmt.Sprintf("puzzle record of %s in scope %q", user, scope), rec, &p)
+}
+
+// Puzzlers calls fn for every puzzle record of scope, in user id order,
+// all read before fn is called, so that fn may use the transaction.
+func (t *txn) Puzzlers(scope string, fn func(play.Puzzler) error) error {
+	if checkScope(scope) != nil {
+		return nil
+	}
+	rows, err := t.tx.Query(t.ctx, `SELECT rec FROM puzzlers WHERE scope = $1 ORDER BY user_id`, scope)
+	if err != nil {
+		return t.check(err, "reading the puzzle records of %q", scope)
+	}
+	var ps []play.Puzzler
+	var rec []byte
+	_, err = pgx.ForEachRow(rows, []any{&rec}, func() error {
+		var p play.Puzzler
+		if err := decode(fmt.Sprintf("a puzzle record of %q", scope), rec, &p); err != nil {
+			return err
+		}
+		ps = append(ps, p)
+		return nil
+	})
+	if err != nil {
+		return t.check(err, "reading the puzzle records of %q", scope)
+	}
+	for _, p := range ps {
+		if err := fn(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// PuzzleStats returns a puzzle's stats, or ErrNotFound.
+func (t *txn) PuzzleStats(id string) (play.PuzzleStats, error) {
+	var s play.PuzzleStats
+	notFound := fmt.Errorf("%w: puzzle %q was never tried", play.ErrNotFound, id)
+	if !validID(id) {
+		return s, notFound
+	}
+	var rec []byte
+	err := t.tx.QueryRow(t.ctx, `SELECT rec FROM puzzle_stats WHERE puzzle_id = $1`+t.locking(), id).Scan(&rec)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return s, notFound
+	}
+	if err != nil {
+		return s, t.check(err, "reading the stats of puzzle %q", id)
+	}
+	return s, decode(fmt.Sprintf("stats of puzzle %q", id), rec, &s)
+}
+
+// DailyPuzzle returns a server's daily puzzle; zero if none.
+func (t *txn) DailyPuzzle(guild string) (play.DailyPuzzle, error) {
+	var d play.DailyPuzzle
+	if !validID(guild) {
+		return d, nil
+	}
+	var rec []byte
+	err := t.tx.QueryRow(t.ctx, `SELECT rec FROM daily_puzzles WHERE guild_id = $1`+t.locking(), guild).Scan(&rec)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return d, nil
+	}
+	if err != nil {
+		return d, t.check(err, "reading the daily puzzle of server %s", guild)
+	}
+	return d, decode("daily puzzle of server "+guild, rec, &d)
+}
+
+// PutPuzzler writes a puzzle record under its Scope and User.
+func (t *txn) PutPuzzler(p play.Puzzler) error {
+	if err := t.willWrite(); err != nil {
+		return err
+	}
+	if err := checkID("user id", p.User); err != nil {
+		return err
+	}
+	if err := checkScope(p.Scope); err != nil {
+		return err
+	}
+	b, err := encode(&p)
+	if err != nil {
+		return fmt.Errorf("pgstore: encoding the puzzle record of %s: %w", p.User, err)
+	}
+	_, err = t.tx.Exec(t.ctx, `INSERT INTO puzzlers (scope, user_id, rec) VALUES ($1, $2, $3)
+		ON CONFLICT (scope, user_id) DO UPDATE SET rec = excluded.rec`, p.Scope, p.User, b)
+	return t.check(err, "writing the puzzle record of %s in scope %q", p.User, p.Scope)
+}
+
+// PutPuzzleStats writes a puzzle's stats.
+func (t *txn) PutPuzzleStats(s play.PuzzleStats) error {
+	if err := t.willWrite(); err != nil {
+		return err
+	}
+	if err := checkID("puzzle id", s.ID); err != nil {
+		return err
+	}
+	b, err := encode(&s)
+	if err != nil {
+		return fmt.Errorf("pgstore: encoding the stats of puzzle %s: %w", s.ID, err)
+	}
+	_, err = t.tx.Exec(t.ctx, `INSERT INTO puzzle_stats (puzzle_id, rec) VALUES ($1, $2)
+		ON CONFLICT (puzzle_id) DO UPDATE SET rec = excluded.rec`, s.ID, b)
+	return t.check(err, "writing the stats of puzzle %s", s.ID)
+}
+
+// PutDailyPuzzle writes a server's daily puzzle.
+func (t *txn) PutDailyPuzzle(d play.DailyPuzzle) error {
+	if err := t.willWrite(); err != nil {
+		return err
+	}
+	if err := checkID("guild id", d.Guild); err != nil {
+		return err
+	}
+	b, err := encode(&d)
+	if err != nil {
+		return fmt.Errorf("pgstore: encoding the daily puzzle of server %s: %w", d.Guild, err)
+	}
+	_, err = t.tx.Exec(t.ctx, `INSERT INTO daily_puzzles (guild_id, rec) VALUES ($1, $2)
+		ON CONFLICT (guild_id) DO UPDATE SET rec = excluded.rec`, d.Guild, b)
+	return t.check(err, "writing the daily puzzle of server %s", d.Guild)
+}
+
+// exportPuzzles walks the records of one of the puzzle kinds.
+func exportPuzzles(kind play.RecordKind, each func(what, sql string, fn func(key string, rec []byte) error) error, walk play.Walk) error {
+	switch kind {
+	case play.KindPuzzler:
+		return each("puzzle records", `SELECT scope || ' ' || user_id, rec FROM puzzlers ORDER BY scope, user_id`, func(k string, rec []byte) error {
+			var p play.Puzzler
+			if err := decode("puzzle record "+k, rec, &p); err != nil {
+				return err
+			}
+			return walk(play.Record{Puzzler: &p})
+		})
+	case play.KindPuzzleStats:
+		return each("puzzles' stats", `SELECT puzzle_id, rec FROM puzzle_stats ORDER BY puzzle_id`, func(k string, rec []byte) error {
+			var s play.PuzzleStats
+			if err := decode("stats of puzzle "+k, rec, &s); err != nil {
+				return err
+			}
+			return walk(play.Record{PuzzleStats: &s})
+		})
+	default:
+		return each("daily puzzles", `SELECT guild_id, rec FROM daily_puzzles ORDER BY guild_id`, func(k string, rec []byte) error {
+			var d play.DailyPuzzle
+			if err := decode("daily puzzle of server "+k, rec, &d); err != nil {
+				return err
+			}
+			return walk(play.Record{DailyPuzzle: &d})
+		})
+	}
+}
