@@ -26,3 +26,23 @@ func TestCouldWin(t *testing.T) {
 		}
 	}
 }
+
+// A flag drawn against a lone king reads back from its PGN as it was
+// written.
+func TestADrawnFlagReadsBackFromPGN(t *testing.T) {
+	m, err := ReplayUCI("7k/8/8/8/8/8/8/K7 w - - 0 1", []string{"a1a2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.End(Outcome{Draw, Timeout}); err != nil {
+		t.Fatal(err)
+	}
+	text := m.PGN(Tags{})
+	back, _, err := ParsePGN(text)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	if back.Outcome() != (Outcome{Draw, Timeout}) {
+		t.Fatalf("read back %+v from\n%s", back.Outcome(), text)
+	}
+}

@@ -164,12 +164,11 @@ func (o Outcome) Valid() bool {
 		return o.Result == NoResult
 	case Checkmate, KingFrozen, Resignation:
 		return o.Result == WhiteWins || o.Result == BlackWins
-	case Timeout:
-		// Drawn when the opponent could not have won (Position.CouldWin).
-		return o.Result != NoResult
 	case Stalemate, BothKingsFrozen, FiftyMoveRule, DrawAgreed:
 		return o.Result == Draw
-	case Adjudicated:
+	case Adjudicated, Timeout:
+		// A flag is drawn when the opponent could not have won
+		// (Position.CouldWin).
 		return o.Result == WhiteWins || o.Result == BlackWins || o.Result == Draw
 	}
 	return false

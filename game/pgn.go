@@ -310,6 +310,10 @@ func (m *Match) settle(result, term string) error {
 	case "", "*":
 		return nil
 	case "1/2-1/2":
+		if strings.EqualFold(term, "time forfeit") {
+			// A flag against a side that could not have won.
+			return m.End(Outcome{Draw, Timeout})
+		}
 		return m.End(Outcome{Draw, DrawAgreed})
 	case "1-0":
 		loser = Black

@@ -278,6 +278,7 @@ func (m *matcher) loop(perfect bool) bool {
 			for len(m.queue) > 0 && !augmented {
 				v := m.queue[len(m.queue)-1]
 				m.queue = m.queue[:len(m.queue)-1]
+				dv := m.dual[v] // no vertex's dual changes during a scan
 				for _, a := range m.neighb[v] {
 					p, w := int(a.p), int(a.to)
 					k := p / 2
@@ -286,7 +287,7 @@ func (m *matcher) loop(perfect bool) bool {
 					}
 					var kslack weight
 					if !m.allowedge[k] {
-						kslack = m.slack(k)
+						kslack = dv.add(m.dual[w]).sub(m.edges[k].w)
 						if kslack.isZero() {
 							m.allowedge[k] = true
 						}
@@ -542,8 +543,19 @@ func (m *matcher) addBlossom(base, k int) {
 		if m.bestedges[c] == nil {
 			m.leafBuf2 = m.leaves(c, m.leafBuf2[:0])
 			for _, x := range m.leafBuf2 {
+				dx := m.dual[x]
 				for _, a := range m.neighb[x] {
-					m.considerBest(b, int(a.p/2))
+					// x is in b: the other end is a.to.
+					j := int(a.to)
+					bj := m.inblossom[j]
+					if bj == b || m.label[bj] != 1 {
+						continue
+					}
+					k := int(a.p / 2)
+					if sl := dx.add(m.dual[j]).sub(m.edges[k].w); m.bestedgeto[bj] == -1 || sl.less(m.slackto[bj]) {
+						m.bestedgeto[bj] = k
+						m.slackto[bj] = sl
+					}
 				}
 			}
 		} else {

@@ -69,7 +69,13 @@
 // only the players whose weights changed are paired again, a few
 // augmentations of O(n²) each. That holds from one generation-order
 // decision to the next and from one bracket to the next, since the top
-// criterion lies at the same bits in every bracket of a round. A first
+// criterion lies at the same bits in every bracket of a round. The
+// single players' duals are given one parity first, so that no halved
+// slack is odd and a warm start never falls back to a matching from
+// scratch, and two single players joined by a tight edge are paired
+// before the first stage instead of by a stage each. A round's brackets
+// share the memory of their weights (a triangle of the pairs), graph,
+// matcher and warm starts. A first
 // round in which nobody has played is the first candidate of Article 4
 // and needs no matching. BenchmarkPairDutchTRF times rounds 1 and 5 of
 // 200 and 1,000 players on the files in testdata/bench, the ones the

@@ -9,6 +9,7 @@ import (
 
 	"github.com/iceagechess/iceage/i18n"
 	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/play/stream"
 )
 
 func (s *Server) routes() {
@@ -53,7 +54,7 @@ func (s *Server) refuse(w http.ResponseWriter, r *http.Request, err error, page 
 	lang := s.lang(r)
 	status, key := http.StatusInternalServerError, "web.error"
 	switch {
-	case errors.Is(err, play.ErrNotFound):
+	case errors.Is(err, play.ErrNotFound), errors.Is(err, stream.ErrNoGame):
 		status, key = http.StatusNotFound, "web.not_found"
 	case errors.Is(err, errHidden):
 		status, key = http.StatusForbidden, "web.private"
@@ -84,7 +85,7 @@ func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 	}
 	flip := user != "" && user == g.Black.ID && user != g.White.ID
 	s.page(w, r, http.StatusOK, "game", pageData{Title: i18n.T(lang, "board.title", map[string]any{"White": nameIn(g, g.White.ID, lang), "Black": nameIn(g, g.Black.ID, lang)}),
-		View: string(mv.data), Flip: flip, User: user})
+		View: string(mv.stamped(mv.data, s.opts.Now())), Flip: flip, User: user})
 }
 
 // gameView is the game as it is now, as JSON: what the page polls when
@@ -102,7 +103,7 @@ func (s *Server) gameView(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
-	_, _ = w.Write(mv.data)
+	_, _ = w.Write(mv.stamped(mv.data, s.opts.Now()))
 }
 
 // ParseLastEventID reads the revision a reconnecting event stream saw
@@ -191,7 +192,7 @@ func (s *Server) gameEvents(w http.ResponseWriter, r *http.Request) {
 			if mv.rev <= sent {
 				continue
 			}
-			data := mv.json(sent)
+			data := mv.stamped(mv.json(sent), s.opts.Now())
 			sent = mv.rev
 			if !write(sseEvent(sent, data)) {
 				return
