@@ -29,7 +29,7 @@ func runLearn(args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: iceage learn [-lang en|fr|ru|nb|es|nl] [-db FILE]")
 		fmt.Fprintln(stderr, "Ten short lessons, each a few positions with a goal. Type a lesson's number, then moves in any notation")
-		fmt.Fprintln(stderr, "(Nf3, g1f3); commands: hint, again, next, lessons, quit.")
+		fmt.Fprintln(stderr, "(Nf3, g1f3); commands: hint, again, next, lessons, quit, or their words in the lessons' language.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {

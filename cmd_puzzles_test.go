@@ -96,3 +96,26 @@ func TestPuzzlesRefusesBadFlags(t *testing.T) {
 		}
 	}
 }
+
+func TestPuzzlesGenerateReadsFinishedGamesFromPGN(t *testing.T) {
+	dir := t.TempDir()
+	pgn := filepath.Join(dir, "games.pgn")
+	var stdout, stderr bytes.Buffer
+	if status := dispatch([]string{"selfplay", "-games", "2", "-white", "2", "-black", "6", "-nodes", "3000", "-maxplies", "40", "-o", pgn}, &stdout, &stderr); status != 0 {
+		t.Fatalf("selfplay: %s", stderr.String())
+	}
+	stderr.Reset()
+	out := filepath.Join(dir, "set.jsonl")
+	args := []string{"puzzles", "generate", "-games", "0", "-pgn", pgn, "-nodes", "3000", "-deep", "6000", "-dir", filepath.Join(dir, "work"), "-o", out}
+	if status := dispatch(args, &stdout, &stderr); status != 0 || !strings.Contains(stderr.String(), "2 games, 0 already scanned") {
+		t.Fatalf("status %d: %s", status, stderr.String())
+	}
+	for _, name := range []string{"games-1.jsonl", "games-2.jsonl"} {
+		if _, err := os.Stat(filepath.Join(dir, "work", name)); err != nil {
+			t.Errorf("no checkpoint for a game of the PGN: %v", err)
+		}
+	}
+	if _, err := os.Stat(out); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -176,9 +176,14 @@ func newApp(cfg config.Config, logTo io.Writer) (*app, error) {
 		_ = a.closeStore() // err says why the bot cannot start
 		return nil, err
 	}
+	secret, err := loadSecret(cfg, log)
+	if err != nil {
+		_ = a.closeStore() // err says why the program cannot start
+		return nil, err
+	}
 	var links bot.WebLinks
 	if cfg.Web.Listen != "" {
-		if a.web, err = newWeb(cfg, a.play, hub, log); err != nil {
+		if a.web, err = newWeb(cfg, a.play, hub, secret, log); err != nil {
 			_ = a.closeStore() // err says why the program cannot start
 			return nil, err
 		}
@@ -199,7 +204,7 @@ func newApp(cfg config.Config, logTo io.Writer) (*app, error) {
 			ChallengeAgain: time.Duration(cfg.Limits.ChallengeAgainMinutes) * time.Minute,
 			Analyze:        time.Duration(cfg.Limits.AnalyzeSeconds) * time.Second, GIF: time.Duration(cfg.Limits.GIFSeconds) * time.Second,
 			TournamentPlayers: cfg.Limits.TournamentPlayers},
-		InteractionIDs: a.interactionIDs, Web: links, Activity: bot.ActivityConfig{Enabled: act != nil, Launched: act.launched}}, a.play)
+		InteractionIDs: a.interactionIDs, Web: links, Secret: secret, Activity: bot.ActivityConfig{Enabled: act != nil, Launched: act.launched}}, a.play)
 	if err != nil {
 		_ = a.closeStore() // err says why the bot cannot start
 		return nil, err
@@ -270,18 +275,31 @@ func (a *app) listen() error {
 	return nil
 }
 
-// newWeb makes the web listener's handler, with the secret its links
-// are signed with, kept in web.secret_file (made at the first start).
-func newWeb(cfg config.Config, svc *play.Service, hub *stream.Hub, log *slog.Logger) (*web.Server, error) {
+// loadSecret returns the program's secret, kept in web.secret_file
+// (made at the first start): it signs the web pages' links and seals
+// the state the bot's buttons carry. Without the web listener, a file
+// that cannot be made is no reason not to start: the bot then seals
+// with a secret of this process's (bot.Config.Secret).
+func loadSecret(cfg config.Config, log *slog.Logger) ([]byte, error) {
 	secret, created, err := web.LoadSecret(cfg.Web.SecretFile)
 	if err != nil {
+		if cfg.Web.Listen == "" {
+			log.Warn("the secret that seals the buttons' state is this process's alone: lessons' buttons go stale at a restart", "file", cfg.Web.SecretFile, "err", err)
+			return nil, nil
+		}
 		return nil, fmt.Errorf("web.secret_file: %w", err)
 	}
-	what := "the web listener's secret, which signs the pages' links, is kept in its file"
+	what := "the secret, which signs the web pages' links and the buttons' state, is kept in its file"
 	if created {
-		what = "the web listener's secret, which signs the pages' links, was made at this first start"
+		what = "the secret, which signs the web pages' links and the buttons' state, was made at this first start"
 	}
 	log.Info(what, "file", cfg.Web.SecretFile)
+	return secret, nil
+}
+
+// newWeb makes the web listener's handler, with the secret its links
+// are signed with.
+func newWeb(cfg config.Config, svc *play.Service, hub *stream.Hub, secret []byte, log *slog.Logger) (*web.Server, error) {
 	return web.New(web.Options{Play: svc, Hub: hub, Secret: secret, PublicURL: cfg.Web.PublicURL, ClientID: cfg.Discord.ClientID,
 		ClientSecret: cfg.Discord.ClientSecret, DiscordURL: cfg.Discord.APIURL, Language: cfg.Language, Logger: log})
 }

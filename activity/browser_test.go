@@ -88,7 +88,8 @@ type live struct {
 	round             *round.Round
 }
 
-func newLive(t *testing.T) *live {
+// newLive's game is challenged with the options given (a time control).
+func newLive(t *testing.T, challenge ...*fakediscord.Option) *live {
 	t.Helper()
 	x := &live{srv: fakediscord.New(t)}
 	x.srv.EnableActivities()
@@ -149,7 +150,7 @@ func newLive(t *testing.T) *live {
 	}
 
 	// Alice challenges Bob, who accepts: the game's thread and board.
-	id := x.srv.Command(x.alice.ID, x.chess.ID, "challenge", fakediscord.UserOption("opponent", x.bob.ID))
+	id := x.srv.Command(x.alice.ID, x.chess.ID, "challenge", append([]*fakediscord.Option{fakediscord.UserOption("opponent", x.bob.ID)}, challenge...)...)
 	c, err := x.srv.WaitResponse(x.ctx(t), id)
 	if err != nil {
 		t.Fatal(err)

@@ -72,6 +72,11 @@ type Config struct {
 	// Web, when set, gives the addresses of the web listener's pages:
 	// every board links to its game's live page (weblinks.go).
 	Web WebLinks
+	// Secret seals the state a button's id carries (a lesson's attempt)
+	// against a modified client (seal.go). Processes that share a
+	// database share it: the program gives the web listener's secret.
+	// nil: one made for this process.
+	Secret []byte
 }
 
 // InteractionIDs remembers interaction ids across processes.
@@ -111,6 +116,7 @@ type Bot struct {
 	cooldowns  cooldowns   // the per-process waits of /analyze and /gif (limits.go)
 	guildNames guildNames  // the servers' names, for PGN's Site (records.go)
 	drawing    *drawing    // a place for each replay being drawn (records_view.go)
+	seals      *seals      // the seals of the state buttons carry (seal.go)
 }
 
 // Metrics are the bot's counters, read by the HTTP listener.
@@ -167,15 +173,16 @@ func New(cfg Config, svc *play.Service) (*Bot, error) {
 	b.sight = newSight(s, &b.parents)
 	b.thinkers = newPool(b.life.ctx(), cfg.Engine.Workers)
 	b.drawing = newDrawing()
+	b.seals = newSeals(cfg.Secret)
 	if svc != nil {
 		r, err := round.New(svc, round.Options{Engine: round.EngineOptions{MoveTime: cfg.Engine.MoveTime, Nodes: cfg.Engine.Nodes},
 			Now: cfg.Now, Think: b.think, Committed: func(*round.Delivery) { b.wakeOutbox() }})
 		if err != nil {
 			return nil, fmt.Errorf("bot: %w", err)
 		}
-		b.round, b.outbox = r, newDeliveries(svc.Storage().(play.Outbox))
+		b.round, b.outbox = r, newDeliveries(svc.Storage().(play.Outbox), cfg.Logger)
 	} else {
-		b.outbox = newDeliveries(nil)
+		b.outbox = newDeliveries(nil, cfg.Logger)
 	}
 	s.AddHandler(b.onReady)
 	s.AddHandler(b.onInteraction)
@@ -214,14 +221,14 @@ func (b *Bot) Run(ctx context.Context) error {
 	var loop sync.WaitGroup
 	if b.outbox.delivers() {
 		loop.Add(1)
-		go func() { defer loop.Done(); b.deliverLoop(b.life.ctx()) }()
+		go func() { defer loop.Done(); b.outbox.run(b.life.ctx(), b.cfg.Now, b.deliverOne) }()
 	}
 	<-ctx.Done()
 	b.life.end()
 	loop.Wait()
 	b.outbox.atOnceWait()
 	if b.outbox.delivers() {
-		b.flushDone(context.Background())
+		b.outbox.flush(context.Background())
 	}
 	b.thinkers.close()
 	return b.s.Close()
@@ -260,7 +267,7 @@ func (b *Bot) onInteraction(s *discordgo.Session, ic *discordgo.InteractionCreat
 		}
 		lat := time.Since(start)
 		b.Metrics.Interactions.Add(1)
-		if outcome != "ok" && outcome != "refused" {
+		if outcome != "ok" && outcome != "refused" && outcome != "bad_click" {
 			b.Metrics.Failures.Add(1)
 		}
 		if b.Metrics.Observe != nil {
@@ -277,6 +284,15 @@ func (b *Bot) onInteraction(s *discordgo.Session, ic *discordgo.InteractionCreat
 		in.refused(x)
 	case errors.Is(err, errNotHere):
 		outcome = "refused"
+	case errors.Is(err, errBadCustomID):
+		// A click the bot did not make (a modified client's, or a
+		// stale sealed state): anyone may send these by the thousand,
+		// so the line above is all the log gets at Info.
+		outcome = "bad_click"
+		b.log.Debug("a click the bot did not make", "id", in.i.ID, "command", in.name, "user", in.user, "err", err)
+		if err := in.tell(tr(in.lang, "error.bad_click", nil)); err != nil {
+			b.log.Debug("could not answer a click the bot did not make", "interaction", in.i.ID, "err", err)
+		}
 	default:
 		outcome = "error"
 		b.log.Error("interaction failed", "id", in.i.ID, "command", in.name, "err", err)

@@ -23,8 +23,9 @@ import (
 // reaches, barred ones too: a lesson teaches why a move is not legal,
 // in the game's own words (exercise, i18n.TryResult). The attempt lives
 // in the custom ids (exercise.Attempt.State: the wrong tries and the
-// moves played), so nothing is kept between clicks but the stars a
-// solved step earns (play.LessonProgress).
+// moves played), sealed for the clicker (seal.go) so that a modified
+// client cannot forget its wrong tries, and nothing is kept between
+// clicks but the stars a solved step earns (play.LessonProgress).
 
 func init() {
 	addCommand(appCommand{name: "learn", reach: anywhere, run: (*Bot).learnCommand, help: helpOther, declare: plain("learn")})
@@ -45,14 +46,14 @@ var (
 	// idLearnGo starts a step afresh: Next step, Next lesson, Start again.
 	idLearnGo = pattern("ln:go:{lesson}:{step}")
 	// idLearnMan is the men's menu of a step; its value is a square.
-	idLearnMan = pattern("ln:man:{lesson}:{step}:{state}")
+	idLearnMan = pattern("ln:man:{lesson}:{step}:{state}:{seal}")
 	// idLearnTo is a man's menu of target squares; its value is a move
 	// in UCI, legal or not.
-	idLearnTo = pattern("ln:to:{lesson}:{step}:{state}")
+	idLearnTo = pattern("ln:to:{lesson}:{step}:{state}:{seal}")
 	// idLearnBack turns a man's menu back to the men's.
-	idLearnBack = pattern("ln:back:{lesson}:{step}:{state}")
+	idLearnBack = pattern("ln:back:{lesson}:{step}:{state}:{seal}")
 	// idLearnHint shows a step's hint.
-	idLearnHint = pattern("ln:hint:{lesson}:{step}:{state}")
+	idLearnHint = pattern("ln:hint:{lesson}:{step}:{state}:{seal}")
 )
 
 // learnPictureSize is the side of a lesson's board: read on a phone,
@@ -65,11 +66,17 @@ type learnStep struct {
 	index  int
 	step   *lesson.Step
 	try    *exercise.Attempt
+	// user is the clicker, whom the state's seal is for.
+	user string
 }
 
+// learnSeal is the purpose of a lesson's seals.
+const learnSeal = "lesson"
+
 // learnStepOf reads the lesson, step and (when the pattern has one)
-// state of a click; an id the bot did not make is errBadCustomID.
-func learnStepOf(f idFields) (learnStep, error) {
+// sealed state of a click; an id the bot did not make, or a state not
+// sealed for the clicker, is errBadCustomID.
+func (b *Bot) learnStepOf(in *interaction, f idFields) (learnStep, error) {
 	l, ok := lesson.ByID(f.str("lesson"))
 	if !ok {
 		return learnStep{}, fmt.Errorf("%w: lesson %q", errBadCustomID, f.str("lesson"))
@@ -78,10 +85,13 @@ func learnStepOf(f idFields) (learnStep, error) {
 	if err != nil || n >= uint64(len(l.Steps)) {
 		return learnStep{}, fmt.Errorf("%w: step %q of %s", errBadCustomID, f.str("step"), l.ID)
 	}
-	s := learnStep{lesson: l, index: int(n), step: &l.Steps[n]}
-	state := f.str("state")
-	if state == "" {
-		state = "0"
+	s := learnStep{lesson: l, index: int(n), step: &l.Steps[n], user: in.user}
+	state := "0" // a step started afresh (idLearnGo)
+	if strings.Contains(f.p.text, "{state}") {
+		state = f.str("state")
+		if !b.seals.check(f.str("seal"), learnSeal, in.user, l.ID, f.str("step"), state) {
+			return learnStep{}, fmt.Errorf("%w: state %q of step %d of %s is not sealed for %s", errBadCustomID, state, n+1, l.ID, in.user)
+		}
 	}
 	s.try, err = exercise.Restore(&s.step.Exercise, state)
 	if err != nil {
@@ -90,8 +100,12 @@ func learnStepOf(f idFields) (learnStep, error) {
 	return s, nil
 }
 
-// ids of a step's buttons and menus at its attempt's state.
-func (s *learnStep) id(p idPattern) string { return p.id(s.lesson.ID, s.index, s.try.State()) }
+// learnID returns the id of a step's button or menu at its attempt's state,
+// sealed for the user.
+func (b *Bot) learnID(p idPattern, s *learnStep) string {
+	step, state := strconv.Itoa(s.index), s.try.State()
+	return p.id(s.lesson.ID, step, state, b.seals.seal(learnSeal, s.user, s.lesson.ID, step, state))
+}
 
 // stars writes n stars of most: ★★☆.
 func stars(n, most int) string {
@@ -175,7 +189,7 @@ func (b *Bot) learnPick(in *interaction, _ idFields) error {
 	if first == len(l.Steps) {
 		first = 0
 	}
-	s := learnStep{lesson: l, index: first, step: &l.Steps[first]}
+	s := learnStep{lesson: l, index: first, step: &l.Steps[first], user: in.user}
 	if s.try, err = exercise.New(&s.step.Exercise); err != nil {
 		return err
 	}
@@ -184,7 +198,7 @@ func (b *Bot) learnPick(in *interaction, _ idFields) error {
 
 // learnGo starts a step afresh.
 func (b *Bot) learnGo(in *interaction, f idFields) error {
-	s, err := learnStepOf(f)
+	s, err := b.learnStepOf(in, f)
 	if err != nil {
 		return err
 	}
@@ -193,7 +207,7 @@ func (b *Bot) learnGo(in *interaction, f idFields) error {
 
 // learnMan shows the squares the chosen man's move reaches.
 func (b *Bot) learnMan(in *interaction, f idFields) error {
-	s, err := learnStepOf(f)
+	s, err := b.learnStepOf(in, f)
 	if err != nil {
 		return err
 	}
@@ -215,7 +229,7 @@ func (b *Bot) learnMan(in *interaction, f idFields) error {
 
 // learnBack turns back to the men's menu.
 func (b *Bot) learnBack(in *interaction, f idFields) error {
-	s, err := learnStepOf(f)
+	s, err := b.learnStepOf(in, f)
 	if err != nil {
 		return err
 	}
@@ -224,7 +238,7 @@ func (b *Bot) learnBack(in *interaction, f idFields) error {
 
 // learnHint shows the step's hint.
 func (b *Bot) learnHint(in *interaction, f idFields) error {
-	s, err := learnStepOf(f)
+	s, err := b.learnStepOf(in, f)
 	if err != nil {
 		return err
 	}
@@ -234,7 +248,7 @@ func (b *Bot) learnHint(in *interaction, f idFields) error {
 // learnTo tries the chosen move and answers: why not, what went wrong,
 // the reply, or the stars.
 func (b *Bot) learnTo(in *interaction, f idFields) error {
-	s, err := learnStepOf(f)
+	s, err := b.learnStepOf(in, f)
 	if err != nil {
 		return err
 	}
@@ -350,18 +364,18 @@ func (b *Bot) learnShow(in *interaction, s *learnStep, n learnNote) error {
 	}
 	var first discordgo.MessageComponent
 	if n.targets != nil {
-		first = learnTargetMenu(in.lang, s, &pos, n.from, n.targets)
+		first = learnTargetMenu(in.lang, b.learnID(idLearnTo, s), &pos, n.from, n.targets)
 	} else {
-		first = learnMenMenu(in.lang, s, &pos)
+		first = learnMenMenu(in.lang, b.learnID(idLearnMan, s), &pos)
 	}
 	nav := []discordgo.MessageComponent{}
 	if n.targets != nil {
 		nav = append(nav, discordgo.Button{Label: tr(in.lang, "clickmove.other_man", nil), Style: discordgo.SecondaryButton,
-			CustomID: s.id(idLearnBack), Emoji: &discordgo.ComponentEmoji{Name: "↩️"}})
+			CustomID: b.learnID(idLearnBack, s), Emoji: &discordgo.ComponentEmoji{Name: "↩️"}})
 	}
 	if !n.hint {
 		nav = append(nav, discordgo.Button{Label: tr(in.lang, "learn.hint", nil), Style: discordgo.SecondaryButton,
-			CustomID: s.id(idLearnHint), Emoji: &discordgo.ComponentEmoji{Name: "💡"}})
+			CustomID: b.learnID(idLearnHint, s), Emoji: &discordgo.ComponentEmoji{Name: "💡"}})
 	}
 	if s.try.Moves() > 0 {
 		nav = append(nav, discordgo.Button{Label: tr(in.lang, "learn.restart", nil), Style: discordgo.SecondaryButton,
@@ -387,8 +401,8 @@ func (b *Bot) learnAnswer(in *interaction, m *message) error {
 
 // learnMenMenu offers every man of the solver's that has a square to
 // try (a king walled in by its own men has none).
-func learnMenMenu(lang i18n.Lang, s *learnStep, pos *game.Position) discordgo.SelectMenu {
-	menu := discordgo.SelectMenu{CustomID: s.id(idLearnMan), Placeholder: tr(lang, "clickmove.pick_man", nil)}
+func learnMenMenu(lang i18n.Lang, id string, pos *game.Position) discordgo.SelectMenu {
+	menu := discordgo.SelectMenu{CustomID: id, Placeholder: tr(lang, "clickmove.pick_man", nil)}
 	for _, sq := range exercise.Men(pos) {
 		if len(exercise.Targets(pos, sq)) > 0 && len(menu.Options) < maxChoices {
 			menu.Options = append(menu.Options, discordgo.SelectMenuOption{Label: i18n.ManOn(lang, pos.PieceAt(sq), sq), Value: sq.String()})
@@ -399,8 +413,8 @@ func learnMenMenu(lang i18n.Lang, s *learnStep, pos *game.Position) discordgo.Se
 
 // learnTargetMenu offers every square the man's move reaches (at most
 // 25: a queen in the open reaches 27, and the farthest go).
-func learnTargetMenu(lang i18n.Lang, s *learnStep, pos *game.Position, from game.Square, targets []exercise.Target) discordgo.SelectMenu {
-	menu := discordgo.SelectMenu{CustomID: s.id(idLearnTo), Placeholder: tr(lang, "learn.pick_target", nil)}
+func learnTargetMenu(lang i18n.Lang, id string, pos *game.Position, from game.Square, targets []exercise.Target) discordgo.SelectMenu {
+	menu := discordgo.SelectMenu{CustomID: id, Placeholder: tr(lang, "learn.pick_target", nil)}
 	for _, t := range targets[:min(len(targets), maxChoices)] {
 		to := t.Move.To()
 		label := to.String()

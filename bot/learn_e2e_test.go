@@ -144,16 +144,56 @@ func TestALessonAnswersAndExplainsAMiss(t *testing.T) {
 	}
 }
 
-// A forged state in a lesson's id is refused and changes nothing.
+// A forged state in a lesson's id is refused with the friendly answer
+// and changes nothing: a garbled one, and a wrong try forgotten under a
+// seal of another state, or of another user's.
 func TestALessonsForgedStateIsRefused(t *testing.T) {
-	w := newWorld(t, memstore.New(), "en-US")
+	st := memstore.New()
+	w := newWorld(t, st, "en-US")
+	const refused = "This button is out of date, or was not made by me: nothing was changed."
 	list := w.command(w.alice, w.chess.ID, "learn")
 	step := w.learnChoose(list, "1. Ice blocks every man but the knight")
-	for _, id := range []string{"ln:hint:ice-blocks:0:0.f3e5", "ln:hint:nope:0:0", "ln:hint:ice-blocks:7:0", "ln:go:ice-blocks:x", "ln:to:ice-blocks:0:0"} {
+	for _, id := range []string{"ln:hint:ice-blocks:0:0.f3e5:AAAAAAAAAAAA", "ln:hint:nope:0:0:AAAAAAAAAAAA", "ln:hint:ice-blocks:7:0:AAAAAAAAAAAA",
+		"ln:go:ice-blocks:x", "ln:to:ice-blocks:0:0:AAAAAAAAAAAA", "ln:hint:ice-blocks:0:0", "ln:hint:ice-blocks:0:0:"} {
 		got := w.answer(w.srv.ForgedClick(w.alice.ID, step.ID, id))
-		if !got.Ephemeral() || len(got.Files) != 0 {
+		if !got.Ephemeral() || len(got.Files) != 0 || !strings.Contains(got.Content, refused) {
 			t.Errorf("%s was answered %q with %d files", id, got.Content, len(got.Files))
 		}
+	}
+
+	// One wrong try: the state says so, under its seal.
+	step = w.learnTry(step, "♖ Rook e1", "e5")
+	to := w.learnChoose(step, "♘ Knight f3")
+	honest := menu(t, to).CustomID
+	parts := strings.Split(honest, ":")
+	if len(parts) != 6 || parts[4] != "1" {
+		t.Fatalf("the squares' menu after a wrong try is %q", honest)
+	}
+	// The wrong try forgotten, the seal kept: refused.
+	parts[4] = "0"
+	got := w.answer(w.srv.ForgedSelect(w.alice.ID, to.ID, strings.Join(parts, ":"), "f3e5"))
+	if !got.Ephemeral() || len(got.Files) != 0 || !strings.Contains(got.Content, refused) {
+		t.Fatalf("a forgotten wrong try was answered %q", got.Content)
+	}
+	// Another user's own seal of that state: refused too.
+	bob := w.command(w.bob, w.chess.ID, "learn")
+	bob = w.answer(w.srv.Select(w.bob.ID, bob.ID, menu(t, bob).CustomID, "ice-blocks"))
+	clean := menu(t, w.answer(w.srv.Select(w.bob.ID, bob.ID, menu(t, bob).CustomID, "f3"))).CustomID
+	got = w.answer(w.srv.ForgedSelect(w.alice.ID, to.ID, clean, "f3e5"))
+	if !strings.Contains(got.Content, refused) {
+		t.Fatalf("Bob's seal in Alice's click was answered %q", got.Content)
+	}
+	var p play.LessonProgress
+	if err := st.View(context.Background(), func(tx play.ReadTx) (err error) { p, err = tx.LessonProgress(w.alice.ID); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if p.Total("ice-blocks") != 0 {
+		t.Fatalf("forged clicks earned %d stars", p.Total("ice-blocks"))
+	}
+	// The honest menu still counts the wrong try.
+	solved := w.answer(w.srv.Select(w.alice.ID, to.ID, honest, "f3e5"))
+	if !strings.Contains(solved.Content, "Ne5: solved! Stars: ★★☆") {
+		t.Fatalf("the honest click is answered %q", solved.Content)
 	}
 }
 

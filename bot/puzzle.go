@@ -439,7 +439,7 @@ func (d puzzleDesk) view(in *interaction, pz *puzzle.Puzzle, ply int, v viewing)
 		solver = start.Turn()
 	}
 	shown := pos
-	opt := render.Options{Theme: d.b.theme(in.ctx, in.user), Size: puzzleBoardSize, NoHeader: true, FastPNG: true,
+	opt := render.Options{Theme: d.b.theme(in.ctx, in.user), Size: puzzleBoardSize, Words: i18n.BoardWords{Lang: in.lang}, FastPNG: true,
 		Orientation: orientationOf(solver), LastMove: last}
 	switch {
 	case v.solved && v.after != nil:
@@ -460,7 +460,12 @@ func (d puzzleDesk) view(in *interaction, pz *puzzle.Puzzle, ply int, v viewing)
 	}
 	m := &message{Content: strings.TrimSpace(v.note)}
 	m.attach(image{name: "puzzle.png", data: png.Bytes(), alt: i18n.BoardDescription(in.lang, &shown)})
-	e := &discordgo.MessageEmbed{Color: colorOngoing, Title: puzzleTitle(in.lang, pz),
+	// The puzzle's rating as its tries have moved it.
+	rated := pz.Rating
+	if st, err := d.b.play.PuzzleStatsOf(in.ctx, pz.ID, pz.Rating); err == nil {
+		rated = int(math.Round(st.Rating.Rating))
+	}
+	e := &discordgo.MessageEmbed{Color: colorOngoing, Title: puzzleTitle(in.lang, pz.ID, rated),
 		Description: puzzleTask(in.lang, pz, solver), Image: &discordgo.MessageEmbedImage{URL: "attachment://puzzle.png"}}
 	if v.solved {
 		e.Color = colorOver
@@ -513,8 +518,8 @@ func puzzleMenMenu(lang i18n.Lang, pos *game.Position, id string) (discordgo.Sel
 }
 
 // puzzleTitle names a puzzle: its number and rating.
-func puzzleTitle(lang i18n.Lang, pz *puzzle.Puzzle) string {
-	return tr(lang, "puzzle.title", map[string]any{"ID": pz.ID, "Rating": strconv.Itoa(pz.Rating)})
+func puzzleTitle(lang i18n.Lang, id string, rating int) string {
+	return tr(lang, "puzzle.title", map[string]any{"ID": id, "Rating": strconv.Itoa(rating)})
 }
 
 // puzzleTask says what a puzzle asks: who moves and the goal.
@@ -589,7 +594,7 @@ func (d puzzleDesk) countDaily(in *interaction, id string) {
 // how many solved it (never how).
 func dailyText(lang i18n.Lang, pz *puzzle.Puzzle, dp *play.DailyPuzzle) string {
 	start, _ := pz.Position()
-	return "🧩 **" + tr(lang, "puzzle.daily_title", nil) + "** · " + puzzleTitle(lang, pz) + "\n" +
+	return "🧩 **" + tr(lang, "puzzle.daily_title", nil) + "** · " + puzzleTitle(lang, pz.ID, pz.Rating) + "\n" +
 		puzzleTask(lang, pz, start.Turn()) + "\n" + i18n.N(lang, "puzzle.daily_solvers", len(dp.Solvers), nil)
 }
 
@@ -598,13 +603,15 @@ func dailyText(lang i18n.Lang, pz *puzzle.Puzzle, dp *play.DailyPuzzle) string {
 // and play records the post and puts the next day's item in one
 // transaction.
 func (b *Bot) deliverDailyPuzzle(ctx context.Context, it play.OutboxItem) error {
-	guild := string(it.Body)
-	day := it.Key[strings.LastIndexByte(it.Key, ':')+1:]
+	guild, day, hour, ok := play.ParseDailyKey(it.Key)
+	if !ok {
+		return fmt.Errorf("bot: a daily puzzle's outbox item %q", it.Key)
+	}
 	dp, err := b.play.DailyPuzzleOf(ctx, guild)
 	if err != nil {
 		return err
 	}
-	if !dp.On() || dp.Day == day || it.Key != play.DailyKey(guild, day) {
+	if !dp.On() || dp.Day == day || dp.Hour != hour {
 		return nil // turned off, posted already, or an item of an older schedule
 	}
 	pz, ok := puzzle.Daily(puzzle.Set(), day)
@@ -617,7 +624,7 @@ func (b *Bot) deliverDailyPuzzle(ctx context.Context, it play.OutboxItem) error 
 		return err
 	}
 	var png bytes.Buffer
-	if err := render.PNG(&png, &pos, render.Options{Theme: b.cfg.Theme, Size: puzzleBoardSize, NoHeader: true,
+	if err := render.PNG(&png, &pos, render.Options{Theme: b.cfg.Theme, Size: puzzleBoardSize, Words: i18n.BoardWords{Lang: lang},
 		Orientation: orientationOf(pos.Turn())}); err != nil {
 		return fmt.Errorf("bot: drawing the daily puzzle %s: %w", pz.ID, err)
 	}

@@ -184,7 +184,8 @@ type Web struct {
 	// Required with Listen. Env ICEAGE_PUBLIC_URL.
 	PublicURL string `yaml:"public_url"`
 	// SecretFile keeps the secret that the pages' addresses are signed
-	// with, made at the first start (mode 0600). Processes that share a
+	// with, and the state the bot's buttons carry sealed with, made at
+	// the first start (mode 0600), the listener on or off. Processes that share a
 	// PostgreSQL database share this file. Default: iceage-web.secret
 	// beside the configuration file. Env ICEAGE_WEB_SECRET_FILE.
 	SecretFile string `yaml:"secret_file"`

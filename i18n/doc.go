@@ -31,10 +31,11 @@
 //
 // # Message files
 //
-// One file per language, locales/active.LANG.yaml (LANG is the Lang
-// code), embedded in the binary. Keys nest; an id is the keys on the way to
-// a text, joined by dots: move_error.blocked_by_ice, piece.rook.def. A
-// text is a Go text/template filled with the data the caller passes
+// Files named locales/NAME.LANG.yaml (LANG is the Lang code), embedded
+// in the binary: active.LANG.yaml holds most messages, and a part of the
+// program may keep its own apart (learn.LANG.yaml, web.LANG.yaml).
+// Keys nest; an id is the keys on the way to a text, joined by dots:
+// move_error.blocked_by_ice, piece.rook.def. A text is a Go text/template filled with the data the caller passes
 // ({{.To}}, {{.Man.def}}); a choice between two wordings may use
 // {{if .Kingside}}…{{else}}…{{end}}. A message with plural forms is a map
 // of CLDR categories to texts, used with N, which passes the number as

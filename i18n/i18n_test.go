@@ -215,7 +215,7 @@ func everyKey(l Lang) map[string]any {
 		// Live time controls.
 		"Control": "5+3", "Speed": "blitz", "Examples": "1+0, 3+2",
 		// Lessons.
-		"Step": 1, "Steps": 2, "Reply": "Kg8", "Stars": "★★☆",
+		"Step": 1, "Steps": 2, "Reply": "Kg8", "Stars": "★★☆", "Hint": "hint", "Again": "again", "Lessons": "lessons", "Quit": "quit",
 		// Puzzles.
 		"Change": "+12", "Goal": "…", "Hour": "18:00", "Puzzles": "…",
 		// Positions described.

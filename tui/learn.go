@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -21,7 +22,8 @@ import (
 // goals, hints and stars, the same explanations of a wrong try. At the
 // list a line is a lesson's number; in a step it is a move in any
 // notation game.ParseMove reads, or one of the commands hint, again,
-// lessons, next and quit. The stars are kept through play, for the user
+// lessons, next and quit, in the Learner's language or in English
+// (learnWords). The stars are kept through play, for the user
 // the Learner was made for.
 type Learner struct {
 	ctx  context.Context
@@ -51,11 +53,11 @@ func (l *Learner) Start() string { return l.list() }
 // the player quit.
 func (l *Learner) Do(line string) (string, bool) {
 	line = strings.TrimSpace(line)
-	word := strings.ToLower(line)
-	switch word {
-	case "quit", "q", "exit":
+	cmd := l.command(line)
+	switch cmd {
+	case learnQuit:
 		return "", true
-	case "lessons", "list":
+	case learnLessons:
 		l.lesson = nil
 		return l.list(), false
 	}
@@ -67,25 +69,73 @@ func (l *Learner) Do(line string) (string, bool) {
 		l.open(&lesson.All()[n-1], 0)
 		return l.screen(""), false
 	}
-	switch word {
-	case "hint":
+	switch cmd {
+	case learnHint:
 		return "💡 " + i18n.T(l.lang, l.lesson.HintID(l.step), nil), false
-	case "again":
+	case learnAgain:
 		l.open(l.lesson, l.step)
 		return l.screen(""), false
-	case "next", "":
+	case learnNext:
 		if !l.try.Solved() {
-			if word == "" {
-				return i18n.T(l.lang, "learn.tui.prompt", nil), false
+			if line == "" {
+				return l.words("learn.tui.prompt"), false
 			}
-			return i18n.T(l.lang, "learn.tui.unknown", nil), false
+			return l.words("learn.tui.unknown"), false
 		}
 		return l.next(), false
 	}
 	if l.try.Solved() {
-		return i18n.T(l.lang, "learn.tui.unknown", nil), false
+		return l.words("learn.tui.unknown"), false
 	}
 	return l.move(line), false
+}
+
+// learnCommand is a command of the Learner's.
+type learnCommand int
+
+const (
+	learnMove learnCommand = iota // not a command: a move
+	learnHint
+	learnAgain
+	learnNext
+	learnLessons
+	learnQuit
+)
+
+// learnWords are the commands' words: each has its word in every
+// language (learn.tui.words.KEY), and the English ones below are
+// understood in every language.
+var learnWords = []struct {
+	cmd     learnCommand
+	key     string
+	english []string
+}{
+	{learnHint, "hint", []string{"hint"}},
+	{learnAgain, "again", []string{"again"}},
+	{learnNext, "next", []string{"next", ""}},
+	{learnLessons, "lessons", []string{"lessons", "list"}},
+	{learnQuit, "quit", []string{"quit", "q", "exit"}},
+}
+
+// command returns the command a typed line names, learnMove for none.
+func (l *Learner) command(line string) learnCommand {
+	word := strings.ToLower(line)
+	for _, w := range learnWords {
+		if slices.Contains(w.english, word) || word == strings.ToLower(i18n.T(l.lang, "learn.tui.words."+w.key, nil)) {
+			return w.cmd
+		}
+	}
+	return learnMove
+}
+
+// words returns the message of key with the commands' words of the
+// Learner's language.
+func (l *Learner) words(key string) string {
+	data := map[string]any{}
+	for _, w := range learnWords {
+		data[strings.ToUpper(w.key[:1])+w.key[1:]] = i18n.T(l.lang, "learn.tui.words."+w.key, nil)
+	}
+	return i18n.T(l.lang, key, data)
 }
 
 // open starts a step afresh.
@@ -161,7 +211,7 @@ func (l *Learner) screen(note string) string {
 	b.WriteString(i18n.N(l.lang, "learn.stars_rule", st.Exercise.Par, nil) + "\n\n")
 	b.WriteString(TextBoard(&pos, l.try.Solver() == game.Black))
 	fmt.Fprintf(&b, "%s · %s\n", i18n.ToMove(l.lang, pos.Turn()), i18n.Countdown(l.lang, pos.BlackMovesToIceAge()))
-	b.WriteString(i18n.T(l.lang, "learn.tui.prompt", nil))
+	b.WriteString(l.words("learn.tui.prompt"))
 	return b.String()
 }
 

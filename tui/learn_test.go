@@ -65,6 +65,43 @@ func TestAMissedTryInTheTerminal(t *testing.T) {
 	}
 }
 
+// The commands are typed in the reader's language, or in English.
+func TestTheLessonsCommandsAreLocalWords(t *testing.T) {
+	l, _ := newLearner(i18n.Russian)
+	steps := []struct{ line, want string }{
+		{"1", "подсказка, заново, уроки, выход"},
+		{"Подсказка", "Какая фигура прыгает"},
+		{"hint", "Какая фигура прыгает"},
+		{"Ne5", "★★★"},
+		{"дальше", "Шаг 2 из 2"},
+		{"заново", "Шаг 2 из 2"},
+		{"уроки", " 1. "},
+	}
+	for _, s := range steps {
+		got, quit := l.Do(s.line)
+		if quit || !strings.Contains(got, s.want) {
+			t.Fatalf("%q shows (quit %v):\n%s\nwant %q", s.line, quit, got, s.want)
+		}
+	}
+	if _, quit := l.Do("ВЫХОД"); !quit {
+		t.Fatal("выход did not quit")
+	}
+	for _, lang := range i18n.Languages() {
+		seen := map[string]bool{}
+		for _, key := range []string{"hint", "again", "next", "lessons", "quit"} {
+			word := strings.ToLower(i18n.T(lang, "learn.tui.words."+key, nil))
+			if word == "" || strings.ContainsAny(word, " \t") || seen[word] {
+				t.Errorf("%s: the word of %s is %q", lang, key, word)
+			}
+			seen[word] = true
+		}
+		l, _ := newLearner(lang)
+		if _, quit := l.Do(i18n.T(lang, "learn.tui.words.quit", nil)); !quit {
+			t.Errorf("%s: its quit did not quit", lang)
+		}
+	}
+}
+
 func TestRunLessonsReadsLinesUntilQuit(t *testing.T) {
 	l, _ := newLearner(i18n.English)
 	var out strings.Builder
@@ -79,7 +116,7 @@ func TestRunLessonsReadsLinesUntilQuit(t *testing.T) {
 // FuzzLearner: any line, at the list or in a step, is answered without
 // a panic, and every answer is text in the reader's language.
 func FuzzLearner(f *testing.F) {
-	for _, s := range []string{"1", "Ne5", "hint", "", "again", "next", "lessons", "0", "-1", "99999999999999999999", "e2e4", "O-O", "\x00", "Kxe2"} {
+	for _, s := range []string{"1", "Ne5", "hint", "", "again", "next", "lessons", "0", "-1", "99999999999999999999", "e2e4", "O-O", "\x00", "Kxe2", "подсказка", "выход", "QUIT", "дальше"} {
 		f.Add(uint8(0), s)
 		f.Add(uint8(4), s)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/iceagechess/iceage/internal/browsertest"
+	"github.com/iceagechess/iceage/play"
 )
 
 // iceCount is how many squares of the drawn board hold ice.
@@ -158,4 +159,69 @@ func showcase(t *testing.T) *site {
 	}
 	t.Fatal("no game of 39 random moves has two men that would freeze")
 	return nil
+}
+
+// skewDate makes the page's wall clock (Date.now and new Date()) off by
+// hours, as a browser whose clock is wrong; its monotonic clock
+// (performance.now) runs true.
+const skewDate = `(function () {
+  var off = -5 * 3600 * 1000 + 1234;
+  var RealDate = Date, realNow = Date.now;
+  Date.now = function () { return realNow() + off; };
+  window.Date = new Proxy(RealDate, { construct: function (D, args) { return args.length ? new D(...args) : new D(realNow() + off); } });
+})();`
+
+// TestTheClocksTickFromTheServersTimeNotTheBrowsers: a live game's page,
+// in a browser whose clock is five hours off, shows the clock of the
+// side to move as the server measured it, and counts it down.
+func TestTheClocksTickFromTheServersTimeNotTheBrowsers(t *testing.T) {
+	since := t0.Add(2 * time.Second) // Black's move: White's clock runs
+	x := newSite(t, "777", Options{Now: func() time.Time { return since.Add(20 * time.Second) }})
+	res, err := x.svc.Start(context.Background(), play.NewGame{Guild: "777", Channel: "c3", White: ann, Black: bob, At: t0,
+		Time: play.TimeControl{Limit: 5 * time.Minute, Increment: 3 * time.Second}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x.g, x.step = res.Game, time.Second
+	x.move("b1a3")
+	x.move("b8a6")
+	ctx := browsertest.New(t, 1000, 800)
+	if err := chromedp.Do(ctx, onNewDocument(skewDate),
+		chromedp.Navigate(x.srv.URL+x.path()),
+		chromedp.WaitVisible(chromedp.CSS(".clock.running")),
+	); err != nil {
+		t.Fatal(err)
+	}
+	clock := func(side string) string {
+		t.Helper()
+		s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('.clock[data-side="`+side+`"]').textContent`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	if skew, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`Date.now() - (performance.timeOrigin + performance.now())`)); err != nil || skew > -4*3600e3 {
+		t.Fatalf("the page's clock is off by %v ms (%v), want five hours behind", skew, err)
+	}
+	// White had 5:00 when the turn began and has used 20 s of it; Black
+	// used 1 s and gained the increment.
+	if w, b := clock("w"), clock("b"); (w != "4:40" && w != "4:39") || b != "5:02" {
+		t.Fatalf("the clocks read %s and %s, want 4:40 (counting down) and 5:02", w, b)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.querySelector('.clock[data-side="w"]').textContent === "4:38"`, chromedp.WithPollingTimeout(5*time.Second))); err != nil {
+		t.Fatalf("White's clock did not count down to 4:38: it reads %s", clock("w"))
+	}
+	if b := clock("b"); b != "5:02" {
+		t.Errorf("Black's clock, which does not run, reads %s", b)
+	}
+	// Black moves at once, by the server: the event corrects the clocks.
+	x.move("a3b1")
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.querySelector('.clock.running').dataset.side === "b"`, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		t.Fatalf("after White's move Black's clock does not run: %v", err)
+	}
+	// White moved at t0+3s, having used 1 s and gained 3; Black's clock
+	// has run 19 s by the server's clock, which stays at t0+22s.
+	if w, b := clock("w"), clock("b"); w != "5:02" || (b != "4:43" && b != "4:42") {
+		t.Errorf("after the move the clocks read %s and %s, want 5:02 and 4:43", w, b)
+	}
 }

@@ -85,7 +85,7 @@ func (s *Server) gamePage(w http.ResponseWriter, r *http.Request) {
 	}
 	flip := user != "" && user == g.Black.ID && user != g.White.ID
 	s.page(w, r, http.StatusOK, "game", pageData{Title: i18n.T(lang, "board.title", map[string]any{"White": nameIn(g, g.White.ID, lang), "Black": nameIn(g, g.Black.ID, lang)}),
-		View: string(mv.data), Flip: flip, User: user})
+		View: string(mv.stamped(mv.data, s.opts.Now())), Flip: flip, User: user})
 }
 
 // gameView is the game as it is now, as JSON: what the page polls when
@@ -103,7 +103,7 @@ func (s *Server) gameView(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
-	_, _ = w.Write(mv.data)
+	_, _ = w.Write(mv.stamped(mv.data, s.opts.Now()))
 }
 
 // ParseLastEventID reads the revision a reconnecting event stream saw
@@ -192,7 +192,7 @@ func (s *Server) gameEvents(w http.ResponseWriter, r *http.Request) {
 			if mv.rev <= sent {
 				continue
 			}
-			data := mv.json(sent)
+			data := mv.stamped(mv.json(sent), s.opts.Now())
 			sent = mv.rev
 			if !write(sseEvent(sent, data)) {
 				return

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -35,11 +36,14 @@ type view struct {
 	Deadline string `json:"deadline,omitempty"`
 	// Clocks are a live game's clocks, in seconds (White, Black): each
 	// side's time as its turn began. ClockRuns is the side whose clock
-	// runs ("w" or "b"), since ClockSince (RFC 3339): the page counts it
-	// down from there.
+	// runs ("w" or "b"), since clockSince. The page never compares that
+	// time with its own wall clock, which may be off: each view is sent
+	// with "clockAge", the milliseconds the running clock had run by the
+	// server's clock when it was sent (stamped), and the page counts down
+	// from the moment the view arrives, by its monotonic clock.
 	Clocks     []float64 `json:"clocks,omitempty"`
 	ClockRuns  string    `json:"clockRuns,omitempty"`
-	ClockSince string    `json:"clockSince,omitempty"`
+	clockSince time.Time
 	// Turn is the side to move: "w" or "b".
 	Turn string `json:"turn"`
 	// Description says the position in words, for a screen reader: the
@@ -121,7 +125,7 @@ func (s *Server) makeView(ctx context.Context, g *play.Game, lang i18n.Lang) (*v
 	if k := g.Clock; k != nil {
 		v.Clocks = []float64{k.Left[game.White].Seconds(), k.Left[game.Black].Seconds()}
 		if k.Running() && !g.Over() {
-			v.ClockRuns, v.ClockSince = v.Turn, k.Since.UTC().Format(time.RFC3339Nano)
+			v.ClockRuns, v.clockSince = v.Turn, k.Since
 		}
 	}
 	if g.Over() {
@@ -251,6 +255,26 @@ type madeView struct {
 	prevRev int
 	step    []byte
 	err     error
+	// clockSince is when the running clock's turn began; zero when no
+	// clock runs.
+	clockSince time.Time
+}
+
+// stamped is data (the view, or its step) as sent at now: with the
+// milliseconds the running clock has run since its turn began, measured
+// by the server, so that the page ticks from the moment it receives it.
+// It is added as the object's first field, the view itself being made
+// once for every watcher.
+func (mv *madeView) stamped(data []byte, now time.Time) []byte {
+	if mv.clockSince.IsZero() || len(data) < 2 || data[0] != '{' {
+		return data
+	}
+	age := max(now.Sub(mv.clockSince).Milliseconds(), 0)
+	b := make([]byte, 0, len(data)+32)
+	b = append(b, `{"clockAge":`...)
+	b = strconv.AppendInt(b, age, 10)
+	b = append(b, ',')
+	return append(b, data[1:]...)
 }
 
 // json returns the view for a watcher that has revision seen: a step
@@ -331,7 +355,7 @@ func (vs *views) make(ctx context.Context, id uint64, lang i18n.Lang, mv *madeVi
 		mv.err = err
 		return
 	}
-	mv.rev = v.Rev
+	mv.rev, mv.clockSince = v.Rev, v.clockSince
 	if mv.data, mv.err = json.Marshal(v); mv.err != nil {
 		return
 	}

@@ -121,12 +121,19 @@ func TestALiveGameShowsItsClocks(t *testing.T) {
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("/view: %d", resp.StatusCode)
 	}
-	var v view
+	var v struct {
+		view
+		ClockAge *int64 `json:"clockAge"`
+	}
 	if err := json.Unmarshal([]byte(body), &v); err != nil {
 		t.Fatal(err)
 	}
-	if len(v.Clocks) != 2 || v.ClockRuns != "w" || v.ClockSince == "" || v.Deadline != "" {
-		t.Fatalf("clocks %v running %q since %q, deadline %q; want both clocks, White's running, no deadline", v.Clocks, v.ClockRuns, v.ClockSince, v.Deadline)
+	if len(v.Clocks) != 2 || v.ClockRuns != "w" || v.Deadline != "" {
+		t.Fatalf("clocks %v running %q, deadline %q; want both clocks, White's running, no deadline", v.Clocks, v.ClockRuns, v.Deadline)
+	}
+	// Black moved at t0+2s; the listener's clock says t0+1h.
+	if want := (time.Hour - 2*time.Second).Milliseconds(); v.ClockAge == nil || *v.ClockAge != want {
+		t.Errorf("the view says the running clock ran %v ms, want %d, by the server's clock", v.ClockAge, want)
 	}
 	if v.Clocks[1] < 300 || v.Clocks[1] > 303 {
 		t.Errorf("Black's clock after a move at once is %v s, want about 5 minutes and the increment", v.Clocks[1])
@@ -161,5 +168,24 @@ func TestTheViewsKeptAreBounded(t *testing.T) {
 	x.s.views.mu.Unlock()
 	if n > maxViewedGames || !kept {
 		t.Errorf("%d games' views kept (at most %d), the one in use kept: %v", n, maxViewedGames, kept)
+	}
+}
+
+// TestAViewWithoutARunningClockHasNoAge: a correspondence game's view,
+// and a live game's before its first move, are sent as made.
+func TestAViewWithoutARunningClockHasNoAge(t *testing.T) {
+	x := newSite(t, "777", Options{})
+	_, body := x.get(x.path()+"/view", nil)
+	res, err := x.svc.Start(context.Background(), play.NewGame{Guild: "777", Channel: "c3", White: ann, Black: bob, At: t0,
+		Time: play.TimeControl{Limit: 5 * time.Minute}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x.g = res.Game
+	_, live := x.get(x.path()+"/view", nil)
+	for _, b := range []string{body, live} {
+		if strings.Contains(b, "clockAge") || !strings.HasPrefix(b, `{"game":`) {
+			t.Errorf("a view without a running clock is sent as %.80s…", b)
+		}
 	}
 }

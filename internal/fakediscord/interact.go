@@ -162,6 +162,21 @@ func (s *Server) ForgedClick(userID, messageID, customID string) string {
 	return s.dispatchLocked(discordgo.InteractionMessageComponent, discordgo.MessageTypeReply, userID, s.channels[m.ChannelID], data, m)
 }
 
+// ForgedSelect dispatches a choice in a menu of a message the bot sent,
+// with a custom id that none of its menus has, as ForgedClick does a
+// click.
+func (s *Server) ForgedSelect(userID, messageID, customID string, values ...string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := s.messages[messageID]
+	if m == nil {
+		s.tb.Errorf("fakediscord: forged choice on %q: no message %q", customID, messageID)
+		return ""
+	}
+	data := map[string]any{"custom_id": customID, "component_type": discordgo.SelectMenuComponent, "values": append([]string{}, values...)}
+	return s.dispatchLocked(discordgo.InteractionMessageComponent, discordgo.MessageTypeReply, userID, s.channels[m.ChannelID], data, m)
+}
+
 func (s *Server) component(userID, messageID, customID string, values []string, selecting bool) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()

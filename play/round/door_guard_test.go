@@ -25,6 +25,9 @@ var actMethods = []string{
 	"Accept", "Start", "Move", "Premove", "OfferDraw", "AcceptDraw", "DeclineDraw", "WithdrawDraw",
 	"RequestTakeback", "AcceptTakeback", "DeclineTakeback", "WithdrawTakeback",
 	"Resign", "Abort", "TimeOut", "ClaimWin", "ClaimDraw", "Rehome", "Adjudicate", "Then",
+	// The notices that are no act on a game decide whom they tell in
+	// the round too (notices.go).
+	"Remind", "Expire", "ExpireWith", "Vacation",
 }
 
 // doorless are the packages that reach play's games only through the

@@ -41,12 +41,18 @@
     }
   }
 
+  // arrived is when the view shown came, by the page's monotonic clock:
+  // the running clock counts down from there and from its age then, as
+  // the server measured it (clockAge), never by the viewer's wall clock,
+  // which may be off.
+  var arrived = performance.now();
+
   // clockText is a clock's time as m:ss (h:mm:ss from an hour), its
-  // running side counted down from when its turn began.
+  // running side counted down.
   function clockText(side) {
     var secs = view.clocks[side === "w" ? 0 : 1];
-    if (view.clockRuns === side && view.clockSince) {
-      secs -= (Date.now() - Date.parse(view.clockSince)) / 1000;
+    if (view.clockRuns === side) {
+      secs -= ((view.clockAge || 0) + performance.now() - arrived) / 1000;
     }
     secs = Math.max(0, Math.ceil(secs));
     var h = Math.floor(secs / 3600), m = Math.floor(secs / 60) % 60, s = secs % 60;
@@ -166,6 +172,7 @@
       delete v.prev;
     }
     view = v;
+    arrived = performance.now();
     if (shown !== null && shown >= view.plies.length) shown = null;
     render();
     root.dataset.rev = String(view.rev);

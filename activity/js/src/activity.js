@@ -21,6 +21,11 @@ let cursor = null; // the keyboard's square
 let drag = null; // {from, ghost, moved}
 let pending = false; // a move on its way
 let polling = null;
+// arrived is when the view shown came, by the page's monotonic clock: a
+// live game's running clock counts down from there and from its age then
+// (clockAge, measured by the server), never by the device's wall clock,
+// which may be off.
+let arrived = 0;
 
 function $(id) {
   return document.getElementById(id);
@@ -86,6 +91,7 @@ async function refresh() {
 function update(v) {
   if (view && (v.game !== view.game || v.rev <= view.rev)) return;
   view = v;
+  arrived = performance.now();
   root.dataset.rev = String(view.rev);
   selected = null;
   render();
@@ -151,8 +157,9 @@ function render() {
   }
   const top = flip ? view.white : view.black;
   const bottom = flip ? view.black : view.white;
-  $("top").textContent = top.name + (top.rating ? " · " + top.rating : "");
-  $("bottom").textContent = bottom.name + (bottom.rating ? " · " + bottom.rating : "");
+  seatLine($("top"), top, flip ? "w" : "b");
+  seatLine($("bottom"), bottom, flip ? "b" : "w");
+  tick();
   const lines = [];
   if (!info.color) lines.push(texts.watching);
   else if (myTurn()) lines.push(texts.your_move);
@@ -160,6 +167,40 @@ function render() {
   say("status", lines.join("\n"));
   say("help", info.color && !view.over ? texts.keyboard : "");
 }
+
+// seatLine shows a player, with their clock in a live game.
+function seatLine(el, seat, side) {
+  el.replaceChildren(seat.name + (seat.rating ? " · " + seat.rating : ""));
+  if (view.clocks && view.clocks.length === 2) {
+    const c = document.createElement("span");
+    c.className = "clock";
+    c.dataset.side = side;
+    el.append(" ", c);
+  }
+}
+
+// clockText is a clock's time as m:ss (h:mm:ss from an hour), the
+// running one counted down; the server corrects both with each view.
+function clockText(side) {
+  let secs = view.clocks[side === "w" ? 0 : 1];
+  if (view.clockRuns === side) secs -= ((view.clockAge || 0) + performance.now() - arrived) / 1000;
+  secs = Math.max(0, Math.ceil(secs));
+  const h = Math.floor(secs / 3600);
+  const m = Math.floor(secs / 60) % 60;
+  const mm = h > 0 ? h + ":" + String(m).padStart(2, "0") : String(m);
+  return mm + ":" + String(secs % 60).padStart(2, "0");
+}
+
+function tick() {
+  if (!view || !view.clocks) return;
+  for (const c of document.querySelectorAll(".clock")) {
+    c.textContent = clockText(c.dataset.side);
+    c.classList.toggle("running", view.clockRuns === c.dataset.side);
+  }
+}
+setInterval(() => {
+  if (view && view.clockRuns) tick();
+}, 250);
 
 // squareAt is the square under a point of the page, or null.
 function squareAt(x, y) {
