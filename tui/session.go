@@ -300,7 +300,7 @@ func (s *Session) Status() string {
 	if p.InCheck() {
 		id = "terminal.to_move_in_check"
 	}
-	return i18n.T(s.opt.Lang, id, map[string]any{"Player": s.Name(p.Turn())})
+	return i18n.T(s.opt.Lang, id, s.marks().PlayerData(s.opt.Lang, s.idOf(p.Turn())))
 }
 
 // Countdown says when the next Ice Age comes: "Ice Age in 7 Black moves",
@@ -447,7 +447,7 @@ func (s *Session) done(out round.Outcome) Reply {
 // EndText.
 func (s *Session) notes(out *round.Outcome) []Note {
 	var notes []Note
-	marks := i18n.EventMarks{Player: s.nameOf, Move: func(san string) string { return san }}
+	marks := s.marks()
 	for _, d := range out.Boards {
 		for _, e := range d.Events {
 			switch e := e.(type) {
@@ -514,6 +514,26 @@ func (s *Session) refusal(err error, before *game.Position, text string) Reply {
 		r.Notes = append(r.Notes, Note{Suggested, i18n.T(s.opt.Lang, "refusal.suggestions", map[string]any{"Moves": strings.Join(x.Suggestions, ", ")})})
 	}
 	return r
+}
+
+// marks write the players of events as Name does, telling the sides
+// called by their colour alone, and the moves plain.
+func (s *Session) marks() i18n.EventMarks {
+	return i18n.EventMarks{Player: s.nameOf, Move: func(san string) string { return san }, Side: func(id string) (game.Color, bool) {
+		c := game.White
+		if id == BlackID {
+			c = game.Black
+		}
+		return c, s.Name(c) == i18n.ColorName(s.opt.Lang, c)
+	}}
+}
+
+// idOf is the id of the player of colour c.
+func (s *Session) idOf(c game.Color) string {
+	if c == game.Black {
+		return BlackID
+	}
+	return WhiteID
 }
 
 // nameOf is how a player, by id, is called.

@@ -305,3 +305,22 @@ func TestSessionSpeaksItsLanguage(t *testing.T) {
 		t.Errorf("end %q", got)
 	}
 }
+
+// A side without a name is called by its colour, a plural noun in
+// Russian: the sentences agree with it; a named player's stay singular.
+func TestASideCalledByItsColourAgreesInRussian(t *testing.T) {
+	s := newSession(t, Options{Lang: i18n.Russian})
+	if got := s.Status(); got != "Ход: белые" {
+		t.Errorf("the status reads %q", got)
+	}
+	if notes := do(t, s, "hxg3", "draw"); len(notes) == 0 || !strings.HasPrefix(notes[len(notes)-1].Text, "Чёрные предлагают ничью. Белые, вы согласны?") {
+		t.Errorf("a draw offered reads %q", notes)
+	}
+	if notes := do(t, s, "no"); len(notes) == 0 || !strings.HasPrefix(notes[0].Text, "Белые отклоняют ничью.") {
+		t.Errorf("a draw declined reads %q", notes)
+	}
+	named := newSession(t, Options{Lang: i18n.Russian, White: "Алиса"})
+	if notes := do(t, named, "draw"); len(notes) == 0 || !strings.HasPrefix(notes[len(notes)-1].Text, "Алиса (Белые) предлагает ничью.") {
+		t.Errorf("a named player's offer reads %q", notes)
+	}
+}
