@@ -44,7 +44,7 @@ func (x *site) shuffle(tb testing.TB) string {
 // slowest, over every watcher of every move.
 func BenchmarkMoveToWatchers(b *testing.B) {
 	const watchers = 1000
-	needFiles(b, 2*watchers) // both ends of each connection
+	needFiles(b, 2*watchers)                                                       // both ends of each connection
 	x := newSite(b, "g1", Options{PerClient: connlimit.Limits{Streams: watchers}}) // all on loopback: one viewer
 	url := x.srv.URL + x.path() + "/events?after=" + strconv.Itoa(x.g.Revision)
 	tr := &http.Transport{MaxIdleConnsPerHost: -1, DisableKeepAlives: true}
