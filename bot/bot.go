@@ -180,9 +180,9 @@ func New(cfg Config, svc *play.Service) (*Bot, error) {
 		if err != nil {
 			return nil, fmt.Errorf("bot: %w", err)
 		}
-		b.round, b.outbox = r, newDeliveries(svc.Storage().(play.Outbox))
+		b.round, b.outbox = r, newDeliveries(svc.Storage().(play.Outbox), cfg.Logger)
 	} else {
-		b.outbox = newDeliveries(nil)
+		b.outbox = newDeliveries(nil, cfg.Logger)
 	}
 	s.AddHandler(b.onReady)
 	s.AddHandler(b.onInteraction)
@@ -221,14 +221,14 @@ func (b *Bot) Run(ctx context.Context) error {
 	var loop sync.WaitGroup
 	if b.outbox.delivers() {
 		loop.Add(1)
-		go func() { defer loop.Done(); b.deliverLoop(b.life.ctx()) }()
+		go func() { defer loop.Done(); b.outbox.run(b.life.ctx(), b.cfg.Now, b.deliverOne) }()
 	}
 	<-ctx.Done()
 	b.life.end()
 	loop.Wait()
 	b.outbox.atOnceWait()
 	if b.outbox.delivers() {
-		b.flushDone(context.Background())
+		b.outbox.flush(context.Background())
 	}
 	b.thinkers.close()
 	return b.s.Close()

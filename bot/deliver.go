@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -55,75 +54,6 @@ func (b *Bot) wakeOutbox() { b.outbox.wakeUp() }
 // shown marks the boards of an act that its interaction showed: the
 // loop marks them done with what else it has done.
 func (b *Bot) shown(out *round.Outcome) { b.outbox.shown(out) }
-
-// flushDone marks the items delivered so far done (deliveries.flush).
-func (b *Bot) flushDone(ctx context.Context) {
-	if n, err := b.outbox.flush(ctx); err != nil {
-		b.log.Warn("marking outbox items done; trying again", "items", n, "err", err)
-	}
-}
-
-// deliverLoop delivers the outbox's items until ctx ends.
-func (b *Bot) deliverLoop(ctx context.Context) {
-	timer := time.NewTimer(0)
-	defer timer.Stop()
-	// What was delivered is marked done as the loop stops, so that a
-	// restart does not deliver it again.
-	defer b.flushDone(context.WithoutCancel(ctx))
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-b.outbox.woken():
-		case <-timer.C:
-		}
-		b.flushDone(ctx)
-		for ctx.Err() == nil {
-			items, err := b.outbox.claim(ctx, b.cfg.Now())
-			if err != nil {
-				if ctx.Err() == nil {
-					b.log.Error("claiming the outbox's items", "err", err)
-				}
-				break
-			}
-			if len(items) == 0 {
-				break
-			}
-			b.deliverAll(ctx, items)
-			b.flushDone(ctx)
-		}
-		timer.Reset(deliveryPoll)
-	}
-}
-
-// deliverAll delivers items, those of one game in order, a few games at
-// once.
-func (b *Bot) deliverAll(ctx context.Context, items []play.OutboxItem) {
-	byGame := map[uint64][]play.OutboxItem{}
-	var order []uint64
-	for _, it := range items {
-		if _, ok := byGame[it.Game]; !ok {
-			order = append(order, it.Game)
-		}
-		byGame[it.Game] = append(byGame[it.Game], it)
-	}
-	sem := make(chan struct{}, deliveryWorkers)
-	var wg sync.WaitGroup
-	for _, id := range order {
-		sem <- struct{}{}
-		wg.Add(1)
-		go func(its []play.OutboxItem) {
-			defer func() { <-sem; wg.Done() }()
-			for _, it := range its {
-				if ctx.Err() != nil {
-					return // stopping: the claim lapses and the next start delivers the rest
-				}
-				b.deliverOne(ctx, it)
-			}
-		}(byGame[id])
-	}
-	wg.Wait()
-}
 
 // deliverOne delivers an item and marks it done, or schedules its retry.
 // A delivery once begun is finished even as the bot stops, within its

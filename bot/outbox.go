@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"log/slog"
 	"os"
 	"strconv"
 	"sync"
@@ -14,10 +15,13 @@ import (
 // deliveries is this process's side of play's outbox: the storage's
 // outbox, the name its claims go under, the delivery loop's wake-up, the
 // items delivered and not yet marked done, and the boards being posted
-// at once. The loop (deliver.go) and the acts' answers share it, so its
-// state is kept here, behind these methods, and nowhere else.
+// at once. Its loop (run) claims the items and hands each to the bot's
+// deliverOne (deliver.go), which says how an item is delivered; the
+// acts' answers note here the boards they showed. Both share this state,
+// so it is kept here, behind these methods, and nowhere else.
 type deliveries struct {
 	store play.Outbox // nil without a service: nothing is delivered
+	log   *slog.Logger
 	owner string
 	wake  chan struct{}
 	done  doneKeys
@@ -28,8 +32,8 @@ type deliveries struct {
 
 // newDeliveries delivers store's items as this process; store nil
 // delivers nothing.
-func newDeliveries(store play.Outbox) *deliveries {
-	return &deliveries{store: store, owner: outboxOwner(), wake: make(chan struct{}, 1)}
+func newDeliveries(store play.Outbox, log *slog.Logger) *deliveries {
+	return &deliveries{store: store, log: log, owner: outboxOwner(), wake: make(chan struct{}, 1)}
 }
 
 // outboxOwner names this process in the outbox's claims, for operators.
@@ -49,12 +53,68 @@ func (o *deliveries) wakeUp() {
 	}
 }
 
-// woken receives when wakeUp was called.
-func (o *deliveries) woken() <-chan struct{} { return o.wake }
+// run delivers the outbox's items with deliver until ctx ends: it
+// claims those due, a batch at a time, when woken or every deliveryPoll.
+// deliver marks an item delivered, or gives it back for a retry.
+func (o *deliveries) run(ctx context.Context, now func() time.Time, deliver func(context.Context, play.OutboxItem)) {
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	// What was delivered is marked done as the loop stops, so that a
+	// restart does not deliver it again.
+	defer o.flush(context.WithoutCancel(ctx))
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-o.wake:
+		case <-timer.C:
+		}
+		o.flush(ctx)
+		for ctx.Err() == nil {
+			items, err := o.store.ClaimOutbox(ctx, o.owner, now(), deliveryLease, deliveryBatch)
+			if err != nil {
+				if ctx.Err() == nil {
+					o.log.Error("claiming the outbox's items", "err", err)
+				}
+				break
+			}
+			if len(items) == 0 {
+				break
+			}
+			deliverAll(ctx, items, deliver)
+			o.flush(ctx)
+		}
+		timer.Reset(deliveryPoll)
+	}
+}
 
-// claim claims the items due at now for this process.
-func (o *deliveries) claim(ctx context.Context, now time.Time) ([]play.OutboxItem, error) {
-	return o.store.ClaimOutbox(ctx, o.owner, now, deliveryLease, deliveryBatch)
+// deliverAll delivers items, those of one game in order, a few games at
+// once.
+func deliverAll(ctx context.Context, items []play.OutboxItem, deliver func(context.Context, play.OutboxItem)) {
+	byGame := map[uint64][]play.OutboxItem{}
+	var order []uint64
+	for _, it := range items {
+		if _, ok := byGame[it.Game]; !ok {
+			order = append(order, it.Game)
+		}
+		byGame[it.Game] = append(byGame[it.Game], it)
+	}
+	sem := make(chan struct{}, deliveryWorkers)
+	var wg sync.WaitGroup
+	for _, id := range order {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func(its []play.OutboxItem) {
+			defer func() { <-sem; wg.Done() }()
+			for _, it := range its {
+				if ctx.Err() != nil {
+					return // stopping: the claim lapses and the next start delivers the rest
+				}
+				deliver(ctx, it)
+			}
+		}(byGame[id])
+	}
+	wg.Wait()
 }
 
 // retry gives item key back to the outbox, due again at at.
@@ -74,23 +134,21 @@ func (o *deliveries) shown(out *round.Outcome) {
 	}
 }
 
-// flush marks the items delivered so far done, and reports how many it
-// tried. Should it fail, they wait for the next flush (the last comes as
-// the bot stops); should the process die first, the boards shown are
-// posted again when their hold ends, and the items of a batch when their
-// claim lapses: at least once.
-func (o *deliveries) flush(ctx context.Context) (int, error) {
+// flush marks the items delivered so far done. Should it fail, they
+// wait for the next flush (the last comes as the bot stops); should the
+// process die first, the boards shown are posted again when their hold
+// ends, and the items of a batch when their claim lapses: at least once.
+func (o *deliveries) flush(ctx context.Context) {
 	keys := o.done.take()
 	if len(keys) == 0 {
-		return 0, nil
+		return
 	}
 	if err := o.store.DoneOutbox(ctx, keys...); err != nil {
 		// Kept for the next flush: the one as the loop stops, say, whose
 		// context outlives the loop's.
 		o.done.add(keys...)
-		return len(keys), err
+		o.log.Warn("marking outbox items done; trying again", "items", len(keys), "err", err)
 	}
-	return len(keys), nil
 }
 
 // atOnceGo runs post, one of the boards posted at once, counted for

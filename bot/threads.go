@@ -469,11 +469,19 @@ func (b *Bot) windDown(g *play.Game, channel string) {
 // through for a game's earlier boards.
 const liveBoardLookback = 25
 
+// retireGlance is how many of a channel's newest messages are read first
+// for a game's earlier boards: after a move, the board it replaces is
+// among them, and reading liveBoardLookback messages, a picture and an
+// embed each, after every move was a sixth of a busy bot's work.
+const retireGlance = 5
+
 // retireBoards keeps one live board in a game's channel: the newest board
 // of the game keeps its buttons, the earlier ones lose them, so that a
 // game of months does not leave hundreds of boards with buttons. It runs
 // after a board was posted, in the background, and reads the channel
-// rather than remembering boards: any process may have posted them.
+// rather than remembering boards: any process may have posted them. It
+// reads the newest few messages first, and further back only when no
+// earlier board was among them.
 func (b *Bot) retireBoards(g *play.Game, channel string) { b.retire(g, channel, true) }
 
 // retire is retireBoards; without keepNewest, in a channel the game
@@ -484,23 +492,29 @@ func (b *Bot) retire(g *play.Game, channel string, keepNewest bool) {
 	}
 	id := g.ID
 	b.background(func(ctx context.Context) {
-		msgs, err := b.s.ChannelMessages(channel, liveBoardLookback, "", "", "", discordgo.WithContext(ctx))
-		if err != nil {
-			b.log.Warn("reading a game's channel for its earlier boards", "game", id, "channel", channel, "err", redact(err))
-			return
-		}
-		newest := keepNewest
-		for _, m := range msgs { // newest first
-			if !b.isBoardOf(m, id) {
-				continue
+		for _, n := range []int{retireGlance, liveBoardLookback} {
+			msgs, err := b.s.ChannelMessages(channel, n, "", "", "", discordgo.WithContext(ctx))
+			if err != nil {
+				b.log.Warn("reading a game's channel for its earlier boards", "game", id, "channel", channel, "err", redact(err))
+				return
 			}
-			if newest {
-				newest = false
-				continue
+			newest, retired := keepNewest, 0
+			for _, m := range msgs { // newest first
+				if !b.isBoardOf(m, id) {
+					continue
+				}
+				if newest {
+					newest = false
+					continue
+				}
+				retired++
+				payload := map[string]any{"components": []discordgo.MessageComponent{}}
+				if _, err := b.request(ctx, http.MethodPatch, discordgo.EndpointChannelMessage(channel, m.ID), payload, nil); err != nil {
+					b.log.Warn("taking the buttons off an earlier board", "game", id, "message", m.ID, "err", err)
+				}
 			}
-			payload := map[string]any{"components": []discordgo.MessageComponent{}}
-			if _, err := b.request(ctx, http.MethodPatch, discordgo.EndpointChannelMessage(channel, m.ID), payload, nil); err != nil {
-				b.log.Warn("taking the buttons off an earlier board", "game", id, "message", m.ID, "err", err)
+			if retired > 0 || len(msgs) < n {
+				return // the board replaced is retired, or the channel was read whole
 			}
 		}
 	})

@@ -42,6 +42,7 @@ func (x *site) shuffle(tb testing.TB) string {
 // slowest, over every watcher of every move.
 func BenchmarkMoveToWatchers(b *testing.B) {
 	const watchers = 1000
+	needFiles(b, 2*watchers) // both ends of each connection
 	x := newSite(b, "g1", Options{})
 	url := x.srv.URL + x.path() + "/events?after=" + strconv.Itoa(x.g.Revision)
 	tr := &http.Transport{MaxIdleConnsPerHost: -1, DisableKeepAlives: true}
@@ -117,6 +118,7 @@ func BenchmarkMoveToWatchers(b *testing.B) {
 // child process, so that only the listener's side is counted.
 func BenchmarkWatcherMemory(b *testing.B) {
 	const watchers = 10_000
+	needFiles(b, watchers) // each process holds one end of each connection
 	for range b.N {
 		x := newSite(b, "g1", Options{})
 		url := x.srv.URL + x.path() + "/events?after=" + strconv.Itoa(x.g.Revision)
