@@ -603,13 +603,15 @@ func dailyText(lang i18n.Lang, pz *puzzle.Puzzle, dp *play.DailyPuzzle) string {
 // and play records the post and puts the next day's item in one
 // transaction.
 func (b *Bot) deliverDailyPuzzle(ctx context.Context, it play.OutboxItem) error {
-	guild := string(it.Body)
-	day := it.Key[strings.LastIndexByte(it.Key, ':')+1:]
+	guild, day, hour, ok := play.ParseDailyKey(it.Key)
+	if !ok {
+		return fmt.Errorf("bot: a daily puzzle's outbox item %q", it.Key)
+	}
 	dp, err := b.play.DailyPuzzleOf(ctx, guild)
 	if err != nil {
 		return err
 	}
-	if !dp.On() || dp.Day == day || it.Key != play.DailyKey(guild, day) {
+	if !dp.On() || dp.Day == day || dp.Hour != hour {
 		return nil // turned off, posted already, or an item of an older schedule
 	}
 	pz, ok := puzzle.Daily(puzzle.Set(), day)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -126,8 +127,28 @@ func (s *Service) Puzzle(ctx context.Context, st PuzzleStep) (PuzzleResult, erro
 // Body is the guild id, its Key names the guild and the day.
 const OutboxDailyPuzzle = "puzzle.daily"
 
-// DailyKey is the outbox key of a guild's post of a day.
-func DailyKey(guild, day string) string { return "puzzle.daily:" + guild + ":" + day }
+// DailyKey is the outbox key of a guild's post of a day at an hour: a
+// new hour is a new item, and the item of the old one finds itself stale
+// (ParseDailyKey).
+func DailyKey(guild, day string, hour int) string {
+	return "puzzle.daily:" + guild + ":" + day + ":" + strconv.Itoa(hour)
+}
+
+// ParseDailyKey reads a DailyKey; ok is false for any other text.
+func ParseDailyKey(key string) (guild, day string, hour int, ok bool) {
+	parts := strings.Split(key, ":")
+	if len(parts) != 4 || parts[0] != "puzzle.daily" {
+		return "", "", 0, false
+	}
+	hour, err := strconv.Atoi(parts[3])
+	if err != nil || hour < 0 || hour > 23 || strconv.Itoa(hour) != parts[3] {
+		return "", "", 0, false
+	}
+	if _, err := time.Parse(time.DateOnly, parts[2]); err != nil || CheckID("guild id", parts[1]) != nil {
+		return "", "", 0, false
+	}
+	return parts[1], parts[2], hour, true
+}
 
 // DayOf is the day of t in the daily puzzle's calendar: UTC.
 func DayOf(t time.Time) string { return t.UTC().Format(time.DateOnly) }
@@ -168,7 +189,7 @@ func nextDaily(d *DailyPuzzle, at time.Time) OutboxItem {
 	if DayOf(due) == d.Day {
 		due = due.AddDate(0, 0, 1)
 	}
-	return OutboxItem{Key: DailyKey(d.Guild, DayOf(due)), Kind: OutboxDailyPuzzle, Body: []byte(d.Guild), Due: due, Created: at}
+	return OutboxItem{Key: DailyKey(d.Guild, DayOf(due), d.Hour), Kind: OutboxDailyPuzzle, Body: []byte(d.Guild), Due: due, Created: at}
 }
 
 // DailyPosted records a server's post of the day (its puzzle and

@@ -814,10 +814,6 @@ func maxWeightPerfectWarm(m *matcher, n int, edges []matchEdge, ws warmStart) (m
 		m = &matcher{}
 	}
 	m.n, m.edges = n, edges
-	for k := range edges {
-		e := &edges[k]
-		e.w = e.w.double().double()
-	}
 	m.init()
 	copy(m.dual, ws.dual)
 	m.raised = growZero(m.raised, n)
@@ -826,6 +822,7 @@ func maxWeightPerfectWarm(m *matcher, n int, edges []matchEdge, ws warmStart) (m
 	pairEdge := fill(grow(m.bestedgeto, n), -1)
 	for k := range m.edges {
 		e := &m.edges[k]
+		e.w = e.w.quadruple() // see matchEdge
 		if ws.mate[e.i] == e.j {
 			pairEdge[e.i] = k
 		}
