@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/iceagechess/iceage/i18n"
+	"github.com/iceagechess/iceage/internal/connlimit"
 	"github.com/iceagechess/iceage/play"
 	"github.com/iceagechess/iceage/play/stream"
 )
@@ -143,6 +144,10 @@ func (s *Server) gameEvents(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodHead {
 		w.Header().Set("Content-Type", "text/event-stream")
 		return // no stream to hold open for a HEAD
+	}
+	if !connlimit.Stream(r) {
+		s.tooMany(w, r, connlimit.TooManyStreams)
+		return
 	}
 	lang := s.lang(r)
 	watch, err := s.opts.Hub.Subscribe(r.Context(), g.ID, after)

@@ -191,14 +191,14 @@ func plyOf(lang i18n.Lang, pos *game.Position, p *game.Played) ply {
 }
 
 // seat is a player as the page names them, with their rating in the
-// game's server.
+// game's server, of the game's speed: a blitz game shows blitz ratings.
 func (s *Server) seat(ctx context.Context, g *play.Game, c game.Color, lang i18n.Lang) seat {
 	st := g.Seat(c)
 	out := seat{Name: nameIn(g, st.ID, lang)}
 	if g.Engine[c&1] > 0 || s.opts.Play == nil {
 		return out
 	}
-	p, err := s.opts.Play.Player(ctx, g.Guild, st.ID)
+	p, err := s.opts.Play.Player(ctx, play.RatingScope(g.Guild, g.Speed()), st.ID)
 	if err != nil {
 		return out
 	}

@@ -3,12 +3,14 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/iceagechess/iceage/i18n"
 	"github.com/iceagechess/iceage/play"
 )
 
@@ -187,5 +189,40 @@ func TestAViewWithoutARunningClockHasNoAge(t *testing.T) {
 		if strings.Contains(b, "clockAge") || !strings.HasPrefix(b, `{"game":`) {
 			t.Errorf("a view without a running clock is sent as %.80s…", b)
 		}
+	}
+}
+
+// TestALiveGameShowsTheRatingsOfItsSpeed: the players of a blitz game
+// are shown with their blitz ratings, not their correspondence ones.
+func TestALiveGameShowsTheRatingsOfItsSpeed(t *testing.T) {
+	x := newSite(t, "777", Options{})
+	ctx := context.Background()
+	blitz := play.TimeControl{Limit: 3 * time.Minute, Increment: 2 * time.Second}
+	res, err := x.svc.Start(ctx, play.NewGame{Guild: "777", Channel: "c3", White: ann, Black: bob, At: t0, Rated: true, Time: blitz})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x.g, x.step = res.Game, time.Second
+	x.move("b1a3")
+	if _, err := x.svc.Resign(ctx, play.Act{By: bob.ID, Game: x.g.ID, Revision: x.g.Revision, At: x.at.Add(time.Second)}); err != nil {
+		t.Fatal(err)
+	}
+	res, err = x.svc.Start(ctx, play.NewGame{Guild: "777", Channel: "c4", White: ann, Black: bob, At: t0.Add(time.Minute), Rated: true, Time: blitz})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x.g = res.Game
+	_, body := x.get(x.path()+"/view", nil)
+	var v view
+	if err := json.Unmarshal([]byte(body), &v); err != nil {
+		t.Fatal(err)
+	}
+	won, err := x.svc.Player(ctx, play.RatingScope("777", play.Blitz), ann.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := i18n.Decimal("en", math.Round(won.Rating.At(t0.Add(time.Hour)).Rating), 0)
+	if !strings.HasPrefix(v.White.Rating, want) || strings.HasPrefix(v.White.Rating, "1,500") {
+		t.Errorf("Ann, who won a blitz game, is shown at %q in the next; want her blitz rating %s", v.White.Rating, want)
 	}
 }
