@@ -295,8 +295,11 @@ func sortedScores(m map[Points]int) []Points {
 // the weight of the fixed pairs and the matching without the bonus.
 func (b *bracketPairing) solve(bonus func(a, c int) uint64) ([]int, weight) {
 	n := len(b.v)
-	idx := make([]int, 0, n)
-	loc := make([]int, n)
+	// idx and loc are read only during the solve: the many solves of a
+	// round share their memory.
+	idx := grow(b.d.idxBuf, n)[:0]
+	loc := grow(b.d.locBuf, n)
+	defer func() { b.d.idxBuf, b.d.locBuf = idx, loc }()
 	for a := 0; a < n; a++ {
 		loc[a] = -1
 		if b.active[a] {

@@ -132,6 +132,8 @@ type dutch struct {
 	baseBuf []weight
 	edgeBuf []matchEdge
 	mbuf    *matcher
+	// The players of a solve and their places in it (bracketPairing.solve).
+	idxBuf, locBuf []int
 }
 
 // newDutch reads the field: the players to pair in pairing order, what
