@@ -10,8 +10,6 @@ package tournament
 // way in so that every dual stays an integer (the duals of an integer
 // problem are half-integers).
 
-import "slices"
-
 // A matchEdge is an edge i-j of weight w. Its ends are int32 (players
 // number far fewer) to keep the half million edges of a 1,000-player
 // round small.
@@ -36,6 +34,7 @@ type matcher struct {
 	// grows by doubling.
 	adj      []arc
 	adjStart []int32
+	adjNext  []int32 // init's: where each vertex's next arc goes
 	mate     []int
 
 	label      []int8
@@ -46,7 +45,7 @@ type matcher struct {
 	base       []int
 	endps      [][]int
 	bestedge   []int
-	bestedges  [][]int
+	bestedges  [][]int32 // edge numbers; see bestedgesPool
 	unused     []int
 	dual       []weight
 	allowedge  []bool
@@ -64,7 +63,7 @@ type matcher struct {
 	epoch       uint64
 	// bestedgesPool keeps each blossom slot's list memory while
 	// bestedges (nil for no list) forgets the list.
-	bestedgesPool [][]int
+	bestedgesPool [][]int32
 	raised        []bool // a warm start's: the duals it raised
 }
 
@@ -187,7 +186,8 @@ func (m *matcher) init() {
 		m.adjStart[v+1] += m.adjStart[v]
 	}
 	m.adj = grow(m.adj, 2*ne)
-	next := slices.Clone(m.adjStart[:n]) // where v's next arc goes
+	next := append(m.adjNext[:0], m.adjStart[:n]...) // where v's next arc goes
+	m.adjNext = next
 	for k, e := range m.edges {
 		m.adj[next[e.i]] = arc{e.j, int32(2*k + 1)}
 		next[e.i]++
@@ -588,7 +588,7 @@ func (m *matcher) addBlossom(base, k int) {
 			}
 		} else {
 			for _, kk := range m.bestedges[c] {
-				m.considerBest(b, kk)
+				m.considerBest(b, int(kk))
 			}
 		}
 		m.bestedges[c] = nil
@@ -598,7 +598,7 @@ func (m *matcher) addBlossom(base, k int) {
 	m.bestedge[b] = -1
 	for bj, kk := range bestto {
 		if kk != -1 {
-			best = append(best, kk)
+			best = append(best, int32(kk))
 			if sl := m.slackto[bj]; m.bestedge[b] == -1 || sl.less(m.bestSlack(b)) {
 				m.setBest(b, kk, sl)
 			}
