@@ -26,12 +26,15 @@ import (
 //go:embed static
 var static embed.FS
 
+// CSPSources is what every page of the listener may load, the
+// Activity's too: nothing but its own origin's scripts, styles, pictures
+// (no data: ones) and connections; no inline script or style, no <base>.
+// A page's policy adds where its forms go and who may frame it.
+const CSPSources = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'"
+
 // CSP is the Content-Security-Policy of every answer unless a handler
-// sets its own: nothing but this listener's own scripts, styles,
-// pictures and connections; no inline script or style, no frame around
-// it, no form sent elsewhere.
-const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; " +
-	"base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+// sets its own: CSPSources, no frame around it, no form sent elsewhere.
+const CSP = CSPSources + "; form-action 'self'; frame-ancestors 'none'"
 
 // Options are what the web listener serves from.
 type Options struct {
