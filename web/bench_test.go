@@ -44,8 +44,9 @@ func (x *site) shuffle(tb testing.TB) string {
 // slowest, over every watcher of every move.
 func BenchmarkMoveToWatchers(b *testing.B) {
 	const watchers = 1000
-	needFiles(b, 2*watchers)                                                       // both ends of each connection
-	x := newSite(b, "g1", Options{PerClient: connlimit.Limits{Streams: watchers}}) // all on loopback: one viewer
+	needFiles(b, 2*watchers) // both ends of each connection
+	// Every watcher is on loopback: one viewer, allowed them all.
+	x := newSite(b, "g1", Options{PerClient: connlimit.Limits{Requests: watchers, Streams: watchers}})
 	url := x.srv.URL + x.path() + "/events?after=" + strconv.Itoa(x.g.Revision)
 	tr := &http.Transport{MaxIdleConnsPerHost: -1, DisableKeepAlives: true}
 	client := &http.Client{Transport: tr}
@@ -122,7 +123,7 @@ func BenchmarkWatcherMemory(b *testing.B) {
 	const watchers = 10_000
 	needFiles(b, watchers) // each process holds one end of each connection
 	for range b.N {
-		x := newSite(b, "g1", Options{PerClient: connlimit.Limits{Streams: watchers}})
+		x := newSite(b, "g1", Options{PerClient: connlimit.Limits{Requests: watchers, Streams: watchers}})
 		url := x.srv.URL + x.path() + "/events?after=" + strconv.Itoa(x.g.Revision)
 		before := inUse()
 		child := exec.Command(os.Args[0], "-test.run=^TestHoldWatchers$", "-test.bench=^$")

@@ -197,9 +197,9 @@ func (s *Server) gameEvents(w http.ResponseWriter, r *http.Request) {
 			if mv.rev <= sent {
 				continue
 			}
-			data := mv.stamped(mv.json(sent), s.opts.Now())
+			frame := mv.frame(sent, s.opts.Now())
 			sent = mv.rev
-			if !write(sseEvent(sent, data)) {
+			if !write(frame) {
 				return
 			}
 		case <-beat.C:
