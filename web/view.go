@@ -266,11 +266,18 @@ type madeView struct {
 // It is added as the object's first field, the view itself being made
 // once for every watcher.
 func (mv *madeView) stamped(data []byte, now time.Time) []byte {
-	if mv.clockSince.IsZero() || len(data) < 2 || data[0] != '{' {
+	if mv.clockSince.IsZero() {
 		return data
 	}
+	return mv.appendStamped(make([]byte, 0, len(data)+32), data, now)
+}
+
+// appendStamped appends data, stamped as stamped says, to b.
+func (mv *madeView) appendStamped(b, data []byte, now time.Time) []byte {
+	if mv.clockSince.IsZero() || len(data) < 2 || data[0] != '{' {
+		return append(b, data...)
+	}
 	age := max(now.Sub(mv.clockSince).Milliseconds(), 0)
-	b := make([]byte, 0, len(data)+32)
 	b = append(b, `{"clockAge":`...)
 	b = strconv.AppendInt(b, age, 10)
 	b = append(b, ',')

@@ -265,12 +265,15 @@ type follow struct {
 
 	// Owned by the working goroutine; written under mu, so that
 	// Subscribe reads them.
-	mu       sync.Mutex
-	at       followed
-	hist     []*Event // the last events, of consecutive revisions
-	syncEv   *Event   // the Sync of at, once made
-	watchers []*Watch
-	stopped  bool
+	mu     sync.Mutex
+	at     followed
+	hist   []*Event // the last events, of consecutive revisions
+	syncEv *Event   // the Sync of at, once made
+	// recordTried: the events the record tells before hist were put
+	// there, if any (fromRecord).
+	recordTried bool
+	watchers    []*Watch
+	stopped     bool
 
 	// Owned by the working goroutine alone.
 	dead     bool                   // forgotten, closed or never loaded: does nothing more
@@ -328,6 +331,8 @@ func (f *follow) catchUp(w *Watch) {
 	case behind <= 0:
 	case len(f.hist) > 0 && f.hist[0].Revision <= w.after+1:
 		missed = f.hist[w.after+1-f.hist[0].Revision:]
+	case f.fromRecord() && f.hist[0].Revision <= w.after+1:
+		missed = f.hist[w.after+1-f.hist[0].Revision:]
 	default:
 		if f.syncEv == nil {
 			f.syncEv = f.at.sync()
@@ -338,6 +343,31 @@ func (f *follow) catchUp(w *Watch) {
 	for _, ev := range missed {
 		w.ch <- ev
 	}
+}
+
+// fromRecord puts before the events kept those of the revisions before
+// them that the game's record tells (followed.fromRecord), under f.mu,
+// once: the record never tells further back later (only a restart of
+// the events kept tries again). It reports whether any events are kept.
+func (f *follow) fromRecord() bool {
+	if !f.recordTried {
+		f.recordTried = true
+		evs := f.at.fromRecord()
+		if len(f.hist) > 0 {
+			i := 0
+			for i < len(evs) && evs[i].Revision < f.hist[0].Revision {
+				i++
+			}
+			evs = evs[:i]
+		}
+		if len(evs) > 0 {
+			f.hist = append(evs, f.hist...)
+			if n := f.h.opts.Keep; len(f.hist) > n {
+				f.hist = slices.Clone(f.hist[len(f.hist)-n:])
+			}
+		}
+	}
+	return len(f.hist) > 0
 }
 
 // publish makes ev, the event of the revision of at, the follow's state
@@ -353,6 +383,7 @@ func (f *follow) publish(ev *Event, at followed, restart bool) {
 	if restart {
 		clear(f.hist)
 		f.hist = f.hist[:0]
+		f.recordTried = false
 	}
 	// A watcher further behind than the events kept gets a Sync.
 	if n := f.h.opts.Keep; len(f.hist) >= n+n/2 {
