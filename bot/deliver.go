@@ -352,8 +352,10 @@ func (b *Bot) deliveryMessage(ctx context.Context, lang i18n.Lang, d *round.Deli
 }
 
 // iceAgeOf returns the Ice Age that move m of d brought, and the
-// position it left, from the act's events; nil when none came. An item
-// written before the events carried them is replayed to its move.
+// position it left, from the act's events; nil when none came. Nothing
+// is replayed: an item written before the events carried the Ice Age's
+// detail (only one left in the outbox across that upgrade) is shown
+// without its picture, its board showing the ice as it is.
 func iceAgeOf(d *round.Delivery, m round.Moved) (*game.IceAge, game.Position) {
 	for _, e := range d.Events {
 		e, ok := e.(round.IceAge)
@@ -362,9 +364,6 @@ func iceAgeOf(d *round.Delivery, m round.Moved) (*game.IceAge, game.Position) {
 		}
 		if ice, after, ok := e.Detail(m.FEN); ok {
 			return ice, after
-		}
-		if p, err := round.Played(&d.Game, m.Ply); err == nil && p.IceAge != nil {
-			return p.IceAge, p.After
 		}
 	}
 	return nil, game.Position{}

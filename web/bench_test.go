@@ -194,3 +194,35 @@ func TestHoldWatchers(t *testing.T) {
 		c.Close()
 	}
 }
+
+// BenchmarkSSEEvent: one watcher's event of a 40-move game's view, for a
+// correspondence game and for a live one, whose clock's age is written
+// into it: shared by the watchers sent it in the same millisecond, and
+// made anew (a millisecond later each time).
+func BenchmarkSSEEvent(b *testing.B) {
+	x := newSite(b, "g1", Options{})
+	if !x.randomMoves(40, 1) {
+		b.Skip("the game ended")
+	}
+	mv, err := x.s.views.get(context.Background(), x.g.ID, x.g.Revision, "en")
+	if err != nil {
+		b.Fatal(err)
+	}
+	now := t0.Add(time.Hour)
+	for _, c := range []struct {
+		name  string
+		since time.Time
+		tick  time.Duration
+	}{{"correspondence", time.Time{}, 0}, {"live", now.Add(-7 * time.Second), 0}, {"live-new-ms", now.Add(-7 * time.Second), time.Millisecond}} {
+		b.Run(c.name, func(b *testing.B) {
+			m := &madeView{rev: mv.rev, data: mv.data, clockSince: c.since}
+			b.SetBytes(int64(len(m.data)))
+			b.ReportAllocs()
+			at := now
+			for range b.N {
+				at = at.Add(c.tick)
+				_ = m.frame(0, at)
+			}
+		})
+	}
+}

@@ -215,11 +215,13 @@ func (s *Server) gameEvents(w http.ResponseWriter, r *http.Request) {
 // writeWait is how long one write of an event stream may take.
 const writeWait = 15 * time.Second
 
-func sseEvent(id int, data []byte) []byte {
-	b := make([]byte, 0, len(data)+32)
+// sseEvent is the event of view data (whole or as a step) at revision
+// id, stamped with its running clock's age (none when age < 0).
+func sseEvent(id int, data []byte, age int64) []byte {
+	b := make([]byte, 0, len(data)+64)
 	b = append(b, "id: "...)
 	b = strconv.AppendInt(b, int64(id), 10)
 	b = append(b, "\nevent: view\ndata: "...)
-	b = append(b, data...) // JSON from encoding/json: one line
+	b = appendStamped(b, data, age) // JSON from encoding/json: one line
 	return append(b, "\n\n"...)
 }

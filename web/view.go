@@ -271,7 +271,11 @@ type madeView struct {
 // It is added as the object's first field, the view itself being made
 // once for every watcher.
 func (mv *madeView) stamped(data []byte, now time.Time) []byte {
-	return stampAge(data, mv.age(now))
+	age := mv.age(now)
+	if age < 0 {
+		return data
+	}
+	return appendStamped(make([]byte, 0, len(data)+32), data, age)
 }
 
 // age is the milliseconds the running clock has run at now, or -1 when
@@ -283,13 +287,12 @@ func (mv *madeView) age(now time.Time) int64 {
 	return max(now.Sub(mv.clockSince).Milliseconds(), 0)
 }
 
-// stampAge returns data with its clock's age as its first field (none
-// when age < 0: data itself).
-func stampAge(data []byte, age int64) []byte {
+// appendStamped appends data to b with the clock's age as its first
+// field (none when age < 0).
+func appendStamped(b, data []byte, age int64) []byte {
 	if age < 0 || len(data) < 2 || data[0] != '{' {
-		return data
+		return append(b, data...)
 	}
-	b := make([]byte, 0, len(data)+32)
 	b = append(b, `{"clockAge":`...)
 	b = strconv.AppendInt(b, age, 10)
 	b = append(b, ',')
@@ -309,7 +312,7 @@ func (mv *madeView) frame(seen int, now time.Time) []byte {
 	if f := mv.frames[k].Load(); f != nil && f.age == age {
 		return f.b
 	}
-	b := sseEvent(mv.rev, stampAge(data, age))
+	b := sseEvent(mv.rev, data, age)
 	mv.frames[k].Store(&sharedFrame{age: age, b: b})
 	return b
 }
