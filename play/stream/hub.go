@@ -42,8 +42,9 @@ type Options struct {
 	Buffer int
 	// Keep is how many of the last events of each followed game are
 	// kept, so that a watcher who resumes is sent each revision it
-	// missed since the hub began following the game; further behind, it
-	// gets a Sync. A game rarely has more revisions than the default.
+	// missed (since the hub began following the game, and before as far
+	// as the game's record tells); further behind, it gets a Sync. A
+	// game rarely has more revisions than the default.
 	Keep int
 	// Linger is how long a game nobody watches any more is still
 	// followed, so that a watcher who reconnects resumes from its events.
@@ -157,8 +158,8 @@ func (h *Hub) Followed() int {
 // missed first, then each as it is committed, in order, each once. A
 // watcher that starts passes 0 and gets a Sync (Started for a game at
 // its first revision). A watcher further behind than the events kept
-// (Options.Keep, or from before the hub followed the game) gets a Sync
-// of the game as it is, then what follows. Events up to after are not sent, even if the hub
+// (Options.Keep), or than the game's record tells (see the package's
+// Resuming), gets a Sync of the game as it is, then what follows. Events up to after are not sent, even if the hub
 // has not heard of after yet.
 func (h *Hub) Subscribe(ctx context.Context, game uint64, after int) (*Watch, error) {
 	h.mu.Lock()
@@ -321,8 +322,8 @@ func (f *follow) end(w *Watch, err error) {
 }
 
 // catchUp makes w's channel and sends it, under f.mu, what it missed
-// after w.after: each revision, when the events kept go back that far,
-// else a Sync. The channel holds them and Options.Buffer more.
+// after w.after: each revision, when the events kept, or those the
+// game's record tells before them, go back that far; else a Sync. The channel holds them and Options.Buffer more.
 func (f *follow) catchUp(w *Watch) {
 	cur := f.at.game.Revision
 	behind := cur - w.after
