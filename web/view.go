@@ -150,7 +150,7 @@ func (s *Server) makeView(ctx context.Context, g *play.Game, lang i18n.Lang) (*v
 		v.Status = append(v.Status, w)
 	}
 	if o := g.DrawOffer; o != nil {
-		v.Status = append(v.Status, i18n.T(lang, "board.draw_offered", map[string]any{"Player": nameIn(g, o.By, lang)}))
+		v.Status = append(v.Status, i18n.T(lang, "board.draw_offered", marksIn(g, lang).PlayerData(lang, o.By)))
 	}
 	if !g.Deadline.IsZero() && g.EngineToMove() == 0 && g.Clock == nil {
 		v.Deadline = g.Deadline.UTC().Format(time.RFC3339)
@@ -209,6 +209,19 @@ func (s *Server) seat(ctx context.Context, g *play.Game, c game.Color, lang i18n
 		out.Rating += "?"
 	}
 	return out
+}
+
+// marksIn write the players of g as nameIn does, telling those called
+// by their colour, so that a sentence agrees with the colour's noun.
+func marksIn(g *play.Game, lang i18n.Lang) i18n.EventMarks {
+	return i18n.EventMarks{Player: func(id string) string { return nameIn(g, id, lang) }, Side: func(id string) (game.Color, bool) {
+		for _, c := range []game.Color{game.White, game.Black} {
+			if st := g.Seat(c); st.ID == id {
+				return c, st.Name == ""
+			}
+		}
+		return game.White, false
+	}}
 }
 
 // nameIn is the name of the player user of g: their display name, or

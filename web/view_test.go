@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -250,5 +251,25 @@ func TestWatchersShareAFrameInTheSameMillisecond(t *testing.T) {
 	still := &madeView{rev: 2, data: []byte(`{"rev":2}`)}
 	if f := still.frame(0, at(9)); string(f) != "id: 2\nevent: view\ndata: {\"rev\":2}\n\n" || &f[0] != &still.frame(1, at(99))[0] {
 		t.Errorf("without a running clock: %q, not shared", f)
+	}
+}
+
+// A seat without a name is called by its colour, and the line of its
+// draw offer agrees with it; a named one's reads as before.
+func TestADrawOfferOfASideCalledByItsColourAgrees(t *testing.T) {
+	x := newSite(t, "g1", Options{})
+	for _, c := range []struct {
+		name, want string
+	}{{"", "Чёрные предлагают ничью"}, {"Боб", "Боб предлагает ничью"}} {
+		g := x.g.Clone()
+		g.Black.Name = c.name
+		g.DrawOffer = &play.Offer{By: g.Black.ID}
+		v, err := x.s.makeView(context.Background(), &g, i18n.Russian)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Contains(v.Status, c.want) {
+			t.Errorf("the status of %q's offer: %q, want %q", c.name, v.Status, c.want)
+		}
 	}
 }
