@@ -193,3 +193,31 @@ func TestHoldWatchers(t *testing.T) {
 		c.Close()
 	}
 }
+
+// BenchmarkSSEEvent: one watcher's event of a 40-move game's step, for a
+// correspondence game and for a live one, whose clock's age is written
+// into it for each watcher.
+func BenchmarkSSEEvent(b *testing.B) {
+	x := newSite(b, "g1", Options{})
+	if !x.randomMoves(40, 1) {
+		b.Skip("the game ended")
+	}
+	mv, err := x.s.views.get(context.Background(), x.g.ID, x.g.Revision, "en")
+	if err != nil {
+		b.Fatal(err)
+	}
+	now := t0.Add(time.Hour)
+	for _, c := range []struct {
+		name  string
+		since time.Time
+	}{{"correspondence", time.Time{}}, {"live", now.Add(-7 * time.Second)}} {
+		b.Run(c.name, func(b *testing.B) {
+			m := &madeView{rev: mv.rev, data: mv.data, clockSince: c.since}
+			b.SetBytes(int64(len(m.data)))
+			b.ReportAllocs()
+			for range b.N {
+				_ = sseEvent(41, m, m.data, now)
+			}
+		})
+	}
+}

@@ -149,7 +149,7 @@ func (s *Server) makeView(ctx context.Context, g *play.Game, lang i18n.Lang) (*v
 		v.Status = append(v.Status, w)
 	}
 	if o := g.DrawOffer; o != nil {
-		v.Status = append(v.Status, i18n.T(lang, "board.draw_offered", map[string]any{"Player": nameIn(g, o.By, lang)}))
+		v.Status = append(v.Status, i18n.T(lang, "board.draw_offered", marksIn(g, lang).PlayerData(lang, o.By)))
 	}
 	if !g.Deadline.IsZero() && g.EngineToMove() == 0 && g.Clock == nil {
 		v.Deadline = g.Deadline.UTC().Format(time.RFC3339)
@@ -210,6 +210,19 @@ func (s *Server) seat(ctx context.Context, g *play.Game, c game.Color, lang i18n
 	return out
 }
 
+// marksIn write the players of g as nameIn does, telling those called
+// by their colour, so that a sentence agrees with the colour's noun.
+func marksIn(g *play.Game, lang i18n.Lang) i18n.EventMarks {
+	return i18n.EventMarks{Player: func(id string) string { return nameIn(g, id, lang) }, Side: func(id string) (game.Color, bool) {
+		for _, c := range []game.Color{game.White, game.Black} {
+			if st := g.Seat(c); st.ID == id {
+				return c, st.Name == ""
+			}
+		}
+		return game.White, false
+	}}
+}
+
 // nameIn is the name of the player user of g: their display name, or
 // the colour they play.
 func nameIn(g *play.Game, user string, lang i18n.Lang) string {
@@ -266,11 +279,18 @@ type madeView struct {
 // It is added as the object's first field, the view itself being made
 // once for every watcher.
 func (mv *madeView) stamped(data []byte, now time.Time) []byte {
-	if mv.clockSince.IsZero() || len(data) < 2 || data[0] != '{' {
+	if mv.clockSince.IsZero() {
 		return data
 	}
+	return mv.appendStamped(make([]byte, 0, len(data)+32), data, now)
+}
+
+// appendStamped appends data, stamped as stamped says, to b.
+func (mv *madeView) appendStamped(b, data []byte, now time.Time) []byte {
+	if mv.clockSince.IsZero() || len(data) < 2 || data[0] != '{' {
+		return append(b, data...)
+	}
 	age := max(now.Sub(mv.clockSince).Milliseconds(), 0)
-	b := make([]byte, 0, len(data)+32)
 	b = append(b, `{"clockAge":`...)
 	b = strconv.AppendInt(b, age, 10)
 	b = append(b, ',')

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -224,5 +225,25 @@ func TestALiveGameShowsTheRatingsOfItsSpeed(t *testing.T) {
 	want := i18n.Decimal("en", math.Round(won.Rating.At(t0.Add(time.Hour)).Rating), 0)
 	if !strings.HasPrefix(v.White.Rating, want) || strings.HasPrefix(v.White.Rating, "1,500") {
 		t.Errorf("Ann, who won a blitz game, is shown at %q in the next; want her blitz rating %s", v.White.Rating, want)
+	}
+}
+
+// A seat without a name is called by its colour, and the line of its
+// draw offer agrees with it; a named one's reads as before.
+func TestADrawOfferOfASideCalledByItsColourAgrees(t *testing.T) {
+	x := newSite(t, "g1", Options{})
+	for _, c := range []struct {
+		name, want string
+	}{{"", "Чёрные предлагают ничью"}, {"Боб", "Боб предлагает ничью"}} {
+		g := x.g.Clone()
+		g.Black.Name = c.name
+		g.DrawOffer = &play.Offer{By: g.Black.ID}
+		v, err := x.s.makeView(context.Background(), &g, i18n.Russian)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Contains(v.Status, c.want) {
+			t.Errorf("the status of %q's offer: %q, want %q", c.name, v.Status, c.want)
+		}
 	}
 }
