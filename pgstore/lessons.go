@@ -10,11 +10,21 @@ import (
 )
 
 // LessonProgress returns the user's progress in the lessons; zero if none
-// was saved.
+// was saved. In a read-write transaction the user's progress is locked
+// until the commit, even before it exists.
 func (t *txn) LessonProgress(user string) (play.LessonProgress, error) {
 	var p play.LessonProgress
 	if !validID(user) {
 		return p, nil
+	}
+	if t.writable {
+		// FOR UPDATE locks no row that is not there: two first stars of
+		// a user earned at once would each read no progress, and the
+		// second write would drop the first's. A lock on the user, held
+		// until the commit, makes the second wait and read the first's.
+		if _, err := t.tx.Exec(t.ctx, `SELECT pg_advisory_xact_lock(hashtext('iceage-lessons:' || current_schema() || ':' || $1))`, user); err != nil {
+			return p, t.check(err, "locking the lesson progress of %s", user)
+		}
 	}
 	var rec []byte
 	err := t.tx.QueryRow(t.ctx, `SELECT rec FROM lessons WHERE user_id = $1`+t.locking(), user).Scan(&rec)
