@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -101,4 +102,42 @@ func TestPairingsCommand(t *testing.T) {
 			t.Fatalf("file %q (%v), stdout %q", b, err, stdout.String())
 		}
 	})
+}
+
+// TestPairingsStartsSmall runs the program's pairings command and reads
+// what each package's init allocated (GODEBUG=inittrace=1): the whole
+// program is linked into the one binary, so anything a package builds
+// when it loads (the messages of six languages, pictures, tables) is paid
+// by a command that pairs a tournament and needs none of it. The messages
+// alone were 17 MB; what is left are small tables of a few kB each.
+func TestPairingsStartsSmall(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "c5.trf")
+	if err := os.WriteFile(in, []byte(trfByeToLowestScore), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := run(t, dir, []string{"GODEBUG=inittrace=1"}, "", "pairings", "-dutch", in, "-p", filepath.Join(dir, "out.txt"))
+	if code != 0 {
+		t.Fatalf("status %d: %s", code, stderr)
+	}
+	const most = 1 << 20
+	inits := 0
+	for _, line := range strings.Split(stderr, "\n") {
+		// init PKG @0.5 ms, 0.02 ms clock, 15072 bytes, 95 allocs
+		f := strings.Fields(line)
+		if len(f) < 10 || f[0] != "init" || f[8] != "bytes," {
+			continue
+		}
+		inits++
+		n, err := strconv.Atoi(f[7])
+		if err != nil {
+			t.Fatalf("reading %q: %v", line, err)
+		}
+		if n > most {
+			t.Errorf("%s allocates %d bytes when the program starts (at most %d): make it lazy (sync.OnceValue)", f[1], n, most)
+		}
+	}
+	if inits < 10 {
+		t.Fatalf("only %d package inits traced; stderr:\n%s", inits, stderr)
+	}
 }

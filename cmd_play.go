@@ -112,6 +112,18 @@ func moveNumber(p *game.Position) string {
 	return fmt.Sprintf("%d...", p.FullMoveNumber())
 }
 
+// sides write the players of a local game as they are called, by their
+// colour alone, so that the sentences agree with the colour's noun.
+func sides(lang i18n.Lang) i18n.EventMarks {
+	side := func(id string) (game.Color, bool) {
+		if id == localBlack {
+			return game.Black, true
+		}
+		return game.White, true
+	}
+	return i18n.EventMarks{Player: func(id string) string { c, _ := side(id); return i18n.ColorName(lang, c) }, Side: side}
+}
+
 // printState writes the game's FEN and its status in lang: how it ended,
 // or who is to move and when the Ice Age comes.
 func printState(w io.Writer, lang i18n.Lang, g *play.Game) {
@@ -131,6 +143,6 @@ func printState(w io.Writer, lang i18n.Lang, g *play.Game) {
 		toMove = "terminal.to_move_in_check"
 	}
 	status(i18n.T(lang, "terminal.status_playing", map[string]any{
-		"ToMove":    i18n.T(lang, toMove, map[string]any{"Player": g.ToMove().Name}),
+		"ToMove":    i18n.T(lang, toMove, sides(lang).PlayerData(lang, g.ToMove().ID)),
 		"Countdown": i18n.IceAgeCountdown(lang, &p)}))
 }

@@ -300,8 +300,10 @@ func loadSecret(cfg config.Config, log *slog.Logger) ([]byte, error) {
 // newWeb makes the web listener's handler, with the secret its links
 // are signed with.
 func newWeb(cfg config.Config, svc *play.Service, hub *stream.Hub, secret []byte, log *slog.Logger) (*web.Server, error) {
+	proxies, _, _ := connlimit.ParsePrefixes(cfg.Web.TrustedProxies) // checked by config.Load
 	return web.New(web.Options{Play: svc, Hub: hub, Secret: secret, PublicURL: cfg.Web.PublicURL, ClientID: cfg.Discord.ClientID,
-		ClientSecret: cfg.Discord.ClientSecret, DiscordURL: cfg.Discord.APIURL, Language: cfg.Language, Logger: log})
+		ClientSecret: cfg.Discord.ClientSecret, DiscordURL: cfg.Discord.APIURL, Language: cfg.Language, Logger: log,
+		PerClient: connlimit.Limits{Requests: cfg.Web.ClientRequests, Streams: cfg.Web.ClientStreams, TrustedProxies: proxies}})
 }
 
 // serve starts a server on addr, holding at most conns connections

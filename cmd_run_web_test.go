@@ -132,4 +132,15 @@ func TestTheLivePageFollowsAMoveMadeInDiscord(t *testing.T) {
 	if link != a.web.LeaderboardURL(g.ID) {
 		t.Errorf("/leaderboard links to %q, want %q", link, a.web.LeaderboardURL(g.ID))
 	}
+	// The blitz leaderboard does not pass the correspondence page off
+	// as its own.
+	lb, err = srv.WaitResponse(ctx, srv.Command(alice.ID, ch.ID, "leaderboard", fakediscord.StringOption("speed", "blitz")))
+	if err != nil || lb.Err != nil {
+		t.Fatal(err, lb.Err)
+	}
+	for _, b := range lb.Message.Buttons() {
+		if b.Style == discordgo.LinkButton {
+			t.Errorf("/leaderboard speed:blitz links to %q", b.URL)
+		}
+	}
 }

@@ -28,28 +28,7 @@ func TestABoardCommittedBeforeASIGKILLIsDeliveredOnceAfterTheRestart(t *testing.
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 
-	id := srv.Command(alice.ID, ch.ID, "challenge", fakediscord.UserOption("opponent", bob.ID))
-	c, err := srv.WaitResponse(ctx, id)
-	if err != nil || c.Err != nil {
-		t.Fatal(err, c.Err)
-	}
-	var accept string
-	for _, b := range c.Message.Buttons() {
-		if strings.HasPrefix(b.CustomID, "ch:accept:") {
-			accept = b.CustomID
-		}
-	}
-	srv.Click(bob.ID, c.Message.ID, accept)
-	th, err := srv.WaitFor(ctx, func(c fakediscord.Call) bool { return c.Kind == fakediscord.KindThread })
-	if err != nil {
-		t.Fatal(err)
-	}
-	thread := th.Channel.ID
-	if _, err := srv.WaitFor(ctx, func(c fakediscord.Call) bool {
-		return c.Kind == fakediscord.KindMessage && c.Message.ChannelID == thread
-	}); err != nil {
-		t.Fatal(err)
-	}
+	thread := gameStarted(ctx, t, srv, ch.ID, alice.ID, bob.ID)
 	white, black := alice, bob
 	if msgs := srv.Messages(thread); !strings.Contains(msgs[len(msgs)-1].Content, alice.ID) {
 		white, black = bob, alice
@@ -77,7 +56,7 @@ func TestABoardCommittedBeforeASIGKILLIsDeliveredOnceAfterTheRestart(t *testing.
 	}
 
 	startBot(t, srv, dir)
-	c, err = srv.WaitFor(ctx, func(c fakediscord.Call) bool {
+	c, err := srv.WaitFor(ctx, func(c fakediscord.Call) bool {
 		return c.Kind == fakediscord.KindMessage && c.Message.ChannelID == thread && strings.Contains(c.Message.Content, played)
 	})
 	if err != nil {

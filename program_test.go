@@ -213,6 +213,36 @@ func startBot(t testing.TB, srv *fakediscord.Server, dir string, env ...string) 
 	return p
 }
 
+// gameStarted has alice challenge bob in channel and bob accept, as
+// players start a game, and returns the game's thread once its first
+// board is there.
+func gameStarted(ctx context.Context, t *testing.T, srv *fakediscord.Server, channel, alice, bob string) string {
+	t.Helper()
+	id := srv.Command(alice, channel, "challenge", fakediscord.UserOption("opponent", bob))
+	c, err := srv.WaitResponse(ctx, id)
+	if err != nil || c.Err != nil {
+		t.Fatal(err, c.Err)
+	}
+	var accept string
+	for _, b := range c.Message.Buttons() {
+		if strings.HasPrefix(b.CustomID, "ch:accept:") {
+			accept = b.CustomID
+		}
+	}
+	srv.Click(bob, c.Message.ID, accept)
+	th, err := srv.WaitFor(ctx, func(c fakediscord.Call) bool { return c.Kind == fakediscord.KindThread })
+	if err != nil {
+		t.Fatal(err)
+	}
+	thread := th.Channel.ID
+	if _, err := srv.WaitFor(ctx, func(c fakediscord.Call) bool {
+		return c.Kind == fakediscord.KindMessage && c.Message.ChannelID == thread
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return thread
+}
+
 func TestTheBotBacksUpWhileItRunsAndStopsCleanlyOnSIGTERM(t *testing.T) {
 	srv := fakediscord.New(t)
 	g := srv.AddGuild(fakediscord.Guild{Name: "Club", Locale: "en-US"})
@@ -225,28 +255,7 @@ func TestTheBotBacksUpWhileItRunsAndStopsCleanlyOnSIGTERM(t *testing.T) {
 	defer cancel()
 
 	// A game, as players start one.
-	id := srv.Command(alice.ID, ch.ID, "challenge", fakediscord.UserOption("opponent", bob.ID))
-	c, err := srv.WaitResponse(ctx, id)
-	if err != nil || c.Err != nil {
-		t.Fatal(err, c.Err)
-	}
-	var accept string
-	for _, b := range c.Message.Buttons() {
-		if strings.HasPrefix(b.CustomID, "ch:accept:") {
-			accept = b.CustomID
-		}
-	}
-	srv.Click(bob.ID, c.Message.ID, accept)
-	th, err := srv.WaitFor(ctx, func(c fakediscord.Call) bool { return c.Kind == fakediscord.KindThread })
-	if err != nil {
-		t.Fatal(err)
-	}
-	thread := th.Channel.ID
-	if _, err := srv.WaitFor(ctx, func(c fakediscord.Call) bool {
-		return c.Kind == fakediscord.KindMessage && c.Message.ChannelID == thread
-	}); err != nil {
-		t.Fatal(err)
-	}
+	thread := gameStarted(ctx, t, srv, ch.ID, alice.ID, bob.ID)
 	white, black := alice, bob // the first board calls the player to move
 	if msgs := srv.Messages(thread); !strings.Contains(msgs[len(msgs)-1].Content, alice.ID) {
 		white, black = bob, alice

@@ -17,6 +17,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -215,11 +216,29 @@ func (x *live) open(t *testing.T, browser context.Context, in fakediscord.Instan
 	tab, cancel := chromedp.NewContext(browser)
 	t.Cleanup(cancel)
 	q := url.Values{"code": {x.srv.Authorize(u.ID)}, "instance": {in.ID}, "guild": {in.GuildID}, "channel": {in.ChannelID}}
-	if err := chromedp.Do(tab, chromedp.Navigate(x.site.URL+"/test/parent?"+q.Encode())); err != nil {
+	if err := chromedp.Do(tab, watchCSP(t, tab), chromedp.Navigate(x.site.URL+"/test/parent?"+q.Encode())); err != nil {
 		t.Fatal(err)
 	}
 	x.wait(t, tab, `act().querySelector("#board svg") !== null && act().getElementById("activity").dataset.rev !== undefined`)
 	return tab
+}
+
+// watchCSP notes, in every document tab opens, whatever its Content-
+// Security-Policy blocks; the test fails at its end if the Activity's
+// frame blocked anything.
+func watchCSP(t *testing.T, tab context.Context) chromedp.Action[chromedp.Void] {
+	t.Helper()
+	t.Cleanup(func() {
+		v, err := chromedp.Run(tab, chromedp.Evaluate[[]string](`(()=>{`+actJS+`; const d = act(); return d ? d.defaultView.violations || ["no watch"] : ["no frame"]; })()`))
+		if err != nil || len(v) > 0 {
+			t.Errorf("the Activity broke its Content-Security-Policy: %v %v", v, err)
+		}
+	})
+	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
+			Source: `window.violations = []; document.addEventListener("securitypolicyviolation", (e) => window.violations.push(e.violatedDirective + " " + e.blockedURI));`})
+		return err
+	})
 }
 
 // actJS finds the Activity's document from the parent frame (the same
@@ -494,7 +513,7 @@ func TestAFingerDragsAMan(t *testing.T) {
 		t.Fatal(err)
 	}
 	q := url.Values{"code": {x.srv.Authorize(x.alice.ID)}, "instance": {in.ID}, "guild": {in.GuildID}, "channel": {in.ChannelID}}
-	if err := chromedp.Do(tab, chromedp.Navigate(x.site.URL+"/test/parent?"+q.Encode())); err != nil {
+	if err := chromedp.Do(tab, watchCSP(t, tab), chromedp.Navigate(x.site.URL+"/test/parent?"+q.Encode())); err != nil {
 		t.Fatal(err)
 	}
 	x.wait(t, tab, `act().querySelector("#board svg") !== null && act().getElementById("activity").dataset.rev !== undefined`)

@@ -49,7 +49,7 @@ func TestTheActivityShowsTickingClocks(t *testing.T) {
 	if err := chromedp.Do(tab, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: skewDate})
 		return err
-	}), chromedp.Navigate(x.site.URL+"/test/parent?"+q.Encode())); err != nil {
+	}), watchCSP(t, tab), chromedp.Navigate(x.site.URL+"/test/parent?"+q.Encode())); err != nil {
 		t.Fatal(err)
 	}
 	x.wait(t, tab, `act().querySelector("#board svg") !== null && act().getElementById("activity").dataset.rev !== undefined`)

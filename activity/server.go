@@ -34,15 +34,15 @@ var files embed.FS
 // game's view and event stream) are reached under it.
 const Prefix = "/activity"
 
-// CSP lets nothing but the page's own origin serve it: inside Discord,
-// Discord's proxy (APP_ID.discordsays.com), which refuses any other
-// anyway. It names no frame-ancestors: Discord's clients frame the page
-// from discord.com, and some from documents of no origin (the SDK takes
-// messages from "null"), which no source list matches; and a page framed
-// by anyone else signs no one in, since only Discord's client has the
-// code its authorize gives.
-const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
-	"base-uri 'none'; form-action 'none'"
+// CSP is the live page's sources (web.CSPSources): nothing but the
+// page's own origin serves it, inside Discord Discord's proxy
+// (APP_ID.discordsays.com), which refuses any other anyway. The page
+// sends no form. It names no frame-ancestors: Discord's clients frame
+// the page from discord.com, and some from documents of no origin (the
+// SDK takes messages from "null"), which no source list matches; and a
+// page framed by anyone else signs no one in, since only Discord's
+// client has the code its authorize gives.
+const CSP = web.CSPSources + "; form-action 'none'"
 
 // Options are what the Activity serves from.
 type Options struct {

@@ -164,13 +164,9 @@ func (b *Bot) moveManChosen(in *interaction, a play.Act) error {
 	if err != nil {
 		return err
 	}
-	v, err := menuValue(in)
+	from, err := menuSquare(in)
 	if err != nil {
 		return err
-	}
-	from, err := game.ParseSquare(v)
-	if err != nil {
-		return fmt.Errorf("%w: square %q", errBadCustomID, v)
 	}
 	return b.showMoves(in, &g, from, 0)
 }
@@ -265,12 +261,9 @@ func (b *Bot) moveChosen(in *interaction, a play.Act) error {
 	if _, err := b.yourTurn(in, a); err != nil {
 		return err
 	}
-	v, err := menuValue(in)
+	_, v, err := menuMove(in)
 	if err != nil {
 		return err
-	}
-	if _, err := game.ParseUCI(v); err != nil {
-		return fmt.Errorf("%w: move %q", errBadCustomID, v)
 	}
 	return b.move(in, a, v)
 }

@@ -180,13 +180,7 @@ func TestFirstMovesPlayedOnlyByClicking(t *testing.T) {
 // Sixteen men that can move fit one menu, each with its count of moves.
 func TestSixteenMenThatCanMoveFitTheBoardsMenu(t *testing.T) {
 	w := newWorld(t, memstore.New(), "en-US")
-	svc := play.New(w.st, play.Options{})
-	_, err := svc.Start(context.Background(), play.NewGame{Guild: w.guild.ID, Channel: w.chess.ID,
-		White: play.Seat{ID: w.alice.ID, Name: "Alice"}, Black: play.Seat{ID: w.bob.ID, Name: "Bob"},
-		StartFEN: "4k3/8/8/8/8/PPPPPPPP/8/RNBQKBNR w - - 0 1", DaysPerMove: 3, At: w.clock.Now()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	w.gameFrom("4k3/8/8/8/8/PPPPPPPP/8/RNBQKBNR w - - 0 1")
 	board := w.command(w.alice, w.chess.ID, "board")
 	sm := menu(t, board)
 	if len(sm.Options) != 16 || sm.Options[0].Label != "♔ King e1" || sm.Options[15].Label != "♙ Pawn h3" {
@@ -217,6 +211,18 @@ func writeShot(t *testing.T, name string, data []byte) {
 	}
 }
 
+// gameFrom starts a game in #chess from fen, Alice White and Bob Black,
+// three days a move, as a test sets up the position it is about.
+func (w *world) gameFrom(fen string) {
+	w.t.Helper()
+	_, err := play.New(w.st, play.Options{}).Start(context.Background(), play.NewGame{Guild: w.guild.ID, Channel: w.chess.ID,
+		White: play.Seat{ID: w.alice.ID, Name: "Alice"}, Black: play.Seat{ID: w.bob.ID, Name: "Bob"},
+		StartFEN: fen, DaysPerMove: 3, At: w.clock.Now()})
+	if err != nil {
+		w.t.Fatal(err)
+	}
+}
+
 // onlyRematch reports whether a finished game's board has the Rematch
 // button and no other.
 func onlyRematch(m fakediscord.Message) bool {
@@ -228,13 +234,7 @@ func onlyRematch(m fakediscord.Message) bool {
 // in two pages.
 func TestAManWithManyMovesPagesThem(t *testing.T) {
 	w := newWorld(t, memstore.New(), "en-US")
-	svc := play.New(w.st, play.Options{})
-	_, err := svc.Start(context.Background(), play.NewGame{Guild: w.guild.ID, Channel: w.chess.ID,
-		White: play.Seat{ID: w.alice.ID, Name: "Alice"}, Black: play.Seat{ID: w.bob.ID, Name: "Bob"},
-		StartFEN: "1k6/8/8/3Q4/8/8/8/7K w - - 0 40", DaysPerMove: 3, At: w.clock.Now()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	w.gameFrom("1k6/8/8/3Q4/8/8/8/7K w - - 0 40")
 	board := w.command(w.alice, w.chess.ID, "board")
 	first := w.pickMan(w.alice, board, "♕ Queen d5")
 	if n := len(menu(t, first).Options); n != 25 {

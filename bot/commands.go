@@ -112,9 +112,12 @@ const (
 	helpOther
 )
 
-// plain declares a command without options that configuration changes.
-func plain(name string, opts ...*discordgo.ApplicationCommandOption) func(*Config) *discordgo.ApplicationCommand {
-	return func(*Config) *discordgo.ApplicationCommand { return command(name, opts...) }
+// plain declares a command without options. A command with options
+// declares them in its own declare func, never in its init: the messages
+// are read when Discord is told of the commands, so that a command line
+// that tells Discord nothing (iceage pairings) never reads them.
+func plain(name string) func(*Config) *discordgo.ApplicationCommand {
+	return func(*Config) *discordgo.ApplicationCommand { return command(name) }
 }
 
 // command declares a slash command whose texts are the messages

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/iceagechess/iceage/game"
 	"github.com/iceagechess/iceage/play"
 )
 
@@ -244,6 +245,33 @@ func menuValue(in *interaction) (string, error) {
 		return "", fmt.Errorf("%w: a menu with %d values", errBadCustomID, len(values))
 	}
 	return values[0], nil
+}
+
+// menuSquare returns the one square chosen in a menu of men.
+func menuSquare(in *interaction) (game.Square, error) {
+	v, err := menuValue(in)
+	if err != nil {
+		return game.NoSquare, err
+	}
+	sq, err := game.ParseSquare(v)
+	if err != nil {
+		return game.NoSquare, fmt.Errorf("%w: square %q", errBadCustomID, v)
+	}
+	return sq, nil
+}
+
+// menuMove returns the one move chosen in a menu of moves, in UCI, and
+// as the text the menu sent.
+func menuMove(in *interaction) (game.Move, string, error) {
+	v, err := menuValue(in)
+	if err != nil {
+		return game.NullMove, "", err
+	}
+	mv, err := game.ParseUCI(v)
+	if err != nil {
+		return game.NullMove, "", fmt.Errorf("%w: move %q", errBadCustomID, v)
+	}
+	return mv, v, nil
 }
 
 // menuNumber returns the one number chosen in a select menu.

@@ -56,8 +56,13 @@ func (b *Bot) wakeOutbox() { b.outbox.wakeUp() }
 func (b *Bot) shown(out *round.Outcome) { b.outbox.shown(out) }
 
 // deliverOne delivers an item and marks it done, or schedules its retry.
+// A delivery once begun is finished even as the bot stops, within its
+// deadline, and Run waits for it: cut short, a post that Discord made
+// would be made again at the next start, and its nonce stops the repeat
+// for 5 minutes only.
 func (b *Bot) deliverOne(ctx context.Context, it play.OutboxItem) {
 	var err error
+	ctx = context.WithoutCancel(ctx)
 	ictx, cancel := context.WithTimeout(ctx, deliveryDeadline)
 	defer cancel()
 	switch it.Kind {
@@ -78,9 +83,6 @@ func (b *Bot) deliverOne(ctx context.Context, it play.OutboxItem) {
 		err = b.deliverDailyPuzzle(ictx, it)
 	default:
 		err = fmt.Errorf("bot: an outbox item of kind %q", it.Kind)
-	}
-	if err != nil && ctx.Err() != nil {
-		return // stopping: the claim lapses and the next start delivers it
 	}
 	var limited *rateLimited
 	if errors.As(err, &limited) {
@@ -226,7 +228,8 @@ func (b *Bot) deliverTells(ctx context.Context, it play.OutboxItem) error {
 // next delivers it when the hold ends; if the post fails, the outbox
 // takes it over now and retries.
 func (b *Bot) deliverAtOnce(out round.Outcome, m *message) {
-	ctx, cancel := context.WithTimeout(b.life.ctx(), deliveryDeadline)
+	// Finished even as the bot stops, as deliverOne's are.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(b.life.ctx()), deliveryDeadline)
 	defer cancel()
 	d := &out.Boards[len(out.Boards)-1]
 	err := b.postBoard(ctx, d, m)
@@ -238,9 +241,6 @@ func (b *Bot) deliverAtOnce(out round.Outcome, m *message) {
 			b.Metrics.ObserveDelivery(b.cfg.Now().Sub(d.Game.Updated))
 		}
 		return
-	}
-	if ctx.Err() != nil && b.life.ctx().Err() != nil {
-		return // stopping: the hold ends and the next start posts it
 	}
 	b.log.Warn("posting a board its answer could not show; the outbox retries", "game", d.Game.ID, "err", err)
 	if rerr := b.round.NotShown(context.WithoutCancel(ctx), &out); rerr != nil {
@@ -352,8 +352,10 @@ func (b *Bot) deliveryMessage(ctx context.Context, lang i18n.Lang, d *round.Deli
 }
 
 // iceAgeOf returns the Ice Age that move m of d brought, and the
-// position it left, from the act's events; nil when none came. An item
-// written before the events carried them is replayed to its move.
+// position it left, from the act's events; nil when none came. Nothing
+// is replayed: an item written before the events carried the Ice Age's
+// detail (only one left in the outbox across that upgrade) is shown
+// without its picture, its board showing the ice as it is.
 func iceAgeOf(d *round.Delivery, m round.Moved) (*game.IceAge, game.Position) {
 	for _, e := range d.Events {
 		e, ok := e.(round.IceAge)
@@ -362,9 +364,6 @@ func iceAgeOf(d *round.Delivery, m round.Moved) (*game.IceAge, game.Position) {
 		}
 		if ice, after, ok := e.Detail(m.FEN); ok {
 			return ice, after
-		}
-		if p, err := round.Played(&d.Game, m.Ply); err == nil && p.IceAge != nil {
-			return p.IceAge, p.After
 		}
 	}
 	return nil, game.Position{}

@@ -82,6 +82,11 @@ func TestChallengingTheBotStartsAGameTheEngineAnswers(t *testing.T) {
 		t.Fatalf("the game is %+v", g)
 	}
 	before := len(w.srv.Messages(thread))
+	// Nothing replays the game, from Alice's move to the engine's board
+	// edited into the thinking one: each is told from what its act
+	// computed and the SANs the moves carry (play.Replays counts every
+	// replay).
+	replays := play.Replays()
 	got = w.command(w.alice, thread, "move", fakediscord.StringOption("move", "Nxf3"))
 	if got.Ephemeral() || !strings.Contains(got.Content, "The engine is thinking") {
 		t.Errorf("the board after Alice's move says %q", got.Content)
@@ -102,6 +107,9 @@ func TestChallengingTheBotStartsAGameTheEngineAnswers(t *testing.T) {
 	}
 	if d := reply.Embeds[0].Description; !strings.Contains(d, "⏳") {
 		t.Errorf("Alice's turn shows no deadline: %q", d)
+	}
+	if n := play.Replays() - replays; n != 0 {
+		t.Errorf("Alice's move and the engine's answer replayed the game %d times, want none", n)
 	}
 	if n := len(w.srv.Messages(thread)); n != before+1 {
 		t.Errorf("Alice's move and the engine's answer left %d messages, want 1", n-before)

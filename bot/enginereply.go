@@ -116,12 +116,12 @@ func (b *Bot) editThinking(ctx context.Context, d *round.Delivery) bool {
 		// The player's move the board showed stays named above the
 		// engine's; the picture of an Ice Age it brought stays too, on
 		// its own board.
-		before, err := round.Played(g, g.Ply()-1)
-		if err != nil || before.IceAge != nil {
+		// Told as the moves carry it: nothing replays the game.
+		before, iceAge, ok := round.Said(g, g.Ply()-1)
+		if !ok || iceAge {
 			return false
 		}
-		who := g.Seat(before.By).ID
-		m.Content = i18n.Event(lang, round.Moved{By: who, SAN: before.SAN, UCI: before.UCI, Ply: g.Ply() - 1}, d.Act, discordMarks) + "\n" + m.Content
+		m.Content = i18n.Event(lang, before, d.Act, discordMarks) + "\n" + m.Content
 	}
 	if _, err := b.request(ctx, http.MethodPatch, discordgo.EndpointChannelMessage(channel, msgs[0].ID), m, m); err != nil {
 		b.log.Warn("editing the thinking board into the engine's; posting it instead", "game", g.ID, "err", err)

@@ -23,9 +23,13 @@ func init() {
 			return command("move", move)
 		}})
 	addCommand(appCommand{name: "board", reach: anywhere, run: (*Bot).boardCommand, help: helpPlay + 3,
-		declare: plain("board", option("board", "flip", discordgo.ApplicationCommandOptionBoolean, false))})
+		declare: func(*Config) *discordgo.ApplicationCommand {
+			return command("board", option("board", "flip", discordgo.ApplicationCommandOptionBoolean, false))
+		}})
 	addCommand(appCommand{name: "draw", reach: anywhere, run: (*Bot).drawCommand, help: helpPlay + 4,
-		declare: plain("draw", option("draw", "action", discordgo.ApplicationCommandOptionString, false, "offer", "accept", "decline"))})
+		declare: func(*Config) *discordgo.ApplicationCommand {
+			return command("draw", option("draw", "action", discordgo.ApplicationCommandOptionString, false, "offer", "accept", "decline"))
+		}})
 	addCommand(appCommand{name: "takeback", reach: anywhere, run: (*Bot).takebackCommand, help: helpPlay + 5, declare: plain("takeback")})
 	addCommand(appCommand{name: "abort", reach: anywhere, run: (*Bot).abortCommand, help: helpPlay + 6, declare: plain("abort")})
 	addCommand(appCommand{name: "resign", reach: anywhere, run: (*Bot).resignCommand, help: helpPlay + 7, declare: plain("resign")})

@@ -1,12 +1,10 @@
 package bot_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
 	"github.com/iceagechess/iceage/internal/fakediscord"
-	"github.com/iceagechess/iceage/play"
 	"github.com/iceagechess/iceage/play/memstore"
 )
 
@@ -15,13 +13,7 @@ import (
 // once the bishop on h1 froze, a move that means it says so.
 func TestTheIceAgeInWords(t *testing.T) {
 	w := newWorld(t, memstore.New(), "en-US")
-	svc := play.New(w.st, play.Options{})
-	_, err := svc.Start(context.Background(), play.NewGame{Guild: w.guild.ID, Channel: w.chess.ID,
-		White: play.Seat{ID: w.alice.ID, Name: "Alice"}, Black: play.Seat{ID: w.bob.ID, Name: "Bob"},
-		StartFEN: "k7/pp6/8/8/8/8/P7/K6B b - - 0 20", DaysPerMove: 3, At: w.clock.Now()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	w.gameFrom("k7/pp6/8/8/8/8/P7/K6B b - - 0 20")
 	board := w.command(w.bob, w.chess.ID, "board")
 	if d := board.Embeds[0].Description; !strings.Contains(d, "⚠️ Would freeze now: the white bishop on h1.") {
 		t.Errorf("the countdown board says %q", d)
@@ -58,13 +50,7 @@ func TestTheIceAgeInWords(t *testing.T) {
 // so in its preview.
 func TestAMovesPreviewSaysWhatItLeavesToFreeze(t *testing.T) {
 	w := newWorld(t, memstore.New(), "en-US")
-	svc := play.New(w.st, play.Options{})
-	_, err := svc.Start(context.Background(), play.NewGame{Guild: w.guild.ID, Channel: w.chess.ID,
-		White: play.Seat{ID: w.alice.ID, Name: "Alice"}, Black: play.Seat{ID: w.bob.ID, Name: "Bob"},
-		StartFEN: "k7/pp6/8/8/8/8/PN6/K7 w - - 0 20", DaysPerMove: 3, At: w.clock.Now()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	w.gameFrom("k7/pp6/8/8/8/8/PN6/K7 w - - 0 20")
 	board := w.command(w.alice, w.chess.ID, "board")
 	moves := w.pickMan(w.alice, board, "♘ Knight b2")
 	got := map[string]string{}

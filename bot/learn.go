@@ -211,13 +211,9 @@ func (b *Bot) learnMan(in *interaction, f idFields) error {
 	if err != nil {
 		return err
 	}
-	v, err := menuValue(in)
+	from, err := menuSquare(in)
 	if err != nil {
 		return err
-	}
-	from, err := game.ParseSquare(v)
-	if err != nil {
-		return fmt.Errorf("%w: square %q", errBadCustomID, v)
 	}
 	pos := s.try.Position()
 	targets := exercise.Targets(&pos, from)
@@ -252,13 +248,9 @@ func (b *Bot) learnTo(in *interaction, f idFields) error {
 	if err != nil {
 		return err
 	}
-	v, err := menuValue(in)
+	mv, v, err := menuMove(in)
 	if err != nil {
 		return err
-	}
-	mv, err := game.ParseUCI(v)
-	if err != nil {
-		return fmt.Errorf("%w: move %q", errBadCustomID, v)
 	}
 	pos := s.try.Position()
 	if !isTarget(&pos, mv) {

@@ -107,6 +107,9 @@ func deliverAll(ctx context.Context, items []play.OutboxItem, deliver func(conte
 		go func(its []play.OutboxItem) {
 			defer func() { <-sem; wg.Done() }()
 			for _, it := range its {
+				if ctx.Err() != nil {
+					return // stopping: the claim lapses and the next start delivers the rest
+				}
 				deliver(ctx, it)
 			}
 		}(byGame[id])

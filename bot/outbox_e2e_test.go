@@ -191,3 +191,52 @@ func TestARetriedPostIsNotDuplicated(t *testing.T) {
 		t.Errorf("the retry does not enforce its nonce: %s", c.JSON)
 	}
 }
+
+// A delivery under way when the bot stops is finished before it exits:
+// cut short, the post Discord made would be posted again at the next
+// start, and once its nonce is forgotten (after 5 minutes) nothing
+// would catch the repeat. Both ways a board goes: posted at once when
+// its answer failed, and by the outbox's loop when that failed too.
+func TestADeliveryUnderWayAtAStopIsFinishedNotRepeated(t *testing.T) {
+	for _, byLoop := range []bool{false, true} {
+		t.Run(map[bool]string{false: "at once", true: "by the loop"}[byLoop], func(t *testing.T) {
+			w := newWorld(t, memstore.New(), "en-US")
+			thread, _ := w.challengeAccepted(w.chess, w.alice, w.bob)
+			// The move's answer is refused, so that its board goes by the
+			// outbox; the board's post is made, and its answer is slow.
+			w.srv.Refuse(fakediscord.RouteCallback, fakediscord.Refusal{Status: http.StatusServiceUnavailable})
+			if byLoop {
+				w.srv.Refuse(fakediscord.RouteMessages, fakediscord.Refusal{Status: http.StatusInternalServerError, Where: map[string]string{"channel": thread}})
+			}
+			w.srv.Slow(fakediscord.RouteMessages, map[string]string{"channel": thread}, 1, 2*time.Second)
+			w.srv.Command(w.alice.ID, thread, "move", fakediscord.StringOption("move", "Nxf3"))
+			for deadline := time.Now().Add(10 * time.Second); ; w.clock.Add(time.Minute) {
+				ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+				_, err := w.srv.WaitFor(ctx, func(c fakediscord.Call) bool {
+					return c.Kind == fakediscord.KindMessage && c.Message.ChannelID == thread && c.Err == nil && strings.Contains(c.Message.Content, "played **Nxf3**")
+				})
+				cancel()
+				if err == nil {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("the board was not posted: %v", err)
+				}
+			}
+			// The bot stops while the post's answer is on its way.
+			w.stop()
+			w.stop = nil
+			// It starts again after the nonce is forgotten and any claim
+			// lapsed.
+			w.srv.Pass(6 * time.Minute)
+			w.clock.Add(6 * time.Minute)
+			w.start()
+			// The loop claims what is due as it starts, and polls twice a
+			// second.
+			time.Sleep(1500 * time.Millisecond)
+			if n := w.count(thread, "played **Nxf3**"); n != 1 {
+				t.Fatalf("the board is in the thread %d times, want once", n)
+			}
+		})
+	}
+}

@@ -39,7 +39,9 @@ import (
 func init() {
 	addCommand(appCommand{name: "puzzle", reach: anywhere, run: func(b *Bot, in *interaction, data discordgo.ApplicationCommandInteractionData) error {
 		return puzzleDesk{b}.command(in, data)
-	}, help: helpOther + 5, declare: plain("puzzle", option("puzzle", "id", discordgo.ApplicationCommandOptionString, false))})
+	}, help: helpOther + 5, declare: func(*Config) *discordgo.ApplicationCommand {
+		return command("puzzle", option("puzzle", "id", discordgo.ApplicationCommandOptionString, false))
+	}})
 	clicks.handle(idPuzzleMen, puzzleClick(puzzleDesk.menClick))
 	clicks.handle(idPuzzleMan, puzzleClick(puzzleDesk.manChosen))
 	clicks.handle(idPuzzleTo, puzzleClick(puzzleDesk.moveChosen))

@@ -40,9 +40,13 @@ func init() {
 				option("leaderboard", "board", discordgo.ApplicationCommandOptionString, false, boardGames, boardPuzzles))
 		}})
 	addCommand(appCommand{name: "stats", run: (*Bot).statsCommand, help: helpResults + 2,
-		declare: plain("stats", option("stats", "user", discordgo.ApplicationCommandOptionUser, false), speedOption())})
+		declare: func(*Config) *discordgo.ApplicationCommand {
+			return command("stats", option("stats", "user", discordgo.ApplicationCommandOptionUser, false), speedOption())
+		}})
 	addCommand(appCommand{name: "history", run: (*Bot).historyCommand, help: helpResults + 3,
-		declare: plain("history", option("history", "user", discordgo.ApplicationCommandOptionUser, false))})
+		declare: func(*Config) *discordgo.ApplicationCommand {
+			return command("history", option("history", "user", discordgo.ApplicationCommandOptionUser, false))
+		}})
 	addCommand(appCommand{name: "pgn", reach: anywhere, run: (*Bot).pgnCommand, help: helpResults + 4, declare: declarePick("pgn")})
 	addCommand(appCommand{name: "gif", run: (*Bot).gifCommand, help: helpResults + 5, declare: declarePick("gif")})
 	addCommand(appCommand{name: "variantstats", run: (*Bot).variantStatsCommand, help: helpResults + 6, declare: plain("variantstats")})

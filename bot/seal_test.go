@@ -1,10 +1,15 @@
 package bot
 
 import (
+	"bytes"
 	"context"
+	"fmt"
+	"log/slog"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/bwmarrin/discordgo"
 
 	"github.com/iceagechess/iceage/lesson"
 	"github.com/iceagechess/iceage/play"
@@ -82,4 +87,35 @@ func FuzzLessonClicks(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A click the bot did not make, a forged lesson's state among them, is
+// answered privately and logged as its interaction's line at Info, with
+// no error line and no failure counted: strangers may send them by the
+// thousand.
+func TestAClickTheBotDidNotMakeIsNoErrorInTheLog(t *testing.T) {
+	var log bytes.Buffer
+	fx := newRecordsFixture(t)
+	fx.b.log = slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	ids := []string{"ln:hint:nope:0:0:AAAAAAAAAAAA", "ln:to:ice-blocks:0:0:AAAAAAAAAAAA", "zz:nothing", "g:resign:x:1"}
+	for k, id := range ids {
+		i := fx.click("ann", "en-US", id, "f3e5")
+		i.ID, i.AppID, i.Token, i.GuildID, i.ChannelID = strconv.Itoa(k+1), "app", "token", "g1", "c1"
+		fx.b.onInteraction(fx.b.s, &discordgo.InteractionCreate{Interaction: i})
+	}
+	if got := log.String(); strings.Contains(got, "level=ERROR") || strings.Count(got, "outcome=bad_click") != len(ids) {
+		t.Errorf("the log of forged clicks:\n%s", got)
+	}
+	if n := fx.b.Metrics.Failures.Load(); n != 0 {
+		t.Errorf("%d failures counted", n)
+	}
+	answers := 0
+	for _, r := range fx.api.reqs {
+		if d, ok := r.body["data"].(map[string]any); ok && strings.HasPrefix(fmt.Sprint(d["content"]), "This button is out of date") && fmt.Sprint(d["flags"]) == "64" {
+			answers++
+		}
+	}
+	if answers != len(ids) {
+		t.Errorf("%d of %d forged clicks were answered: %+v", answers, len(ids), fx.api.reqs)
+	}
 }

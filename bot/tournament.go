@@ -347,9 +347,15 @@ func (in *interaction) tournamentRefusal(t *tournament.Tournament, err error) er
 func (b *Bot) joinClick(in *interaction, id uint64) error  { return b.joinTournament(in, id, true) }
 func (b *Bot) leaveClick(in *interaction, id uint64) error { return b.leaveTournament(in, id, true) }
 
+// joinTournament signs the user up with their rating in the server of
+// the tournament's speed: a blitz Swiss is seeded by blitz ratings.
 func (b *Bot) joinTournament(in *interaction, id uint64, click bool) error {
+	speed := play.Correspondence
+	if t, err := b.runner().Get(in.ctx, id); err == nil {
+		speed = t.Time.Speed()
+	}
 	rating := 0
-	if p, err := b.play.Player(in.ctx, in.i.GuildID, in.user); err == nil {
+	if p, err := b.play.Player(in.ctx, play.RatingScope(in.i.GuildID, speed), in.user); err == nil {
 		rating = int(p.Rating.Rating)
 	}
 	m := tournament.Member{ID: in.user, Name: in.seat.Name, Rating: rating}

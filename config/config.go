@@ -20,6 +20,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/iceagechess/iceage/internal/connlimit"
 )
 
 // DefaultPath is the configuration file read when none is named.
@@ -193,6 +195,20 @@ type Web struct {
 	// once (default 4096): each watcher of a live page holds one. Env
 	// ICEAGE_WEB_CONNECTIONS.
 	Connections int `yaml:"connections"`
+	// ClientRequests is how many requests one viewer (an address, an
+	// IPv6 /64) may have in flight at once, event streams aside
+	// (default 32), and ClientStreams how many event streams (live
+	// pages) it may hold open (default 64): past them it is answered 429,
+	// so that one holder of a link cannot take every connection. Env
+	// ICEAGE_WEB_CLIENT_REQUESTS, ICEAGE_WEB_CLIENT_STREAMS.
+	ClientRequests int `yaml:"client_requests"`
+	ClientStreams  int `yaml:"client_streams"`
+	// TrustedProxies are the addresses or networks (CIDR) of the reverse
+	// proxies in front of the listener, whose X-Forwarded-For names the
+	// viewer; from anyone else the header is ignored. Behind a proxy not
+	// named here, every viewer counts as the proxy. Env
+	// ICEAGE_WEB_TRUSTED_PROXIES, comma-separated.
+	TrustedProxies []string `yaml:"trusted_proxies"`
 }
 
 // DefaultWebSecretFile is the name of the web listener's secret file,
@@ -246,7 +262,7 @@ func Default() Config {
 		Theme:    "classic",
 		Log:      Log{Level: "info", Format: "text"},
 		HTTP:     HTTP{InteractionsConnections: 256},
-		Web:      Web{Connections: 4096},
+		Web:      Web{Connections: 4096, ClientRequests: 32, ClientStreams: 64},
 		Limits:   Limits{OpenChallenges: 5, EngineGames: 3, PostsPerMinute: 8, ChallengeAgainMinutes: 10, AnalyzeSeconds: 60, GIFSeconds: 20, TournamentPlayers: 256},
 	}
 }
@@ -312,11 +328,16 @@ func Load(path string, getenv func(string) string) (Config, error) {
 	if v := strings.TrimSpace(getenv("ICEAGE_GUILD_IDS")); v != "" {
 		c.Discord.GuildIDs = strings.Split(v, ",")
 	}
+	if v := strings.TrimSpace(getenv("ICEAGE_WEB_TRUSTED_PROXIES")); v != "" {
+		c.Web.TrustedProxies = strings.Split(v, ",")
+	}
 	for env, field := range map[string]*int{
 		"ICEAGE_SHARD_ID":                 &c.Discord.ShardID,
 		"ICEAGE_SHARD_COUNT":              &c.Discord.ShardCount,
 		"ICEAGE_INTERACTIONS_CONNECTIONS": &c.HTTP.InteractionsConnections,
 		"ICEAGE_WEB_CONNECTIONS":          &c.Web.Connections,
+		"ICEAGE_WEB_CLIENT_REQUESTS":      &c.Web.ClientRequests,
+		"ICEAGE_WEB_CLIENT_STREAMS":       &c.Web.ClientStreams,
 	} {
 		if v := strings.TrimSpace(getenv(env)); v != "" {
 			n, err := strconv.Atoi(v)
@@ -554,6 +575,15 @@ func keysOf(err error, data []byte) string {
 func (w Web) check(h HTTP) error {
 	if n := w.Connections; n < 1 || n > 1_000_000 {
 		return fmt.Errorf("web.connections: %d; want 1 to 1000000 (4096 by default)", n)
+	}
+	if n := w.ClientRequests; n < 1 || n > 1_000_000 {
+		return fmt.Errorf("web.client_requests: %d; want 1 to 1000000 (32 by default)", n)
+	}
+	if n := w.ClientStreams; n < 1 || n > 1_000_000 {
+		return fmt.Errorf("web.client_streams: %d; want 1 to 1000000 (64 by default)", n)
+	}
+	if _, bad, ok := connlimit.ParsePrefixes(w.TrustedProxies); !ok {
+		return fmt.Errorf("web.trusted_proxies: %q is neither an address nor a network; want e.g. 127.0.0.1 or 10.0.0.0/8", bad)
 	}
 	if w.Listen == "" {
 		return nil

@@ -209,6 +209,11 @@ func TestUnsafeCombinationsAreRefused(t *testing.T) {
 		{"the web listener without a port", "", map[string]string{"ICEAGE_WEB_LISTEN": "chess", "ICEAGE_PUBLIC_URL": "https://chess.example.org/"}, "web.listen"},
 		{"the web listener on the operators' address", "http:\n  listen: 127.0.0.1:8080\nweb:\n  listen: 127.0.0.1:8080\n  public_url: http://127.0.0.1:8080/\n", nil, "web.listen"},
 		{"no web connections", "web:\n  connections: 0\n", nil, "web.connections"},
+		{"no requests for a viewer", "web:\n  client_requests: 0\n", nil, "web.client_requests"},
+		{"no streams for a viewer", "", map[string]string{"ICEAGE_WEB_CLIENT_STREAMS": "0"}, "web.client_streams"},
+		{"trusted proxies by address and network", "web:\n  trusted_proxies: [127.0.0.1, \"10.0.0.0/8\", \"fd00::/8\"]\n", nil, ""},
+		{"trusted proxies from the environment", "", map[string]string{"ICEAGE_WEB_TRUSTED_PROXIES": "127.0.0.1, 10.0.0.0/8"}, ""},
+		{"a trusted proxy by name", "web:\n  trusted_proxies: [proxy.example]\n", nil, "web.trusted_proxies"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Load(write(t, c.file), env(c.env))
@@ -219,5 +224,19 @@ func TestUnsafeCombinationsAreRefused(t *testing.T) {
 				t.Fatalf("got %v; want a refusal naming %s", err, c.wantKey)
 			}
 		})
+	}
+}
+
+// TestAViewersCapsByDefaultAndFromTheEnvironment: 32 requests and 64
+// event streams a viewer unless set; the proxies named in the
+// environment are read one by one.
+func TestAViewersCapsByDefaultAndFromTheEnvironment(t *testing.T) {
+	c, err := Load(filepath.Join(t.TempDir(), "none.yaml"), func(string) string { return "" })
+	if err != nil || c.Web.ClientRequests != 32 || c.Web.ClientStreams != 64 || len(c.Web.TrustedProxies) != 0 {
+		t.Fatalf("by default: %d requests, %d streams, proxies %v, %v; want 32, 64, none", c.Web.ClientRequests, c.Web.ClientStreams, c.Web.TrustedProxies, err)
+	}
+	c, err = Load(filepath.Join(t.TempDir(), "none.yaml"), env(map[string]string{"ICEAGE_WEB_CLIENT_REQUESTS": "8", "ICEAGE_WEB_CLIENT_STREAMS": "16", "ICEAGE_WEB_TRUSTED_PROXIES": "127.0.0.1,::1"}))
+	if err != nil || c.Web.ClientRequests != 8 || c.Web.ClientStreams != 16 || len(c.Web.TrustedProxies) != 2 {
+		t.Fatalf("from the environment: %d requests, %d streams, proxies %v, %v; want 8, 16, two", c.Web.ClientRequests, c.Web.ClientStreams, c.Web.TrustedProxies, err)
 	}
 }

@@ -60,3 +60,19 @@ func TestASideCalledByItsColourAgrees(t *testing.T) {
 		}
 	}
 }
+
+// A board's line of a pending offer agrees with a side too.
+func TestABoardsOfferAgreesWithASide(t *testing.T) {
+	strict(t)
+	m := EventMarks{Player: func(string) string { return ColorName(Russian, game.Black) }, Side: func(string) (game.Color, bool) { return game.Black, true }}
+	if got := T(Russian, "board.draw_offered", m.PlayerData(Russian, "b")); got != "Чёрные предлагают ничью" {
+		t.Errorf("a side's draw offer reads %q", got)
+	}
+	if got := T(French, "board.takeback_requested", EventMarks{Player: func(string) string { return "Noirs" },
+		Side: func(string) (game.Color, bool) { return game.Black, true }}.PlayerData(French, "b")); got != "Les Noirs demandent à reprendre un coup" {
+		t.Errorf("a side's takeback request reads %q", got)
+	}
+	if got := T(Russian, "board.draw_offered", map[string]any{"Player": "<@1>"}); got != "<@1> предлагает ничью" {
+		t.Errorf("a player's draw offer reads %q", got)
+	}
+}

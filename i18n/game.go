@@ -49,7 +49,7 @@ func forms(lang Lang, prefix string) map[string]any {
 		lang = English
 	}
 	out := map[string]any{}
-	for _, form := range groups[lang][prefix] {
+	for _, form := range loaded().groups[lang][prefix] {
 		out[form] = T(lang, prefix+form, nil)
 	}
 	return out

@@ -8,6 +8,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
@@ -98,27 +99,40 @@ func DiscordLocalesOf(lang Lang) []string {
 //go:embed locales/*.yaml
 var files embed.FS
 
-// The bundle of every message, read from files when the package starts.
-// loadErr is what went wrong reading them; tests insist on its being nil,
-// and a bot built with a broken file still runs, saying message ids.
-var (
+// The catalog of every message, read from the embedded files the first
+// time a text is asked for, not when the package starts: a command that
+// says nothing to anyone (iceage pairings) never pays for parsing six
+// languages. Its err is what went wrong reading them; tests insist on its
+// being nil, and a bot built with a broken file still runs, saying
+// message ids.
+type catalog struct {
 	bundle     *goi18n.Bundle
-	localizers = map[Lang]*goi18n.Localizer{}
-	messages   = map[Lang]map[string]*goi18n.Message{}
+	localizers map[Lang]*goi18n.Localizer
+	messages   map[Lang]map[string]*goi18n.Message
 	// groups holds, by language and by id up to its last dot (e.g.
 	// "piece.rook."), the last parts of the ids (the forms: "def", …).
-	groups  = map[Lang]map[string][]string{}
-	loadErr error
-)
+	groups map[Lang]map[string][]string
+	err    error
+}
 
-func init() { loadErr = load() }
+var loaded = sync.OnceValue(load)
 
-func load() error {
-	bundle = goi18n.NewBundle(language.English)
-	bundle.RegisterUnmarshalFunc("yaml", yaml.Unmarshal)
+func load() *catalog {
+	c := &catalog{
+		bundle:     goi18n.NewBundle(language.English),
+		localizers: map[Lang]*goi18n.Localizer{},
+		messages:   map[Lang]map[string]*goi18n.Message{},
+		groups:     map[Lang]map[string][]string{},
+	}
+	c.err = c.read()
+	return c
+}
+
+func (c *catalog) read() error {
+	c.bundle.RegisterUnmarshalFunc("yaml", yaml.Unmarshal)
 	for _, l := range languages {
-		localizers[l] = goi18n.NewLocalizer(bundle, string(l))
-		messages[l] = map[string]*goi18n.Message{}
+		c.localizers[l] = goi18n.NewLocalizer(c.bundle, string(l))
+		c.messages[l] = map[string]*goi18n.Message{}
 	}
 	names, err := fs.Glob(files, "locales/*.yaml")
 	if err != nil {
@@ -136,26 +150,26 @@ func load() error {
 			errs = append(errs, err.Error())
 			continue
 		}
-		mf, err := bundle.ParseMessageFileBytes(buf, name)
+		mf, err := c.bundle.ParseMessageFileBytes(buf, name)
 		if err != nil {
 			errs = append(errs, name+": "+err.Error())
 			continue
 		}
 		for _, m := range mf.Messages {
-			if _, dup := messages[lang][m.ID]; dup {
+			if _, dup := c.messages[lang][m.ID]; dup {
 				errs = append(errs, name+": "+m.ID+" is written in another file too")
 			}
-			messages[lang][m.ID] = m
+			c.messages[lang][m.ID] = m
 		}
 	}
 	for _, l := range languages {
-		if len(messages[l]) == 0 {
+		if len(c.messages[l]) == 0 {
 			errs = append(errs, "no messages in "+string(l))
 		}
-		groups[l] = map[string][]string{}
-		for _, id := range IDs(l) {
+		c.groups[l] = map[string][]string{}
+		for _, id := range slices.Sorted(maps.Keys(c.messages[l])) {
 			if i := strings.LastIndexByte(id, '.'); i >= 0 {
-				groups[l][id[:i+1]] = append(groups[l][id[:i+1]], id[i+1:])
+				c.groups[l][id[:i+1]] = append(c.groups[l][id[:i+1]], id[i+1:])
 			}
 		}
 	}
@@ -209,13 +223,13 @@ func report(lang Lang, id string, err error) {
 
 // Has reports whether the message id is written in lang.
 func Has(lang Lang, id string) bool {
-	_, ok := messages[lang][id]
+	_, ok := loaded().messages[lang][id]
 	return ok
 }
 
 // IDs returns the ids of the messages written in lang, sorted.
 func IDs(lang Lang) []string {
-	return slices.Sorted(maps.Keys(messages[lang]))
+	return slices.Sorted(maps.Keys(loaded().messages[lang]))
 }
 
 // T returns the message id in lang, its template filled with data (which
@@ -249,6 +263,7 @@ func localize(lang Lang, id string, count any, data map[string]any) string {
 	if data != nil {
 		cfg.TemplateData = data
 	}
+	localizers := loaded().localizers
 	msg, err := localizers[lang].Localize(cfg)
 	if err == nil {
 		return msg

@@ -41,8 +41,8 @@ func checkText(t *testing.T, what, s string) {
 }
 
 func TestMessageFilesLoad(t *testing.T) {
-	if loadErr != nil {
-		t.Fatal(loadErr)
+	if err := loaded().err; err != nil {
+		t.Fatal(err)
 	}
 	for _, l := range Languages() {
 		if len(IDs(l)) < 100 {
@@ -148,8 +148,8 @@ func TestPluralMessagesHaveTheFormsOfTheirLanguage(t *testing.T) {
 		if !slices.Equal(cats, want[l]) {
 			t.Errorf("go-i18n's plural categories for %s are %v; this test and the package doc say %v", l, cats, want[l])
 		}
-		for id, en := range messages[English] {
-			m, ok := messages[l][id]
+		for id, en := range loaded().messages[English] {
+			m, ok := loaded().messages[l][id]
 			if !ok {
 				continue // TestEveryLanguageHasEveryMessage says so
 			}
@@ -165,16 +165,16 @@ func TestPluralMessagesHaveTheFormsOfTheirLanguage(t *testing.T) {
 
 func TestEveryKindOfManHasTheSameForms(t *testing.T) {
 	for _, l := range Languages() {
-		want := groups[l]["piece.king."]
+		want := loaded().groups[l]["piece.king."]
 		if !slices.Contains(want, "name") || !slices.Contains(want, "white") || !slices.Contains(want, "black") {
 			t.Errorf("%s: the king's forms %v lack name, white or black", l, want)
 		}
 		for _, k := range kindKeys[1:] {
-			if got := groups[l]["piece."+k+"."]; !slices.Equal(got, want) {
+			if got := loaded().groups[l]["piece."+k+"."]; !slices.Equal(got, want) {
 				t.Errorf("%s: the forms of %s are %v, the king's %v", l, k, got, want)
 			}
 		}
-		white, black := groups[l]["color.white."], groups[l]["color.black."]
+		white, black := loaded().groups[l]["color.white."], loaded().groups[l]["color.black."]
 		if !slices.Contains(white, "name") || !slices.Equal(white, black) {
 			t.Errorf("%s: the forms of white are %v, of black %v", l, white, black)
 		}
@@ -235,7 +235,7 @@ func TestEveryMessageRenders(t *testing.T) {
 			if id != "man_on" {
 				d = everyKey(l)
 			}
-			if len(pluralForms(messages[l][id])) > 1 {
+			if len(pluralForms(loaded().messages[l][id])) > 1 {
 				for _, n := range []int{0, 1, 2, 5, 21, 1000000} {
 					checkText(t, fmt.Sprintf("%s %s %d", l, id, n), N(l, id, n, d))
 				}
@@ -250,7 +250,7 @@ func TestMissingMessagesFallBackToEnglishThenTheID(t *testing.T) {
 	var got []string
 	old := SetReporter(func(lang Lang, id string, err error) { got = append(got, string(lang)+" "+id) })
 	defer func() { SetReporter(old) }()
-	if err := bundle.AddMessages(language.English, &goi18n.Message{ID: "test.only_in_english", Other: "only in English"}); err != nil {
+	if err := loaded().bundle.AddMessages(language.English, &goi18n.Message{ID: "test.only_in_english", Other: "only in English"}); err != nil {
 		t.Fatal(err)
 	}
 	if s := T(French, "test.only_in_english", nil); s != "only in English" {

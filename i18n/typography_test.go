@@ -18,7 +18,7 @@ func rendered(l Lang) map[string]string {
 		if id == "man_on" {
 			d["Man"] = "…"
 		}
-		if len(pluralForms(messages[l][id])) > 1 {
+		if len(pluralForms(loaded().messages[l][id])) > 1 {
 			for _, n := range []int{1, 2, 5, 1000000} {
 				out[fmt.Sprintf("%s %d", id, n)] = N(l, id, n, d)
 			}

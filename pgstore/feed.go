@@ -124,8 +124,7 @@ func parseNotification(p string) (play.Committed, error) {
 // calls them while there are any.
 type feeds struct {
 	mu     sync.Mutex
-	fns    map[int]func([]play.Committed, bool)
-	next   int
+	fns    play.Feeders
 	stop   context.CancelFunc // stops the listener; nil when none runs
 	done   chan struct{}      // closed when the listener has stopped
 	closed bool
@@ -133,10 +132,7 @@ type feeds struct {
 
 func (f *feeds) tell(games []play.Committed, lost bool) {
 	f.mu.Lock()
-	fns := make([]func([]play.Committed, bool), 0, len(f.fns))
-	for _, fn := range f.fns {
-		fns = append(fns, fn)
-	}
+	fns := f.fns.List()
 	f.mu.Unlock()
 	for _, fn := range fns {
 		fn(games, lost)
@@ -165,12 +161,7 @@ func (s *Store) Feed(fn func(games []play.Committed, lost bool)) (stop func()) {
 	f := &s.feeds
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.fns == nil {
-		f.fns = map[int]func([]play.Committed, bool){}
-	}
-	n := f.next
-	f.next++
-	f.fns[n] = fn
+	n := f.fns.Add(fn)
 	if f.stop == nil && !f.closed {
 		ctx, cancel := context.WithCancel(context.Background())
 		f.stop, f.done = cancel, make(chan struct{})
@@ -178,10 +169,10 @@ func (s *Store) Feed(fn func(games []play.Committed, lost bool)) (stop func()) {
 	}
 	return func() {
 		f.mu.Lock()
-		delete(f.fns, n)
+		left := f.fns.Remove(n)
 		var stop context.CancelFunc
 		var done chan struct{}
-		if len(f.fns) == 0 {
+		if left == 0 {
 			stop, done = f.stop, f.done
 			f.stop = nil
 		}

@@ -306,68 +306,20 @@ func (t *txn) PutStats(s play.Stats) error {
 
 // Prefs returns the user's settings; zero Prefs if none were saved.
 func (t *txn) Prefs(user string) (play.Prefs, error) {
-	var p play.Prefs
-	if !validID(user) {
-		return p, nil
-	}
-	var rec []byte
-	err := t.tx.QueryRow(t.ctx, `SELECT rec FROM prefs WHERE user_id = $1`+t.locking(), user).Scan(&rec)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return p, nil
-	}
-	if err != nil {
-		return p, t.check(err, "reading the prefs of %s", user)
-	}
-	return p, decode("prefs of "+user, rec, &p)
+	return getKeyed[play.Prefs](t, prefsTable, user, "prefs of "+user)
 }
 
 // ServerSettings returns a server's settings; zero if none were saved.
 func (t *txn) ServerSettings(guild string) (play.ServerSettings, error) {
-	var s play.ServerSettings
-	if !validID(guild) {
-		return s, nil
-	}
-	var rec []byte
-	err := t.tx.QueryRow(t.ctx, `SELECT rec FROM servers WHERE guild_id = $1`+t.locking(), guild).Scan(&rec)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return s, nil
-	}
-	if err != nil {
-		return s, t.check(err, "reading the settings of server %s", guild)
-	}
-	return s, decode("settings of server "+guild, rec, &s)
+	return getKeyed[play.ServerSettings](t, serversTable, guild, "settings of server "+guild)
 }
 
 // PutServerSettings writes a server's settings.
 func (t *txn) PutServerSettings(guild string, s play.ServerSettings) error {
-	if err := t.willWrite(); err != nil {
-		return err
-	}
-	if err := checkID("guild id", guild); err != nil {
-		return err
-	}
-	b, err := encode(&s)
-	if err != nil {
-		return fmt.Errorf("pgstore: encoding the settings of server %s: %w", guild, err)
-	}
-	_, err = t.tx.Exec(t.ctx, `INSERT INTO servers (guild_id, rec) VALUES ($1, $2)
-		ON CONFLICT (guild_id) DO UPDATE SET rec = excluded.rec`, guild, b)
-	return t.check(err, "writing the settings of server %s", guild)
+	return putKeyed(t, serversTable, guild, "settings of server "+guild, &s)
 }
 
 // PutPrefs writes the user's settings.
 func (t *txn) PutPrefs(user string, p play.Prefs) error {
-	if err := t.willWrite(); err != nil {
-		return err
-	}
-	if err := checkID("user id", user); err != nil {
-		return err
-	}
-	b, err := encode(&p)
-	if err != nil {
-		return fmt.Errorf("pgstore: encoding the prefs of %s: %w", user, err)
-	}
-	_, err = t.tx.Exec(t.ctx, `INSERT INTO prefs (user_id, rec) VALUES ($1, $2)
-		ON CONFLICT (user_id) DO UPDATE SET rec = excluded.rec`, user, b)
-	return t.check(err, "writing the prefs of %s", user)
+	return putKeyed(t, prefsTable, user, "prefs of "+user, &p)
 }

@@ -14,6 +14,7 @@ type Counts struct {
 	n      [len(kinds)]int
 	names  [len(kinds)]uint64 // the sum of the names' FNV-1a hashes: order does not matter
 	over   int                // finished games
+	speeds int                // player records of a live speed's ratings (RatingScope)
 	bad    int                // records of no single kind
 	lastID uint64
 }
@@ -32,7 +33,14 @@ func (c *Counts) Add(r *Record) {
 	if k == KindGame && r.Game.Over() {
 		c.over++
 	}
+	if k == KindPlayer && SpeedOf(r.Player) != Correspondence {
+		c.speeds++
+	}
 }
+
+// Speeds returns how many of the player records counted keep the
+// ratings of a live speed, not a player of a scope of their own.
+func (c *Counts) Speeds() int { return c.speeds }
 
 // Of returns how many records of kind k were counted.
 func (c *Counts) Of(k RecordKind) int {
@@ -63,6 +71,9 @@ func (c *Counts) Lines() []string {
 		if k == KindGame && c.n[k] > 0 {
 			line += fmt.Sprintf(" (%d finished)", c.over)
 		}
+		if k == KindPlayer && c.speeds > 0 {
+			line += fmt.Sprintf(" (%d of them live speeds' ratings)", c.speeds)
+		}
 		out = append(out, line)
 	}
 	if c.bad > 0 {
@@ -76,7 +87,7 @@ func (c Counts) String() string { return strings.Join(c.Lines(), ", ") }
 
 // same reports whether c and d count the same records.
 func (c *Counts) same(d *Counts) bool {
-	return c.n == d.n && c.names == d.names && c.over == d.over && c.bad == d.bad
+	return c.n == d.n && c.names == d.names && c.over == d.over && c.speeds == d.speeds && c.bad == d.bad
 }
 
 // CountRecords exports st and counts its records.

@@ -178,3 +178,21 @@ func TestCopyThatLosesRecordsFails(t *testing.T) {
 		}
 	}
 }
+
+// TestCountsTellTheSpeedsRatingsApart: a live speed's ratings are kept
+// as player records of their own scope; the counts say how many of the
+// player records they are, so that a migration's report does not pass
+// them off as more players.
+func TestCountsTellTheSpeedsRatingsApart(t *testing.T) {
+	var c play.Counts
+	for _, scope := range []string{"", "g1", play.RatingScope("g1", play.Blitz), play.RatingScope("", play.Bullet)} {
+		p := play.NewPlayer(scope, "u1")
+		c.Add(&play.Record{Player: &p})
+	}
+	if c.Of(play.KindPlayer) != 4 || c.Speeds() != 2 {
+		t.Fatalf("%d player records, %d of speeds; want 4 and 2", c.Of(play.KindPlayer), c.Speeds())
+	}
+	if !slices.Contains(c.Lines(), "4 player records (2 of them live speeds' ratings)") {
+		t.Errorf("the counts read %q", c.Lines())
+	}
+}

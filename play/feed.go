@@ -32,3 +32,38 @@ type Feed interface {
 	// must not block, nor call the storage. stop ends the calls.
 	Feed(fn func(games []Committed, lost bool)) (stop func())
 }
+
+// Feeders are the functions that a storage's Feed registered, for the
+// storages to keep them alike: each has an id to take it away by, and
+// List copies them for calls made without the storage's lock. The
+// storage holds its own lock around every method.
+type Feeders struct {
+	next int
+	fns  map[int]func([]Committed, bool)
+}
+
+// Add registers fn and returns its id, for Remove.
+func (f *Feeders) Add(fn func(games []Committed, lost bool)) int {
+	if f.fns == nil {
+		f.fns = map[int]func([]Committed, bool){}
+	}
+	n := f.next
+	f.next++
+	f.fns[n] = fn
+	return n
+}
+
+// Remove takes away the function of id, and returns how many are left.
+func (f *Feeders) Remove(id int) int {
+	delete(f.fns, id)
+	return len(f.fns)
+}
+
+// List returns the functions registered, in no order.
+func (f *Feeders) List() []func([]Committed, bool) {
+	fns := make([]func([]Committed, bool), 0, len(f.fns))
+	for _, fn := range f.fns {
+		fns = append(fns, fn)
+	}
+	return fns
+}

@@ -7,6 +7,7 @@ import (
 	"hash/crc32"
 	"math"
 	"math/bits"
+	"slices"
 	"sync"
 	"time"
 
@@ -25,7 +26,8 @@ import (
 //	           of appendGame, each only if its bit is set or it is always
 //	           there
 //	moves      uvarint count+1 (0: nil), uvarint length of the move bits,
-//	           the move bits, then each move's time as a varint delta
+//	           the move bits, then each move's time as a varint delta,
+//	           then (gameHasRevs) the moves' revisions
 //	checksum   CRC-32C of all the bytes before it, 4 bytes little-endian
 //
 // Strings are a uvarint length and the bytes; signed integers zig-zag
@@ -52,6 +54,13 @@ import (
 // stored as its difference d from the time before (Created for the first
 // move), zig-zagged, shifted left by one, with the low bit set and d in
 // seconds when d is whole seconds.
+//
+// A move's revision (Move.Rev, version 6) is stored as runs: a uvarint
+// count of runs, then each run's first revision and length as uvarints;
+// the moves of a run have consecutive revisions, a run of first
+// revision 0 is of moves that do not know theirs. A game whose every
+// act was a move is one run of 2 or 3 bytes; each offer, decline,
+// takeback or conditional reply begins another.
 //
 // The checksum makes damage to a game record an error when it is read
 // (ErrCorrupt), which bbolt's pages, without checksums, would not.
@@ -84,6 +93,7 @@ const (
 	gameHasPrivate                // Private
 	gameHasTournament             // Tournament
 	gameHasClock                  // Clock (version 5)
+	gameHasRevs                   // a move knows its revision (version 6)
 	gameHasAll        = 1<<iota - 1
 )
 
@@ -157,6 +167,7 @@ func appendGame(b []byte, g *Game) []byte {
 	set(gameHasLastOffer, g.LastOffer != [2]int{})
 	set(gameHasTournament, g.Tournament != 0)
 	set(gameHasClock, g.Clock != nil)
+	set(gameHasRevs, slices.ContainsFunc(g.Moves, func(m Move) bool { return m.Rev != 0 }))
 	b = binary.AppendUvarint(b, has)
 
 	b = binary.AppendUvarint(b, g.ID)
@@ -266,7 +277,61 @@ func appendGame(b []byte, g *Game) []byte {
 		b = binary.AppendUvarint(b, timeDelta(ms-last))
 		last = ms
 	}
+	if has&gameHasRevs != 0 {
+		b = appendRevs(b, g.Moves)
+	}
 	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b[start:], castagnoli))
+}
+
+// revRun is a run of moves of consecutive revisions from first (0: of
+// moves that do not know theirs).
+type revRun struct{ first, n int }
+
+// appendRevs appends the moves' revisions as runs.
+func appendRevs(b []byte, moves []Move) []byte {
+	var runs []revRun
+	for _, m := range moves {
+		if k := len(runs) - 1; k >= 0 {
+			r := &runs[k]
+			if r.first == 0 && m.Rev == 0 || r.first != 0 && m.Rev == r.first+r.n {
+				r.n++
+				continue
+			}
+		}
+		runs = append(runs, revRun{m.Rev, 1})
+	}
+	b = binary.AppendUvarint(b, uint64(len(runs)))
+	for _, r := range runs {
+		b = binary.AppendUvarint(b, uint64(r.first))
+		b = binary.AppendUvarint(b, uint64(r.n))
+	}
+	return b
+}
+
+// revs reads what appendRevs wrote into moves.
+func (r *gameReader) revs(moves []Move) {
+	n := r.count(2, "the moves' revisions")
+	i := 0
+	for range n {
+		first := r.uvarint("a run of revisions")
+		k := r.uvarint("a run of revisions")
+		if r.err != nil {
+			return
+		}
+		if k == 0 || k > uint64(len(moves)-i) || first > math.MaxInt32+1-k {
+			r.fail("a run of revisions")
+			return
+		}
+		for j := range int(k) {
+			if first != 0 {
+				moves[i].Rev = int(first) + j
+			}
+			i++
+		}
+	}
+	if i != len(moves) {
+		r.fail("the moves' revisions")
+	}
 }
 
 // appendClock appends a live game's clocks: its time control, each
@@ -670,6 +735,9 @@ func decodeGame(b []byte, g *Game) error {
 		}
 		last += d
 		g.Moves[i].At = time.UnixMilli(last).UTC()
+	}
+	if has&gameHasRevs != 0 {
+		r.revs(g.Moves)
 	}
 	if r.err != nil {
 		return r.err

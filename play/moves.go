@@ -63,12 +63,12 @@ func (s *Service) Move(ctx context.Context, a Act, text string) (Result, error) 
 	})
 }
 
-// play records the legal move mv, played in pos at the time at, and the
-// outcome it brings.
+// play records the legal move mv, played in pos at the time at, by the
+// act that commits the next revision, and the outcome it brings.
 func (g *Game) play(pos *game.Position, mv game.Move, at time.Time) *MovePlayed {
 	next, ice := pos.ApplyWithEvent(mv)
 	san := pos.SAN(mv)
-	g.Moves = append(g.Moves, Move{UCI: mv.UCI(), At: at, SAN: san})
+	g.Moves = append(g.Moves, Move{UCI: mv.UCI(), At: at, SAN: san, Rev: g.Revision + 1})
 	g.FEN = next.FEN()
 	g.Outcome = next.Outcome()
 	return &MovePlayed{Move: mv, SAN: san, UCI: mv.UCI(), By: pos.Turn(), Before: *pos, After: next, IceAge: ice}

@@ -66,7 +66,7 @@ func TestMovePlayed(t *testing.T) {
 				t.Fatalf("after %s, game %s; want %s", m.After.FEN(), r.Game.FEN, tt.after)
 			case r.Game.Outcome != tt.outcome || m.After.Outcome() != tt.outcome:
 				t.Fatalf("outcome %+v, position says %+v; want %+v", r.Game.Outcome, m.After.Outcome(), tt.outcome)
-			case !slices.Equal(r.Game.Moves, []play.Move{{UCI: tt.uci, At: at, SAN: tt.san}}):
+			case !slices.Equal(r.Game.Moves, []play.Move{{UCI: tt.uci, At: at, SAN: tt.san, Rev: r.Game.Revision}}):
 				t.Fatalf("moves %+v", r.Game.Moves)
 			}
 			if tt.frozen == nil {

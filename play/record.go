@@ -13,8 +13,9 @@ import (
 // are objects; 4 keeps a game in a compact binary form (gamerecord.go),
 // and the other records as JSON objects as before; 5 adds live time
 // controls: a game's clocks and a challenge's time control (a record of
-// 4 or before is correspondence).
-const RecordVersion = 5
+// 4 or before is correspondence); 6 keeps each move's revision (Move.Rev;
+// the moves of a record of 5 or before do not know theirs).
+const RecordVersion = 6
 
 // ErrNewerRecord: a record was written by a newer version of the program.
 // Read without its new fields, it would lose them when written back, so

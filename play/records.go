@@ -20,54 +20,71 @@ type Seat struct {
 	Name string `json:"name,omitempty"`
 }
 
-// Move is one move of a game: its UCI text, when it was played and its
-// SAN. It is written in JSON as an array, ["e2d3", 1764468000123, "Bd3"]
-// (Unix milliseconds), because a long correspondence game holds hundreds
-// of them and the archive holds hundreds of thousands of games.
+// Move is one move of a game: its UCI text, when it was played, its SAN
+// and the revision of the act that played it. It is written in JSON as
+// an array, ["e2d3", 1764468000123, "Bd3", 7] (Unix milliseconds),
+// because a long correspondence game holds hundreds of them and the
+// archive holds hundreds of thousands of games.
 //
 // SAN is what the act that played the move computed, and what reading
 // the binary record, which replays the moves, computes again; it is not
 // stored, and "" where it is not known (a record of version 3 and
 // before, moves that do not replay, a move made by hand): Game.SANs
 // replays the game then.
+//
+// Rev is the game's revision that the move's act committed: one a move,
+// the same for a move and the conditional move that answered it, so
+// that the record says which revisions were moves (a stream resuming
+// from it, see play/stream). 0 where it is not known (a move of a
+// record of version 5 and before, or made by hand).
 type Move struct {
 	UCI string
 	At  time.Time
 	SAN string
+	Rev int
 }
 
-// MarshalJSON encodes the move as [uci, unix milliseconds, san], without
-// the SAN when it is not known.
+// MarshalJSON encodes the move as [uci, unix milliseconds, san, rev],
+// without the revision when it is not known, and without the SAN too
+// when neither is.
 func (m Move) MarshalJSON() ([]byte, error) {
 	if !plainUCI(m.UCI) || !plainSAN(m.SAN) {
-		if m.SAN == "" {
+		switch {
+		case m.Rev != 0:
+			return json.Marshal([4]any{m.UCI, m.At.UnixMilli(), m.SAN, m.Rev})
+		case m.SAN == "":
 			return json.Marshal([2]any{m.UCI, m.At.UnixMilli()})
 		}
 		return json.Marshal([3]any{m.UCI, m.At.UnixMilli(), m.SAN})
 	}
-	b := make([]byte, 0, 40)
+	b := make([]byte, 0, 48)
 	b = append(b, '[', '"')
 	b = append(b, m.UCI...)
 	b = append(b, '"', ',')
 	b = strconv.AppendInt(b, m.At.UnixMilli(), 10)
-	if m.SAN != "" {
+	if m.SAN != "" || m.Rev != 0 {
 		b = append(b, ',', '"')
 		b = append(b, m.SAN...)
 		b = append(b, '"')
 	}
+	if m.Rev != 0 {
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(m.Rev), 10)
+	}
 	return append(b, ']'), nil
 }
 
-// UnmarshalJSON decodes [uci, unix milliseconds] or [uci, unix
-// milliseconds, san]. Listing games decodes thousands of moves, so the
-// form MarshalJSON writes without a SAN is read by hand; any other valid
-// JSON of those shapes takes the slow general path.
+// UnmarshalJSON decodes [uci, unix milliseconds], [uci, unix
+// milliseconds, san] or [uci, unix milliseconds, san, rev]. Listing
+// games decodes thousands of moves, so the form MarshalJSON writes
+// without a SAN is read by hand; any other valid JSON of those shapes
+// takes the slow general path.
 func (m *Move) UnmarshalJSON(b []byte) error {
 	if len(b) > 4 && b[0] == '[' && b[1] == '"' && b[len(b)-1] == ']' {
 		if q := bytes.IndexByte(b[2:], '"'); q >= 0 && 2+q+1 < len(b) && b[2+q+1] == ',' {
 			uci := string(b[2 : 2+q])
 			if ms, err := strconv.ParseInt(string(b[2+q+2:len(b)-1]), 10, 64); err == nil && plainUCI(uci) {
-				m.UCI, m.At, m.SAN = uci, time.UnixMilli(ms).UTC(), ""
+				m.UCI, m.At, m.SAN, m.Rev = uci, time.UnixMilli(ms).UTC(), "", 0
 				return nil
 			}
 		}
@@ -76,8 +93,8 @@ func (m *Move) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return fmt.Errorf("move %.40s: %w", b, err)
 	}
-	if len(raw) != 2 && len(raw) != 3 {
-		return fmt.Errorf("move %.40s: %d elements, not 2 or 3", b, len(raw))
+	if len(raw) < 2 || len(raw) > 4 {
+		return fmt.Errorf("move %.40s: %d elements, not 2, 3 or 4", b, len(raw))
 	}
 	var ms int64
 	if err := json.Unmarshal(raw[0], &m.UCI); err != nil {
@@ -86,10 +103,18 @@ func (m *Move) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(raw[1], &ms); err != nil {
 		return fmt.Errorf("move %.40s: %w", b, err)
 	}
-	m.At, m.SAN = time.UnixMilli(ms).UTC(), ""
-	if len(raw) == 3 {
+	m.At, m.SAN, m.Rev = time.UnixMilli(ms).UTC(), "", 0
+	if len(raw) >= 3 {
 		if err := json.Unmarshal(raw[2], &m.SAN); err != nil {
 			return fmt.Errorf("move %.40s: %w", b, err)
+		}
+	}
+	if len(raw) == 4 {
+		if err := json.Unmarshal(raw[3], &m.Rev); err != nil {
+			return fmt.Errorf("move %.40s: %w", b, err)
+		}
+		if m.Rev < 0 {
+			return fmt.Errorf("move %.40s: revision %d", b, m.Rev)
 		}
 	}
 	return nil

@@ -51,6 +51,9 @@ func TestMoveJSON(t *testing.T) {
 		{"text that needs escaping is escaped", play.Move{UCI: `a"b\c`, At: at}, `["a\"b\\c",1796040000123]`},
 		{"a move with its SAN carries it third", play.Move{UCI: "h2g3", At: at, SAN: "hxg3"}, `["h2g3",1796040000123,"hxg3"]`},
 		{"a SAN that needs escaping is escaped", play.Move{UCI: "h2g3", At: at, SAN: `h"`}, `["h2g3",1796040000123,"h\""]`},
+		{"a move with its revision carries it fourth", play.Move{UCI: "h2g3", At: at, SAN: "hxg3", Rev: 4}, `["h2g3",1796040000123,"hxg3",4]`},
+		{"a revision without a SAN", play.Move{UCI: "h2g3", At: at, Rev: 4}, `["h2g3",1796040000123,"",4]`},
+		{"a revision beside text that needs escaping", play.Move{UCI: `a"b`, At: at, SAN: `h"`, Rev: 9}, `["a\"b",1796040000123,"h\"",9]`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			b, err := json.Marshal(tt.move)
@@ -79,7 +82,7 @@ func TestMoveJSON(t *testing.T) {
 		}
 	})
 	t.Run("JSON of another shape is an error that quotes it", func(t *testing.T) {
-		for _, text := range []string{`"h2g3"`, `[1796040000123,"h2g3"]`, `["h2g3","soon"]`, `{}`, `["h2g3",1,"hxg3",4]`, `["h2g3",1,5]`, `["h2g3"]`} {
+		for _, text := range []string{`"h2g3"`, `[1796040000123,"h2g3"]`, `["h2g3","soon"]`, `{}`, `["h2g3",1,"hxg3","4"]`, `["h2g3",1,"hxg3",-4]`, `["h2g3",1,"hxg3",4,5]`, `["h2g3",1,5]`, `["h2g3"]`} {
 			var m play.Move
 			err := json.Unmarshal([]byte(text), &m)
 			if err == nil {

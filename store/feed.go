@@ -11,9 +11,8 @@ var _ play.Feed = (*Store)(nil)
 
 // feeds are the functions that Feed registered.
 type feeds struct {
-	mu   sync.Mutex
-	next int
-	fns  map[int]func([]play.Committed, bool)
+	mu  sync.Mutex
+	fns play.Feeders
 	// now is a copy of fns that the commits read without the lock.
 	now atomic.Pointer[[]func([]play.Committed, bool)]
 }
@@ -39,10 +38,7 @@ func (f *feeds) tell(games []play.Committed) {
 }
 
 func (f *feeds) publish() {
-	fns := make([]func([]play.Committed, bool), 0, len(f.fns))
-	for _, fn := range f.fns {
-		fns = append(fns, fn)
-	}
+	fns := f.fns.List()
 	f.now.Store(&fns)
 }
 
@@ -52,17 +48,12 @@ func (s *Store) Feed(fn func(games []play.Committed, lost bool)) (stop func()) {
 	f := &s.feeds
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.fns == nil {
-		f.fns = map[int]func([]play.Committed, bool){}
-	}
-	n := f.next
-	f.next++
-	f.fns[n] = fn
+	n := f.fns.Add(fn)
 	f.publish()
 	return func() {
 		f.mu.Lock()
 		defer f.mu.Unlock()
-		delete(f.fns, n)
+		f.fns.Remove(n)
 		f.publish()
 	}
 }

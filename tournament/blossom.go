@@ -10,8 +10,11 @@ package tournament
 // way in so that every dual stays an integer (the duals of an integer
 // problem are half-integers).
 
+// A matchEdge is an edge i-j of weight w. Its ends are int32 (players
+// number far fewer) to keep the half million edges of a 1,000-player
+// round small.
 type matchEdge struct {
-	i, j int
+	i, j int32
 	w    weight // given; inside the matcher, four times that (see slack)
 }
 
@@ -21,10 +24,14 @@ type matchEdge struct {
 type arc struct{ to, p int32 }
 
 type matcher struct {
-	n        int
-	edges    []matchEdge
-	endpoint []int
-	neighb   [][]arc
+	n     int
+	edges []matchEdge
+	// The arcs of vertex v are adj[adjStart[v]:adjStart[v+1]], in the
+	// order of the edges: one array for all, not a slice per vertex that
+	// grows by doubling.
+	adj      []arc
+	adjStart []int32
+	adjNext  []int32 // init's: where each vertex's next arc goes
 	mate     []int
 
 	label      []int8
@@ -35,7 +42,7 @@ type matcher struct {
 	base       []int
 	endps      [][]int
 	bestedge   []int
-	bestedges  [][]int
+	bestedges  [][]int32 // edge numbers; see bestedgesPool
 	unused     []int
 	dual       []weight
 	allowedge  []bool
@@ -53,7 +60,7 @@ type matcher struct {
 	epoch       uint64
 	// bestedgesPool keeps each blossom slot's list memory while
 	// bestedges (nil for no list) forgets the list.
-	bestedgesPool [][]int
+	bestedgesPool [][]int32
 	raised        []bool // a warm start's: the duals it raised
 }
 
@@ -144,7 +151,7 @@ func solveCold(m *matcher, n int, edges []matchEdge) ([]int, duals) {
 	m.run(maxw)
 	for v := 0; v < n; v++ {
 		if m.mate[v] >= 0 {
-			mate[v] = m.endpoint[m.mate[v]]
+			mate[v] = m.end(m.mate[v])
 		}
 	}
 	return mate, duals{m}
@@ -164,13 +171,22 @@ func (m *matcher) init() {
 	ne := len(m.edges)
 	// A matcher used before keeps its memory: a round solves hundreds of
 	// matchings of nearly the same size.
-	m.endpoint = grow(m.endpoint, 2*ne)
-	m.neighb = truncateAll(m.neighb, n)
+	m.adjStart = growZero(m.adjStart, n+1)
+	for _, e := range m.edges {
+		m.adjStart[e.i+1]++
+		m.adjStart[e.j+1]++
+	}
+	for v := 0; v < n; v++ {
+		m.adjStart[v+1] += m.adjStart[v]
+	}
+	m.adj = grow(m.adj, 2*ne)
+	next := append(m.adjNext[:0], m.adjStart[:n]...) // where v's next arc goes
+	m.adjNext = next
 	for k, e := range m.edges {
-		m.endpoint[2*k] = e.i
-		m.endpoint[2*k+1] = e.j
-		m.neighb[e.i] = append(m.neighb[e.i], arc{int32(e.j), int32(2*k + 1)})
-		m.neighb[e.j] = append(m.neighb[e.j], arc{int32(e.i), int32(2 * k)})
+		m.adj[next[e.i]] = arc{e.j, int32(2*k + 1)}
+		next[e.i]++
+		m.adj[next[e.j]] = arc{e.i, int32(2 * k)}
+		next[e.j]++
 	}
 	m.mate = fill(grow(m.mate, n), -1)
 	m.label = growZero(m.label, 2*n)
@@ -204,6 +220,20 @@ func (m *matcher) init() {
 	m.dual = growZero(m.dual, 2*n)
 	m.allowedge = growZero(m.allowedge, ne)
 	m.bestedgeto = grow(m.bestedgeto, 2*n)
+}
+
+// arcs returns the arcs of vertex v.
+func (m *matcher) arcs(v int) []arc { return m.adj[m.adjStart[v]:m.adjStart[v+1]] }
+
+// end returns the vertex at endpoint p: edge p/2's i when p is even, its
+// j when odd. It is read from the edge, not kept in an array of its own
+// that would add 8 bytes to each of a big round's half million edges.
+func (m *matcher) end(p int) int {
+	e := &m.edges[p>>1]
+	if p&1 == 0 {
+		return int(e.i)
+	}
+	return int(e.j)
 }
 
 // grow returns s with length n, reusing its memory when it can; the
@@ -279,7 +309,7 @@ func (m *matcher) loop(perfect bool) bool {
 				v := m.queue[len(m.queue)-1]
 				m.queue = m.queue[:len(m.queue)-1]
 				dv := m.dual[v] // no vertex's dual changes during a scan
-				for _, a := range m.neighb[v] {
+				for _, a := range m.arcs(v) {
 					p, w := int(a.p), int(a.to)
 					k := p / 2
 					if m.inblossom[v] == m.inblossom[w] {
@@ -385,7 +415,7 @@ func (m *matcher) loop(perfect bool) bool {
 			switch deltatype {
 			case 2:
 				m.allowedge[deltaedge] = true
-				i, j := m.edges[deltaedge].i, m.edges[deltaedge].j
+				i, j := int(m.edges[deltaedge].i), int(m.edges[deltaedge].j)
 				if m.label[m.inblossom[i]] == 0 {
 					i, j = j, i
 				}
@@ -393,7 +423,7 @@ func (m *matcher) loop(perfect bool) bool {
 				m.queue = append(m.queue, i)
 			case 3:
 				m.allowedge[deltaedge] = true
-				m.queue = append(m.queue, m.edges[deltaedge].i)
+				m.queue = append(m.queue, int(m.edges[deltaedge].i))
 			case 4:
 				m.expandBlossom(deltablossom, false)
 			}
@@ -466,7 +496,7 @@ func (m *matcher) assignLabel(w int, t int8, p int) {
 		m.queue = append(m.queue, m.leafBuf...)
 	} else {
 		base := m.base[b]
-		m.assignLabel(m.endpoint[m.mate[base]], 1, m.mate[base]^1)
+		m.assignLabel(m.end(m.mate[base]), 1, m.mate[base]^1)
 	}
 }
 
@@ -484,9 +514,9 @@ func (m *matcher) scanBlossom(v, w int) int {
 		if m.labelend[b] == -1 {
 			v = -1
 		} else {
-			v = m.endpoint[m.labelend[b]]
+			v = m.end(m.labelend[b])
 			b = m.inblossom[v]
-			v = m.endpoint[m.labelend[b]]
+			v = m.end(m.labelend[b])
 		}
 		if w != -1 {
 			v, w = w, v
@@ -499,7 +529,7 @@ func (m *matcher) scanBlossom(v, w int) int {
 }
 
 func (m *matcher) addBlossom(base, k int) {
-	v, w := m.edges[k].i, m.edges[k].j
+	v, w := int(m.edges[k].i), int(m.edges[k].j)
 	bb := m.inblossom[base]
 	bv, bw := m.inblossom[v], m.inblossom[w]
 	b := m.unused[len(m.unused)-1]
@@ -512,7 +542,7 @@ func (m *matcher) addBlossom(base, k int) {
 		m.parent[bv] = b
 		path = append(path, bv)
 		endps = append(endps, m.labelend[bv])
-		v = m.endpoint[m.labelend[bv]]
+		v = m.end(m.labelend[bv])
 		bv = m.inblossom[v]
 	}
 	path = append(path, bb)
@@ -523,7 +553,7 @@ func (m *matcher) addBlossom(base, k int) {
 		m.parent[bw] = b
 		path = append(path, bw)
 		endps = append(endps, m.labelend[bw]^1)
-		w = m.endpoint[m.labelend[bw]]
+		w = m.end(m.labelend[bw])
 		bw = m.inblossom[w]
 	}
 	m.childs[b] = path
@@ -544,7 +574,7 @@ func (m *matcher) addBlossom(base, k int) {
 			m.leafBuf2 = m.leaves(c, m.leafBuf2[:0])
 			for _, x := range m.leafBuf2 {
 				dx := m.dual[x]
-				for _, a := range m.neighb[x] {
+				for _, a := range m.arcs(x) {
 					// x is in b: the other end is a.to.
 					j := int(a.to)
 					bj := m.inblossom[j]
@@ -560,7 +590,7 @@ func (m *matcher) addBlossom(base, k int) {
 			}
 		} else {
 			for _, kk := range m.bestedges[c] {
-				m.considerBest(b, kk)
+				m.considerBest(b, int(kk))
 			}
 		}
 		m.bestedges[c] = nil
@@ -570,7 +600,7 @@ func (m *matcher) addBlossom(base, k int) {
 	m.bestedge[b] = -1
 	for bj, kk := range bestto {
 		if kk != -1 {
-			best = append(best, kk)
+			best = append(best, int32(kk))
 			if sl := m.slackto[bj]; m.bestedge[b] == -1 || sl.less(m.bestSlack(b)) {
 				m.setBest(b, kk, sl)
 			}
@@ -648,7 +678,7 @@ func (m *matcher) expandBlossom(b int, endstage bool) {
 	}
 	if !endstage && m.label[b] == 2 {
 		childs, endps := m.childs[b], m.endps[b]
-		entry := m.inblossom[m.endpoint[m.labelend[b]^1]]
+		entry := m.inblossom[m.end(m.labelend[b]^1)]
 		j := indexOf(childs, entry)
 		var jstep, trick int
 		if j&1 != 0 {
@@ -659,9 +689,9 @@ func (m *matcher) expandBlossom(b int, endstage bool) {
 		}
 		p := m.labelend[b]
 		for j != 0 {
-			m.label[m.endpoint[p^1]] = 0
-			m.label[m.endpoint[at(endps, j-trick)^trick^1]] = 0
-			m.assignLabel(m.endpoint[p^1], 2, p)
+			m.label[m.end(p^1)] = 0
+			m.label[m.end(at(endps, j-trick)^trick^1)] = 0
+			m.assignLabel(m.end(p^1), 2, p)
 			m.allowedge[at(endps, j-trick)/2] = true
 			j += jstep
 			p = at(endps, j-trick) ^ trick
@@ -669,8 +699,8 @@ func (m *matcher) expandBlossom(b int, endstage bool) {
 			j += jstep
 		}
 		bv := at(childs, j)
-		m.label[m.endpoint[p^1]], m.label[bv] = 2, 2
-		m.labelend[m.endpoint[p^1]], m.labelend[bv] = p, p
+		m.label[m.end(p^1)], m.label[bv] = 2, 2
+		m.labelend[m.end(p^1)], m.labelend[bv] = p, p
 		m.bestedge[bv] = -1
 		j += jstep
 		for at(childs, j) != entry {
@@ -689,7 +719,7 @@ func (m *matcher) expandBlossom(b int, endstage bool) {
 			}
 			if v >= 0 && m.label[v] != 0 {
 				m.label[v] = 0
-				m.label[m.endpoint[m.mate[m.base[bv]]]] = 0
+				m.label[m.end(m.mate[m.base[bv]])] = 0
 				m.assignLabel(v, 2, m.labelend[v])
 			}
 			j += jstep
@@ -726,15 +756,15 @@ func (m *matcher) augmentBlossom(b, v int) {
 		t = at(childs, j)
 		p := at(endps, j-trick) ^ trick
 		if t >= m.n {
-			m.augmentBlossom(t, m.endpoint[p])
+			m.augmentBlossom(t, m.end(p))
 		}
 		j += jstep
 		t = at(childs, j)
 		if t >= m.n {
-			m.augmentBlossom(t, m.endpoint[p^1])
+			m.augmentBlossom(t, m.end(p^1))
 		}
-		m.mate[m.endpoint[p]] = p ^ 1
-		m.mate[m.endpoint[p^1]] = p
+		m.mate[m.end(p)] = p ^ 1
+		m.mate[m.end(p^1)] = p
 	}
 	rotate(childs, i)
 	rotate(endps, i)
@@ -742,7 +772,7 @@ func (m *matcher) augmentBlossom(b, v int) {
 }
 
 func (m *matcher) augmentMatching(k int) {
-	v, w := m.edges[k].i, m.edges[k].j
+	v, w := int(m.edges[k].i), int(m.edges[k].j)
 	for _, sp := range [2][2]int{{v, 2*k + 1}, {w, 2 * k}} {
 		s, p := sp[0], sp[1]
 		for {
@@ -754,10 +784,10 @@ func (m *matcher) augmentMatching(k int) {
 			if m.labelend[bs] == -1 {
 				break
 			}
-			t := m.endpoint[m.labelend[bs]]
+			t := m.end(m.labelend[bs])
 			bt := m.inblossom[t]
-			s = m.endpoint[m.labelend[bt]]
-			j := m.endpoint[m.labelend[bt]^1]
+			s = m.end(m.labelend[bt])
+			j := m.end(m.labelend[bt] ^ 1)
 			if bt >= m.n {
 				m.augmentBlossom(bt, j)
 			}
@@ -783,7 +813,7 @@ func (m *matcher) state() warmStart {
 		ws.dual[v] = m.foldedDual(v)
 		ws.mate[v] = -1
 		if m.mate[v] >= 0 {
-			ws.mate[v] = m.endpoint[m.mate[v]]
+			ws.mate[v] = m.end(m.mate[v])
 		}
 	}
 	return ws
@@ -814,10 +844,6 @@ func maxWeightPerfectWarm(m *matcher, n int, edges []matchEdge, ws warmStart) (m
 		m = &matcher{}
 	}
 	m.n, m.edges = n, edges
-	for k := range edges {
-		e := &edges[k]
-		e.w = e.w.double().double()
-	}
 	m.init()
 	copy(m.dual, ws.dual)
 	m.raised = growZero(m.raised, n)
@@ -826,7 +852,8 @@ func maxWeightPerfectWarm(m *matcher, n int, edges []matchEdge, ws warmStart) (m
 	pairEdge := fill(grow(m.bestedgeto, n), -1)
 	for k := range m.edges {
 		e := &m.edges[k]
-		if ws.mate[e.i] == e.j {
+		e.w = e.w.quadruple() // see matchEdge
+		if ws.mate[e.i] == int(e.j) {
 			pairEdge[e.i] = k
 		}
 		if sl := m.slack(k); sl.negative() {
@@ -871,7 +898,7 @@ func maxWeightPerfectWarm(m *matcher, n int, edges []matchEdge, ws warmStart) (m
 		if m.mate[v] != -1 {
 			continue
 		}
-		for _, a := range m.neighb[v] {
+		for _, a := range m.arcs(v) {
 			w, k := int(a.to), int(a.p/2)
 			if m.mate[w] == -1 && m.slack(k).isZero() {
 				m.mate[v], m.mate[w] = int(a.p), int(a.p^1)
@@ -884,7 +911,7 @@ func maxWeightPerfectWarm(m *matcher, n int, edges []matchEdge, ws warmStart) (m
 	}
 	mate = make([]int, n)
 	for v := range mate {
-		mate[v] = m.endpoint[m.mate[v]]
+		mate[v] = m.end(m.mate[v])
 	}
 	return mate, m, true
 }

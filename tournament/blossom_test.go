@@ -57,7 +57,7 @@ func TestMaxWeightMatchingAgainstBruteForce(t *testing.T) {
 				if r.Float64() < density {
 					x := 1 + r.Uint64N(maxW)
 					w[i][j], w[j][i] = x, x
-					edges = append(edges, matchEdge{i: i, j: j, w: weightOf(x)})
+					edges = append(edges, matchEdge{i: int32(i), j: int32(j), w: weightOf(x)})
 				}
 			}
 		}
@@ -110,7 +110,7 @@ func BenchmarkMaxWeightMatching200(b *testing.B) {
 				var w weight
 				w[3] = 1 + r.Uint64N(4)
 				w[0] = r.Uint64N(1 << 40)
-				edges = append(edges, matchEdge{i: i, j: j, w: w})
+				edges = append(edges, matchEdge{i: int32(i), j: int32(j), w: w})
 			}
 		}
 	}
@@ -135,7 +135,7 @@ func TestDualsRuleOutOnlyLosingEdges(t *testing.T) {
 				if r.IntN(3) > 0 {
 					x := 1 + r.Uint64N(4)
 					w[i][j], w[j][i] = x, x
-					edges = append(edges, matchEdge{i: i, j: j, w: weightOf(x)})
+					edges = append(edges, matchEdge{i: int32(i), j: int32(j), w: weightOf(x)})
 				}
 			}
 		}
@@ -146,7 +146,7 @@ func TestDualsRuleOutOnlyLosingEdges(t *testing.T) {
 			rest := make([][]uint64, n)
 			for i := range rest {
 				rest[i] = append([]uint64{}, w[i]...)
-				if i == e.i || i == e.j {
+				if i == int(e.i) || i == int(e.j) {
 					for j := range rest[i] {
 						rest[i][j] = 0
 					}
@@ -154,7 +154,7 @@ func TestDualsRuleOutOnlyLosingEdges(t *testing.T) {
 				rest[i][e.i], rest[i][e.j] = 0, 0
 			}
 			with := bruteMatching(n, rest) + w[e.i][e.j]
-			if !d.tight(e.i, e.j, e.w) && with == best {
+			if !d.tight(int(e.i), int(e.j), e.w) && with == best {
 				t.Fatalf("trial %d: edge %d-%d is in a best matching but the duals rule it out", trial, e.i, e.j)
 			}
 		}
@@ -241,8 +241,8 @@ func TestWarmPerfectMatchingAgainstBruteForce(t *testing.T) {
 					}
 					has[i][j], has[j][i] = true, true
 					w0[i][j], w1[i][j] = a, b
-					e0 = append(e0, matchEdge{i: i, j: j, w: weightOf(a + 100)})
-					e1 = append(e1, matchEdge{i: i, j: j, w: weightOf(b + 100)})
+					e0 = append(e0, matchEdge{i: int32(i), j: int32(j), w: weightOf(a + 100)})
+					e1 = append(e1, matchEdge{i: int32(i), j: int32(j), w: weightOf(b + 100)})
 				}
 			}
 		}

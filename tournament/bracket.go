@@ -295,8 +295,11 @@ func sortedScores(m map[Points]int) []Points {
 // the weight of the fixed pairs and the matching without the bonus.
 func (b *bracketPairing) solve(bonus func(a, c int) uint64) ([]int, weight) {
 	n := len(b.v)
-	idx := make([]int, 0, n)
-	loc := make([]int, n)
+	// idx and loc are read only during the solve: the many solves of a
+	// round share their memory.
+	idx := grow(b.d.idxBuf, n)[:0]
+	loc := grow(b.d.locBuf, n)
+	defer func() { b.d.idxBuf, b.d.locBuf = idx, loc }()
 	for a := 0; a < n; a++ {
 		loc[a] = -1
 		if b.active[a] {
@@ -304,11 +307,12 @@ func (b *bracketPairing) solve(bonus func(a, c int) uint64) ([]int, weight) {
 			idx = append(idx, a)
 		}
 	}
-	edges := b.rebuild(idx, b.d.edgeBuf[:0], bonus)
-	if cap(edges) < len(edges)+len(idx)+1 {
-		// Room for the dummy's edges of a warm solve.
-		edges = append(make([]matchEdge, 0, len(edges)+len(idx)+1), edges...)
-	}
+	// Room for every pair and a warm solve's dummy, made before the graph
+	// is built: growing it by appending would leave behind copies of the
+	// largest array of the round.
+	k := len(idx)
+	edges := grow(b.d.edgeBuf, k*(k-1)/2+k+1)[:0]
+	edges = b.rebuild(idx, edges, bonus)
 	b.d.edgeBuf = edges
 	tried := b.warm != nil
 	m := b.solveWarm(idx, loc, edges)
@@ -345,7 +349,7 @@ func (b *bracketPairing) rebuild(idx []int, edges []matchEdge, bonus func(a, c i
 				if bonus != nil {
 					w = w.addAt(b.lay.trial.shift, bonus(a, c))
 				}
-				edges = append(edges, matchEdge{i: x, j: y, w: w})
+				edges = append(edges, matchEdge{i: int32(x), j: int32(y), w: w})
 			}
 		}
 	}
@@ -384,7 +388,7 @@ func (b *bracketPairing) solveWarm(idx, loc []int, edges []matchEdge) []int {
 		ws.dual = append(ws.dual, weight{}.sub(low))
 		ws.mate = append(ws.mate, -1)
 		for x := 0; x < n; x++ {
-			edges = append(edges, matchEdge{i: x, j: n})
+			edges = append(edges, matchEdge{i: int32(x), j: int32(n)})
 			if ws.mate[x] < 0 && ws.mate[n] < 0 && ws.dual[x] == low {
 				ws.mate[x], ws.mate[n] = n, x
 			}
@@ -417,7 +421,7 @@ func (b *bracketPairing) keepWarm(idx []int, m *matcher) {
 	for x, a := range idx {
 		w.dual[a] = m.foldedDual(x)
 		if p := m.mate[x]; p >= 0 {
-			if y := m.endpoint[p]; y < len(idx) {
+			if y := m.end(p); y < len(idx) {
 				w.mate[a] = idx[y]
 			}
 		}

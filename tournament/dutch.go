@@ -132,6 +132,8 @@ type dutch struct {
 	baseBuf []weight
 	edgeBuf []matchEdge
 	mbuf    *matcher
+	// The players of a solve and their places in it (bracketPairing.solve).
+	idxBuf, locBuf []int
 }
 
 // newDutch reads the field: the players to pair in pairing order, what
@@ -319,7 +321,7 @@ func (d *dutch) findByeScore() error {
 				w = w.addAt(0, uint64(groups[d.ps[a].score]+groups[d.ps[b].score]))
 			}
 			w = w.addAt(rankBits, top)
-			edges = append(edges, matchEdge{i: a, j: b, w: w})
+			edges = append(edges, matchEdge{i: int32(a), j: int32(b), w: w})
 		}
 	}
 	d.edgeBuf = edges

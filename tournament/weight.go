@@ -68,6 +68,15 @@ func (a weight) double() weight {
 	return a
 }
 
+// quadruple is a << 2.
+func (a weight) quadruple() weight {
+	for i := weightWords - 1; i > 0; i-- {
+		a[i] = a[i]<<2 | a[i-1]>>62
+	}
+	a[0] <<= 2
+	return a
+}
+
 // addAt adds v << shift; v must fit the field that starts at shift.
 func (a weight) addAt(shift uint, v uint64) weight {
 	if v == 0 {

@@ -310,7 +310,7 @@ func TestSessionSpeaksItsLanguage(t *testing.T) {
 // Russian: the sentences agree with it; a named player's stay singular.
 func TestASideCalledByItsColourAgreesInRussian(t *testing.T) {
 	s := newSession(t, Options{Lang: i18n.Russian})
-	if got := s.Status(); got != "Ход: белые" {
+	if got := s.Status(); got != "Ход белых" {
 		t.Errorf("the status reads %q", got)
 	}
 	if notes := do(t, s, "hxg3", "draw"); len(notes) == 0 || !strings.HasPrefix(notes[len(notes)-1].Text, "Чёрные предлагают ничью. Белые, вы согласны?") {

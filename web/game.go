@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/iceagechess/iceage/i18n"
+	"github.com/iceagechess/iceage/internal/connlimit"
 	"github.com/iceagechess/iceage/play"
 	"github.com/iceagechess/iceage/play/stream"
 )
@@ -144,6 +145,10 @@ func (s *Server) gameEvents(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
 		return // no stream to hold open for a HEAD
 	}
+	if !connlimit.Stream(r) {
+		s.tooMany(w, r, connlimit.TooManyStreams)
+		return
+	}
 	lang := s.lang(r)
 	watch, err := s.opts.Hub.Subscribe(r.Context(), g.ID, after)
 	if err != nil {
@@ -192,9 +197,9 @@ func (s *Server) gameEvents(w http.ResponseWriter, r *http.Request) {
 			if mv.rev <= sent {
 				continue
 			}
-			data := mv.stamped(mv.json(sent), s.opts.Now())
+			frame := mv.frame(sent, s.opts.Now())
 			sent = mv.rev
-			if !write(sseEvent(sent, data)) {
+			if !write(frame) {
 				return
 			}
 		case <-beat.C:
@@ -210,11 +215,13 @@ func (s *Server) gameEvents(w http.ResponseWriter, r *http.Request) {
 // writeWait is how long one write of an event stream may take.
 const writeWait = 15 * time.Second
 
-func sseEvent(id int, data []byte) []byte {
-	b := make([]byte, 0, len(data)+32)
+// sseEvent is the event of view data (whole or as a step) at revision
+// id, stamped with its running clock's age (none when age < 0).
+func sseEvent(id int, data []byte, age int64) []byte {
+	b := make([]byte, 0, len(data)+64)
 	b = append(b, "id: "...)
 	b = strconv.AppendInt(b, int64(id), 10)
 	b = append(b, "\nevent: view\ndata: "...)
-	b = append(b, data...) // JSON from encoding/json: one line
+	b = appendStamped(b, data, age) // JSON from encoding/json: one line
 	return append(b, "\n\n"...)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"embed"
 	"errors"
+	"fmt"
 	"io/fs"
 	"log/slog"
 	"net/http"
@@ -12,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/iceagechess/iceage/i18n"
+	"github.com/iceagechess/iceage/internal/connlimit"
 	"github.com/iceagechess/iceage/play"
 	"github.com/iceagechess/iceage/play/stream"
 	"github.com/iceagechess/iceage/visibility"
@@ -23,12 +26,15 @@ import (
 //go:embed static
 var static embed.FS
 
+// CSPSources is what every page of the listener may load, the
+// Activity's too: nothing but its own origin's scripts, styles, pictures
+// (no data: ones) and connections; no inline script or style, no <base>.
+// A page's policy adds where its forms go and who may frame it.
+const CSPSources = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'"
+
 // CSP is the Content-Security-Policy of every answer unless a handler
-// sets its own: nothing but this listener's own scripts, styles,
-// pictures and connections; no inline script or style, no frame around
-// it, no form sent elsewhere.
-const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; " +
-	"base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+// sets its own: CSPSources, no frame around it, no form sent elsewhere.
+const CSP = CSPSources + "; form-action 'self'; frame-ancestors 'none'"
 
 // Options are what the web listener serves from.
 type Options struct {
@@ -62,7 +68,19 @@ type Options struct {
 	// Client makes the requests to Discord (sign-in); nil means one with
 	// a 10 s timeout.
 	Client *http.Client
+	// PerClient caps what one viewer (an address, an IPv6 /64) holds
+	// at once, and names the proxies whose X-Forwarded-For says who the
+	// viewer is; a cap of 0 is its default (DefaultClientRequests,
+	// DefaultClientStreams).
+	PerClient connlimit.Limits
 }
+
+// The caps of one viewer by default: a few dozen tabs of live pages,
+// and their pictures loading at once, but not the listener's thousands.
+const (
+	DefaultClientRequests = 32
+	DefaultClientStreams  = 64
+)
 
 // Server is the public web listener's handler: each game's live page and
 // its event stream, each server's leaderboard, sign-in with Discord, the
@@ -75,6 +93,8 @@ type Server struct {
 	views  *views
 	static http.Handler
 	log    *slog.Logger
+	// limited serves the mux, each viewer within its caps.
+	limited http.Handler
 }
 
 // New returns the web listener's handler.
@@ -101,6 +121,12 @@ func New(opts Options) (*Server, error) {
 	if opts.Client == nil {
 		opts.Client = &http.Client{Timeout: 10 * time.Second}
 	}
+	if opts.PerClient.Requests <= 0 {
+		opts.PerClient.Requests = DefaultClientRequests
+	}
+	if opts.PerClient.Streams <= 0 {
+		opts.PerClient.Streams = DefaultClientStreams
+	}
 	sub, err := fs.Sub(static, "static")
 	if err != nil {
 		return nil, err
@@ -108,6 +134,7 @@ func New(opts Options) (*Server, error) {
 	s := &Server{opts: opts, keys: NewKeys(opts.Secret), base: base, mux: http.NewServeMux(), log: opts.Logger,
 		static: StaticHandler(sub)}
 	s.views = newViews(s)
+	s.limited = connlimit.NewClients(opts.PerClient).Handler(http.HandlerFunc(s.serve), s.tooMany)
 	s.mux.Handle("GET /static/", http.StripPrefix("/static", s.static))
 	s.mux.HandleFunc("GET /{$}", s.home)
 	s.routes()
@@ -128,6 +155,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("Cross-Origin-Opener-Policy", "same-origin")
+	s.limited.ServeHTTP(w, r)
+}
+
+// serve answers a request its viewer's caps let in.
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead && r.ContentLength > maxBody {
 		w.Header().Set("Connection", "close")
 		http.Error(w, "request too large", http.StatusRequestEntityTooLarge)
@@ -136,6 +168,20 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
 	s.mux.ServeHTTP(w, r)
 }
+
+// tooMany answers a viewer who holds as many requests or event streams
+// as it may: a page's event stream refused so falls back to polling.
+func (s *Server) tooMany(w http.ResponseWriter, r *http.Request, _ connlimit.Refusal) {
+	w.Header().Set("Retry-After", strconv.Itoa(int(retryTooMany/time.Second)))
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusTooManyRequests)
+	fmt.Fprintln(w, i18n.T(s.lang(r), "web.too_many", nil)) // #nosec G705 -- our own sentence, as text/plain
+}
+
+// retryTooMany is how long a viewer refused for holding too much is
+// asked to wait: a page's poll comes every 5 s.
+const retryTooMany = 5 * time.Second
 
 // maxBody is the most of a request's body any page reads: none of the
 // listener's own reads one; an added page's forms are small.

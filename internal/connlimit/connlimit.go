@@ -1,6 +1,9 @@
 // Package connlimit caps how many connections a listener holds open at
 // once, so that a stranger cannot make a server hold a goroutine, its
-// buffers and a file descriptor for each of thousands of connections.
+// buffers and a file descriptor for each of thousands of connections;
+// and, on an HTTP listener that strangers share, how many requests and
+// event streams one client holds at once (Clients), so that one cannot
+// take every connection from the others.
 package connlimit
 
 import (

@@ -79,6 +79,47 @@ func (s *Server) Refuse(route string, r Refusal) {
 	s.refusals = append(s.refusals, &refusal{route, r})
 }
 
+// Slow makes the next times requests on a route that match where be
+// served at once and answered after d: what was asked is done, and the
+// answer is slow on the way back. A client that gives up first (a
+// deadline, a stop) is never told, as when a stop cuts short a post
+// that Discord made.
+func (s *Server) Slow(route string, where map[string]string, times int, d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.knownRoutes[route] {
+		s.tb.Errorf("fakediscord: Slow: the fake serves no route %q; it serves %q", route, s.routeNames())
+		return
+	}
+	s.slows = append(s.slows, &slowAnswer{route: route, where: where, times: times, d: d})
+}
+
+type slowAnswer struct {
+	route string
+	where map[string]string
+	times int
+	d     time.Duration
+}
+
+// slowLocked takes the first slow answer that matches a request served
+// on a route, and returns how long its answer waits, or 0.
+func (s *Server) slowLocked(route string, req *http.Request) time.Duration {
+	for i, a := range s.slows {
+		matches := a.route == route
+		for k, v := range a.where {
+			matches = matches && req.PathValue(k) == v
+		}
+		if !matches {
+			continue
+		}
+		if a.times--; a.times <= 0 {
+			s.slows = slices.Delete(s.slows, i, i+1)
+		}
+		return a.d
+	}
+	return 0
+}
+
 // RefuseCallback makes the callback of one interaction get r's answer.
 func (s *Server) RefuseCallback(interactionID string, r Refusal) {
 	r.Where = map[string]string{"interaction": interactionID}

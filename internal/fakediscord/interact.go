@@ -165,29 +165,27 @@ func (s *Server) Select(userID, messageID, customID string, values ...string) st
 // Discord's rules, or anyone replaying a signed request with another
 // body, may send. The bot must not trust what a custom id names.
 func (s *Server) ForgedClick(userID, messageID, customID string) string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	m := s.messages[messageID]
-	if m == nil {
-		s.tb.Errorf("fakediscord: forged click on %q: no message %q", customID, messageID)
-		return ""
-	}
-	data := map[string]any{"custom_id": customID, "component_type": discordgo.ButtonComponent}
-	return s.dispatchLocked(discordgo.InteractionMessageComponent, discordgo.MessageTypeReply, userID, s.channels[m.ChannelID], data, m)
+	return s.forged(userID, messageID, map[string]any{"custom_id": customID, "component_type": discordgo.ButtonComponent})
 }
 
 // ForgedSelect dispatches a choice in a menu of a message the bot sent,
 // with a custom id that none of its menus has, as ForgedClick does a
 // click.
 func (s *Server) ForgedSelect(userID, messageID, customID string, values ...string) string {
+	return s.forged(userID, messageID, map[string]any{"custom_id": customID, "component_type": discordgo.SelectMenuComponent,
+		"values": append([]string{}, values...)})
+}
+
+// forged dispatches a component interaction of data on a message the
+// bot sent, whatever its components are.
+func (s *Server) forged(userID, messageID string, data map[string]any) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	m := s.messages[messageID]
 	if m == nil {
-		s.tb.Errorf("fakediscord: forged choice on %q: no message %q", customID, messageID)
+		s.tb.Errorf("fakediscord: forged %v on %q: no message %q", data["component_type"], data["custom_id"], messageID)
 		return ""
 	}
-	data := map[string]any{"custom_id": customID, "component_type": discordgo.SelectMenuComponent, "values": append([]string{}, values...)}
 	return s.dispatchLocked(discordgo.InteractionMessageComponent, discordgo.MessageTypeReply, userID, s.channels[m.ChannelID], data, m)
 }
 

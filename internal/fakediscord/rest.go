@@ -77,6 +77,7 @@ func (s *Server) serveRoute(w http.ResponseWriter, r *http.Request, route string
 		}
 	}
 	var refused *Error
+	var slow time.Duration
 	if err == nil {
 		s.mu.Lock()
 		refused = s.limitLocked(route, r, w.Header(), time.Now())
@@ -99,8 +100,16 @@ func (s *Server) serveRoute(w http.ResponseWriter, r *http.Request, route string
 			}
 		default:
 			h(r, rep)
+			slow = s.slowLocked(route, r)
 		}
 		s.mu.Unlock()
+	}
+	if slow > 0 {
+		select {
+		case <-time.After(slow):
+		case <-r.Context().Done():
+			return // the client gave up: what it asked is done all the same
+		}
 	}
 	if refused != nil {
 		s.logf("%s %s: refused: %v", r.Method, r.URL.Path, refused)
@@ -347,7 +356,7 @@ func (s *Server) postMessage(r *http.Request, rep *reply) {
 		return
 	}
 	key := c.ID + " " + nonce
-	if n, ok := s.nonces[key]; ok && enforce && time.Since(n.at) < nonceWindow {
+	if n, ok := s.nonces[key]; ok && enforce && s.nowLocked().Sub(n.at) < nonceWindow {
 		if first := s.messages[n.messageID]; first != nil {
 			call.Message, call.Repeated = *first, true
 			rep.body = s.messageJSON(first)
@@ -379,7 +388,8 @@ func (s *Server) postMessage(r *http.Request, rep *reply) {
 }
 
 // nonceWindow is how long Discord remembers a message's nonce: "the past
-// few minutes", its documentation says.
+// few minutes", its documentation says. It is measured on the fake's
+// clock, which Pass moves.
 const nonceWindow = 5 * time.Minute
 
 type sentNonce struct {

@@ -45,6 +45,7 @@ type Server struct {
 
 	knownRoutes map[string]bool // the routes the fake serves, as Refuse names them
 	refusals    []*refusal
+	slows       []*slowAnswer
 	limits      map[string]RateLimit // by route
 	buckets     map[string]*bucket   // by route and top-level resource
 

@@ -3,6 +3,7 @@ package playtest
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -84,6 +85,31 @@ func runClockSuite(t *testing.T, open func(t *testing.T) play.Storage) {
 			}
 			if corr, err := svc.Leaderboard(ctx, scope, 1, 10, T0.Add(time.Hour)); err != nil || len(corr.Rows) != 0 {
 				t.Fatalf("scope %q: the correspondence leaderboard %+v, %v", scope, corr.Rows, err)
+			}
+			// The storage lists each scope's records alone: the speed's
+			// never among the scope's, nor the scope's among the speed's,
+			// and the games are counted in the scope only.
+			err = st.View(ctx, func(tx play.ReadTx) error {
+				for _, sc := range []string{scope, play.RatingScope(scope, play.Bullet)} {
+					var got []string
+					if err := tx.Players(sc, func(p play.Player) error { got = append(got, p.Scope+"/"+p.User); return nil }); err != nil {
+						return err
+					}
+					slices.Sort(got) // in no order
+					if want := fmt.Sprint([]string{sc + "/" + ann.ID, sc + "/" + bob.ID}); fmt.Sprint(got) != want {
+						return fmt.Errorf("the players of %q are %v, want %s", sc, got, want)
+					}
+				}
+				if s, err := tx.Stats(play.RatingScope(scope, play.Bullet)); err != nil || s.Games() != 0 {
+					return fmt.Errorf("the speed's scope counts %d games (%v), want none: they are the scope's", s.Games(), err)
+				}
+				if s, err := tx.Stats(scope); err != nil || s.Games() != 1 {
+					return fmt.Errorf("the scope counts %d games (%v), want 1", s.Games(), err)
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatalf("scope %q: %v", scope, err)
 			}
 		}
 	})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -174,45 +175,23 @@ func Canonical(r play.Record) string {
 		}
 		v = g
 	case r.Challenge != nil:
-		c := *r.Challenge
-		c.V = 0
-		v = c
+		v = unversioned(r.Challenge)
 	case r.Player != nil:
-		p := *r.Player
-		p.V = 0
-		v = p
+		v = unversioned(r.Player)
 	case r.LogEntry != nil:
-		e := *r.LogEntry
-		e.V = 0
-		v = e
+		v = unversioned(r.LogEntry)
 	case r.Stats != nil:
-		s := *r.Stats
-		s.V = 0
+		s := unversioned(r.Stats)
 		if len(s.ByReason) == 0 {
 			s.ByReason = nil
 		}
 		v = s
 	case r.Prefs != nil:
-		p := *r.Prefs
-		p.V = 0
-		v = struct {
-			User  string
-			Prefs play.Prefs
-		}{r.User, p}
+		v = keyed{User: r.User, Value: unversioned(r.Prefs)}
 	case r.Lessons != nil:
-		p := *r.Lessons
-		p.V = 0
-		v = struct {
-			User    string
-			Lessons play.LessonProgress
-		}{r.User, p}
+		v = keyed{User: r.User, Value: unversioned(r.Lessons)}
 	case r.Server != nil:
-		s := *r.Server
-		s.V = 0
-		v = struct {
-			Guild    string
-			Settings play.ServerSettings
-		}{r.Guild, s}
+		v = keyed{Guild: r.Guild, Value: unversioned(r.Server)}
 	case r.Tournament != nil:
 		t := r.Tournament.Clone()
 		slices.Sort(t.Games)
@@ -224,17 +203,11 @@ func Canonical(r play.Record) string {
 		}
 		v = t
 	case r.Puzzler != nil:
-		p := *r.Puzzler
-		p.V = 0
-		v = p
+		v = unversioned(r.Puzzler)
 	case r.PuzzleStats != nil:
-		s := *r.PuzzleStats
-		s.V = 0
-		v = s
+		v = unversioned(r.PuzzleStats)
 	case r.DailyPuzzle != nil:
-		d := *r.DailyPuzzle
-		d.V = 0
-		v = d
+		v = unversioned(r.DailyPuzzle)
 	case r.Outbox != nil:
 		it := *r.Outbox
 		it.Owner = ""
@@ -248,6 +221,22 @@ func Canonical(r play.Record) string {
 		return fmt.Sprintf("%v: %v", k, err)
 	}
 	return k.String() + " " + string(b)
+}
+
+// unversioned returns a copy of a record without its version, field V,
+// which a storage sets.
+func unversioned[T any](rec *T) T {
+	c := *rec
+	reflect.ValueOf(&c).Elem().FieldByName("V").SetZero()
+	return c
+}
+
+// keyed is a record kept under a key that is not one of its fields: a
+// user's, or a server's.
+type keyed struct {
+	User  string `json:",omitempty"`
+	Guild string `json:",omitempty"`
+	Value any
 }
 
 // Dump exports st and returns its records as sorted Canonical lines.

@@ -15,6 +15,10 @@ import (
 // mention again for a week after Discord refused a DM.
 func TestDecideFollowsTheSettings(t *testing.T) {
 	public, private := &play.Game{}, &play.Game{Private: true}
+	blitz := &play.Clock{TimeControl: play.TimeControl{Limit: 3 * time.Minute, Increment: 2 * time.Second}}
+	moved := []play.Move{{UCI: "e2e3"}}
+	liveStart, live := &play.Game{Clock: blitz}, &play.Game{Clock: blitz, Moves: moved}
+	privateLive, corrMoved := &play.Game{Clock: blitz, Moves: moved, Private: true}, &play.Game{Moves: moved}
 	week := round.DMRetry
 	for _, c := range []struct {
 		name string
@@ -44,6 +48,16 @@ func TestDecideFollowsTheSettings(t *testing.T) {
 		{"a dropped queue, DMs refused", play.Prefs{DMRefused: t0}, public, round.QueueDropped, round.Silently},
 		{"a private game", play.Prefs{}, private, round.GameOver, round.DirectMessage},
 		{"a private game, DMs refused", play.Prefs{DMRefused: t0}, private, round.YourMove, round.Silently},
+		{"a live game's start", play.Prefs{Notifications: play.NotifyDM}, liveStart, round.YourMove, round.DirectMessage},
+		{"a live game's start, mention", play.Prefs{}, liveStart, round.YourMove, round.Mention},
+		{"a live game's move, dm", play.Prefs{Notifications: play.NotifyDM}, live, round.YourMove, round.Silently},
+		{"a live game's move, mention", play.Prefs{}, live, round.YourMove, round.Silently},
+		{"a live game's offer", play.Prefs{}, live, round.OfferMade, round.Mention},
+		{"a live game's end, dm", play.Prefs{Notifications: play.NotifyDM}, live, round.GameOver, round.Mention},
+		{"a live game's flag: choose", play.Prefs{}, live, round.Choose, round.Mention},
+		{"a live game's pairing, dm", play.Prefs{Notifications: play.NotifyDM}, liveStart, round.Paired, round.DirectMessage},
+		{"a private live game's move", play.Prefs{}, privateLive, round.YourMove, round.DirectMessage},
+		{"a correspondence move, after the first", play.Prefs{Notifications: play.NotifyDM}, corrMoved, round.YourMove, round.DirectMessage},
 	} {
 		if got := round.Decide(&c.p, c.g, c.why, t0); got != c.want {
 			t.Errorf("%s: %v, want %v", c.name, got, c.want)

@@ -133,6 +133,39 @@ func Played(g *play.Game, ply int) (*play.MovePlayed, error) {
 	return &play.MovePlayed{Move: mv, SAN: pos.SAN(mv), UCI: mv.UCI(), By: pos.Turn(), Before: pos, After: next, IceAge: ice}, nil
 }
 
+// Said returns the move at ply (1 for the first) of g as its record
+// carries it — who played it, its SAN and UCI — and whether it brought
+// an Ice Age, replaying nothing: the side and the Ice Age follow from
+// the start position and the ply (an Ice Age comes with every
+// game.IceAgePeriod-th move of Black's). ok is false when the move
+// carries no SAN (a record from before moves kept it) or the start
+// position does not read: Played tells it then.
+func Said(g *play.Game, ply int) (m Moved, iceAge bool, ok bool) {
+	if ply < 1 || ply > len(g.Moves) || g.Moves[ply-1].SAN == "" {
+		return Moved{}, false, false
+	}
+	start, err := game.ParseFEN(g.StartFEN)
+	if err != nil {
+		return Moved{}, false, false
+	}
+	by := start.Turn()
+	if ply%2 == 0 {
+		by = by.Other()
+	}
+	if by == game.Black {
+		// The how-manieth of Black's moves it is, and which of them
+		// brings the next Ice Age (counting the one that does).
+		nth := ply / 2
+		if start.Turn() == game.Black {
+			nth = (ply + 1) / 2
+		}
+		next := start.BlackMovesToIceAge()
+		iceAge = nth >= next && (nth-next)%game.IceAgePeriod == 0
+	}
+	mv := g.Moves[ply-1]
+	return Moved{By: g.Seat(by).ID, SAN: mv.SAN, UCI: mv.UCI, Ply: ply}, iceAge, true
+}
+
 // plyError: a move asked of a game that does not have it, or does not
 // replay to it.
 type plyError struct {

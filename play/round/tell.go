@@ -23,12 +23,20 @@ const DMRetry = 7 * 24 * time.Hour
 //     post: by direct message, or nothing while their DMs are refused.
 //   - An opponent's vacation in a public game: a note where the game is
 //     played, notifying nobody.
+//   - Their move in a live public game (one with a clock), once it has
+//     begun: nothing, neither a ping nor a DM on every move of a blitz,
+//     since both players are watching it. Its start, its end, a flag
+//     and an offer are told as in correspondence. A private game's board
+//     comes by direct message, so it is told as ever.
 //   - Their move, a reminder of it, their game in a tournament's new
 //     round or their bye in it, by direct message when they asked for it
 //     and DMs are not refused lately; everything else, and a refused DM,
 //     by a mention where the game is played.
 func Decide(p *play.Prefs, g *play.Game, why Why, at time.Time) How {
 	if p.Notifications == play.NotifyNone {
+		return Silently
+	}
+	if why == YourMove && g.Clock != nil && !g.Private && g.Ply() > 0 {
 		return Silently
 	}
 	dmOK := p.DMRefused.IsZero() || at.Sub(p.DMRefused) >= DMRetry

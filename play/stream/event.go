@@ -407,3 +407,105 @@ func other(g *play.Game, user string) string {
 	}
 	return g.White.ID
 }
+
+// fromRecord returns the events of the revisions the game's record can
+// tell, up to its own, the last; none when it cannot tell its own. A
+// follow that began after a revision a watcher resumes from makes them
+// once, so that the watcher gets each revision it missed even from a
+// hub that never followed the game (a restart, another process, a game
+// unwatched for Options.Linger).
+//
+// The record keeps each move's revision (play.Move.Rev) but no other
+// act: going back from its revision, the events go as far as each
+// revision made a move (or a move and the conditional move that answered
+// it), the last one any act but a decline, a withdrawal or a takeback,
+// which the record keeps no trace of (who offered, the moves taken
+// back). What stops them — an offer, a decline, a withdrawal, a
+// takeback, a timeout whose choice was made, a move of a record of
+// version 5 and before, the game's start — is where a watcher from
+// further back gets a Sync instead. An event before the last carries
+// the game as it was at its revision, but for what the record keeps
+// only as it is now: its clocks and its deadline (Clock, Deadline) are
+// left out. Its offers and flag are none: every move clears them.
+//
+// It replays the game's moves once, from its start.
+func (f *followed) fromRecord() []*Event {
+	g := &f.game
+	n, rev := len(g.Moves), g.Revision
+	switch g.Last {
+	case play.Moved:
+		// The last revision's moves: one, or two of a conditional reply.
+		k := 0
+		for k < 2 && n-k > 0 && g.Moves[n-k-1].Rev == rev {
+			k++
+		}
+		if k == 0 {
+			return nil
+		}
+		n -= k
+	case play.Ended, play.TimeRanOut, play.DrawOffered, play.TakebackRequested:
+	default:
+		return nil
+	}
+	// Each revision before: its moves, back to one that made none (the
+	// first, 1, is the start).
+	first := rev // the first revision told
+	for n > 0 && first > 2 && g.Moves[n-1].Rev == first-1 {
+		first--
+		n--
+		if n > 0 && g.Moves[n-1].Rev == first {
+			n--
+		}
+	}
+	start, err := game.ParseFEN(g.StartFEN)
+	if err != nil {
+		return nil
+	}
+	m := game.NewMatch(start)
+	for _, mv := range g.Moves[:n] {
+		u, err := game.ParseUCI(mv.UCI)
+		if err != nil {
+			return nil
+		}
+		if _, err := m.PlayMove(u); err != nil {
+			return nil
+		}
+	}
+	// at is the game as it was at revision first-1, whose moves are the
+	// n first: going on, with no offer, no flag, no clocks.
+	at := followed{game: *g, sans: f.sans[:n:n]}
+	past := &at.game
+	past.Revision, past.Last, past.Moves, past.FEN = first-1, play.Moved, g.Moves[:n:n], m.FEN()
+	past.Outcome, past.DrawOffer, past.Takeback, past.Flag, past.Clock, past.Deadline = game.Outcome{}, nil, nil, nil, nil, time.Time{}
+	past.Ended, past.Ratings, past.Reminded, past.RemindAt = time.Time{}, nil, nil, time.Time{}
+	var out []*Event
+	for r := first; r < rev; r++ {
+		next := at.game
+		k := n + 1
+		if k < len(g.Moves) && g.Moves[k].Rev == r {
+			k++ // and the conditional move that answered it
+		}
+		next.Revision, next.Moves, next.Updated = r, g.Moves[:k:k], g.Moves[k-1].At
+		for _, mv := range g.Moves[n:k] {
+			u, err := game.ParseUCI(mv.UCI)
+			if err != nil {
+				return nil
+			}
+			if _, err := m.PlayMove(u); err != nil {
+				return nil
+			}
+		}
+		next.FEN = m.FEN()
+		ev, then, ok := at.next(next)
+		if !ok {
+			return nil
+		}
+		out = append(out, ev)
+		at, n = then, k
+	}
+	ev, _, ok := at.next(*g)
+	if !ok {
+		return nil
+	}
+	return append(out, ev)
+}

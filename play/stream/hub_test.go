@@ -186,15 +186,22 @@ func TestAWatcherResumesFromItsLastRevision(t *testing.T) {
 			w.Close()
 			collect(t, keeper, tb.g.Revision)
 
-			// A hub that never followed the game: a Sync.
+			// A hub that never followed the game: each revision all the
+			// same, from the record, which keeps each move's revision.
 			h2 := newHub(t, st, stream.Options{})
 			w2, err := h2.Subscribe(ctx, tb.g.ID, last)
 			if err != nil {
 				t.Fatal(err)
 			}
+			checkEvents(t, collect(t, w2, tb.g.Revision), last, slices.Repeat([]stream.Kind{stream.Moved}, tb.g.Revision-last), tb.g)
+			// From its first revision, which no move made: a Sync.
+			w2, err = h2.Subscribe(ctx, tb.g.ID, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
 			sync := collect(t, w2, tb.g.Revision)
 			if len(sync) != 1 || sync[0].Kind != stream.Sync {
-				t.Fatalf("on a new hub: %v, want one Sync", revisions(sync))
+				t.Fatalf("on a new hub from 0: %v, want one Sync", revisions(sync))
 			}
 			checkState(t, sync[0], tb.g)
 			// Up to date: nothing until the next act.
