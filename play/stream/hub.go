@@ -332,7 +332,9 @@ func (f *follow) catchUp(w *Watch) {
 	case behind <= 0:
 	case len(f.hist) > 0 && f.hist[0].Revision <= w.after+1:
 		missed = f.hist[w.after+1-f.hist[0].Revision:]
-	case f.fromRecord() && f.hist[0].Revision <= w.after+1:
+	case w.after > 0 && f.fromRecord() && f.hist[0].Revision <= w.after+1:
+		// A watcher that starts (0) gets a Sync: the events the record
+		// tells are made only for one that resumes.
 		missed = f.hist[w.after+1-f.hist[0].Revision:]
 	default:
 		if f.syncEv == nil {
