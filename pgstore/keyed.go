@@ -20,6 +20,8 @@ var (
 	prefsTable   = keyed{"prefs", "user_id", "user id"}
 	serversTable = keyed{"servers", "guild_id", "guild id"}
 	lessonsTable = keyed{"lessons", "user_id", "user id"}
+	// dailyPuzzlesTable keeps a server's daily puzzle.
+	dailyPuzzlesTable = keyed{"daily_puzzles", "guild_id", "guild id"}
 )
 
 // getKeyed reads the record kept under key into a T, what naming it in

@@ -107,19 +107,7 @@ func (t *txn) TriedPuzzles(fn func(play.PuzzleStats) error) error {
 
 // DailyPuzzle returns a server's daily puzzle; zero if none.
 func (t *txn) DailyPuzzle(guild string) (play.DailyPuzzle, error) {
-	var d play.DailyPuzzle
-	if !validID(guild) {
-		return d, nil
-	}
-	var rec []byte
-	err := t.tx.QueryRow(t.ctx, `SELECT rec FROM daily_puzzles WHERE guild_id = $1`+t.locking(), guild).Scan(&rec)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return d, nil
-	}
-	if err != nil {
-		return d, t.check(err, "reading the daily puzzle of server %s", guild)
-	}
-	return d, decode("daily puzzle of server "+guild, rec, &d)
+	return getKeyed[play.DailyPuzzle](t, dailyPuzzlesTable, guild, "daily puzzle of server "+guild)
 }
 
 // PutPuzzler writes a puzzle record under its Scope and User.
@@ -161,19 +149,7 @@ func (t *txn) PutPuzzleStats(s play.PuzzleStats) error {
 
 // PutDailyPuzzle writes a server's daily puzzle.
 func (t *txn) PutDailyPuzzle(d play.DailyPuzzle) error {
-	if err := t.willWrite(); err != nil {
-		return err
-	}
-	if err := checkID("guild id", d.Guild); err != nil {
-		return err
-	}
-	b, err := encode(&d)
-	if err != nil {
-		return fmt.Errorf("pgstore: encoding the daily puzzle of server %s: %w", d.Guild, err)
-	}
-	_, err = t.tx.Exec(t.ctx, `INSERT INTO daily_puzzles (guild_id, rec) VALUES ($1, $2)
-		ON CONFLICT (guild_id) DO UPDATE SET rec = excluded.rec`, d.Guild, b)
-	return t.check(err, "writing the daily puzzle of server %s", d.Guild)
+	return putKeyed(t, dailyPuzzlesTable, d.Guild, "daily puzzle of server "+d.Guild, &d)
 }
 
 // exportPuzzles walks the records of one of the puzzle kinds.

@@ -31,10 +31,12 @@
 // watcher.
 //
 // Each followed game has one goroutine, while it has something to do,
-// that makes each revision an Event once, from the record and the previous one (replaying only the
-// new moves), keeps its events since the hub began following it (up to
-// Options.Keep, more than most games have) so that a watcher who
-// resumes is sent each revision it missed, and hands each event to every
+// that makes each revision an Event once, from the record and the
+// previous one (replaying only the new moves), keeps its events since
+// the hub began following it (up to Options.Keep, more than most games
+// have; those before, as far as the game's record tells them, are made
+// once a watcher asks for them) so that a watcher who resumes is sent
+// each revision it missed, and hands each event to every
 // watcher by a send that never blocks: a watcher is a buffered channel
 // and nothing else, so 10,000 of them cost a few megabytes and no
 // goroutine of the hub's (about 300 bytes each; a game followed, a few
@@ -44,27 +46,44 @@
 // Options.Linger more, so that a watcher who reconnects resumes from its
 // events; then it is forgotten.
 //
+// # Resuming
+//
+// A watcher who resumes is sent each revision it missed from the events
+// the hub keeps; from before them (after a restart, on another process
+// behind a load balancer, after the game went unwatched for
+// Options.Linger), from the game's record, which keeps the revision of
+// each move (play.Move.Rev): going back from the game's revision, its
+// last is told whatever act made it but a decline, a withdrawal or a
+// takeback, and each before it as long as it made a move (or a move and
+// the conditional move that answered it). The record keeps no trace of
+// the other acts — a draw or a takeback offered, declined or withdrawn,
+// the moves a takeback took back, a flag whose choice was made — nor of
+// the moves of a record of version 5 and before: a watcher from before
+// the last of those gets a Sync of the game as it is instead, as does
+// one further behind than Options.Keep, and one that starts (0). An
+// event told from the record for a revision before the last carries no
+// clocks and no deadline, which the record keeps only as they are now;
+// its offers and flag are none, since every move clears them.
+//
 // # Caveats
 //
-// The events of a revision are made from the game's records, which keep
-// its moves but not each revision's act (an offer, a decline leave no
-// trace in the record): a watcher resuming from before the hub began
-// following the game (after a restart, on another process behind a load
-// balancer, or after the game went unwatched for Options.Linger), or
-// further behind than Options.Keep, gets a Sync of the game as it is
-// instead of each revision it missed. So
-// does every watcher when the feed lost writes (PostgreSQL's listening
-// connection broke) and more than one revision passed meanwhile, and
-// when a game's record was too large for a notification and the game
-// moved on before it was read.
+// Every watcher gets a Sync when the feed lost writes (PostgreSQL's
+// listening connection broke) and more than one revision passed
+// meanwhile, and when a game's record was too large for a notification
+// and the game moved on before it was read.
 //
 // Two commits of one process may be told crosswise: the hub puts them
 // back in order by revision, and reads the game again when a revision
 // stays missing for Options.GapWait. A write that changes no revision
 // makes a notice when it moved the game to another channel (Rehomed) or
 // reminded the player to move (Reminded), sent to the watchers of the
-// moment and not kept for those who resume (a notice told by a process
-// whose commit raced a new revision's may be lost); other such writes —
+// moment — on PostgreSQL, every process's, as every write of a game is
+// notified to all (a record too large to travel with its notification
+// is read) — and not kept for those who resume: the record keeps the
+// channel and the reminders as they are now, not when they came (a
+// notice told by a process whose commit raced a new revision's may be
+// lost, and one that came while the game went unwatched, or the
+// listening connection was broken, is not told); other such writes —
 // conditional moves queued, which are private, a vacation — make none. A
 // conditional reply that took effect is the second move of its act's
 // Moved event, marked Reply.

@@ -447,9 +447,10 @@ func (f *followed) fromRecord() []*Event {
 	default:
 		return nil
 	}
-	// Each revision before: its moves, back to one that made none.
+	// Each revision before: its moves, back to one that made none (the
+	// first, 1, is the start).
 	first := rev // the first revision told
-	for n > 0 && g.Moves[n-1].Rev == first-1 {
+	for n > 0 && first > 2 && g.Moves[n-1].Rev == first-1 {
 		first--
 		n--
 		if n > 0 && g.Moves[n-1].Rev == first {

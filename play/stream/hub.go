@@ -42,8 +42,9 @@ type Options struct {
 	Buffer int
 	// Keep is how many of the last events of each followed game are
 	// kept, so that a watcher who resumes is sent each revision it
-	// missed since the hub began following the game; further behind, it
-	// gets a Sync. A game rarely has more revisions than the default.
+	// missed (since the hub began following the game, and before as far
+	// as the game's record tells); further behind, it gets a Sync. A
+	// game rarely has more revisions than the default.
 	Keep int
 	// Linger is how long a game nobody watches any more is still
 	// followed, so that a watcher who reconnects resumes from its events.
@@ -157,8 +158,8 @@ func (h *Hub) Followed() int {
 // missed first, then each as it is committed, in order, each once. A
 // watcher that starts passes 0 and gets a Sync (Started for a game at
 // its first revision). A watcher further behind than the events kept
-// (Options.Keep, or from before the hub followed the game) gets a Sync
-// of the game as it is, then what follows. Events up to after are not sent, even if the hub
+// (Options.Keep), or than the game's record tells (see the package's
+// Resuming), gets a Sync of the game as it is, then what follows. Events up to after are not sent, even if the hub
 // has not heard of after yet.
 func (h *Hub) Subscribe(ctx context.Context, game uint64, after int) (*Watch, error) {
 	h.mu.Lock()
@@ -321,8 +322,8 @@ func (f *follow) end(w *Watch, err error) {
 }
 
 // catchUp makes w's channel and sends it, under f.mu, what it missed
-// after w.after: each revision, when the events kept go back that far,
-// else a Sync. The channel holds them and Options.Buffer more.
+// after w.after: each revision, when the events kept, or those the
+// game's record tells before them, go back that far; else a Sync. The channel holds them and Options.Buffer more.
 func (f *follow) catchUp(w *Watch) {
 	cur := f.at.game.Revision
 	behind := cur - w.after
@@ -331,7 +332,9 @@ func (f *follow) catchUp(w *Watch) {
 	case behind <= 0:
 	case len(f.hist) > 0 && f.hist[0].Revision <= w.after+1:
 		missed = f.hist[w.after+1-f.hist[0].Revision:]
-	case f.fromRecord() && f.hist[0].Revision <= w.after+1:
+	case w.after > 0 && f.fromRecord() && f.hist[0].Revision <= w.after+1:
+		// A watcher that starts (0) gets a Sync: the events the record
+		// tells are made only for one that resumes.
 		missed = f.hist[w.after+1-f.hist[0].Revision:]
 	default:
 		if f.syncEv == nil {
@@ -551,9 +554,20 @@ func (f *follow) apply(c play.Committed) {
 	case c.Revision > f.at.game.Revision:
 		f.pending[c.Revision] = c
 		f.drain()
-	case c.Revision == f.at.game.Revision && len(f.pending) == 0 && c.Record != nil:
+	case c.Revision == f.at.game.Revision && len(f.pending) == 0:
 		var g play.Game
-		if err := play.DecodeRecord(c.Record, &g); err != nil {
+		if c.Record == nil {
+			// Too large to travel with PostgreSQL's notification: read.
+			var err error
+			if g, err = f.read(); err != nil {
+				f.h.opts.Logger.Warn("stream: reading a game", "game", f.id, "err", err)
+				return
+			}
+			if g.Revision != c.Revision {
+				f.advance(g)
+				return
+			}
+		} else if err := play.DecodeRecord(c.Record, &g); err != nil {
 			f.h.opts.Logger.Warn("stream: a game's record", "game", f.id, "revision", c.Revision, "err", err)
 			return
 		}
