@@ -697,24 +697,30 @@ func (b *Bot) dailySettingsText(ctx context.Context, lang i18n.Lang, guild strin
 
 // The puzzle leaderboard.
 
-// puzzleBoardMessage is the server's puzzle leaderboard: rating, puzzles
-// rated and best streak.
-func (b *Bot) puzzleBoardMessage(ctx context.Context, lang i18n.Lang, guild string) (*message, error) {
-	board, err := b.play.PuzzleBoard(ctx, guild, leaderboardPageSize)
+// puzzleBoardMessage is a page of the server's puzzle leaderboard
+// (the last when page is past it): rating, puzzles rated and best
+// streak, with the other leaderboards' page buttons.
+func (b *Bot) puzzleBoardMessage(ctx context.Context, lang i18n.Lang, guild string, page int) (*message, error) {
+	board, err := b.play.PuzzleBoard(ctx, guild, math.MaxInt)
 	if err != nil {
 		return nil, err
 	}
+	pages := max(1, (len(board)+leaderboardPageSize-1)/leaderboardPageSize)
+	page = min(max(page, 1), pages)
+	first := (page - 1) * leaderboardPageSize
+	board = board[first:min(len(board), first+leaderboardPageSize)]
 	e := &discordgo.MessageEmbed{Title: tr(lang, "puzzle.board_title", nil), Color: colorOngoing}
 	if len(board) == 0 {
 		e.Description = tr(lang, "puzzle.board_empty", nil)
 	}
 	var lines []string
 	for i, p := range board {
-		lines = append(lines, tr(lang, "puzzle.board_line", map[string]any{"Rank": i + 1, "Player": mention(p.User),
+		lines = append(lines, tr(lang, "puzzle.board_line", map[string]any{"Rank": first + i + 1, "Player": mention(p.User),
 			"Rating": p.Rating.Display(), "Puzzles": i18n.N(lang, "puzzle.count", p.Rated, nil), "Best": p.BestStreak}))
 	}
 	if len(lines) > 0 {
 		e.Description = strings.Join(lines, "\n")
 	}
-	return &message{Embeds: []*discordgo.MessageEmbed{e}, AllowedMentions: &discordgo.MessageAllowedMentions{}}, nil
+	return &message{Embeds: []*discordgo.MessageEmbed{e}, AllowedMentions: &discordgo.MessageAllowedMentions{},
+		Components: boardPageButtons(lang, boardPuzzles, page, pages)}, nil
 }

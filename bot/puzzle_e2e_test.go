@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -269,5 +270,42 @@ func TestPuzzleOpensOneNearestByTheRatingItsTriesGave(t *testing.T) {
 	msg := w.command(w.alice, w.chess.ID, "puzzle")
 	if got := w.puzzler(w.guild.ID, w.alice.ID).Current; !msg.Ephemeral() || len(msg.Embeds) != 1 || !easiest[got] {
 		t.Fatalf("/puzzle opened %q (%q), want one of %v", got, msg.Content, easiest)
+	}
+}
+
+// The puzzle leaderboard turns its pages with the other leaderboards'
+// buttons: twelve solvers make two pages, the second ranks 11 and 12.
+func TestThePuzzleLeaderboardHasPages(t *testing.T) {
+	st := memstore.New()
+	w := newWorld(t, st, "en-US")
+	err := st.Update(context.Background(), func(tx play.Tx) error {
+		for i := range 12 {
+			p := play.NewPuzzler(w.guild.ID, fmt.Sprintf("%d", 900000000000000000+i))
+			p.Rated, p.Rating.Rating = 1, float64(2000-10*i)
+			if err := tx.PutPuzzler(p); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lb := w.command(w.bob, w.chess.ID, "leaderboard", fakediscord.StringOption("board", "puzzles"))
+	if len(lb.Embeds) != 1 || strings.Count(lb.Embeds[0].Description, "\n") != 9 || !strings.Contains(lb.Embeds[0].Description, "<@900000000000000009>") ||
+		strings.Contains(lb.Embeds[0].Description, "<@900000000000000010>") {
+		t.Fatalf("the first page: %+v", lb.Embeds)
+	}
+	next := puzzleButton(t, lb, "lb:puzzles:2")
+	if next.Disabled || !puzzleButton(t, lb, "lb:puzzles:0").Disabled {
+		t.Fatalf("the first page's buttons: %+v", lb.Buttons())
+	}
+	two := w.answer(w.srv.Click(w.alice.ID, lb.ID, next.CustomID))
+	d := two.Embeds[0].Description
+	if two.ID != lb.ID || strings.Count(d, "\n") != 1 || !strings.Contains(d, "11") || !strings.Contains(d, "<@900000000000000011>") || strings.Contains(d, "<@900000000000000009>") {
+		t.Fatalf("the second page: %q", d)
+	}
+	if !puzzleButton(t, two, "lb:puzzles:3").Disabled {
+		t.Fatalf("the last page's next button: %+v", two.Buttons())
 	}
 }

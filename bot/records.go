@@ -85,7 +85,7 @@ func (b *Bot) leaderboardCommand(in *interaction, data discordgo.ApplicationComm
 		page = int(o.IntValue())
 	}
 	if o := opts["board"]; o != nil && o.StringValue() == boardPuzzles {
-		m, err := b.puzzleBoardMessage(in.ctx, in.public, in.i.GuildID)
+		m, err := b.puzzleBoardMessage(in.ctx, in.public, in.i.GuildID, page)
 		if err != nil {
 			return err
 		}
@@ -188,8 +188,15 @@ func (b *Bot) historySight(in *interaction, target string, ack func() error) fun
 func (b *Bot) leaderboardClick(in *interaction, f idFields) error {
 	scope := f.str("scope")
 	page, err := f.num("page")
-	if _, _, ok := parseBoardScope(scope); err != nil || !ok || page > math.MaxInt32 {
+	if _, _, ok := parseBoardScope(scope); err != nil || !(ok || scope == boardPuzzles) || page > math.MaxInt32 {
 		return fmt.Errorf("%w: leaderboard %q page %q", errBadCustomID, scope, f.str("page"))
+	}
+	if scope == boardPuzzles {
+		m, err := b.puzzleBoardMessage(in.ctx, in.public, in.i.GuildID, int(page))
+		if err != nil {
+			return err
+		}
+		return in.update(m)
 	}
 	m, err := b.leaderboardMessage(in.ctx, in.public, in.i.GuildID, scope, int(page))
 	if err != nil {

@@ -55,21 +55,29 @@ func (b *Bot) leaderboardMessage(ctx context.Context, lang i18n.Lang, guild, boa
 	}
 	m := &message{Embeds: []*discordgo.MessageEmbed{e}}
 	m.mentionOnly()
-	if st.Pages > 1 {
-		id := func(p int) string { return idLeaderboard.id(board, p) }
-		m.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: tr(lang, "button.previous", nil), Style: discordgo.SecondaryButton, CustomID: id(st.Page - 1),
-				Disabled: st.Page <= 1, Emoji: &discordgo.ComponentEmoji{Name: "◀️"}},
-			discordgo.Button{Label: tr(lang, "button.next", nil), Style: discordgo.SecondaryButton, CustomID: id(st.Page + 1),
-				Disabled: st.Page >= st.Pages, Emoji: &discordgo.ComponentEmoji{Name: "▶️"}},
-		}}}
-	}
+	m.Components = boardPageButtons(lang, board, st.Page, st.Pages)
 	// The page on the web is the server's correspondence leaderboard: a
 	// speed's board does not link to it as if it were the same.
 	if scope == scopeServer && speed == play.Correspondence {
 		m.Components = b.withLeaderboardLink(lang, guild, m.Components)
 	}
 	return m, nil
+}
+
+// boardPageButtons are a leaderboard's buttons to the pages beside page,
+// none when it has one page: every board (board is its idLeaderboard
+// scope) turns its pages with them.
+func boardPageButtons(lang i18n.Lang, board string, page, pages int) []discordgo.MessageComponent {
+	if pages <= 1 {
+		return nil
+	}
+	id := func(p int) string { return idLeaderboard.id(board, p) }
+	return []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		discordgo.Button{Label: tr(lang, "button.previous", nil), Style: discordgo.SecondaryButton, CustomID: id(page - 1),
+			Disabled: page <= 1, Emoji: &discordgo.ComponentEmoji{Name: "◀️"}},
+		discordgo.Button{Label: tr(lang, "button.next", nil), Style: discordgo.SecondaryButton, CustomID: id(page + 1),
+			Disabled: page >= pages, Emoji: &discordgo.ComponentEmoji{Name: "▶️"}},
+	}}}
 }
 
 // statsMessage shows a player's statistics on the server, their rating
