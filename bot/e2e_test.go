@@ -176,8 +176,10 @@ func (tw testWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// ctx bounds one wait of a test for what the bot does: ten seconds,
+// longer under the race detector (fakediscord.Slowdown).
 func (w *world) ctx() context.Context {
-	c, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	c, cancel := context.WithTimeout(context.Background(), fakediscord.Slowdown*10*time.Second)
 	w.t.Cleanup(cancel)
 	return c
 }

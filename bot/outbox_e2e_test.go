@@ -14,13 +14,14 @@ import (
 )
 
 // The refusals of an interaction's answer that the outbox must outlive:
-// a 429 whose wait outlasts Discord's 3-second window (discordgo waits,
-// tries again and hears 10062), and a server error.
+// a 429 whose wait outlasts Discord's 3-second window (the fake's
+// ResponseWindow; discordgo waits, tries again and hears 10062), and a
+// server error.
 var refusedAnswers = []struct {
 	name    string
 	refusal fakediscord.Refusal
 }{
-	{"a 429 with a Retry-After past the window", fakediscord.Refusal{Status: http.StatusTooManyRequests, RetryAfter: 4 * time.Second}},
+	{"a 429 with a Retry-After past the window", fakediscord.Refusal{Status: http.StatusTooManyRequests, RetryAfter: fakediscord.ResponseWindow + time.Second}},
 	{"a 503", fakediscord.Refusal{Status: http.StatusServiceUnavailable}},
 }
 

@@ -117,13 +117,18 @@ func (d puzzleDesk) command(in *interaction, data discordgo.ApplicationCommandIn
 	return d.next(in)
 }
 
-// next opens a puzzle near the player's rating that they have not tried.
+// next opens a puzzle near the player's rating, by the puzzles' ratings
+// as their tries have moved them, that they have not tried.
 func (d puzzleDesk) next(in *interaction) error {
 	p, err := d.b.play.PuzzlerOf(in.ctx, puzzleScope(in), in.user)
 	if err != nil {
 		return err
 	}
-	pz, ok := puzzle.Pick(puzzle.Set(), p.Rating.Rating, p.Tried, fmt.Sprintf("%s %d %s", in.user, p.Rated, p.Current))
+	rated, err := d.b.play.PuzzleRatings(in.ctx)
+	if err != nil {
+		return err
+	}
+	pz, ok := puzzle.Pick(puzzle.Set(), p.Rating.Rating, p.Tried, rated, fmt.Sprintf("%s %d %s", in.user, p.Rated, p.Current))
 	if !ok {
 		return in.tell(tr(in.lang, "puzzle.all_done", nil))
 	}

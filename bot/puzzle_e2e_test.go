@@ -1,8 +1,10 @@
 package bot_test
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -231,4 +233,41 @@ func TestTheDailyPuzzleIsPostedOnceAndCountsItsSolvers(t *testing.T) {
 	w.waitMessage(w.chess.ID, func(m fakediscord.Message) bool {
 		return strings.Contains(m.Content, "🧩 **Puzzle of the day**") && m.ID != post.ID
 	})
+}
+
+// /puzzle goes by the ratings the tries gave the puzzles: when every
+// puzzle but the five easiest-looking ones was found hard (rated 3000 by
+// its tries) and those five were moved to 1500, a new player (1500) gets
+// one of them, never a puzzle whose first rating is 1500.
+func TestPuzzleOpensOneNearestByTheRatingItsTriesGave(t *testing.T) {
+	st := memstore.New()
+	set := slices.SortedFunc(slices.Values(puzzle.Set()), func(a, b puzzle.Puzzle) int { return cmp.Compare(a.Rating, b.Rating) })
+	easiest := map[string]bool{}
+	for _, pz := range set[:5] {
+		easiest[pz.ID] = true
+	}
+	if set[4].Rating > 1300 {
+		t.Fatalf("the fifth easiest shipped puzzle is rated %d: the test needs them far from 1500", set[4].Rating)
+	}
+	err := st.Update(context.Background(), func(tx play.Tx) error {
+		for _, pz := range set {
+			s := play.NewPuzzleStats(pz.ID, pz.Rating)
+			s.Rating.Rating, s.Tries = 3000, 9
+			if easiest[pz.ID] {
+				s.Rating.Rating = play.DefaultRating
+			}
+			if err := tx.PutPuzzleStats(s); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := newWorld(t, st, "en-US")
+	msg := w.command(w.alice, w.chess.ID, "puzzle")
+	if got := w.puzzler(w.guild.ID, w.alice.ID).Current; !msg.Ephemeral() || len(msg.Embeds) != 1 || !easiest[got] {
+		t.Fatalf("/puzzle opened %q (%q), want one of %v", got, msg.Content, easiest)
+	}
 }

@@ -64,7 +64,9 @@ func (b *Bot) leaderboardMessage(ctx context.Context, lang i18n.Lang, guild, boa
 				Disabled: st.Page >= st.Pages, Emoji: &discordgo.ComponentEmoji{Name: "▶️"}},
 		}}}
 	}
-	if scope == scopeServer {
+	// The page on the web is the server's correspondence leaderboard: a
+	// speed's board does not link to it as if it were the same.
+	if scope == scopeServer && speed == play.Correspondence {
 		m.Components = b.withLeaderboardLink(lang, guild, m.Components)
 	}
 	return m, nil

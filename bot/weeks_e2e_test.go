@@ -10,7 +10,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -152,17 +151,18 @@ func TestWhereNoThreadCanBeOpenedTheGameIsPlayedInTheChannel(t *testing.T) {
 func TestTwoAcceptsAtOnceMakeOneGame(t *testing.T) {
 	w := newWorld(t, memstore.New(), "en-US")
 	ch := w.command(w.alice, w.chess.ID, "challenge")
-	var wg sync.WaitGroup
-	ids := make([]string, 2)
-	for i, u := range []fakediscord.User{w.bob, w.carol} {
-		wg.Add(1)
-		go func() { defer wg.Done(); ids[i] = w.srv.Click(u.ID, ch.ID, button(w.t, ch, "accept").CustomID) }()
-	}
-	wg.Wait()
+	// Both clicks reach the bot before it can answer either: neither
+	// sees the challenge taken.
+	ids := w.srv.ClickTogether(ch.ID, button(w.t, ch, "accept").CustomID, w.bob.ID, w.carol.ID)
+	// Each is answered at last: the deferral edited, a refusal followed
+	// up, or refused at once when the other's game was already made.
 	for _, id := range ids {
-		w.srv.WaitFor(w.ctx(), func(c fakediscord.Call) bool {
-			return c.InteractionID == id && (c.Kind == fakediscord.KindResponseEdit || c.Kind == fakediscord.KindFollowup)
-		})
+		if _, err := w.srv.WaitFor(w.ctx(), func(c fakediscord.Call) bool {
+			return c.InteractionID == id && (c.Kind == fakediscord.KindResponseEdit || c.Kind == fakediscord.KindFollowup ||
+				c.Kind == fakediscord.KindResponse && c.ResponseType == discordgo.InteractionResponseChannelMessageWithSource)
+		}); err != nil {
+			t.Fatalf("accept %s was not answered: %v", id, err)
+		}
 	}
 	var games []play.Game
 	for _, u := range []fakediscord.User{w.bob, w.carol} {

@@ -206,8 +206,9 @@ type Web struct {
 	// TrustedProxies are the addresses or networks (CIDR) of the reverse
 	// proxies in front of the listener, whose X-Forwarded-For names the
 	// viewer; from anyone else the header is ignored. Behind a proxy not
-	// named here, every viewer counts as the proxy. Env
-	// ICEAGE_WEB_TRUSTED_PROXIES, comma-separated.
+	// named here, every viewer counts as the proxy. Default: loopback
+	// (127.0.0.0/8, ::1), a proxy on the same machine, whose connections
+	// no one else can make. Env ICEAGE_WEB_TRUSTED_PROXIES, comma-separated.
 	TrustedProxies []string `yaml:"trusted_proxies"`
 }
 
@@ -262,7 +263,7 @@ func Default() Config {
 		Theme:    "classic",
 		Log:      Log{Level: "info", Format: "text"},
 		HTTP:     HTTP{InteractionsConnections: 256},
-		Web:      Web{Connections: 4096, ClientRequests: 32, ClientStreams: 64},
+		Web:      Web{Connections: 4096, ClientRequests: 32, ClientStreams: 64, TrustedProxies: []string{"127.0.0.0/8", "::1"}},
 		Limits:   Limits{OpenChallenges: 5, EngineGames: 3, PostsPerMinute: 8, ChallengeAgainMinutes: 10, AnalyzeSeconds: 60, GIFSeconds: 20, TournamentPlayers: 256},
 	}
 }

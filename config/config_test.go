@@ -228,12 +228,12 @@ func TestUnsafeCombinationsAreRefused(t *testing.T) {
 }
 
 // TestAViewersCapsByDefaultAndFromTheEnvironment: 32 requests and 64
-// event streams a viewer unless set; the proxies named in the
-// environment are read one by one.
+// event streams a viewer unless set, a proxy on loopback trusted; the
+// proxies named in the environment are read one by one.
 func TestAViewersCapsByDefaultAndFromTheEnvironment(t *testing.T) {
 	c, err := Load(filepath.Join(t.TempDir(), "none.yaml"), func(string) string { return "" })
-	if err != nil || c.Web.ClientRequests != 32 || c.Web.ClientStreams != 64 || len(c.Web.TrustedProxies) != 0 {
-		t.Fatalf("by default: %d requests, %d streams, proxies %v, %v; want 32, 64, none", c.Web.ClientRequests, c.Web.ClientStreams, c.Web.TrustedProxies, err)
+	if err != nil || c.Web.ClientRequests != 32 || c.Web.ClientStreams != 64 || strings.Join(c.Web.TrustedProxies, " ") != "127.0.0.0/8 ::1" {
+		t.Fatalf("by default: %d requests, %d streams, proxies %v, %v; want 32, 64, loopback", c.Web.ClientRequests, c.Web.ClientStreams, c.Web.TrustedProxies, err)
 	}
 	c, err = Load(filepath.Join(t.TempDir(), "none.yaml"), env(map[string]string{"ICEAGE_WEB_CLIENT_REQUESTS": "8", "ICEAGE_WEB_CLIENT_STREAMS": "16", "ICEAGE_WEB_TRUSTED_PROXIES": "127.0.0.1,::1"}))
 	if err != nil || c.Web.ClientRequests != 8 || c.Web.ClientStreams != 16 || len(c.Web.TrustedProxies) != 2 {

@@ -76,6 +76,35 @@ func (t *txn) PuzzleStats(id string) (play.PuzzleStats, error) {
 	return s, decode(what, rec, &s)
 }
 
+// TriedPuzzles calls fn for the stats of every puzzle tried, in puzzle
+// id order, all read before fn is called, so that fn may use the
+// transaction.
+func (t *txn) TriedPuzzles(fn func(play.PuzzleStats) error) error {
+	rows, err := t.tx.Query(t.ctx, `SELECT rec FROM puzzle_stats ORDER BY puzzle_id`)
+	if err != nil {
+		return t.check(err, "reading the puzzles' stats")
+	}
+	var all []play.PuzzleStats
+	var rec []byte
+	_, err = pgx.ForEachRow(rows, []any{&rec}, func() error {
+		var s play.PuzzleStats
+		if err := decode("a puzzle's stats", rec, &s); err != nil {
+			return err
+		}
+		all = append(all, s)
+		return nil
+	})
+	if err != nil {
+		return t.check(err, "reading the puzzles' stats")
+	}
+	for _, s := range all {
+		if err := fn(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // DailyPuzzle returns a server's daily puzzle; zero if none.
 func (t *txn) DailyPuzzle(guild string) (play.DailyPuzzle, error) {
 	return getKeyed[play.DailyPuzzle](t, dailyPuzzlesTable, guild, "daily puzzle of server "+guild)

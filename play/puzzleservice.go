@@ -282,6 +282,20 @@ func (s *Service) PuzzleStatsOf(ctx context.Context, id string, first int) (Puzz
 	return st, err
 }
 
+// PuzzleRatings returns the rating of every puzzle tried, by id, as
+// its tries have moved it; a puzzle never tried is not in it.
+func (s *Service) PuzzleRatings(ctx context.Context) (map[string]float64, error) {
+	var out map[string]float64
+	err := s.st.View(ctx, func(tx ReadTx) error {
+		out = map[string]float64{}
+		return tx.TriedPuzzles(func(st PuzzleStats) error {
+			out[st.ID] = st.Rating.Rating
+			return nil
+		})
+	})
+	return out, err
+}
+
 // PuzzleBoard returns the puzzle records of scope with a rated try,
 // highest rating first (then most puzzles rated, then user id), at
 // most limit.

@@ -108,6 +108,9 @@ type ReadTx interface {
 	// PuzzleStats returns a puzzle's rating and counts, or ErrNotFound
 	// for a puzzle never tried.
 	PuzzleStats(id string) (PuzzleStats, error)
+	// TriedPuzzles calls fn for the stats of every puzzle tried, in no
+	// order (an error from fn stops the walk and is returned).
+	TriedPuzzles(fn func(PuzzleStats) error) error
 	// DailyPuzzle returns a server's daily puzzle (zero if none).
 	DailyPuzzle(guild string) (DailyPuzzle, error)
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"testing"
@@ -102,13 +104,41 @@ func TestPickChoosesNearTheRatingAndNothingTried(t *testing.T) {
 	set := []Puzzle{{ID: "a", Rating: 800}, {ID: "b", Rating: 1500}, {ID: "c", Rating: 1520}, {ID: "d", Rating: 2200},
 		{ID: "e", Rating: 1480}, {ID: "f", Rating: 1600}, {ID: "g", Rating: 1400}, {ID: "h", Rating: 600}}
 	for _, salt := range []string{"x", "y", "z", "w"} {
-		pz, ok := Pick(set, 1500, []string{"b"}, salt)
+		pz, ok := Pick(set, 1500, []string{"b"}, nil, salt)
 		if !ok || pz.ID == "b" || pz.Rating < 1400 || pz.Rating > 1600 {
 			t.Fatalf("salt %s: picked %+v, %v", salt, pz, ok)
 		}
 	}
-	if _, ok := Pick(set[:1], 1500, []string{"a"}, "x"); ok {
+	if _, ok := Pick(set[:1], 1500, []string{"a"}, nil, "x"); ok {
 		t.Fatal("picked a puzzle already tried")
+	}
+}
+
+func TestPickGoesByTheRatingTriesGave(t *testing.T) {
+	// First rated 1500, "near" was found hard: its tries took it to 2100.
+	// "far", first rated 2100, was found easy: down to 1490. A 1500 player
+	// gets "far" and the puzzles never tried near 1500, never "near".
+	set := []Puzzle{{ID: "near", Rating: 1500}, {ID: "far", Rating: 2100},
+		{ID: "a", Rating: 1450}, {ID: "b", Rating: 1550}, {ID: "c", Rating: 1560}, {ID: "d", Rating: 1420},
+		{ID: "e", Rating: 1800}, {ID: "f", Rating: 1900}}
+	rated := map[string]float64{"near": 2100, "far": 1490}
+	picked := map[string]bool{}
+	for i := range 200 {
+		pz, ok := Pick(set, 1500, nil, rated, fmt.Sprint(i))
+		if !ok {
+			t.Fatal("nothing picked")
+		}
+		picked[pz.ID] = true
+	}
+	if want := map[string]bool{"far": true, "a": true, "b": true, "c": true, "d": true}; !maps.Equal(picked, want) {
+		t.Fatalf("picked %v, want %v", picked, want)
+	}
+	// Tried puzzles stay out while untried ones remain, wherever they are.
+	for i := range 50 {
+		pz, ok := Pick(set, 1500, []string{"far", "a", "b", "c", "d", "e", "f"}, rated, fmt.Sprint(i))
+		if !ok || pz.ID != "near" {
+			t.Fatalf("picked %+v, %v; want the one left untried", pz, ok)
+		}
 	}
 }
 

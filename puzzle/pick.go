@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"hash/fnv"
 	"io"
+	"math"
 	"slices"
 
 	"github.com/iceagechess/iceage/exercise"
@@ -53,30 +54,33 @@ func (pz *Puzzle) At(ply int) (game.Position, game.Move, error) {
 
 // Pick chooses a puzzle of set for a solver rated rating, not among
 // tried: one of the few nearest in rating, by salt (so that two players
-// of one rating, or one player's next puzzles, differ). ok is false when
-// every puzzle was tried.
-func Pick(set []Puzzle, rating float64, tried []string, salt string) (Puzzle, bool) {
+// of one rating, or one player's next puzzles, differ). A puzzle's
+// rating is the one its tries have given it, in rated by id, or its
+// first rating if it was never tried. ok is false when every puzzle was
+// tried.
+func Pick(set []Puzzle, rating float64, tried []string, rated map[string]float64, salt string) (Puzzle, bool) {
 	skip := make(map[string]bool, len(tried))
 	for _, id := range tried {
 		skip[id] = true
 	}
+	// dist is each candidate's distance in rating, by its index in set.
+	dist := make([]float64, len(set))
 	var near []int
 	for i := range set {
-		if !skip[set[i].ID] {
-			near = append(near, i)
+		if skip[set[i].ID] {
+			continue
 		}
+		r, ok := rated[set[i].ID]
+		if !ok {
+			r = float64(set[i].Rating)
+		}
+		near = append(near, i)
+		dist[i] = math.Abs(r - rating)
 	}
 	if len(near) == 0 {
 		return Puzzle{}, false
 	}
-	dist := func(i int) float64 {
-		d := float64(set[i].Rating) - rating
-		if d < 0 {
-			return -d
-		}
-		return d
-	}
-	slices.SortFunc(near, func(a, b int) int { return cmp.Or(cmp.Compare(dist(a), dist(b)), cmp.Compare(set[a].ID, set[b].ID)) })
+	slices.SortFunc(near, func(a, b int) int { return cmp.Or(cmp.Compare(dist[a], dist[b]), cmp.Compare(set[a].ID, set[b].ID)) })
 	near = near[:min(len(near), pickAmong)]
 	return set[near[hash(salt)%uint64(len(near))]], true
 }

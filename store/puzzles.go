@@ -67,6 +67,33 @@ func (t *txn) PuzzleStats(id string) (play.PuzzleStats, error) {
 	return s, decode(fmt.Sprintf("stats of puzzle %q", id), v, &s)
 }
 
+// TriedPuzzles calls fn for the stats of every puzzle tried, in puzzle
+// id order, all read first so that fn may write.
+func (t *txn) TriedPuzzles(fn func(play.PuzzleStats) error) error {
+	b := t.tx.Bucket(bucketPuzzleStats)
+	if b == nil {
+		return nil
+	}
+	var all []play.PuzzleStats
+	err := b.ForEach(func(k, v []byte) error {
+		var s play.PuzzleStats
+		if err := decode(fmt.Sprintf("stats of puzzle %q", k), v, &s); err != nil {
+			return err
+		}
+		all = append(all, s)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, s := range all {
+		if err := fn(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // DailyPuzzle returns a server's daily puzzle; zero if none.
 func (t *txn) DailyPuzzle(guild string) (play.DailyPuzzle, error) {
 	var d play.DailyPuzzle

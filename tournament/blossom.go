@@ -26,9 +26,6 @@ type arc struct{ to, p int32 }
 type matcher struct {
 	n     int
 	edges []matchEdge
-	// endpoint[p] is the vertex at endpoint p: edge p/2's i when p is
-	// even, its j when odd.
-	endpoint []int32
 	// The arcs of vertex v are adj[adjStart[v]:adjStart[v+1]], in the
 	// order of the edges: one array for all, not a slice per vertex that
 	// grows by doubling.
@@ -174,11 +171,8 @@ func (m *matcher) init() {
 	ne := len(m.edges)
 	// A matcher used before keeps its memory: a round solves hundreds of
 	// matchings of nearly the same size.
-	m.endpoint = grow(m.endpoint, 2*ne)
 	m.adjStart = growZero(m.adjStart, n+1)
-	for k, e := range m.edges {
-		m.endpoint[2*k] = e.i
-		m.endpoint[2*k+1] = e.j
+	for _, e := range m.edges {
 		m.adjStart[e.i+1]++
 		m.adjStart[e.j+1]++
 	}
@@ -231,8 +225,16 @@ func (m *matcher) init() {
 // arcs returns the arcs of vertex v.
 func (m *matcher) arcs(v int) []arc { return m.adj[m.adjStart[v]:m.adjStart[v+1]] }
 
-// end returns the vertex at endpoint p.
-func (m *matcher) end(p int) int { return int(m.endpoint[p]) }
+// end returns the vertex at endpoint p: edge p/2's i when p is even, its
+// j when odd. It is read from the edge, not kept in an array of its own
+// that would add 8 bytes to each of a big round's half million edges.
+func (m *matcher) end(p int) int {
+	e := &m.edges[p>>1]
+	if p&1 == 0 {
+		return int(e.i)
+	}
+	return int(e.j)
+}
 
 // grow returns s with length n, reusing its memory when it can; the
 // values are left to the caller.

@@ -44,8 +44,9 @@ func (x *site) shuffle(tb testing.TB) string {
 // slowest, over every watcher of every move.
 func BenchmarkMoveToWatchers(b *testing.B) {
 	const watchers = 1000
-	needFiles(b, 2*watchers)                                                       // both ends of each connection
-	x := newSite(b, "g1", Options{PerClient: connlimit.Limits{Streams: watchers}}) // all on loopback: one viewer
+	needFiles(b, 2*watchers) // both ends of each connection
+	// Every watcher is on loopback: one viewer, allowed them all.
+	x := newSite(b, "g1", Options{PerClient: connlimit.Limits{Requests: watchers, Streams: watchers}})
 	url := x.srv.URL + x.path() + "/events?after=" + strconv.Itoa(x.g.Revision)
 	tr := &http.Transport{MaxIdleConnsPerHost: -1, DisableKeepAlives: true}
 	client := &http.Client{Transport: tr}
@@ -122,7 +123,7 @@ func BenchmarkWatcherMemory(b *testing.B) {
 	const watchers = 10_000
 	needFiles(b, watchers) // each process holds one end of each connection
 	for range b.N {
-		x := newSite(b, "g1", Options{PerClient: connlimit.Limits{Streams: watchers}})
+		x := newSite(b, "g1", Options{PerClient: connlimit.Limits{Requests: watchers, Streams: watchers}})
 		url := x.srv.URL + x.path() + "/events?after=" + strconv.Itoa(x.g.Revision)
 		before := inUse()
 		child := exec.Command(os.Args[0], "-test.run=^TestHoldWatchers$", "-test.bench=^$")
@@ -194,9 +195,10 @@ func TestHoldWatchers(t *testing.T) {
 	}
 }
 
-// BenchmarkSSEEvent: one watcher's event of a 40-move game's step, for a
+// BenchmarkSSEEvent: one watcher's event of a 40-move game's view, for a
 // correspondence game and for a live one, whose clock's age is written
-// into it for each watcher.
+// into it: shared by the watchers sent it in the same millisecond, and
+// made anew (a millisecond later each time).
 func BenchmarkSSEEvent(b *testing.B) {
 	x := newSite(b, "g1", Options{})
 	if !x.randomMoves(40, 1) {
@@ -210,13 +212,16 @@ func BenchmarkSSEEvent(b *testing.B) {
 	for _, c := range []struct {
 		name  string
 		since time.Time
-	}{{"correspondence", time.Time{}}, {"live", now.Add(-7 * time.Second)}} {
+		tick  time.Duration
+	}{{"correspondence", time.Time{}, 0}, {"live", now.Add(-7 * time.Second), 0}, {"live-new-ms", now.Add(-7 * time.Second), time.Millisecond}} {
 		b.Run(c.name, func(b *testing.B) {
 			m := &madeView{rev: mv.rev, data: mv.data, clockSince: c.since}
 			b.SetBytes(int64(len(m.data)))
 			b.ReportAllocs()
+			at := now
 			for range b.N {
-				_ = sseEvent(41, m, m.data, now)
+				at = at.Add(c.tick)
+				_ = m.frame(0, at)
 			}
 		})
 	}

@@ -197,9 +197,9 @@ func (s *Server) gameEvents(w http.ResponseWriter, r *http.Request) {
 			if mv.rev <= sent {
 				continue
 			}
-			data := mv.json(sent)
+			frame := mv.frame(sent, s.opts.Now())
 			sent = mv.rev
-			if !write(sseEvent(sent, mv, data, s.opts.Now())) {
+			if !write(frame) {
 				return
 			}
 		case <-beat.C:
@@ -215,13 +215,13 @@ func (s *Server) gameEvents(w http.ResponseWriter, r *http.Request) {
 // writeWait is how long one write of an event stream may take.
 const writeWait = 15 * time.Second
 
-// sseEvent is the event of view data (mv's, whole or as a step), stamped
-// at now with its running clock's age.
-func sseEvent(id int, mv *madeView, data []byte, now time.Time) []byte {
+// sseEvent is the event of view data (whole or as a step) at revision
+// id, stamped with its running clock's age (none when age < 0).
+func sseEvent(id int, data []byte, age int64) []byte {
 	b := make([]byte, 0, len(data)+64)
 	b = append(b, "id: "...)
 	b = strconv.AppendInt(b, int64(id), 10)
 	b = append(b, "\nevent: view\ndata: "...)
-	b = mv.appendStamped(b, data, now) // JSON from encoding/json: one line
+	b = appendStamped(b, data, age) // JSON from encoding/json: one line
 	return append(b, "\n\n"...)
 }

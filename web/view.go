@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/iceagechess/iceage/game"
@@ -243,14 +244,16 @@ func nameIn(g *play.Game, user string, lang i18n.Lang) string {
 // to those the watchers have), which is what a watcher that saw that
 // revision is sent.
 type views struct {
-	s     *Server
-	mu    sync.Mutex
+	s *Server
+	// mu is read-locked by every watcher of a revision whose views are
+	// made, which is most of them: they do not wait for each other.
+	mu    sync.RWMutex
 	games map[uint64]*gameViews
 }
 
 type gameViews struct {
 	rev    int
-	used   time.Time // last asked for, for the eviction of the least used
+	used   atomic.Int64 // last asked for (Unix ns), for the eviction of the least used
 	byLang map[i18n.Lang]*madeView
 	// prev are the views of the revision before, while this one's are
 	// made from them.
@@ -271,6 +274,8 @@ type madeView struct {
 	// clockSince is when the running clock's turn began; zero when no
 	// clock runs.
 	clockSince time.Time
+	// frames are the event-stream frames last made, whole and as a step.
+	frames [2]atomic.Pointer[sharedFrame]
 }
 
 // stamped is data (the view, or its step) as sent at now: with the
@@ -279,31 +284,56 @@ type madeView struct {
 // It is added as the object's first field, the view itself being made
 // once for every watcher.
 func (mv *madeView) stamped(data []byte, now time.Time) []byte {
-	if mv.clockSince.IsZero() {
+	age := mv.age(now)
+	if age < 0 {
 		return data
 	}
-	return mv.appendStamped(make([]byte, 0, len(data)+32), data, now)
+	return appendStamped(make([]byte, 0, len(data)+32), data, age)
 }
 
-// appendStamped appends data, stamped as stamped says, to b.
-func (mv *madeView) appendStamped(b, data []byte, now time.Time) []byte {
-	if mv.clockSince.IsZero() || len(data) < 2 || data[0] != '{' {
+// age is the milliseconds the running clock has run at now, or -1 when
+// none runs.
+func (mv *madeView) age(now time.Time) int64 {
+	if mv.clockSince.IsZero() {
+		return -1
+	}
+	return max(now.Sub(mv.clockSince).Milliseconds(), 0)
+}
+
+// appendStamped appends data to b with the clock's age as its first
+// field (none when age < 0).
+func appendStamped(b, data []byte, age int64) []byte {
+	if age < 0 || len(data) < 2 || data[0] != '{' {
 		return append(b, data...)
 	}
-	age := max(now.Sub(mv.clockSince).Milliseconds(), 0)
 	b = append(b, `{"clockAge":`...)
 	b = strconv.AppendInt(b, age, 10)
 	b = append(b, ',')
 	return append(b, data[1:]...)
 }
 
-// json returns the view for a watcher that has revision seen: a step
-// from it when there is one, else the whole view.
-func (mv *madeView) json(seen int) []byte {
+// frame is the server-sent event of mv for a watcher that has revision
+// seen, stamped at now. Every watcher sent the same frame in the same
+// millisecond of the clock's age shares one, made by the first of them:
+// a move's thousand watchers cost a few frames, not a thousand.
+func (mv *madeView) frame(seen int, now time.Time) []byte {
+	data, k := mv.data, 0
 	if mv.step != nil && seen == mv.prevRev {
-		return mv.step
+		data, k = mv.step, 1
 	}
-	return mv.data
+	age := mv.age(now)
+	if f := mv.frames[k].Load(); f != nil && f.age == age {
+		return f.b
+	}
+	b := sseEvent(mv.rev, data, age)
+	mv.frames[k].Store(&sharedFrame{age: age, b: b})
+	return b
+}
+
+// sharedFrame is a frame and the clock's age it was stamped with.
+type sharedFrame struct {
+	age int64
+	b   []byte
 }
 
 // maxViewedGames bounds the games whose views are kept (each holds its
@@ -316,6 +346,15 @@ func newViews(s *Server) *views { return &views{s: s, games: map[uint64]*gameVie
 // get returns game id's view in lang at revision rev or later, reading
 // the game once for every watcher of the revision.
 func (vs *views) get(ctx context.Context, id uint64, rev int, lang i18n.Lang) (*madeView, error) {
+	vs.mu.RLock()
+	if gv := vs.games[id]; gv != nil && gv.rev >= rev {
+		if mv := gv.byLang[lang]; mv != nil {
+			vs.mu.RUnlock()
+			gv.used.Store(time.Now().UnixNano())
+			return vs.made(ctx, id, lang, gv, mv)
+		}
+	}
+	vs.mu.RUnlock()
 	vs.mu.Lock()
 	gv := vs.games[id]
 	if gv == nil || gv.rev < rev {
@@ -328,7 +367,7 @@ func (vs *views) get(ctx context.Context, id uint64, rev int, lang i18n.Lang) (*
 		gv = &gameViews{rev: rev, byLang: map[i18n.Lang]*madeView{}, prev: gv}
 		vs.games[id] = gv
 	}
-	gv.used = time.Now()
+	gv.used.Store(time.Now().UnixNano())
 	mv := gv.byLang[lang]
 	if mv == nil {
 		mv = &madeView{}
@@ -338,6 +377,11 @@ func (vs *views) get(ctx context.Context, id uint64, rev int, lang i18n.Lang) (*
 		gv.byLang[lang] = mv
 	}
 	vs.mu.Unlock()
+	return vs.made(ctx, id, lang, gv, mv)
+}
+
+// made returns mv of gv once made, by the first to ask.
+func (vs *views) made(ctx context.Context, id uint64, lang i18n.Lang, gv *gameViews, mv *madeView) (*madeView, error) {
 	mv.once.Do(func() { vs.make(ctx, id, lang, mv) })
 	if mv.err != nil {
 		vs.mu.Lock()
@@ -353,10 +397,10 @@ func (vs *views) get(ctx context.Context, id uint64, rev int, lang i18n.Lang) (*
 // evict drops the game asked for least lately; views.mu is held.
 func (vs *views) evict() {
 	var oldest uint64
-	var at time.Time
+	var at int64
 	for id, gv := range vs.games {
-		if at.IsZero() || gv.used.Before(at) {
-			oldest, at = id, gv.used
+		if used := gv.used.Load(); at == 0 || used < at {
+			oldest, at = id, used
 		}
 	}
 	delete(vs.games, oldest)

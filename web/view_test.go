@@ -228,6 +228,32 @@ func TestALiveGameShowsTheRatingsOfItsSpeed(t *testing.T) {
 	}
 }
 
+// TestWatchersShareAFrameInTheSameMillisecond: the event a watcher is
+// sent is the step or the whole view as it has seen, stamped with the
+// clock's age when sent, one frame shared by all sent it in the same
+// millisecond of that age.
+func TestWatchersShareAFrameInTheSameMillisecond(t *testing.T) {
+	mv := &madeView{rev: 5, data: []byte(`{"rev":5}`), step: []byte(`{"rev":5,"base":1}`), prevRev: 4, clockSince: t0}
+	at := func(ms float64) time.Time { return t0.Add(time.Duration(ms * float64(time.Millisecond))) }
+	a, b := mv.frame(4, at(1500.1)), mv.frame(4, at(1500.9))
+	if want := "id: 5\nevent: view\ndata: {\"clockAge\":1500,\"rev\":5,\"base\":1}\n\n"; string(a) != want {
+		t.Fatalf("the step's frame %q, want %q", a, want)
+	}
+	if &a[0] != &b[0] {
+		t.Error("two watchers in one millisecond got frames of their own")
+	}
+	if c := mv.frame(4, at(1501)); string(c) != "id: 5\nevent: view\ndata: {\"clockAge\":1501,\"rev\":5,\"base\":1}\n\n" {
+		t.Errorf("a millisecond later: %q", c)
+	}
+	if w := mv.frame(3, at(1501)); string(w) != "id: 5\nevent: view\ndata: {\"clockAge\":1501,\"rev\":5}\n\n" {
+		t.Errorf("for a watcher further behind: %q", w)
+	}
+	still := &madeView{rev: 2, data: []byte(`{"rev":2}`)}
+	if f := still.frame(0, at(9)); string(f) != "id: 2\nevent: view\ndata: {\"rev\":2}\n\n" || &f[0] != &still.frame(1, at(99))[0] {
+		t.Errorf("without a running clock: %q, not shared", f)
+	}
+}
+
 // A seat without a name is called by its colour, and the line of its
 // draw offer agrees with it; a named one's reads as before.
 func TestADrawOfferOfASideCalledByItsColourAgrees(t *testing.T) {

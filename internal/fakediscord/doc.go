@@ -54,7 +54,9 @@
 // error, which discordgo returns as *discordgo.RESTError: a thread in a
 // channel with NoThreads (403, 50013), a message to a user with DMsClosed
 // (403, 50007) or NoMutualGuild (403, 50278), a second callback for an interaction (400, 40060), a first
-// callback later than SetResponseDeadline allows (404, 10062), a follow-up
+// callback later than SetResponseDeadline allows (404, 10062: after
+// ResponseWindow by default, Discord's 3 seconds, scaled by Slowdown under
+// the race detector), a follow-up
 // before the callback, an empty or oversized message, duplicate or
 // malformed components, invalid command names, descriptions, locales or
 // option order, a message over Discord's text limits (content 2,000
@@ -162,7 +164,7 @@
 // constant, say RouteThreads), or only those whose path names a given
 // channel or interaction, with a 429 and its Retry-After in seconds, a
 // 5xx, or any Error; RefuseCallback does so for one interaction's
-// callback, so that a 429 whose wait outlasts the 3-second window shows
+// callback, so that a 429 whose wait outlasts the response window shows
 // what discordgo does (it sleeps, retries, and gets 10062). A refusal
 // AfterServing does what was asked and then answers the error, as when
 // Discord's answer is lost: the bot retries something already done.

@@ -100,7 +100,7 @@ func TestRefusedCallback(t *testing.T) {
 	if len(calls) != 2 || calls[0].Refused == nil || calls[0].Refused.Status != 429 || calls[1].Err == nil || calls[1].Err.Code != 10062 {
 		t.Errorf("the callbacks %v, want a 429 then 10062", calls)
 	}
-	w.srv.SetResponseDeadline(3 * time.Second)
+	w.srv.SetResponseDeadline(fakediscord.ResponseWindow)
 
 	// Without discordgo's retry, the bot sees the 429 and its wait.
 	i = w.interaction(t, w.srv.Command(w.alice.ID, w.chess.ID, "board"))

@@ -140,6 +140,20 @@ func (s *Server) Click(userID, messageID, customID string) string {
 	return s.component(userID, messageID, customID, nil, false)
 }
 
+// ClickTogether dispatches a click of each user on the same button at
+// the same moment, as when two people click before Discord has shown
+// either the bot's answer: every click is sent before the bot can change
+// the message. It returns the interactions' ids, in the users' order.
+func (s *Server) ClickTogether(messageID, customID string, userIDs ...string) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ids := make([]string, len(userIDs))
+	for i, u := range userIDs {
+		ids[i] = s.componentLocked(u, messageID, customID, nil, false)
+	}
+	return ids
+}
+
 // Select dispatches a user's choice in a select menu of a message the bot
 // sent.
 func (s *Server) Select(userID, messageID, customID string, values ...string) string {
@@ -178,6 +192,10 @@ func (s *Server) forged(userID, messageID string, data map[string]any) string {
 func (s *Server) component(userID, messageID, customID string, values []string, selecting bool) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.componentLocked(userID, messageID, customID, values, selecting)
+}
+
+func (s *Server) componentLocked(userID, messageID, customID string, values []string, selecting bool) string {
 	m := s.messages[messageID]
 	if m == nil {
 		s.tb.Errorf("fakediscord: click on %q: no message %q", customID, messageID)

@@ -192,7 +192,7 @@ func New(tb testing.TB) *Server {
 		token:        "fake." + rand.Text(),
 		appID:        newID(),
 		changed:      make(chan struct{}),
-		deadline:     3 * time.Second,
+		deadline:     ResponseWindow,
 		guilds:       map[string]*Guild{},
 		channels:     map[string]*Channel{},
 		users:        map[string]*User{},
@@ -231,9 +231,15 @@ func (s *Server) AppID() string { return s.appID }
 // Bot is the bot's user, as READY tells it.
 func (s *Server) Bot() User { return s.bot }
 
+// ResponseWindow is how long after its dispatch an interaction may still
+// get its first callback by default: Discord's 3 seconds, times Slowdown,
+// since a bot slowed by the race detector is not late in production.
+const ResponseWindow = Slowdown * 3 * time.Second
+
 // SetResponseDeadline sets how long after its dispatch an interaction may
-// still get its first callback: 3 seconds by default, as on Discord; zero
-// for no limit. A late callback answers 404 Unknown interaction (10062).
+// still get its first callback: ResponseWindow by default, as on Discord;
+// zero for no limit. A late callback answers 404 Unknown interaction
+// (10062).
 func (s *Server) SetResponseDeadline(d time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

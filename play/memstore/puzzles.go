@@ -74,6 +74,22 @@ func (t *memTx) PuzzleStats(id string) (play.PuzzleStats, error) {
 	return play.PuzzleStats{}, notFound("puzzle %q was never tried", id)
 }
 
+func (t *memTx) TriedPuzzles(fn func(play.PuzzleStats) error) error {
+	seen := map[string]bool{}
+	for _, src := range []map[string]play.PuzzleStats{t.pz.stats, t.m.pz.stats} {
+		for _, id := range slices.Sorted(maps.Keys(src)) {
+			if seen[id] {
+				continue
+			}
+			seen[id] = true
+			if err := fn(src[id]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 func (t *memTx) DailyPuzzle(guild string) (play.DailyPuzzle, error) {
 	if d, ok := t.pz.daily[guild]; ok {
 		return cloneDaily(d), nil

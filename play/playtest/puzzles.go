@@ -22,7 +22,7 @@ func runPuzzleSuite(t *testing.T, open func(t *testing.T) play.Storage) {
 		c := play.NewPuzzler("", "u1")
 		err := st.Update(ctx, func(tx play.Tx) error {
 			return errors.Join(tx.PutPuzzler(a), tx.PutPuzzler(b), tx.PutPuzzler(c),
-				tx.PutPuzzleStats(play.NewPuzzleStats("abc123", 1234)),
+				tx.PutPuzzleStats(play.NewPuzzleStats("abc123", 1234)), tx.PutPuzzleStats(play.NewPuzzleStats("abc124", 1700)),
 				tx.PutDailyPuzzle(play.DailyPuzzle{Guild: "g1", Channel: "c1", Hour: 7, Day: "2026-12-01", Puzzle: "abc123", Message: "m1", Solvers: []string{"u1"}}))
 		})
 		if err != nil {
@@ -46,6 +46,10 @@ func runPuzzleSuite(t *testing.T, open func(t *testing.T) play.Storage) {
 			}
 			if _, err := tx.PuzzleStats("never"); !errors.Is(err, play.ErrNotFound) {
 				return fmt.Errorf("a puzzle never tried: %v", err)
+			}
+			tried := map[string]float64{}
+			if err := tx.TriedPuzzles(func(s play.PuzzleStats) error { tried[s.ID] = s.Rating.Rating; return nil }); err != nil || fmt.Sprint(tried) != "map[abc123:1234 abc124:1700]" {
+				return fmt.Errorf("the puzzles tried: %v, %v", tried, err)
 			}
 			d, err := tx.DailyPuzzle("g1")
 			if err != nil || d.Channel != "c1" || d.Hour != 7 || d.Message != "m1" || fmt.Sprint(d.Solvers) != "[u1]" {

@@ -195,3 +195,43 @@ func BenchmarkGameMemory(b *testing.B) {
 	}
 	b.ReportMetric(per, "bytes/game")
 }
+
+// BenchmarkResumeFromTheRecord measures a watcher who resumes 100
+// revisions back on a hub that never followed the game (a restart,
+// another process), in a game of up to 160 plies: the hub reads the game,
+// makes the 100 events its record tells, once, and sends them. What
+// a second watcher resuming there costs is the Subscribe of one who
+// resumes from the events kept.
+func BenchmarkResumeFromTheRecord(b *testing.B) {
+	st := inProcess[0].open(b)
+	tb := newTable(b, st, "c1")
+	for tb.g.Ply() < 160 && !tb.g.Over() {
+		tb.moveOn()
+	}
+	if tb.g.Revision < 102 {
+		b.Fatalf("the game ended at revision %d", tb.g.Revision)
+	}
+	// Beside it, what such a watcher got before the record kept each
+	// move's revision, and one who starts still gets: a Sync.
+	for _, c := range []struct {
+		name          string
+		after, events int
+	}{{"record", tb.g.Revision - 100, 100}, {"sync", 0, 1}} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				h, err := stream.New(st, stream.Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				w, err := h.Subscribe(ctx, tb.g.ID, c.after)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if n := len(w.Events()); n != c.events {
+					b.Fatalf("%d events, want %d", n, c.events)
+				}
+				h.Close()
+			}
+		})
+	}
+}

@@ -77,8 +77,13 @@
 // stays missing for Options.GapWait. A write that changes no revision
 // makes a notice when it moved the game to another channel (Rehomed) or
 // reminded the player to move (Reminded), sent to the watchers of the
-// moment and not kept for those who resume (a notice told by a process
-// whose commit raced a new revision's may be lost); other such writes —
+// moment — on PostgreSQL, every process's, as every write of a game is
+// notified to all (a record too large to travel with its notification
+// is read) — and not kept for those who resume: the record keeps the
+// channel and the reminders as they are now, not when they came (a
+// notice told by a process whose commit raced a new revision's may be
+// lost, and one that came while the game went unwatched, or the
+// listening connection was broken, is not told); other such writes —
 // conditional moves queued, which are private, a vacation — make none. A
 // conditional reply that took effect is the second move of its act's
 // Moved event, marked Reply.

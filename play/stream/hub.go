@@ -332,7 +332,9 @@ func (f *follow) catchUp(w *Watch) {
 	case behind <= 0:
 	case len(f.hist) > 0 && f.hist[0].Revision <= w.after+1:
 		missed = f.hist[w.after+1-f.hist[0].Revision:]
-	case f.fromRecord() && f.hist[0].Revision <= w.after+1:
+	case w.after > 0 && f.fromRecord() && f.hist[0].Revision <= w.after+1:
+		// A watcher that starts (0) gets a Sync: the events the record
+		// tells are made only for one that resumes.
 		missed = f.hist[w.after+1-f.hist[0].Revision:]
 	default:
 		if f.syncEv == nil {
@@ -552,9 +554,20 @@ func (f *follow) apply(c play.Committed) {
 	case c.Revision > f.at.game.Revision:
 		f.pending[c.Revision] = c
 		f.drain()
-	case c.Revision == f.at.game.Revision && len(f.pending) == 0 && c.Record != nil:
+	case c.Revision == f.at.game.Revision && len(f.pending) == 0:
 		var g play.Game
-		if err := play.DecodeRecord(c.Record, &g); err != nil {
+		if c.Record == nil {
+			// Too large to travel with PostgreSQL's notification: read.
+			var err error
+			if g, err = f.read(); err != nil {
+				f.h.opts.Logger.Warn("stream: reading a game", "game", f.id, "err", err)
+				return
+			}
+			if g.Revision != c.Revision {
+				f.advance(g)
+				return
+			}
+		} else if err := play.DecodeRecord(c.Record, &g); err != nil {
 			f.h.opts.Logger.Warn("stream: a game's record", "game", f.id, "revision", c.Revision, "err", err)
 			return
 		}

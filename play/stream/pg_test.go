@@ -2,6 +2,8 @@ package stream_test
 
 import (
 	"errors"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -143,5 +145,59 @@ func waitListening(t testing.TB, st play.Storage, hubs ...*stream.Hub) {
 	for _, w := range ws {
 		collect(t, w, probe.g.Revision)
 		w.Close()
+	}
+}
+
+// On PostgreSQL the notices — a game moved to another channel, a
+// reminder — reach the watchers of every process, as each write of a
+// game is notified to all: with its record, or, when the record is too
+// large for a notification, without it, and the hub reads the game.
+func TestNoticesReachTheWatchersOfEveryProcessOnPostgreSQL(t *testing.T) {
+	st := openPG(t, 2)
+	hubs := []*stream.Hub{newHub(t, st[0], stream.Options{}), newHub(t, st[1], stream.Options{})}
+	waitListening(t, st[0], hubs...)
+	svc := play.New(st[0], play.Options{})
+	for _, c := range []struct {
+		name  string
+		white play.Seat
+	}{
+		{"a record that travels in its notification", ann},
+		// A name no front end gives: only to make the record too large
+		// for a notification.
+		{"a record too large for a notification", play.Seat{ID: ann.ID, Name: strings.Repeat("Ann", 4000)}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			channel := "c-" + strconv.Itoa(len(c.white.Name))
+			res, err := svc.Start(ctx, play.NewGame{Guild: "g1", Channel: channel, White: c.white, Black: bob, DaysPerMove: 3, At: t0})
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := res.Game
+			var ws []*stream.Watch
+			for _, h := range hubs {
+				w, err := h.Subscribe(ctx, g.ID, g.Revision)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ws = append(ws, w)
+			}
+			if _, err := svc.Rehome(ctx, g.ID, channel, channel+"-2"); err != nil {
+				t.Fatal(err)
+			}
+			for i, w := range ws {
+				if ev := next(t, w); ev.Kind != stream.Rehomed || ev.Channel != channel+"-2" || ev.Revision != g.Revision {
+					t.Fatalf("process %d after the move to another channel: %v at %d, channel %q", i, ev.Kind, ev.Revision, ev.Channel)
+				}
+			}
+			rem, err := svc.Remind(ctx, g.ID, g.Deadline.Add(-24*time.Hour))
+			if err != nil || rem.Hours != 24 {
+				t.Fatalf("reminder %+v, %v", rem, err)
+			}
+			for i, w := range ws {
+				if ev := next(t, w); ev.Kind != stream.Reminded || ev.By != ann.ID || ev.Hours != 24 || ev.Revision != g.Revision {
+					t.Fatalf("process %d after the reminder: %v by %q, %d hours, at %d", i, ev.Kind, ev.By, ev.Hours, ev.Revision)
+				}
+			}
+		})
 	}
 }
