@@ -35,7 +35,6 @@ func runFirstWriteSuite(t *testing.T, open func(t *testing.T) play.Storage) {
 			} else if err != nil {
 				return err
 			}
-			fmt.Println("read", i, p.Rated, err)
 			p.Rated++
 			p.Tried = append(p.Tried, fmt.Sprintf("p%d", i))
 			return tx.PutPuzzler(p)
@@ -134,7 +133,6 @@ func runFirstWriteSuite(t *testing.T, open func(t *testing.T) play.Storage) {
 				select {
 				case <-met:
 				case <-time.After(250 * time.Millisecond):
-					t.Log("timed out")
 				}
 			}
 			// Readers at once first, so that a storage with a pool of
