@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -55,18 +56,15 @@ func writeTo(name string, stdout io.Writer, write func(io.Writer) error) error {
 		return write(stdout)
 	}
 	tmp := name + ".tmp"
-	f, err := os.Create(tmp)
+	f, err := os.Create(tmp) // #nosec G304 -- beside the file the operator named on the command line
 	if err != nil {
 		return err
 	}
 	if err := write(f); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return err
+		return errors.Join(err, f.Close(), os.Remove(tmp))
 	}
 	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return err
+		return errors.Join(err, os.Remove(tmp))
 	}
 	return os.Rename(tmp, name)
 }
@@ -117,7 +115,7 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) int {
 			sources = append(sources, found...)
 		}
 	}
-	if err := os.MkdirAll(*dir, 0o755); err != nil {
+	if err := os.MkdirAll(*dir, 0o750); err != nil {
 		fmt.Fprintln(stderr, "puzzles generate:", err)
 		return 1
 	}
@@ -148,7 +146,7 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		found, err := puzzle.Read(f)
-		f.Close()
+		err = errors.Join(err, f.Close())
 		if err != nil {
 			fmt.Fprintln(stderr, "puzzles generate:", checkpoint(src)+":", err)
 			return 1
@@ -167,7 +165,7 @@ func runPuzzlesGenerate(args []string, stdout, stderr io.Writer) int {
 
 // pgnSources reads the games of a PGN file, one source each.
 func pgnSources(name string) ([]puzzle.Source, error) {
-	data, err := os.ReadFile(name)
+	data, err := os.ReadFile(name) // #nosec G304 -- a PGN file the operator named on the command line
 	if err != nil {
 		return nil, err
 	}

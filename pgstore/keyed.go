@@ -31,27 +31,38 @@ func getKeyed[T any](t *txn, k keyed, key, what string) (T, error) {
 	if !validID(key) {
 		return v, nil
 	}
-	var rec []byte
 	// #nosec G202 -- table and column are the package's names (keyed), never input
 	read := `SELECT rec FROM ` + k.table + ` WHERE ` + k.column + ` = $1` + t.locking()
-	err := t.tx.QueryRow(t.ctx, read, key).Scan(&rec)
-	if errors.Is(err, pgx.ErrNoRows) && t.writable {
-		// FOR UPDATE locks no row that is not there: two transactions
-		// that both find none would both insert, and the second's
-		// record would lose the first's. A lock on the key orders them,
-		// and the second reads the first's row once it committed.
-		if _, err := t.tx.Exec(t.ctx, `SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))`, k.table, key); err != nil {
-			return v, t.check(err, "locking the %s", what)
-		}
-		err = t.tx.QueryRow(t.ctx, read, key).Scan(&rec)
-	}
-	if errors.Is(err, pgx.ErrNoRows) {
-		return v, nil
-	}
-	if err != nil {
-		return v, t.check(err, "reading the %s", what)
+	rec, found, err := t.readRecord(k.table, key, what, read, key)
+	if err != nil || !found {
+		return v, err
 	}
 	return v, decode(what, rec, &v)
+}
+
+// readRecord reads the one record that read (a query by key, ending in
+// t.locking()) finds with args, what naming it in errors; found is false
+// when there is none. Every record a read-write transaction reads to
+// update is read here: FOR UPDATE locks no row that is not there, so two
+// transactions that both found none would both insert, and the second's
+// record would lose the first's (two first tries of one puzzle at once
+// counted once). A lock on table and key orders them instead, and the
+// second reads the first's row once it committed.
+func (t *txn) readRecord(table, key, what, read string, args ...any) (rec []byte, found bool, err error) {
+	err = t.tx.QueryRow(t.ctx, read, args...).Scan(&rec)
+	if errors.Is(err, pgx.ErrNoRows) && t.writable {
+		if _, err := t.tx.Exec(t.ctx, `SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))`, table, key); err != nil {
+			return nil, false, t.check(err, "locking the %s", what)
+		}
+		err = t.tx.QueryRow(t.ctx, read, args...).Scan(&rec)
+	}
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, t.check(err, "reading the %s", what)
+	}
+	return rec, true, nil
 }
 
 // putKeyed writes v as the record kept under key, what naming it in

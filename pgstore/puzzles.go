@@ -1,7 +1,6 @@
 package pgstore
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
@@ -16,15 +15,16 @@ func (t *txn) Puzzler(scope, user string) (play.Puzzler, error) {
 	if !validID(user) || checkScope(scope) != nil {
 		return p, notFound
 	}
-	var rec []byte
-	err := t.tx.QueryRow(t.ctx, `SELECT rec FROM puzzlers WHERE scope = $1 AND user_id = $2`+t.locking(), scope, user).Scan(&rec)
-	if errors.Is(err, pgx.ErrNoRows) {
+	what := fmt.Sprintf("puzzle record of %s in scope %q", user, scope)
+	rec, found, err := t.readRecord("puzzlers", scope+" "+user, what,
+		`SELECT rec FROM puzzlers WHERE scope = $1 AND user_id = $2`+t.locking(), scope, user)
+	if err != nil {
+		return p, err
+	}
+	if !found {
 		return p, notFound
 	}
-	if err != nil {
-		return p, t.check(err, "reading the puzzle record of %s in scope %q", user, scope)
-	}
-	return p, decode(fmt.Sprintf("puzzle record of %s in scope %q", user, scope), rec, &p)
+	return p, decode(what, rec, &p)
 }
 
 // Puzzlers calls fn for every puzzle record of scope, in user id order,
@@ -65,15 +65,15 @@ func (t *txn) PuzzleStats(id string) (play.PuzzleStats, error) {
 	if !validID(id) {
 		return s, notFound
 	}
-	var rec []byte
-	err := t.tx.QueryRow(t.ctx, `SELECT rec FROM puzzle_stats WHERE puzzle_id = $1`+t.locking(), id).Scan(&rec)
-	if errors.Is(err, pgx.ErrNoRows) {
+	what := fmt.Sprintf("stats of puzzle %q", id)
+	rec, found, err := t.readRecord("puzzle_stats", id, what, `SELECT rec FROM puzzle_stats WHERE puzzle_id = $1`+t.locking(), id)
+	if err != nil {
+		return s, err
+	}
+	if !found {
 		return s, notFound
 	}
-	if err != nil {
-		return s, t.check(err, "reading the stats of puzzle %q", id)
-	}
-	return s, decode(fmt.Sprintf("stats of puzzle %q", id), rec, &s)
+	return s, decode(what, rec, &s)
 }
 
 // TriedPuzzles calls fn for the stats of every puzzle tried, in puzzle

@@ -1,38 +1,23 @@
 package pgstore
 
 import (
-	"errors"
 	"fmt"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/iceagechess/iceage/play"
 )
 
-// Recent returns what the user did lately; zero if nothing. In a
-// read-write transaction the user's row is made if missing, then locked
-// until the commit: FOR UPDATE alone locks no row that is not there, and
-// two processes would then count the same user's challenges at once,
-// each without the other's.
+// Recent returns what the user did lately; zero if nothing.
 func (t *txn) Recent(user string) (play.Recent, error) {
 	var r play.Recent
 	if !validID(user) {
 		return r, nil
 	}
-	if t.writable {
-		if _, err := t.tx.Exec(t.ctx, `INSERT INTO recent (user_id, rec) VALUES ($1, '{}') ON CONFLICT (user_id) DO NOTHING`, user); err != nil {
-			return r, t.check(err, "making the recent acts of %s", user)
-		}
+	what := "recent acts of " + user
+	rec, found, err := t.readRecord("recent", user, what, `SELECT rec FROM recent WHERE user_id = $1`+t.locking(), user)
+	if err != nil || !found {
+		return r, err
 	}
-	var rec []byte
-	err := t.tx.QueryRow(t.ctx, `SELECT rec FROM recent WHERE user_id = $1`+t.locking(), user).Scan(&rec)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return r, nil
-	}
-	if err != nil {
-		return r, t.check(err, "reading the recent acts of %s", user)
-	}
-	return r, decode("recent acts of "+user, rec, &r)
+	return r, decode(what, rec, &r)
 }
 
 // PutRecent replaces what the user did lately; an empty Recent is deleted.

@@ -1,7 +1,6 @@
 package pgstore
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
@@ -94,15 +93,16 @@ func (t *txn) Player(scope, user string) (play.Player, error) {
 	if !validID(user) || checkScope(scope) != nil {
 		return p, fmt.Errorf("%w: user %s has no record in scope %q", play.ErrNotFound, user, scope)
 	}
-	var rec []byte
-	err := t.tx.QueryRow(t.ctx, `SELECT rec FROM players WHERE scope = $1 AND user_id = $2`+t.locking(), scope, user).Scan(&rec)
-	if errors.Is(err, pgx.ErrNoRows) {
+	what := fmt.Sprintf("player %s in scope %q", user, scope)
+	rec, found, err := t.readRecord("players", scope+" "+user, what,
+		`SELECT rec FROM players WHERE scope = $1 AND user_id = $2`+t.locking(), scope, user)
+	if err != nil {
+		return p, err
+	}
+	if !found {
 		return p, fmt.Errorf("%w: user %s has no record in scope %q", play.ErrNotFound, user, scope)
 	}
-	if err != nil {
-		return p, t.check(err, "reading player %s in scope %q", user, scope)
-	}
-	return p, decode(fmt.Sprintf("player %s in scope %q", user, scope), rec, &p)
+	return p, decode(what, rec, &p)
 }
 
 // Players calls fn for every player record of scope, in user id order.
@@ -276,15 +276,12 @@ func (t *txn) Stats(scope string) (play.Stats, error) {
 	if checkScope(scope) != nil {
 		return st, nil
 	}
-	var rec []byte
-	err := t.tx.QueryRow(t.ctx, `SELECT rec FROM stats WHERE scope = $1`+t.locking(), scope).Scan(&rec)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return st, nil
+	what := fmt.Sprintf("stats of %q", scope)
+	rec, found, err := t.readRecord("stats", scope, what, `SELECT rec FROM stats WHERE scope = $1`+t.locking(), scope)
+	if err != nil || !found {
+		return st, err
 	}
-	if err != nil {
-		return st, t.check(err, "reading the stats of %q", scope)
-	}
-	return st, decode(fmt.Sprintf("stats of %q", scope), rec, &st)
+	return st, decode(what, rec, &st)
 }
 
 // PutStats writes the counts of s.Scope.

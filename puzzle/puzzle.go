@@ -172,9 +172,9 @@ func Reaches(p *game.Position, m game.Move, goal Goal) bool {
 // digits from a hash, the same on every run.
 func ID(fen string, moves []string) string {
 	h := fnv.New64a()
-	io.WriteString(h, fen)
+	_, _ = io.WriteString(h, fen) // a hash's Write never fails
 	for _, m := range moves {
-		io.WriteString(h, " "+m)
+		_, _ = io.WriteString(h, " "+m) // a hash's Write never fails
 	}
 	s := strconv.FormatUint(h.Sum64(), 36)
 	for len(s) < 6 {

@@ -700,6 +700,7 @@ func RunStorageSuite(t *testing.T, open func(t *testing.T) play.Storage) {
 	t.Run("puzzles", func(t *testing.T) { runPuzzleSuite(t, open) })
 	t.Run("live clocks", func(t *testing.T) { runClockSuite(t, open) })
 	t.Run("lessons", func(t *testing.T) { runLessonsSuite(t, open) })
+	t.Run("first writes at once", func(t *testing.T) { runFirstWriteSuite(t, open) })
 }
 
 func ids(gs []play.Game) []uint64 {
