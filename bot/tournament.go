@@ -683,16 +683,16 @@ func standingsTable(lang i18n.Lang, t *tournament.Tournament) (render.Table, []t
 		if t.Members[s.Player].Withdrawn {
 			name = tr(lang, "tournament.withdrawn", map[string]any{"Player": name})
 		}
-		row := []string{strconv.Itoa(s.Rank), name, points(lang, int(s.Score), 2)}
+		row := []string{strconv.Itoa(s.Rank), name, i18n.Points(lang, int(s.Score), 2)}
 		for _, tb := range order {
 			v := s.Value(tb)
 			switch tb {
 			case tournament.SonnebornBerger:
-				row = append(row, points(lang, v, 4))
+				row = append(row, i18n.Points(lang, v, 4))
 			case tournament.Wins:
 				row = append(row, strconv.Itoa(v))
 			default:
-				row = append(row, points(lang, v, 2))
+				row = append(row, i18n.Points(lang, v, 2))
 			}
 		}
 		if live {
@@ -722,19 +722,6 @@ func standingsLegend(lang i18n.Lang, t *tournament.Tournament) string {
 		parts = append(parts, tr(lang, "tournament.legend.playing", nil))
 	}
 	return strings.Join(parts, " · ")
-}
-
-// points writes n parts of a point (halves or quarters) as lang writes
-// a number: 5 halves are "2.5" in English, "2,5" in French and Russian.
-func points(lang i18n.Lang, n, parts int) string {
-	if n%parts == 0 {
-		return strconv.Itoa(n / parts)
-	}
-	decimals := 1
-	if parts == 4 && n%2 != 0 {
-		decimals = 2
-	}
-	return i18n.Decimal(lang, float64(n)/float64(parts), decimals)
 }
 
 // standingsTitle names the table by where the tournament is: the players
@@ -810,7 +797,7 @@ func (b *Bot) standingsMessage(lang i18n.Lang, t *tournament.Tournament) (*messa
 func podium(lang i18n.Lang, t *tournament.Tournament, st []tournament.Standing) render.Podium {
 	p := render.Podium{Title: t.Name}
 	for i := 0; i < len(st) && i < 3; i++ {
-		p.Places = append(p.Places, render.PodiumPlace{Rank: min(st[i].Rank, 3), Name: t.Members[st[i].Player].Name, Score: points(lang, int(st[i].Score), 2)})
+		p.Places = append(p.Places, render.PodiumPlace{Rank: min(st[i].Rank, 3), Name: t.Members[st[i].Player].Name, Score: i18n.Points(lang, int(st[i].Score), 2)})
 	}
 	if len(t.Played) > 0 {
 		from, to := t.Played[0].Started, t.Ended
@@ -879,7 +866,7 @@ func (b *Bot) tournamentHistory(ctx context.Context, lang i18n.Lang, guild, user
 			if t.Members[s.Player].ID != user {
 				continue
 			}
-			data := map[string]any{"Name": t.Name, "Place": s.Rank, "Of": len(t.Members), "Points": points(lang, int(s.Score), 2), "Round": len(t.Completed().Players[0].Games)}
+			data := map[string]any{"Name": t.Name, "Place": s.Rank, "Of": len(t.Members), "Points": i18n.Points(lang, int(s.Score), 2), "Round": len(t.Completed().Players[0].Games)}
 			key := "tournament.stats.running"
 			if t.Status == tournament.Finished {
 				key = "tournament.stats.finished"

@@ -1,6 +1,8 @@
 package i18n
 
 import (
+	"strconv"
+
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 	"golang.org/x/text/number"
@@ -33,4 +35,17 @@ func printer(lang Lang) *message.Printer {
 		tag = language.English
 	}
 	return message.NewPrinter(tag)
+}
+
+// Points writes n parts of a point (halves or quarters) as lang writes
+// a number: 5 halves are "2.5" in English, "2,5" in French and Russian.
+func Points(lang Lang, n, parts int) string {
+	if n%parts == 0 {
+		return strconv.Itoa(n / parts)
+	}
+	decimals := 1
+	if parts == 4 && n%2 != 0 {
+		decimals = 2
+	}
+	return Decimal(lang, float64(n)/float64(parts), decimals)
 }

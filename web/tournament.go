@@ -118,16 +118,16 @@ func standings(lang i18n.Lang, t *tournament.Tournament) *tournamentData {
 		if t.Members[s.Player].Withdrawn {
 			name = i18n.T(lang, "tournament.withdrawn", map[string]any{"Player": name})
 		}
-		row := []string{strconv.Itoa(s.Rank), name, points(lang, int(s.Score), 2)}
+		row := []string{strconv.Itoa(s.Rank), name, i18n.Points(lang, int(s.Score), 2)}
 		for _, tb := range order {
 			v := s.Value(tb)
 			switch tb {
 			case tournament.SonnebornBerger:
-				row = append(row, points(lang, v, 4))
+				row = append(row, i18n.Points(lang, v, 4))
 			case tournament.Wins:
 				row = append(row, strconv.Itoa(v))
 			default:
-				row = append(row, points(lang, v, 2))
+				row = append(row, i18n.Points(lang, v, 2))
 			}
 		}
 		if live {
@@ -140,19 +140,6 @@ func standings(lang i18n.Lang, t *tournament.Tournament) *tournamentData {
 		d.Rows = append(d.Rows, row)
 	}
 	return d
-}
-
-// points writes n parts of a point (halves or quarters) as lang writes
-// a number.
-func points(lang i18n.Lang, n, parts int) string {
-	if n%parts == 0 {
-		return strconv.Itoa(n / parts)
-	}
-	decimals := 1
-	if parts == 4 && n%2 != 0 {
-		decimals = 2
-	}
-	return i18n.Decimal(lang, float64(n)/float64(parts), decimals)
 }
 
 // standingsTitle names the table by where the tournament is.
