@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/iceagechess/iceage/play/round"
 	"github.com/iceagechess/iceage/render"
 	"github.com/iceagechess/iceage/tournament"
+	"github.com/iceagechess/iceage/tournament/standings"
 )
 
 // Tournaments in Discord: /tournament create opens a sign-up post with a
@@ -637,117 +637,33 @@ func (b *Bot) announce(ctx context.Context, t *tournament.Tournament) error {
 	return nil
 }
 
-// tiebreakKeys name the tie-breaks in the messages' keys.
-var tiebreakKeys = map[tournament.Tiebreak]string{tournament.Buchholz: "bh", tournament.BuchholzCut1: "bh1",
-	tournament.SonnebornBerger: "sb", tournament.DirectEncounter: "de", tournament.Wins: "wins"}
-
-// standingsTable is the table a reader sees, with the standings it shows
-// row by row. Before the first round it lists the players by starting
-// number with their ratings, unranked; once the tournament runs, ranks,
-// points and the system's tie-breaks, each explained once under the
-// table; during a round, those still playing are marked; medals only
-// at the end.
-func standingsTable(lang i18n.Lang, t *tournament.Tournament) (render.Table, []tournament.Standing) {
-	st := t.Standings()
-	if len(t.Played) == 0 {
-		table := render.Table{Columns: []string{tr(lang, "tournament.col.seed", nil), tr(lang, "tournament.col.player", nil),
-			tr(lang, "tournament.col.rating", nil)}, Left: []int{1}}
-		for i, s := range st {
-			m := t.Members[s.Player]
-			rating := "–"
-			if m.Rating > 0 {
-				rating = strconv.Itoa(m.Rating)
-			}
-			table.Rows = append(table.Rows, []string{strconv.Itoa(i + 1), m.Name, rating})
-		}
+// standingsTable is the table a reader sees (standings.Of, which the web
+// page shows too), drawn as a picture: the players' names left-aligned,
+// and during a round the mark of those still playing; the legend under
+// it; medals only at the end.
+func standingsTable(lang i18n.Lang, t *tournament.Tournament) (render.Table, standings.Table) {
+	st := standings.Of(lang, t)
+	table := render.Table{Title: st.Title, Columns: st.Columns, Rows: st.Rows, Left: []int{1}}
+	if st.Seeding {
 		return table, st
 	}
-	order := t.Tiebreaks()
-	live := !t.RoundOver()
-	cols := []string{tr(lang, "tournament.col.rank", nil), tr(lang, "tournament.col.player", nil), tr(lang, "tournament.col.points", nil)}
-	for _, tb := range order {
-		cols = append(cols, tr(lang, "tournament.col."+tiebreakKeys[tb], nil))
-	}
-	if live {
-		cols = append(cols, "")
-	}
-	table := render.Table{Columns: cols, Left: []int{1, len(cols) - 1}, Notes: []string{standingsLegend(lang, t)}}
-	if !live {
-		table.Left = table.Left[:1]
+	table.Notes = []string{st.Legend}
+	if st.Live {
+		table.Left = append(table.Left, len(st.Columns)-1)
 	}
 	if t.Status == tournament.Finished {
 		table.Podium = 3
 	}
-	for _, s := range st {
-		name := t.Members[s.Player].Name
-		if t.Members[s.Player].Withdrawn {
-			name = tr(lang, "tournament.withdrawn", map[string]any{"Player": name})
-		}
-		row := []string{strconv.Itoa(s.Rank), name, i18n.Points(lang, int(s.Score), 2)}
-		for _, tb := range order {
-			v := s.Value(tb)
-			switch tb {
-			case tournament.SonnebornBerger:
-				row = append(row, i18n.Points(lang, v, 4))
-			case tournament.Wins:
-				row = append(row, strconv.Itoa(v))
-			default:
-				row = append(row, i18n.Points(lang, v, 2))
-			}
-		}
-		if live {
-			mark := ""
-			if s.Playing {
-				mark = tr(lang, "tournament.standings.playing", nil)
-			}
-			row = append(row, mark)
-		}
-		table.Rows = append(table.Rows, row)
-	}
 	return table, st
-}
-
-// standingsLegend explains the table's abbreviations in one line: each
-// tie-break of the system, and the mark of those still playing during a
-// round ("" before the first round).
-func standingsLegend(lang i18n.Lang, t *tournament.Tournament) string {
-	if len(t.Played) == 0 {
-		return ""
-	}
-	var parts []string
-	for _, tb := range t.Tiebreaks() {
-		parts = append(parts, tr(lang, "tournament.legend."+tiebreakKeys[tb], nil))
-	}
-	if !t.RoundOver() {
-		parts = append(parts, tr(lang, "tournament.legend.playing", nil))
-	}
-	return strings.Join(parts, " · ")
-}
-
-// standingsTitle names the table by where the tournament is: the players
-// before the first round, the standings during or after a round, the
-// final standings.
-func standingsTitle(lang i18n.Lang, t *tournament.Tournament) string {
-	data := map[string]any{"Name": t.Name, "Round": len(t.Played)}
-	switch {
-	case t.Status == tournament.Finished:
-		return tr(lang, "tournament.final.table", data)
-	case len(t.Played) == 0:
-		return tr(lang, "tournament.standings.seeding", data)
-	case !t.RoundOver():
-		return tr(lang, "tournament.standings.live", data)
-	}
-	return tr(lang, "tournament.standings.title", data)
 }
 
 // standingsEmbed is the table as an embed over its picture, and the
 // picture (nil for a tournament without players).
 func (b *Bot) standingsEmbed(lang i18n.Lang, t *tournament.Tournament) (*discordgo.MessageEmbed, *image, error) {
 	table, st := standingsTable(lang, t)
-	table.Title = standingsTitle(lang, t)
 	var lines, alt []string
 	for i, row := range table.Rows {
-		p := st[i]
+		p := st.Standings[i]
 		if i < 25 {
 			switch {
 			case len(t.Played) == 0:
@@ -760,8 +676,8 @@ func (b *Bot) standingsEmbed(lang i18n.Lang, t *tournament.Tournament) (*discord
 		}
 		alt = append(alt, row[0]+". "+row[1]+" "+row[2])
 	}
-	if legend := standingsLegend(lang, t); legend != "" {
-		lines = append(lines, "-# "+legend)
+	if st.Legend != "" {
+		lines = append(lines, "-# "+st.Legend)
 	}
 	e := &discordgo.MessageEmbed{Title: truncate(table.Title, 250), Description: truncate(strings.Join(lines, "\n"), 4000)}
 	if len(table.Rows) == 0 {
