@@ -45,6 +45,10 @@ func runPairings(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "pairings: %s: %v\n", *in, err)
 		return 1
 	}
+	if played := t.Field.Played(); played >= t.Field.Rounds {
+		fmt.Fprintf(stderr, "pairings: %s: all %d rounds (XXR) are played: there is no round to pair\n", *in, played)
+		return 1
+	}
 	p, err := tournament.PairDutch(&t.Field)
 	if err != nil {
 		if errors.Is(err, tournament.ErrNoPairing) {

@@ -56,6 +56,9 @@ func TestPairingsCommand(t *testing.T) {
 	rematch := write("rematch.trf", "XXR 3\n"+
 		"001    1      A                                 2000                             1.0    1     2 w 1\n"+
 		"001    2      B                                 1900                             0.0    2     1 b 0\n")
+	finished := write("finished.trf", "XXR 1\n"+
+		"001    1      A                                 2000                             1.0    1     2 w 1\n"+
+		"001    2      B                                 1900                             0.0    2     1 b 0\n")
 	out := filepath.Join(dir, "out.txt")
 
 	cases := []struct {
@@ -69,6 +72,7 @@ func TestPairingsCommand(t *testing.T) {
 		{"round 1 with black drawn for board 1: S1 meets S2, the last floats to the bye", []string{"-dutch", round1}, 0, "3\n3 1\n2 4\n5 0\n"},
 		{"a missing XXR says how to add it", []string{"-dutch", noRounds}, 1, "add a line \"XXR 9\""},
 		{"no pairing possible says the arbiter decides", []string{"-dutch", rematch}, 1, "pair it by hand"},
+		{"a finished tournament reads, but has no round to pair", []string{"-dutch", finished}, 1, "all 1 rounds (XXR) are played"},
 		{"a missing file is named", []string{"-dutch", filepath.Join(dir, "none.trf")}, 1, "none.trf"},
 		{"no input says which flag", []string{}, 2, "-dutch IN.trf"},
 		{"a stray argument is refused", []string{"-dutch", c5, "extra"}, 2, "unexpected argument"},
