@@ -41,6 +41,15 @@ type NewChallenge struct {
 // channel), and those of n.Caps: TooManyChallenges, TooManyPosts,
 // ChallengedLately.
 func (s *Service) Challenge(ctx context.Context, n NewChallenge) (Challenge, error) {
+	return s.ChallengeThen(ctx, n, nil)
+}
+
+// ChallengeThen is Challenge with then run in the challenge's
+// transaction once it is recorded (nil for nothing): a front end writes
+// there what follows from it, as package round writes the message that
+// shows it. An error from then records nothing. Like the challenge,
+// then may run more than once.
+func (s *Service) ChallengeThen(ctx context.Context, n NewChallenge, then func(tx Tx, c *Challenge) error) (Challenge, error) {
 	if n.At.IsZero() {
 		return Challenge{}, errors.New("play: a challenge without a time")
 	}
@@ -112,7 +121,13 @@ func (s *Service) Challenge(ctx context.Context, n NewChallenge) (Challenge, err
 			return err
 		}
 		c.ID = id
-		return tx.PutChallenge(c)
+		if err := tx.PutChallenge(c); err != nil {
+			return err
+		}
+		if then != nil {
+			return then(tx, &c)
+		}
+		return nil
 	})
 	if err != nil {
 		return Challenge{}, err

@@ -130,6 +130,10 @@ func Run(name string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%s: %s: %v\n", name, r.In, err)
 		return Invalid
 	}
+	if played := t.Field.Played(); played >= t.Field.Rounds {
+		fmt.Fprintf(stderr, "%s: %s: all %d rounds (XXR) are played: there is no round to pair\n", name, r.In, played)
+		return Invalid
+	}
 	p, err := tournament.PairDutch(&t.Field)
 	switch {
 	case errors.Is(err, tournament.ErrNoPairing):

@@ -56,6 +56,9 @@ func TestRun(t *testing.T) {
 	rematch := write("rematch.trf", "XXR 3\n"+
 		"001    1      A                                 2000                             1.0    1     2 w 1\n"+
 		"001    2      B                                 1900                             0.0    2     1 b 0\n")
+	finished := write("finished.trf", "XXR 1\n"+
+		"001    1      A                                 2000                             1.0    1     2 w 1\n"+
+		"001    2      B                                 1900                             0.0    2     1 b 0\n")
 
 	cases := []struct {
 		name   string
@@ -71,6 +74,7 @@ func TestRun(t *testing.T) {
 		{"help", []string{"--help"}, OK, Usage("pairings")},
 		{"a missing XXR says how to add it", []string{"--dutch", noRounds}, Invalid, "add a line \"XXR 9\""},
 		{"no pairing possible says the arbiter decides", []string{"--dutch", rematch}, NoPairing, "pair it by hand"},
+		{"a finished tournament reads, but has no round to pair", []string{"--dutch", finished}, Invalid, "all 1 rounds (XXR) are played"},
 		{"a missing file is named", []string{"--dutch", filepath.Join(dir, "none.trf")}, FileAccess, "none.trf"},
 		{"an output file that cannot be made is named", []string{"--dutch", c5, "-p", filepath.Join(dir, "no", "out.txt")}, FileAccess, "out.txt"},
 		{"no input says which option", []string{}, Invalid, "--dutch IN.trf"},
