@@ -11,6 +11,10 @@ import (
 // absolute criteria (C.04.3 1.9.3: the chief arbiter decides).
 var ErrNoPairing = errors.New("no pairing of this round meets the absolute criteria: every remaining pairing repeats a game, gives a second bye or breaks the colour limits")
 
+// maxDutchPlayers is the most players PairDutch pairs, the TRF's four
+// digits: the matcher numbers their pairs in int32 (blossom.go).
+const maxDutchPlayers = 9999
+
 // preference strengths (C.04.3 1.7)
 const (
 	prefNone = iota
@@ -130,7 +134,7 @@ type dutch struct {
 	// matching and its matcher.
 	hasBuf  []bool
 	baseBuf []weight
-	edgeBuf []matchEdge
+	edgeBuf []edge
 	mbuf    *matcher
 	// The players of a solve and their places in it (bracketPairing.solve).
 	idxBuf, locBuf []int
@@ -141,6 +145,9 @@ type dutch struct {
 func newDutch(f *Field) (*dutch, error) {
 	if err := f.Check(); err != nil {
 		return nil, err
+	}
+	if len(f.Players) > maxDutchPlayers {
+		return nil, fmt.Errorf("%d players are more than a round's pairing takes (%d, as many as a TRF numbers)", len(f.Players), maxDutchPlayers)
 	}
 	d := &dutch{f: f, initial: f.InitialColor}
 	if d.initial == NoColor {
@@ -302,8 +309,12 @@ func (d *dutch) findByeScore() error {
 	groups := d.scoreRanks()
 	rankBits := uint(bits.Len(uint(2*n*len(groups) + 1)))
 	// Every pair, and a warm solve's dummy vertex later: the round's
-	// largest graph, allocated once.
+	// largest graph, allocated once; its weights in the memory the first
+	// bracket's table takes next (the same size: every player is in it),
+	// weights[0] zero.
 	edges := grow(d.edgeBuf, n*(n-1)/2+n+1)[:0]
+	d.baseBuf = growZero(d.baseBuf, n+n*(n-1)/2)
+	weights := d.baseBuf[:1]
 	for a := 0; a < n; a++ {
 		for b := a + 1; b < n; b++ {
 			if !d.compatible(a, b) {
@@ -321,11 +332,12 @@ func (d *dutch) findByeScore() error {
 				w = w.addAt(0, uint64(groups[d.ps[a].score]+groups[d.ps[b].score]))
 			}
 			w = w.addAt(rankBits, top)
-			edges = append(edges, matchEdge{i: int32(a), j: int32(b), w: w})
+			edges = append(edges, edge{i: int32(a), j: int32(b), w: int32(len(weights))})
+			weights = append(weights, w.quadruple())
 		}
 	}
 	d.edgeBuf = edges
-	mate, du := solveCold(d.mbuf, n, edges)
+	mate, du := solveCold(d.mbuf, n, graph{edges: edges, weights: weights})
 	if du.m != nil {
 		d.mbuf = du.m
 	}
