@@ -39,3 +39,7 @@ func (b *Bot) deliverChallenge(ctx context.Context, it play.OutboxItem) error {
 	}
 	return nil
 }
+
+// ChallengeCaps are the per-user limits of a challenge (Config.Limits),
+// for the challenges of the Activity's lobby: the same as /challenge's.
+func (b *Bot) ChallengeCaps() play.Caps { return b.cfg.Limits.caps() }

@@ -55,3 +55,26 @@ func TestAChallengeOfTheRoundIsPostedWithItsButtons(t *testing.T) {
 		t.Errorf("the challenge was posted %d times, want once", n)
 	}
 }
+
+// TestAnActivityChallengeIsPlayedInItsChannel: a challenge made in the
+// Activity (InChannel), accepted with its button in Discord, is played
+// in its channel, where the Activity shows it, not in a thread.
+func TestAnActivityChallengeIsPlayedInItsChannel(t *testing.T) {
+	w := newWorld(t, memstore.New(), "en-US")
+	if _, err := w.bot.Round().Challenge(w.ctx(), play.NewChallenge{Guild: w.guild.ID, Channel: w.chess.ID,
+		From: play.Seat{ID: w.alice.ID, Name: "Alice"}, Color: play.WhiteSide, Time: play.TimeControl{Limit: 3 * time.Minute, Increment: 2 * time.Second},
+		InChannel: true, At: w.clock.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	m := w.waitMessage(w.chess.ID, func(m fakediscord.Message) bool { return len(m.Buttons()) == 2 })
+	w.click(w.bob, m, "accept")
+	w.waitMessage(w.chess.ID, func(m fakediscord.Message) bool { return len(m.Files) > 0 })
+	if g := w.gameOf(w.chess.ID); g.White.ID != w.alice.ID || g.Black.ID != w.bob.ID || g.TimeControl().String() != "3+2" {
+		t.Errorf("the game in #chess: %s against %s at %q", g.White.ID, g.Black.ID, g.TimeControl())
+	}
+	for _, c := range w.srv.Calls() {
+		if c.Kind == fakediscord.KindThread {
+			t.Errorf("a thread was opened for it: %+v", c.Channel)
+		}
+	}
+}
