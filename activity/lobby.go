@@ -291,16 +291,13 @@ func (s *Server) serveAnswer(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var game uint64
-	switch {
-	case !req.Accept && c.From.ID == a.User:
-		_, err = svc.Cancel(ctx, c.ID, a.User, now)
-	case !req.Accept:
-		_, err = svc.Decline(ctx, c.ID, a.User, now)
-	default:
-		if err = play.MayAccept(&c, a.User, now); err == nil {
-			out, aerr := s.opts.Round.Accept(ctx, c.ID, me, a.instance.Channel, now, false)
-			game, err = out.Game.ID, aerr
-		}
+	// The round writes the item that edits the challenge's message in
+	// the channel, as a click on its buttons would.
+	if !req.Accept {
+		err = s.opts.Round.Decline(ctx, &c, a.User, now)
+	} else if err = play.MayAccept(&c, a.User, now); err == nil {
+		out, aerr := s.opts.Round.AcceptAnswered(ctx, &c, me, a.instance.Channel, now)
+		game, err = out.Game.ID, aerr
 	}
 	switch {
 	case errors.As(err, &x):

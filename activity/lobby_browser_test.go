@@ -164,6 +164,17 @@ func TestTheLobbyInABrowser(t *testing.T) {
 	}); err != nil {
 		t.Errorf("the game's first board was not posted in #chess: %v", err)
 	}
+	// The challenge's message in #chess says it was accepted, and keeps
+	// no button.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if m, ok := x.srv.Message(posted.Message.ID); ok && len(m.Buttons()) == 0 && strings.Contains(m.Content, "accepted") {
+			break
+		}
+		if time.Now().After(deadline) {
+			m, _ := x.srv.Message(posted.Message.ID)
+			t.Fatalf("the challenge's message reads %q with %d buttons, want it accepted", m.Content, len(m.Buttons()))
+		}
+	}
 
 	// Alice moves: the move is in both windows, and Black's clock runs.
 	rev := eval[int](t, alice, revJS)
