@@ -81,6 +81,8 @@ func (b *Bot) deliverOne(ctx context.Context, it play.OutboxItem) {
 		err = b.deliverThread(ictx, it)
 	case play.OutboxDailyPuzzle:
 		err = b.deliverDailyPuzzle(ictx, it)
+	case round.KindChallenge:
+		err = b.deliverChallenge(ictx, it)
 	default:
 		err = fmt.Errorf("bot: an outbox item of kind %q", it.Kind)
 	}

@@ -739,8 +739,9 @@ func (b *Bot) podiumMessage(lang i18n.Lang, t *tournament.Tournament) (*message,
 	medals := []string{"🥇", "🥈", "🥉"}
 	var lines, alt []string
 	for i := 0; i < len(st) && i < 3; i++ {
-		lines = append(lines, fmt.Sprintf("%s %s (%s)", medals[min(st[i].Rank, 3)-1], mention(t.Members[st[i].Player].ID), st[i].Score))
-		alt = append(alt, fmt.Sprintf("%d. %s %s", min(st[i].Rank, 3), t.Members[st[i].Player].Name, st[i].Score))
+		score := i18n.Points(lang, int(st[i].Score), 2)
+		lines = append(lines, fmt.Sprintf("%s %s (%s)", medals[min(st[i].Rank, 3)-1], mention(t.Members[st[i].Player].ID), score))
+		alt = append(alt, fmt.Sprintf("%d. %s %s", min(st[i].Rank, 3), t.Members[st[i].Player].Name, score))
 	}
 	m := &message{Content: "**" + tr(lang, "tournament.final.title", map[string]any{"Name": t.Name}) + "**\n" + strings.Join(lines, "\n")}
 	if len(st) > 0 {
