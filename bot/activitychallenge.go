@@ -3,6 +3,9 @@ package bot
 import (
 	"context"
 	"errors"
+	"net/http"
+
+	"github.com/bwmarrin/discordgo"
 
 	"github.com/iceagechess/iceage/play"
 	"github.com/iceagechess/iceage/play/round"
@@ -38,4 +41,42 @@ func (b *Bot) deliverChallenge(ctx context.Context, it play.OutboxItem) error {
 		b.log.Warn("could not note the message of a challenge", "challenge", c.ID, "err", err)
 	}
 	return nil
+}
+
+// ChallengeCaps are the per-user limits of a challenge (Config.Limits),
+// for the challenges of the Activity's lobby: the same as /challenge's.
+func (b *Bot) ChallengeCaps() play.Caps { return b.cfg.Limits.caps() }
+
+// deliverAnswered edits the message of a challenge answered in the
+// Activity (round.KindAnswered) as a click on its buttons edits it: the
+// buttons go, a line says who accepted (and where the game is), declined
+// or withdrew it, and the terms stay.
+func (b *Bot) deliverAnswered(ctx context.Context, it play.OutboxItem) error {
+	a, err := round.DecodeAnswered(it)
+	if err != nil {
+		return err
+	}
+	c := &a.Challenge
+	if c.Message == "" || c.Private {
+		// Never shown, or shown in a DM the bot may not edit.
+		return nil
+	}
+	lang := b.guildLang(ctx, c.Guild)
+	data := map[string]any{"From": mention(c.From.ID), "By": mention(a.By), "Channel": "<#" + c.Channel + ">"}
+	if g, err := b.play.Game(ctx, a.Game); a.Game != 0 && err == nil {
+		data["Channel"] = channelRef(&g)
+	}
+	payload := struct {
+		Content         string                            `json:"content"`
+		Embeds          []*discordgo.MessageEmbed         `json:"embeds"`
+		Components      []discordgo.MessageComponent      `json:"components"`
+		AllowedMentions *discordgo.MessageAllowedMentions `json:"allowed_mentions"`
+	}{
+		Content:         tr(lang, "challenge."+string(a.Answer), data),
+		Embeds:          settledEmbeds(challengeMessage(lang, c).Embeds),
+		Components:      []discordgo.MessageComponent{},
+		AllowedMentions: &discordgo.MessageAllowedMentions{Users: []string{}},
+	}
+	_, err = b.request(ctx, http.MethodPatch, discordgo.EndpointChannelMessage(c.Channel, c.Message), payload, nil)
+	return err
 }

@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -53,5 +54,80 @@ func TestAChallengeOfTheRoundIsPostedWithItsButtons(t *testing.T) {
 	}
 	if n != 1 {
 		t.Errorf("the challenge was posted %d times, want once", n)
+	}
+}
+
+// TestAnActivityChallengeIsPlayedInItsChannel: a challenge made in the
+// Activity (InChannel), accepted with its button in Discord, is played
+// in its channel, where the Activity shows it, not in a thread.
+func TestAnActivityChallengeIsPlayedInItsChannel(t *testing.T) {
+	w := newWorld(t, memstore.New(), "en-US")
+	if _, err := w.bot.Round().Challenge(w.ctx(), play.NewChallenge{Guild: w.guild.ID, Channel: w.chess.ID,
+		From: play.Seat{ID: w.alice.ID, Name: "Alice"}, Color: play.WhiteSide, Time: play.TimeControl{Limit: 3 * time.Minute, Increment: 2 * time.Second},
+		InChannel: true, At: w.clock.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	m := w.waitMessage(w.chess.ID, func(m fakediscord.Message) bool { return len(m.Buttons()) == 2 })
+	w.click(w.bob, m, "accept")
+	w.waitMessage(w.chess.ID, func(m fakediscord.Message) bool { return len(m.Files) > 0 })
+	if g := w.gameOf(w.chess.ID); g.White.ID != w.alice.ID || g.Black.ID != w.bob.ID || g.TimeControl().String() != "3+2" {
+		t.Errorf("the game in #chess: %s against %s at %q", g.White.ID, g.Black.ID, g.TimeControl())
+	}
+	for _, c := range w.srv.Calls() {
+		if c.Kind == fakediscord.KindThread {
+			t.Errorf("a thread was opened for it: %+v", c.Channel)
+		}
+	}
+}
+
+// TestAnAnswerInTheActivityEditsTheChallenge: a challenge accepted or
+// declined in the Activity (through the round) has its message in the
+// channel edited as a click would: the buttons go, a line says who
+// answered.
+func TestAnAnswerInTheActivityEditsTheChallenge(t *testing.T) {
+	w := newWorld(t, memstore.New(), "en-US")
+	r := w.bot.Round()
+	for _, accept := range []bool{false, true} {
+		c, err := r.Challenge(w.ctx(), play.NewChallenge{Guild: w.guild.ID, Channel: w.chess.ID, From: play.Seat{ID: w.alice.ID, Name: "Alice"},
+			To: play.Seat{ID: w.bob.ID, Name: "Bob"}, Time: play.TimeControl{Limit: time.Minute}, InChannel: true, At: w.clock.Now()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := w.waitMessage(w.chess.ID, func(m fakediscord.Message) bool {
+			return len(m.Buttons()) == 2 && strings.Contains(m.Buttons()[0].CustomID, fmt.Sprint(c.ID))
+		})
+		for deadline := time.Now().Add(5 * time.Second); c.Message == ""; time.Sleep(20 * time.Millisecond) {
+			c, _ = r.Service().GetChallenge(w.ctx(), c.ID)
+			if time.Now().After(deadline) {
+				t.Fatal("the challenge's message was not noted")
+			}
+		}
+		want := "declined"
+		if accept {
+			want = "accepted"
+			_, err = r.AcceptAnswered(w.ctx(), &c, play.Seat{ID: w.bob.ID, Name: "Bob"}, w.chess.ID, w.clock.Now())
+		} else {
+			err = r.Decline(w.ctx(), &c, w.bob.ID, w.clock.Now())
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		var edited fakediscord.Message
+		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+			if e, ok := w.srv.Message(m.ID); ok && len(e.Buttons()) == 0 {
+				edited = e
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the %s challenge's message was not edited", want)
+			}
+		}
+		if !strings.Contains(edited.Content, want) || !strings.Contains(edited.Content, "<@"+w.bob.ID+">") || len(edited.Embeds) != 1 ||
+			!strings.Contains(edited.Embeds[0].Description, "1+0") {
+			t.Errorf("the %s challenge reads %q %+v", want, edited.Content, edited.Embeds)
+		}
+		if accept && !strings.Contains(edited.Content, "<#"+w.chess.ID+">") {
+			t.Errorf("the accepted challenge does not say where the game is: %q", edited.Content)
+		}
 	}
 }

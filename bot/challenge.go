@@ -240,6 +240,9 @@ func (b *Bot) acceptClick(in *interaction, id uint64) error {
 		return err
 	}
 	channel, thread, note, later := in.i.ChannelID, "", "", time.Duration(0)
+	if c.InChannel {
+		channel = c.Channel
+	}
 	white, black := c.From, in.seat
 	if c.Color == play.BlackSide {
 		white, black = black, white
@@ -248,7 +251,7 @@ func (b *Bot) acceptClick(in *interaction, id uint64) error {
 	if c.Color == play.Random {
 		name = truncate(tr(in.public, "thread.name_random", map[string]any{"A": c.From.Name, "B": in.seat.Name}), 100)
 	}
-	if set := b.serverSettings(in); in.i.Message != nil && !c.Private && set.Threads.Or(true) {
+	if set := b.serverSettings(in); in.i.Message != nil && !c.Private && !c.InChannel && set.Threads.Or(true) {
 		place, err := b.openGameThread(ctx, in, name, in.i.Message.ID)
 		if err != nil {
 			return fmt.Errorf("bot: opening a thread for challenge %d: %w", id, err)

@@ -28,6 +28,9 @@ type NewChallenge struct {
 	// Private: Channel is a DM or group DM of the players where the front
 	// end only answers their acts (see Game.Private); the game is too.
 	Private bool
+	// InChannel: the game is played in Channel itself, never in a
+	// thread of its own (Challenge.InChannel).
+	InChannel bool
 	// Caps are the challenger's: their challenges waiting, their posts,
 	// their challenges to To that came to nothing lately.
 	Caps Caps
@@ -82,7 +85,7 @@ func (s *Service) ChallengeThen(ctx context.Context, n NewChallenge, then func(t
 	at := normTime(n.At)
 	c := Challenge{Guild: n.Guild, Channel: n.Channel, From: n.From, To: n.To, Color: n.Color,
 		StartFEN: n.StartFEN, Rated: n.Rated, DaysPerMove: n.DaysPerMove, Time: n.Time,
-		Created: at, Expires: at.Add(s.opts.ChallengeTTL), Private: n.Private}
+		Created: at, Expires: at.Add(s.opts.ChallengeTTL), Private: n.Private, InChannel: n.InChannel}
 	err := s.st.Update(ctx, func(tx Tx) error {
 		// The challenger's Recent first: it is the lock under which their
 		// challenges are counted.

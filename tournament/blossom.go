@@ -107,6 +107,7 @@ type matcher struct {
 	// bestedges (nil for no list) forgets the list.
 	bestedgesPool [][]int32
 	raised        []bool // a warm start's: the duals it raised
+	out           []int  // the mates a solve returns
 }
 
 // maxWeightMatching returns mate[v] for every vertex of a graph on n
@@ -170,18 +171,17 @@ func maxWeightMatchingDuals(n int, edges []matchEdge) ([]int, duals) {
 // nor changes.
 //
 // A matcher m given is reused, its memory with it (nil for a new one);
-// the result's duals are that matcher.
+// the result's duals are that matcher, and the mates are in its memory
+// until its next solve.
 func solveCold(m *matcher, n int, g graph) ([]int, duals) {
-	mate := make([]int, n)
-	for i := range mate {
-		mate[i] = -1
-	}
 	if n == 0 || len(g.edges) == 0 {
-		return mate, duals{}
+		return fill(make([]int, n), -1), duals{}
 	}
 	if m == nil {
 		m = &matcher{}
 	}
+	mate := fill(grow(m.out, n), -1)
+	m.out = mate
 	m.n, m.edges, m.weights, m.bonus = n, g.edges, g.weights, g.bonus
 	var maxw weight
 	for k := range g.edges {
@@ -879,7 +879,8 @@ func (a weight) negative() bool { return a[weightWords-1]>>63 != 0 }
 // became heavier than they allow, and the pairs that stay tight are
 // kept, so that a solve after a few weights changed costs a few
 // augmentations instead of a whole run. It neither keeps nor changes
-// the graph. ok is false when it could not
+// the graph; the mates are in m's memory until its next solve. ok is
+// false when it could not
 // (no perfect matching, or the warm duals lost the parity the halving
 // needs); the caller then solves from scratch.
 func maxWeightPerfectWarm(m *matcher, n int, g graph, ws warmStart) (mate []int, _ *matcher, ok bool) {
@@ -951,7 +952,8 @@ func maxWeightPerfectWarm(m *matcher, n int, g graph, ws warmStart) (mate []int,
 	if !m.loop(true) {
 		return nil, nil, false
 	}
-	mate = make([]int, n)
+	mate = grow(m.out, n)
+	m.out = mate
 	for v := range mate {
 		mate[v] = m.end(m.mate[v])
 	}

@@ -63,9 +63,8 @@ type bracketPairing struct {
 	curSum   weight
 
 	// warm is the last solve's solution, by local index, that the next
-	// one starts from; spare and wsBuf are memory for the next ones.
-	warm, spare *warmStart
-	wsBuf       warmStart
+	// one starts from (in one of the round's d.localWarm).
+	warm *warmStart
 }
 
 func (b *bracketPairing) resident(a int) bool  { return a >= b.nmdp && a < b.nb }
@@ -335,10 +334,7 @@ func (b *bracketPairing) solve(bonus func(a, c int) bool) ([]int, weight) {
 		}
 		b.keepWarm(idx, du.m)
 	}
-	mate := make([]int, n)
-	for a := range mate {
-		mate[a] = -1
-	}
+	mate := fill(b.freeMate(), -1)
 	for x, y := range m {
 		if y >= 0 && y < len(idx) {
 			mate[idx[x]] = idx[y]
@@ -377,9 +373,11 @@ func (b *bracketPairing) solveWarm(idx, loc []int, g graph) []int {
 		return nil
 	}
 	n := len(idx)
-	// The warm start of this solve, in memory kept for the next.
-	ws := warmStart{dual: grow(b.wsBuf.dual, n), mate: grow(b.wsBuf.mate, n)}
-	defer func() { b.wsBuf = ws }()
+	// The warm start of this solve, in memory kept for the next; room
+	// for the dummy.
+	buf := &b.d.solveWarm
+	ws := warmStart{dual: grow(buf.dual[:cap(buf.dual)], n+1)[:n], mate: grow(buf.mate[:cap(buf.mate)], n+1)[:n]}
+	defer func() { *buf = ws }()
 	low := weight{}
 	for x, a := range idx {
 		ws.dual[x] = b.warm.dual[a]
@@ -422,12 +420,7 @@ func (b *bracketPairing) keepWarm(idx []int, m *matcher) {
 		b.warm = nil
 		return
 	}
-	// The solution before this one is read no more: its memory takes
-	// this one.
-	w := b.spare
-	if w == nil {
-		w = &warmStart{dual: make([]weight, len(b.v)), mate: make([]int, len(b.v))}
-	}
+	w := b.freeWarm()
 	clear(w.dual)
 	fill(w.mate, -1)
 	for x, a := range idx {
@@ -438,7 +431,31 @@ func (b *bracketPairing) keepWarm(idx []int, m *matcher) {
 			}
 		}
 	}
-	b.spare, b.warm = b.warm, w
+	b.warm = w
+}
+
+// freeWarm is memory for a warm start over the bracket's players: of the
+// two the round keeps, the one that is not the bracket's last solution,
+// which the next solve no longer needs once it has its own.
+func (b *bracketPairing) freeWarm() *warmStart {
+	w := &b.d.localWarm[0]
+	if b.warm == w {
+		w = &b.d.localWarm[1]
+	}
+	w.dual, w.mate = grow(w.dual, len(b.v)), grow(w.mate, len(b.v))
+	return w
+}
+
+// freeMate is memory for a solve's mates: of the two the round keeps,
+// the one that does not hold the bracket's current pairing (b.cur), which
+// a solve's pairing replaces or is dropped for.
+func (b *bracketPairing) freeMate() []int {
+	m := &b.d.mates[0]
+	if cap(*m) > 0 && len(b.cur) > 0 && &(*m)[:1][0] == &b.cur[0] {
+		m = &b.d.mates[1]
+	}
+	*m = grow(*m, len(b.v))
+	return *m
 }
 
 func (b *bracketPairing) sumOf(mate []int) weight {
@@ -491,7 +508,7 @@ func (b *bracketPairing) pair() ([][2]int, []int, error) {
 	if err := b.setup(); err != nil {
 		return nil, nil, err
 	}
-	b.warm = b.d.warmFor(b.v)
+	b.warm = b.warmFor()
 	b.cur, b.curSum = b.solve(nil)
 	fixShift := b.lay.fix.shift
 	eShift := b.lay.e2.shift
@@ -674,25 +691,25 @@ func (d *dutch) topField() field {
 	return field{shift: weightWords*64 - topMargin - width, width: width}
 }
 
-// warmFor is the last bracket's final matching over the players v
-// (positions in d.ps), by local index, to start the next from; nil when
-// there is none.
-func (d *dutch) warmFor(v []int) *warmStart {
+// warmFor is the last bracket's final matching over the bracket's
+// players, by local index, to start the next from; nil when there is
+// none.
+func (b *bracketPairing) warmFor() *warmStart {
+	d, v := b.d, b.v
 	if d.warm == nil {
 		return nil
 	}
-	loc := make(map[int]int, len(v))
+	loc := fill(grow(d.locBuf, len(d.ps)), -1)
+	d.locBuf = loc
 	for a, p := range v {
 		loc[p] = a
 	}
-	w := &warmStart{dual: make([]weight, len(v)), mate: make([]int, len(v))}
+	w := b.freeWarm()
 	for a, p := range v {
 		w.dual[a] = d.warm.dual[p]
 		w.mate[a] = -1
 		if q := d.warm.mate[p]; q >= 0 {
-			if c, ok := loc[q]; ok {
-				w.mate[a] = c
-			}
+			w.mate[a] = loc[q]
 		}
 	}
 	return w
@@ -705,10 +722,8 @@ func (d *dutch) keepWarm(v []int, w *warmStart) {
 		return
 	}
 	n := len(d.ps)
-	k := &warmStart{dual: make([]weight, n), mate: make([]int, n)}
-	for i := range k.mate {
-		k.mate[i] = -1
-	}
+	k := &d.lastWarm
+	k.dual, k.mate = growZero(k.dual, n), fill(grow(k.mate, n), -1)
 	for a, p := range v {
 		k.dual[p] = w.dual[a]
 		if c := w.mate[a]; c >= 0 {

@@ -125,7 +125,7 @@ type dutch struct {
 	// C9 applies there (see bracketPairing.byeHere).
 	byeInTop bool
 	// warm is the last bracket's final matching, by position, that the
-	// next bracket's starts from.
+	// next bracket's starts from (nil, or lastWarm).
 	warm    *warmStart
 	initial Color
 
@@ -138,6 +138,13 @@ type dutch struct {
 	mbuf    *matcher
 	// The players of a solve and their places in it (bracketPairing.solve).
 	idxBuf, locBuf []int
+	// The warm starts: the last bracket's by position, two for a
+	// bracket's solves by local index (its last, and the next), and the
+	// one a solve gives the matcher.
+	lastWarm, solveWarm warmStart
+	localWarm           [2]warmStart
+	// A bracket's current pairing and the next solve's (freeMate).
+	mates [2][]int
 }
 
 // newDutch reads the field: the players to pair in pairing order, what
@@ -149,7 +156,7 @@ func newDutch(f *Field) (*dutch, error) {
 	if len(f.Players) > maxDutchPlayers {
 		return nil, fmt.Errorf("%d players are more than a round's pairing takes (%d, as many as a TRF numbers)", len(f.Players), maxDutchPlayers)
 	}
-	d := &dutch{f: f, initial: f.InitialColor}
+	d := &dutch{f: f, initial: f.InitialColor, ps: make([]dplayer, 0, len(f.Players))}
 	if d.initial == NoColor {
 		d.initial = White
 	}
@@ -182,8 +189,9 @@ func newDutch(f *Field) (*dutch, error) {
 		pos[p.idx] = i
 	}
 	d.met = make([][]bool, n)
+	met := make([]bool, n*n)
 	for i := range d.met {
-		d.met[i] = make([]bool, n)
+		d.met[i] = met[i*n : (i+1)*n : (i+1)*n]
 	}
 	for i, p := range d.ps {
 		for _, g := range f.Players[p.idx].Games {

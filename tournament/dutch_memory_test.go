@@ -21,8 +21,10 @@ func TestDutchRefusesMorePlayersThanATRFNumbers(t *testing.T) {
 // TestDutchAllocatesOneTableOfWeights holds round 5 of the 200-player
 // benchmark Swiss to the memory it needs: one table of its pairs'
 // weights, which the matcher's graphs name rather than copy, and memory
-// that the round's many matchings share. A copy of the weights in each
-// graph, as there once was, allocates some 0.9 MB more.
+// that the round's many matchings share (their mates, warm starts and
+// graphs). It allocates 2.2 MB; a copy of the weights in each graph, as
+// there once was, allocated 0.9 MB more, and a new slice for each
+// solve's mates and warm start another 0.5 MB.
 func TestDutchAllocatesOneTableOfWeights(t *testing.T) {
 	if testing.Short() {
 		t.Skip("pairs a 200-player round 5, a fifth of a second")
@@ -41,7 +43,7 @@ func TestDutchAllocatesOneTableOfWeights(t *testing.T) {
 		t.Fatal(err)
 	}
 	runtime.ReadMemStats(&after)
-	const most = 3 << 20
+	const most = 5 << 19 // 2.5 MiB
 	if got := after.TotalAlloc - before.TotalAlloc; got > most {
 		t.Errorf("pairing allocated %d bytes, more than %d", got, most)
 	}
