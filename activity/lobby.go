@@ -84,10 +84,10 @@ type rematch struct {
 	To     string `json:"to"`
 	Engine bool   `json:"engine"`
 	Level  int    `json:"level"`
-	Time  string `json:"time"`
-	Color string `json:"color"`
-	Rated bool   `json:"rated"`
-	Text  string `json:"text"`
+	Time   string `json:"time"`
+	Color  string `json:"color"`
+	Rated  bool   `json:"rated"`
+	Text   string `json:"text"`
 }
 
 // lobbyFor is the lobby of the asker's instance; last is the game the
