@@ -112,6 +112,7 @@ func TestTheLobbyInABrowser(t *testing.T) {
 	if cs, _ := x.svc.Challenges(ctx, x.alice.ID); len(cs) != 0 {
 		t.Fatalf("a refused challenge was made: %+v", cs)
 	}
+	eval[bool](t, alice, `(() => { const m = act().getElementById("custom-min"); m.value = "10"; m.dispatchEvent(new Event("input")); return true; })()`)
 
 	// Alice challenges Bob to 1+0, with White.
 	press(t, alice, `.times button[data-time="1+0"]`)
