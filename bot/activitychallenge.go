@@ -7,6 +7,8 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/iceagechess/iceage/engine"
+	"github.com/iceagechess/iceage/i18n"
 	"github.com/iceagechess/iceage/play"
 	"github.com/iceagechess/iceage/play/round"
 )
@@ -79,4 +81,21 @@ func (b *Bot) deliverAnswered(ctx context.Context, it play.OutboxItem) error {
 	}
 	_, err = b.request(ctx, http.MethodPatch, discordgo.EndpointChannelMessage(c.Channel, c.Message), payload, nil)
 	return err
+}
+
+// EngineSeat is the engine's seat at level (0: the configured default),
+// named in the language of guild as a thread names it, and the level
+// clamped to the engine's, for a game the Activity's lobby starts; ok is
+// false until the bot knows its own user. rated says whether a player
+// may ask for a rated game against it (EngineConfig.Rated).
+func (b *Bot) EngineSeat(ctx context.Context, guild string, level int) (seat play.Seat, clamped int, rated, ok bool) {
+	id := b.self.userID()
+	if id == "" {
+		return play.Seat{}, 0, false, false
+	}
+	if level <= 0 {
+		level = b.cfg.Engine.DefaultLevel
+	}
+	level = min(max(level, 1), engine.Levels)
+	return play.Seat{ID: id, Name: i18n.EngineName(b.guildLang(ctx, guild), level)}, level, b.cfg.Engine.Rated, true
 }
