@@ -33,7 +33,7 @@ func (d *activityDoor) launched(user, channel string, game uint64) {
 func (d *activityDoor) start(cfg config.Config, b *bot.Bot, w *web.Server, log *slog.Logger) error {
 	s, err := activity.New(activity.Options{ClientID: cfg.Discord.ClientID, ClientSecret: cfg.Discord.ClientSecret,
 		BotToken: cfg.Discord.Token, DiscordURL: cfg.Discord.APIURL, Round: b.Round(), Web: w, Language: i18n.Lang(cfg.Language), Logger: log,
-		DefaultDays: cfg.Play.DefaultDays, Caps: b.ChallengeCaps()})
+		DefaultDays: cfg.Play.DefaultDays, Caps: b.ChallengeCaps(), Engine: b.EngineSeat})
 	if err != nil {
 		return err
 	}

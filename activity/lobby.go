@@ -5,13 +5,16 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math/rand/v2"
 	"net/http"
 	"slices"
 	"time"
 
+	"github.com/iceagechess/iceage/engine"
 	"github.com/iceagechess/iceage/game"
 	"github.com/iceagechess/iceage/i18n"
 	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/play/round"
 )
 
 // The lobby: when no game goes on in the Activity's channel, the page
@@ -45,6 +48,15 @@ type lobbyAnswer struct {
 	Times []timeChoice `json:"times"`
 	// Days names the correspondence time control of the server.
 	Days string `json:"days"`
+	// Engine is offered as an opponent when it can play.
+	Engine *engineChoice `json:"engine,omitempty"`
+}
+
+// engineChoice is the engine as the lobby offers it: its levels, the
+// one chosen unless the user chooses.
+type engineChoice struct {
+	Levels int `json:"levels"`
+	Level  int `json:"level"`
 }
 
 type person struct {
@@ -66,14 +78,16 @@ type lobbyChallenge struct {
 	Mine bool `json:"mine"`
 }
 
-// rematch is the challenge a Rematch sends: the opponent, the same time
-// control, the colours swapped.
+// rematch is the challenge a Rematch sends: the opponent (the engine at
+// its level), the same time control, the colours swapped.
 type rematch struct {
-	To    string `json:"to"`
-	Time  string `json:"time"`
-	Color string `json:"color"`
-	Rated bool   `json:"rated"`
-	Text  string `json:"text"`
+	To     string `json:"to"`
+	Engine bool   `json:"engine"`
+	Level  int    `json:"level"`
+	Time   string `json:"time"`
+	Color  string `json:"color"`
+	Rated  bool   `json:"rated"`
+	Text   string `json:"text"`
 }
 
 // lobbyFor is the lobby of the asker's instance; last is the game the
@@ -113,8 +127,16 @@ func (s *Server) lobbyFor(ctx context.Context, a *asker, last *play.Game) (*lobb
 		l.Times = append(l.Times, timeChoice{Time: t, Terms: i18n.LiveTerms(a.lang, tc)})
 	}
 	l.Days = i18n.TimeTerms(a.lang, play.TimeControl{}, s.days(ctx, a.instance.Guild))
+	if s.opts.Engine != nil {
+		if _, level, _, ok := s.opts.Engine(ctx, a.instance.Guild, 0); ok {
+			l.Engine = &engineChoice{Levels: engine.Levels, Level: level}
+		}
+	}
 	if last != nil {
 		l.Rematch = rematchOf(a.lang, last, a.User)
+		if l.Rematch != nil && l.Rematch.Engine && l.Engine == nil {
+			l.Rematch = nil
+		}
 	}
 	return l, nil
 }
@@ -133,11 +155,14 @@ func (s *Server) days(ctx context.Context, guild string) int {
 // when they did not play it, or played the engine, or it was aborted.
 func rematchOf(lang i18n.Lang, g *play.Game, user string) *rematch {
 	mine, played := g.ColorOf(user)
-	if !played || !g.Over() || g.Outcome.Reason == game.Aborted || g.Engine[mine.Other()] > 0 || g.White.ID == g.Black.ID {
+	if !played || !g.Over() || g.Outcome.Reason == game.Aborted || g.White.ID == g.Black.ID {
 		return nil
 	}
 	opp := g.Seat(mine.Other())
 	r := &rematch{To: opp.ID, Time: g.TimeControl().String(), Color: "white", Rated: g.Rated}
+	if level := g.Engine[mine.Other()]; level > 0 {
+		r.To, r.Engine, r.Level = "", true, level
+	}
 	if mine == game.White {
 		r.Color = "black"
 	}
@@ -221,6 +246,14 @@ func (s *Server) serveChallenge(w http.ResponseWriter, r *http.Request) {
 	if !tc.Live() {
 		n.DaysPerMove = s.days(r.Context(), a.instance.Guild)
 	}
+	if g, err := s.opts.Round.Service().GameIn(r.Context(), a.instance.Channel); err == nil && !g.Over() {
+		problem(w, http.StatusConflict, i18n.T(a.lang, "activity.lobby.game_on", nil))
+		return
+	}
+	if req.Engine {
+		s.startEngineGame(w, r, &a, &n, req.Level, loc)
+		return
+	}
 	if req.To != "" {
 		n.To = play.Seat{ID: req.To}
 		if name, ok := s.names.get(req.To, s.opts.Now()); ok {
@@ -230,10 +263,6 @@ func (s *Server) serveChallenge(w http.ResponseWriter, r *http.Request) {
 			problem(w, http.StatusConflict, i18n.T(a.lang, "activity.lobby.not_here", nil))
 			return
 		}
-	}
-	if g, err := s.opts.Round.Service().GameIn(r.Context(), a.instance.Channel); err == nil && !g.Over() {
-		problem(w, http.StatusConflict, i18n.T(a.lang, "activity.lobby.game_on", nil))
-		return
 	}
 	c, err := s.opts.Round.Challenge(r.Context(), n)
 	var x *play.Refusal
@@ -249,6 +278,52 @@ func (s *Server) serveChallenge(w http.ResponseWriter, r *http.Request) {
 	}
 	s.log.Info("activity challenge", "user", a.User, "challenge", c.ID, "outcome", "ok")
 	answer(w, map[string]any{"challenge": c.ID})
+}
+
+// startEngineGame starts at once, in the channel, a game against the
+// engine at level on the terms of n, as /challenge does against the
+// engine: the round posts its board, and the engine moves when it has
+// White.
+func (s *Server) startEngineGame(w http.ResponseWriter, r *http.Request, a *asker, n *play.NewChallenge, level int, loc *time.Location) {
+	var seat play.Seat
+	var rated, ok bool
+	if s.opts.Engine != nil {
+		seat, level, rated, ok = s.opts.Engine(r.Context(), a.instance.Guild, level)
+	}
+	if !ok {
+		problem(w, http.StatusConflict, i18n.T(a.lang, "activity.lobby.no_engine", nil))
+		return
+	}
+	white, black := n.From, seat
+	// #nosec G404 -- the colours of a casual game against the engine, not a secret
+	if n.Color == play.BlackSide || n.Color == play.Random && rand.IntN(2) == 1 {
+		white, black = seat, n.From
+	}
+	var levels [2]int
+	if white == seat {
+		levels[game.White] = level
+	} else {
+		levels[game.Black] = level
+	}
+	g := play.NewGame{Guild: n.Guild, Channel: n.Channel, White: white, Black: black, Rated: n.Rated && rated,
+		DaysPerMove: n.DaysPerMove, Time: n.Time, Engine: levels, At: n.At, Caps: n.Caps}
+	err := s.opts.Round.Service().MayStart(r.Context(), g)
+	var out round.Outcome
+	if err == nil {
+		out, err = s.opts.Round.Start(r.Context(), g)
+	}
+	var x *play.Refusal
+	switch {
+	case errors.As(err, &x):
+		problem(w, http.StatusConflict, refusalText(a.lang, x, loc, n.From, seat))
+		return
+	case err != nil:
+		s.log.Error("activity: starting a game against the engine", "user", a.User, "channel", a.instance.Channel, "err", err)
+		problem(w, http.StatusInternalServerError, i18n.T(a.lang, "activity.page.failed", nil))
+		return
+	}
+	s.log.Info("activity engine game", "user", a.User, "game", out.Game.ID, "level", level)
+	answer(w, map[string]any{"game": out.Game.ID})
 }
 
 // serveAnswer accepts or declines a challenge shown in the lobby, or
@@ -291,16 +366,13 @@ func (s *Server) serveAnswer(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var game uint64
-	switch {
-	case !req.Accept && c.From.ID == a.User:
-		_, err = svc.Cancel(ctx, c.ID, a.User, now)
-	case !req.Accept:
-		_, err = svc.Decline(ctx, c.ID, a.User, now)
-	default:
-		if err = play.MayAccept(&c, a.User, now); err == nil {
-			out, aerr := s.opts.Round.Accept(ctx, c.ID, me, a.instance.Channel, now, false)
-			game, err = out.Game.ID, aerr
-		}
+	// The round writes the item that edits the challenge's message in
+	// the channel, as a click on its buttons would.
+	if !req.Accept {
+		err = s.opts.Round.Decline(ctx, &c, a.User, now)
+	} else if err = play.MayAccept(&c, a.User, now); err == nil {
+		out, aerr := s.opts.Round.AcceptAnswered(ctx, &c, me, a.instance.Channel, now)
+		game, err = out.Game.ID, aerr
 	}
 	switch {
 	case errors.As(err, &x):
@@ -326,4 +398,4 @@ func answer(w http.ResponseWriter, v any) {
 // (activity.lobby.*).
 var lobbyWords = []string{"title", "people", "alone", "opponent", "anyone", "time", "custom", "minutes", "seconds",
 	"correspondence", "color", "random", "white", "black", "rated", "challenge", "accept", "decline", "withdraw",
-	"rematch", "sent", "waiting"}
+	"rematch", "sent", "waiting", "engine", "level"}

@@ -10,6 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"github.com/iceagechess/iceage/game"
@@ -20,13 +23,14 @@ import (
 )
 
 // openLobby opens the Activity of instance in a new tab as u, where no
-// game goes on: it shows the lobby.
-func (x *live) openLobby(t *testing.T, browser context.Context, in fakediscord.Instance, u fakediscord.User) context.Context {
+// game goes on: it shows the lobby. before is done in the tab first.
+func (x *live) openLobby(t *testing.T, browser context.Context, in fakediscord.Instance, u fakediscord.User, before ...chromedp.Action[chromedp.Void]) context.Context {
 	t.Helper()
 	tab, cancel := chromedp.NewContext(browser)
 	t.Cleanup(cancel)
 	q := url.Values{"code": {x.srv.Authorize(u.ID)}, "instance": {in.ID}, "guild": {in.GuildID}, "channel": {in.ChannelID}}
-	if err := chromedp.Do(tab, watchCSP(t, tab), chromedp.Navigate(x.site.URL+"/test/parent?"+q.Encode())); err != nil {
+	actions := append(before, watchCSP(t, tab), chromedp.Navigate(x.site.URL+"/test/parent?"+q.Encode()))
+	if err := chromedp.Do(tab, actions...); err != nil {
 		t.Fatal(err)
 	}
 	x.wait(t, tab, `!act().getElementById("lobby").hidden && act().getElementById("game").hidden`)
@@ -112,6 +116,7 @@ func TestTheLobbyInABrowser(t *testing.T) {
 	if cs, _ := x.svc.Challenges(ctx, x.alice.ID); len(cs) != 0 {
 		t.Fatalf("a refused challenge was made: %+v", cs)
 	}
+	eval[bool](t, alice, `(() => { const m = act().getElementById("custom-min"); m.value = "10"; m.dispatchEvent(new Event("input")); return true; })()`)
 
 	// Alice challenges Bob to 1+0, with White.
 	press(t, alice, `.times button[data-time="1+0"]`)
@@ -164,6 +169,17 @@ func TestTheLobbyInABrowser(t *testing.T) {
 	}); err != nil {
 		t.Errorf("the game's first board was not posted in #chess: %v", err)
 	}
+	// The challenge's message in #chess says it was accepted, and keeps
+	// no button.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if m, ok := x.srv.Message(posted.Message.ID); ok && len(m.Buttons()) == 0 && strings.Contains(m.Content, "accepted") {
+			break
+		}
+		if time.Now().After(deadline) {
+			m, _ := x.srv.Message(posted.Message.ID)
+			t.Fatalf("the challenge's message reads %q with %d buttons, want it accepted", m.Content, len(m.Buttons()))
+		}
+	}
 
 	// Alice moves: the move is in both windows, and Black's clock runs.
 	rev := eval[int](t, alice, revJS)
@@ -209,5 +225,69 @@ func TestTheLobbyInABrowser(t *testing.T) {
 	x.wait(t, bob, onBoard)
 	if eval[string](t, bob, `act().getElementById("activity").dataset.color`) != "w" {
 		t.Error("Bob does not play White in the rematch, in his window")
+	}
+}
+
+// recordRequests keeps, in each document of the tab, the bodies of the
+// requests it sends (window.sent).
+const recordRequests = `(function () {
+  window.sent = [];
+  const real = window.fetch;
+  window.fetch = function (url, opts) {
+    if (opts && opts.body) window.sent.push(String(opts.body));
+    return real.apply(this, arguments);
+  };
+})();`
+
+// TestTheEngineFromTheLobby: alone in the Activity, Alice picks the
+// engine at level 1 and 1+0 with White: the board opens at once, and
+// the engine answers her move in her window. Her device is in Tokyo:
+// the page names its zone with every act, so that a refusal's times
+// read as her clock does (TestARefusalsTimesAreTheViewers).
+func TestTheEngineFromTheLobby(t *testing.T) {
+	browser := browsertest.New(t, 1000, 900)
+	x := newLive(t)
+	in := x.srv.LaunchActivity(x.chess.ID, x.alice.ID)
+	alice := x.openLobby(t, browser, in, x.alice, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		if _, err := cdp.Call(ctx, tg, emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{TimezoneID: "Asia/Tokyo"}); err != nil {
+			return err
+		}
+		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: recordRequests})
+		return err
+	}))
+	if got := eval[string](t, alice, `act().getElementById("people").textContent`); !strings.Contains(got, "Nobody else is here yet") {
+		t.Errorf("alone, Alice's lobby reads %q", got)
+	}
+	eval[bool](t, alice, `(() => { const s = act().getElementById("opponent"); s.value = "engine"; s.dispatchEvent(new Event("change")); return true; })()`)
+	x.wait(t, alice, `!act().getElementById("level-box").hidden`)
+	eval[bool](t, alice, `(() => { const s = act().getElementById("level"); s.value = "1"; s.dispatchEvent(new Event("change")); return true; })()`)
+	press(t, alice, `.times button[data-time="1+0"]`)
+	press(t, alice, `.colors button[data-color="white"]`)
+	press(t, alice, "#send")
+	x.wait(t, alice, `act().getElementById("lobby").hidden && act().querySelector("#board svg") !== null && act().querySelectorAll(".clock").length === 2`)
+	g, err := x.svc.GameIn(context.Background(), x.chess.ID)
+	if err != nil || g.White.ID != x.alice.ID || g.Engine[game.Black] != 1 || g.TimeControl().String() != "1+0" {
+		t.Fatalf("the game against the engine: %+v, %v", g, err)
+	}
+	rev := eval[int](t, alice, revJS)
+	m := x.legalIn(t, g.ID, game.White)
+	drag(t, alice, m[:2], m[2:4])
+	x.wait(t, alice, fmt.Sprintf(`%s >= %d`, revJS[1:], rev+2))
+	if g, _ := x.svc.Game(context.Background(), g.ID); len(g.Moves) != 2 {
+		t.Errorf("the game's moves %+v, want Alice's and the engine's", g.Moves)
+	}
+	sent := eval[[]string](t, alice, `document.getElementById("f").contentWindow.sent`)
+	acts := 0
+	for _, body := range sent {
+		if strings.Contains(body, `"code"`) {
+			continue // the sign-in's
+		}
+		acts++
+		if !strings.Contains(body, `"tz":"Asia/Tokyo"`) {
+			t.Errorf("the page sent %s, without its zone", body)
+		}
+	}
+	if acts < 2 {
+		t.Errorf("the page sent %q, want the challenge and the move", sent)
 	}
 }

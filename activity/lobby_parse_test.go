@@ -68,6 +68,7 @@ func FuzzParseChallengeRequest(f *testing.F) {
 	f.Add([]byte(`{"instance":"i-1-gc-2-3","to":"","time":"","color":"random"}`))
 	f.Add([]byte(`{"instance":"i-1-gc-2-3","time":"9999+9999","color":"black","tz":"../x"}`))
 	f.Add([]byte(`{"to":1}`))
+	f.Add([]byte(`{"instance":"i-1-gc-2-3","engine":true,"level":3,"time":"1+0","color":"white"}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		r, err := parseChallengeRequest(body)
 		if err != nil {
@@ -76,6 +77,9 @@ func FuzzParseChallengeRequest(f *testing.F) {
 		if !validInstance(r.Instance) || r.To != "" && !snowflake(r.To) || len(r.Time) > maxTimeText || !validZone(r.Zone) ||
 			r.Color != string(play.Random) && r.Color != string(play.WhiteSide) && r.Color != string(play.BlackSide) {
 			t.Errorf("accepted %+v", r)
+		}
+		if r.Engine && r.To != "" || r.Level < 0 || r.Level > 8 || !r.Engine && r.Level != 0 {
+			t.Errorf("accepted the engine's terms %+v", r)
 		}
 		if strings.Contains(r.Zone, "..") || strings.HasPrefix(r.Zone, "/") {
 			t.Errorf("accepted the zone %q, a path", r.Zone)

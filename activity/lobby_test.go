@@ -15,6 +15,10 @@ func challengeBody(in, to, tc, color string) string {
 	return fmt.Sprintf(`{"instance":%q,"to":%q,"time":%q,"color":%q,"rated":false,"tz":"Europe/Oslo"}`, in, to, tc, color)
 }
 
+func engineBody(in string, level int, tc, color string) string {
+	return fmt.Sprintf(`{"instance":%q,"to":"","engine":true,"level":%d,"time":%q,"color":%q}`, in, level, tc, color)
+}
+
 func answerBody(in string, id uint64, accept bool) string {
 	return fmt.Sprintf(`{"instance":%q,"challenge":%d,"accept":%v}`, in, id, accept)
 }
@@ -105,6 +109,9 @@ func TestTheLobby(t *testing.T) {
 		"a green side":        {alice, challengeBody(in, w.bob.ID, "1+0", "green"), 400, "wrong"},
 		"a time of 20 bytes":  {alice, challengeBody(in, w.bob.ID, strings.Repeat("1", 20), "white"), 400, "wrong"},
 		"a made-up time zone": {alice, strings.Replace(challengeBody(in, w.bob.ID, "1+0", "white"), "Europe/Oslo", "../etc/passwd", 1), 400, "wrong"},
+		"the engine, off":     {alice, engineBody(in, 2, "3+2", "black"), 409, "cannot play here"},
+		"the engine and Bob":  {alice, strings.Replace(engineBody(in, 2, "3+2", "black"), `"to":""`, `"to":"`+w.bob.ID+`"`, 1), 400, "wrong"},
+		"level 9":             {alice, engineBody(in, 9, "3+2", "black"), 400, "wrong"},
 	} {
 		status, got := w.call(t, "POST", "/api/challenge", c.token, c.body)
 		if status != c.status || !strings.Contains(fmt.Sprint(got["error"]), c.says) {
@@ -221,5 +228,41 @@ func TestADMHasNoLobby(t *testing.T) {
 	}
 	if status, got := w.call(t, "POST", "/api/challenge", alice, challengeBody(in, w.bob.ID, "1+0", "white")); status != 404 || got["error"] == nil {
 		t.Errorf("a challenge in a DM's Activity: %d %v, want 404", status, got)
+	}
+}
+
+// TestTheEngineInTheLobby: the lobby offers the engine when it can play;
+// a game against it starts at once in the channel, at the level and
+// time control chosen, and its Rematch plays it again, colours swapped.
+func TestTheEngineInTheLobby(t *testing.T) {
+	w := newWorld(t)
+	w.engineOn.Store(true)
+	in := w.srv.LaunchActivity(w.lobby.ID, w.alice.ID).ID
+	alice := w.signIn(t, w.alice)
+	l := w.lobbyOf(t, in, alice)
+	if e, ok := l["engine"].(map[string]any); !ok || e["levels"] != float64(8) || e["level"] != float64(4) {
+		t.Fatalf("the lobby offers the engine as %v", l["engine"])
+	}
+	status, got := w.call(t, "POST", "/api/challenge", alice, engineBody(in, 2, "3+2", "black"))
+	if status != 200 || got["game"] == nil {
+		t.Fatalf("Alice against the engine: %d %v", status, got)
+	}
+	g, err := w.round.Service().GameIn(context.Background(), w.lobby.ID)
+	if err != nil || g.White.ID != engineID || g.Black.ID != w.alice.ID || g.Engine != [2]int{2, 0} || g.TimeControl().String() != "3+2" || g.Rated {
+		t.Fatalf("the game against the engine: %+v, %v", g, err)
+	}
+	if status, got := w.call(t, "GET", "/api/game?instance="+in, alice, ""); status != 200 || got["game"] != float64(g.ID) || got["color"] != "b" {
+		t.Errorf("Alice's page: %d %v", status, got)
+	}
+	if _, err := w.round.Do(context.Background(), round.Act{Act: play.Act{By: w.alice.ID, Game: g.ID, Revision: g.Revision, At: t0}, Kind: round.Resign}); err != nil {
+		t.Fatal(err)
+	}
+	re, ok := w.lobbyOf(t, in, alice)["rematch"].(map[string]any)
+	if !ok || re["engine"] != true || re["level"] != float64(2) || re["color"] != "white" || re["time"] != "3+2" || !strings.Contains(re["text"].(string), "Ice Age Engine (level 2)") {
+		t.Fatalf("the rematch against the engine: %v", re)
+	}
+	w.engineOn.Store(false)
+	if l := w.lobbyOf(t, in, alice); l["engine"] != nil || l["rematch"] != nil {
+		t.Errorf("with the engine off the lobby offers %v and %v", l["engine"], l["rematch"])
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/iceagechess/iceage/engine"
 	"github.com/iceagechess/iceage/play"
 )
 
@@ -173,6 +174,10 @@ type challengeRequest struct {
 	Time  string `json:"time"`
 	Color string `json:"color"`
 	Rated bool   `json:"rated"`
+	// Engine: the challenge is to the engine at Level (0 for the
+	// default), which starts the game at once; To is "".
+	Engine bool `json:"engine"`
+	Level  int  `json:"level"`
 	// Zone is the page's time zone, for the times of a refusal.
 	Zone string `json:"tz"`
 }
@@ -197,6 +202,10 @@ func parseChallengeRequest(body []byte) (challengeRequest, error) {
 		return r, errors.New("color: want random, white or black")
 	case !validZone(r.Zone):
 		return r, errors.New("tz: want a time zone's name, as Europe/Oslo")
+	case r.Engine && r.To != "":
+		return r, errors.New("to: the engine is challenged alone")
+	case r.Level < 0 || r.Level > engine.Levels || !r.Engine && r.Level != 0:
+		return r, errors.New("level: want one of the engine's levels, for the engine")
 	}
 	return r, nil
 }

@@ -74,6 +74,11 @@ type Options struct {
 	// Caps are the per-user limits of a lobby's challenges, as of
 	// /challenge's.
 	Caps play.Caps
+	// Engine is the engine's seat at a level (0 for the default) in a
+	// server's game, the level it plays, whether a game against it may
+	// be rated, and ok false when it cannot play now
+	// (bot.Bot.EngineSeat); nil: the lobby offers no engine.
+	Engine func(ctx context.Context, guild string, level int) (seat play.Seat, clamped int, rated, ok bool)
 }
 
 // Server serves the Activity: its page, sign-in and moves.

@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -75,6 +76,58 @@ func TestAnActivityChallengeIsPlayedInItsChannel(t *testing.T) {
 	for _, c := range w.srv.Calls() {
 		if c.Kind == fakediscord.KindThread {
 			t.Errorf("a thread was opened for it: %+v", c.Channel)
+		}
+	}
+}
+
+// TestAnAnswerInTheActivityEditsTheChallenge: a challenge accepted or
+// declined in the Activity (through the round) has its message in the
+// channel edited as a click would: the buttons go, a line says who
+// answered.
+func TestAnAnswerInTheActivityEditsTheChallenge(t *testing.T) {
+	w := newWorld(t, memstore.New(), "en-US")
+	r := w.bot.Round()
+	for _, accept := range []bool{false, true} {
+		c, err := r.Challenge(w.ctx(), play.NewChallenge{Guild: w.guild.ID, Channel: w.chess.ID, From: play.Seat{ID: w.alice.ID, Name: "Alice"},
+			To: play.Seat{ID: w.bob.ID, Name: "Bob"}, Time: play.TimeControl{Limit: time.Minute}, InChannel: true, At: w.clock.Now()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := w.waitMessage(w.chess.ID, func(m fakediscord.Message) bool {
+			return len(m.Buttons()) == 2 && strings.Contains(m.Buttons()[0].CustomID, fmt.Sprint(c.ID))
+		})
+		for deadline := time.Now().Add(5 * time.Second); c.Message == ""; time.Sleep(20 * time.Millisecond) {
+			c, _ = r.Service().GetChallenge(w.ctx(), c.ID)
+			if time.Now().After(deadline) {
+				t.Fatal("the challenge's message was not noted")
+			}
+		}
+		want := "declined"
+		if accept {
+			want = "accepted"
+			_, err = r.AcceptAnswered(w.ctx(), &c, play.Seat{ID: w.bob.ID, Name: "Bob"}, w.chess.ID, w.clock.Now())
+		} else {
+			err = r.Decline(w.ctx(), &c, w.bob.ID, w.clock.Now())
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		var edited fakediscord.Message
+		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+			if e, ok := w.srv.Message(m.ID); ok && len(e.Buttons()) == 0 {
+				edited = e
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the %s challenge's message was not edited", want)
+			}
+		}
+		if !strings.Contains(edited.Content, want) || !strings.Contains(edited.Content, "<@"+w.bob.ID+">") || len(edited.Embeds) != 1 ||
+			!strings.Contains(edited.Embeds[0].Description, "1+0") {
+			t.Errorf("the %s challenge reads %q %+v", want, edited.Content, edited.Embeds)
+		}
+		if accept && !strings.Contains(edited.Content, "<#"+w.chess.ID+">") {
+			t.Errorf("the accepted challenge does not say where the game is: %q", edited.Content)
 		}
 	}
 }

@@ -83,6 +83,8 @@ func (b *Bot) deliverOne(ctx context.Context, it play.OutboxItem) {
 		err = b.deliverDailyPuzzle(ictx, it)
 	case round.KindChallenge:
 		err = b.deliverChallenge(ictx, it)
+	case round.KindAnswered:
+		err = b.deliverAnswered(ictx, it)
 	default:
 		err = fmt.Errorf("bot: an outbox item of kind %q", it.Kind)
 	}

@@ -589,13 +589,7 @@ func (b *Bot) announce(ctx context.Context, t *tournament.Tournament) error {
 	byeLine := ""
 	var bye round.Tell
 	if r.Bye >= 0 {
-		// A Swiss's bye scores what the organiser chose; a round-robin's
-		// free player sits the round out.
-		byeLine = map[tournament.ByeScore]string{tournament.ByeFullPoint: "tournament.round.bye", tournament.ByeHalfPoint: "tournament.round.bye_half",
-			tournament.ByeNoPoint: "tournament.round.bye_none"}[t.ByeScore]
-		if t.System == tournament.RoundRobin {
-			byeLine = "tournament.round.sits_out"
-		}
+		byeLine = standings.ByeKey(t)
 		bye = round.Tell{User: t.Members[r.Bye].ID, Why: round.Bye}
 		if r.ByeTold != nil {
 			bye = *r.ByeTold

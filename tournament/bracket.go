@@ -65,6 +65,11 @@ type bracketPairing struct {
 	// warm is the last solve's solution, by local index, that the next
 	// one starts from (in one of the round's d.localWarm).
 	warm *warmStart
+	// During a solve of tryFirst, the player whose partners it ranks and,
+	// by the partner's local index, where the weight of their pair with
+	// its bonus lies in d.baseBuf (0 for none).
+	prefer     int
+	preferSlot []int32
 }
 
 func (b *bracketPairing) resident(a int) bool  { return a >= b.nmdp && a < b.nb }
@@ -256,9 +261,11 @@ func (b *bracketPairing) setup() error {
 // triangle is n rows of zero values, row a holding the pairs (a, c) for
 // c > a as rows[a][c], in the memory of *flat, which the brackets of a
 // round share one after the other: half of a square's. Row a's indexes
-// up to a fall on the row before (or on padding): they are never used,
-// and (*flat)[0], padding, stays zero. Pair (a, c) is (*flat)[rowStart(n,
-// a)+c].
+// up to a fall on the row before (or on padding): they are never used.
+// Pair (a, c) is (*flat)[rowStart(n, a)+c]. The first n values are
+// padding, which the weights' table uses: (*flat)[0] stays zero (the
+// weight of a warm solve's dummy edges), and tryFirst writes its
+// candidates' weights in the rest.
 func triangle[T any](flat *[]T, n int) [][]T {
 	*flat = growZero(*flat, n+n*(n-1)/2)
 	rows := make([][]T, n)
@@ -355,6 +362,15 @@ func (b *bracketPairing) rebuild(idx []int, edges []edge, bonus func(a, c int) b
 				w := int32(row + c)
 				if bonus != nil && bonus(a, c) {
 					w = ^w
+				}
+				if b.preferSlot != nil && (a == b.prefer || c == b.prefer) {
+					o := c
+					if c == b.prefer {
+						o = a
+					}
+					if s := b.preferSlot[o]; s > 0 {
+						w = s
+					}
 				}
 				edges = append(edges, edge{i: int32(x), j: int32(y), w: w})
 			}
@@ -486,6 +502,49 @@ func (b *bracketPairing) try(possible func() bool, prop func(mate []int) bool, b
 	return true
 }
 
+// tryFirst pairs a with the first of cands (local indexes, in the
+// rules' order, each joined to a by an edge, all before a's partner in
+// b.cur) that an equally good pairing (compared from bit shift up)
+// allows, and says whether it did. Trying each in turn takes a solve
+// each, and most fail: one solve in which a's pair with cands[i] gains
+// len(cands)-i in the trial field, which ranks below every criterion
+// compared and above the hint alone, pairs a with the first it can, or
+// as b.cur does when it can none. Only the fields between the trial
+// field and shift must weigh nothing, as they do where it is called
+// (fix: before the remainder's exchanges are weighed; e2: the lowest).
+func (b *bracketPairing) tryFirst(a int, cands []int, shift uint) bool {
+	n := len(b.v)
+	if len(cands) == 0 {
+		return false
+	}
+	if len(cands) >= n || uint64(len(cands)) >= 1<<b.lay.trial.width {
+		// The padding has room for n-1 weights, and the trial field for
+		// one pair's rank; this cannot happen, but trying each in turn
+		// gives the same answer.
+		for _, c := range cands {
+			if b.try(func() bool { return true }, func(mate []int) bool { return mate[a] == c },
+				func(x, y int) bool { return (x == a && y == c) || (x == c && y == a) }, shift) {
+				return true
+			}
+		}
+		return false
+	}
+	slot := growZero(b.d.preferBuf, n)
+	weights := b.d.baseBuf
+	for i, c := range cands {
+		slot[c] = int32(i + 1)
+		weights[i+1] = b.base[min(a, c)][max(a, c)].addAt(b.lay.trial.shift+matchShift, uint64(len(cands)-i))
+	}
+	b.prefer, b.preferSlot = a, slot
+	mate, sum := b.solve(nil)
+	b.preferSlot, b.d.preferBuf = nil, slot
+	if sum.above(shift+matchShift) != b.curSum.above(shift+matchShift) || mate[a] < 0 || slot[mate[a]] == 0 {
+		return false
+	}
+	b.cur, b.curSum = mate, sum
+	return true
+}
+
 func (b *bracketPairing) fixPair(a, c int) {
 	if a > c {
 		a, c = c, a
@@ -549,16 +608,15 @@ func (b *bracketPairing) pair() ([][2]int, []int, error) {
 		b.curSum = b.sumOf(b.cur)
 	}
 	// Their opponents: the first transposition of S2 (4.2).
+	var cands []int
 	for _, m := range paired {
+		cands = cands[:0]
 		for c := b.nmdp; c < b.nb && c != b.cur[m]; c++ {
-			if !b.active[c] || !b.edge(m, c) {
-				continue
-			}
-			if b.try(func() bool { return b.edge(m, c) }, func(mate []int) bool { return mate[m] == c },
-				func(a, x int) bool { return (a == m && x == c) || (a == c && x == m) }, fixShift) {
-				break
+			if b.active[c] && b.edge(m, c) {
+				cands = append(cands, c)
 			}
 		}
+		b.tryFirst(m, cands, fixShift)
 		b.fixPair(m, b.cur[m])
 	}
 
@@ -650,18 +708,16 @@ func (b *bracketPairing) pair() ([][2]int, []int, error) {
 		}
 		// Each S1 player, in order, gets the first S2 player it can (4.2).
 		for _, a := range s1 {
+			cands = cands[:0]
 			for _, c := range rem {
 				if c == b.cur[a] {
 					break
 				}
-				if c <= a || !b.active[c] || isS1[c] || !b.edge(a, c) {
-					continue
-				}
-				if b.try(func() bool { return b.edge(a, c) }, func(mate []int) bool { return mate[a] == c },
-					func(x, y int) bool { return (x == a && y == c) || (x == c && y == a) }, eShift) {
-					break
+				if c > a && b.active[c] && !isS1[c] && b.edge(a, c) {
+					cands = append(cands, c)
 				}
 			}
+			b.tryFirst(a, cands, eShift)
 			b.fixPair(a, b.cur[a])
 		}
 	}

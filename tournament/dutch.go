@@ -145,6 +145,8 @@ type dutch struct {
 	localWarm           [2]warmStart
 	// A bracket's current pairing and the next solve's (freeMate).
 	mates [2][]int
+	// tryFirst's ranks of a player's partners.
+	preferBuf []int32
 }
 
 // newDutch reads the field: the players to pair in pairing order, what

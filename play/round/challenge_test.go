@@ -53,3 +53,71 @@ func TestAChallengeWritesTheItemThatShowsIt(t *testing.T) {
 		t.Error("an item without a challenge decoded")
 	}
 }
+
+// TestAnAnswerWritesTheItemThatEditsTheChallenge: a challenge accepted
+// through AcceptAnswered leaves, with the game's first board, the item
+// that edits its message; a decline and a withdrawal leave theirs; a
+// refused answer leaves nothing.
+func TestAnAnswerWritesTheItemThatEditsTheChallenge(t *testing.T) {
+	r, st := newRound(t, nil)
+	newChallenge := func(to play.Seat) play.Challenge {
+		t.Helper()
+		c, err := r.Challenge(ctx, play.NewChallenge{Guild: "g1", Channel: "c1", From: ann, To: to, Color: play.WhiteSide, InChannel: true, At: t0})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Message = "m1"
+		return c
+	}
+	c := newChallenge(bob)
+	pending(t, st, t0)
+	// Ann may not accept her own: nothing is written.
+	var x *play.Refusal
+	if _, err := r.AcceptAnswered(ctx, &c, ann, "c1", t0); !errors.As(err, &x) {
+		t.Fatalf("Ann accepting her own challenge: %v", err)
+	}
+	if got := pending(t, st, t0); len(got) != 0 {
+		t.Errorf("a refused accept wrote %v", got)
+	}
+	out, err := r.AcceptAnswered(ctx, &c, bob, "c1", t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := pending(t, st, t0)
+	if len(got[round.KindBoard]) != 1 || len(got[round.KindAnswered]) != 1 {
+		t.Fatalf("the accept wrote %v, want a board and the answer", got)
+	}
+	a, err := round.DecodeAnswered(got[round.KindAnswered][0])
+	if err != nil || a.Answer != round.AnswerAccepted || a.By != "bob" || a.Game != out.Game.ID || a.Challenge.Message != "m1" {
+		t.Errorf("the answer is %+v, %v", a, err)
+	}
+	if out.Game.Channel != "c1" {
+		t.Errorf("the game is played in %q, want c1", out.Game.Channel)
+	}
+	for _, tc := range []struct {
+		by   play.Seat
+		want round.Answer
+	}{{bob, round.AnswerDeclined}, {ann, round.AnswerWithdrawn}} {
+		c, err := r.Challenge(ctx, play.NewChallenge{Guild: "g1", Channel: "c2", From: ann, To: bob, At: t0})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pending(t, st, t0)
+		if err := r.Decline(ctx, &c, tc.by.ID, t0); err != nil {
+			t.Fatal(err)
+		}
+		got := pending(t, st, t0)
+		if len(got[round.KindAnswered]) != 1 {
+			t.Fatalf("%s's answer wrote %v", tc.by.ID, got)
+		}
+		if a, _ := round.DecodeAnswered(got[round.KindAnswered][0]); a.Answer != tc.want || a.By != tc.by.ID {
+			t.Errorf("%s's answer reads %+v, want %s", tc.by.ID, a, tc.want)
+		}
+		if err := r.Decline(ctx, &c, tc.by.ID, t0); !errors.As(err, &x) {
+			t.Errorf("a second answer: %v, want a refusal", err)
+		}
+		if got := pending(t, st, t0); len(got) != 0 {
+			t.Errorf("a refused answer wrote %v", got)
+		}
+	}
+}

@@ -142,3 +142,29 @@ func TestTheTableSpeaksEveryLanguage(t *testing.T) {
 		}
 	}
 }
+
+// A board's result reads as a crosstable writes it, from White's side;
+// a game not over carries the mark the legend explains. The bye is told
+// as the organiser chose it, and a round-robin's as sitting out.
+func TestResultsAndByesInWords(t *testing.T) {
+	for out, want := range map[tournament.Outcome]string{tournament.Win: "1–0", tournament.Draw: "½–½", tournament.Loss: "0–1",
+		tournament.ForfeitWin: "+–−", tournament.ForfeitLoss: "−–+", tournament.DoubleForfeit: "−–−", tournament.Pending: "en jeu"} {
+		if got := standings.Result(i18n.French, out); got != want {
+			t.Errorf("Result(%v) = %q, want %q", out, got, want)
+		}
+	}
+	for _, c := range []struct {
+		system tournament.System
+		score  tournament.ByeScore
+		want   string
+	}{
+		{tournament.Swiss, tournament.ByeFullPoint, "tournament.round.bye"},
+		{tournament.Swiss, tournament.ByeHalfPoint, "tournament.round.bye_half"},
+		{tournament.Swiss, tournament.ByeNoPoint, "tournament.round.bye_none"},
+		{tournament.RoundRobin, tournament.ByeFullPoint, "tournament.round.sits_out"},
+	} {
+		if got := standings.ByeKey(&tournament.Tournament{System: c.system, ByeScore: c.score}); got != c.want {
+			t.Errorf("ByeKey(%v, %v) = %q, want %q", c.system, c.score, got, c.want)
+		}
+	}
+}

@@ -33,7 +33,7 @@ let justSent = false; // the user's challenge was just sent
 // pick is the lobby's form as the user left it: who, which time control
 // ("" correspondence, "custom" the minutes and seconds typed), which
 // colour, rated or not.
-const pick = { to: "", time: "5+3", color: "random", rated: false };
+const pick = { to: "", time: "5+3", color: "random", rated: false, level: 0 };
 // zone is the device's time zone, for the times of a refusal; "" when it
 // names none in the IANA database's alphabet.
 const zone = (() => {
@@ -250,7 +250,8 @@ function buildLobby(box) {
     el("div", { id: "rematch-box", className: "rematch", hidden: true },
       el("button", { type: "button", id: "rematch", className: "primary" }, T("rematch")), el("span", { id: "rematch-text" })),
     field(T("people"), el("div", { id: "people", className: "people" })),
-    field(T("opponent"), el("select", { id: "opponent" })),
+    field(T("opponent"), el("div", { className: "opponent" }, el("select", { id: "opponent" }),
+      el("label", { id: "level-box", className: "level", hidden: true }, el("span", {}, T("level")), el("select", { id: "level" })))),
     field(T("time"), times, customBox),
     field(T("color"), colors),
     el("label", { className: "check" }, rated, el("span", {}, T("rated"))),
@@ -272,12 +273,14 @@ function buildLobby(box) {
   for (const i of [mins, secs]) i.addEventListener("input", drawPick);
   send.addEventListener("click", () => {
     const time = pick.time === "custom" ? mins.value.trim() + "+" + secs.value.trim() : pick.time;
-    ask("api/challenge", { to: pick.to, time, color: pick.color, rated: pick.rated });
+    const who = pick.to === "engine" ? { to: "", engine: true, level: pick.level } : { to: pick.to };
+    ask("api/challenge", Object.assign(who, { time, color: pick.color, rated: pick.rated }));
   });
   $("rematch").addEventListener("click", () => {
     const m = lobby && lobby.rematch;
-    if (m) ask("api/challenge", { to: m.to, time: m.time, color: m.color, rated: m.rated });
+    if (m) ask("api/challenge", { to: m.to, engine: m.engine, level: m.level, time: m.time, color: m.color, rated: m.rated });
   });
+  $("level").addEventListener("change", (e) => (pick.level = +e.target.value));
   $("incoming").addEventListener("click", (e) => {
     const b = e.target.closest("button");
     const card = e.target.closest(".challenge");
@@ -290,6 +293,7 @@ function drawPick() {
   for (const b of document.querySelectorAll(".times button")) b.setAttribute("aria-pressed", String(b.dataset.time === pick.time));
   for (const b of document.querySelectorAll(".colors button")) b.setAttribute("aria-pressed", String(b.dataset.color === pick.color));
   $("custom").hidden = pick.time !== "custom";
+  $("level-box").hidden = pick.to !== "engine";
   $("custom-text").textContent = $("custom-min").value.trim() + "+" + $("custom-sec").value.trim();
 }
 
@@ -307,14 +311,22 @@ function drawLobby() {
   if (!lobby.people.length) people.append(el("span", { className: "note" }, T("alone")));
   const sel = $("opponent");
   const options = [el("option", { value: "" }, T("anyone")), ...lobby.people.map((p) => el("option", { value: p.id }, p.name))];
-  if (pick.to && !lobby.people.some((p) => p.id === pick.to)) pick.to = "";
+  if (lobby.engine) options.push(el("option", { value: "engine" }, T("engine")));
+  if (pick.to && !lobby.people.some((p) => p.id === pick.to) && !(pick.to === "engine" && lobby.engine)) pick.to = "";
   if (!pick.to && lobby.people.length === 1 && !sel.dataset.touched) pick.to = lobby.people[0].id;
   sel.replaceChildren(...options);
   sel.value = pick.to;
   sel.onchange = () => {
     sel.dataset.touched = "1";
     pick.to = sel.value;
+    drawPick();
   };
+  const level = $("level");
+  if (lobby.engine && !level.options.length) {
+    for (let i = 1; i <= lobby.engine.levels; i++) level.append(el("option", { value: String(i) }, String(i)));
+    pick.level = lobby.engine.level;
+    level.value = String(pick.level);
+  }
   const list = $("incoming");
   list.replaceChildren(
     ...lobby.challenges.map((c) => {
