@@ -493,9 +493,9 @@ func (b *Bot) retire(g *play.Game, channel string, keepNewest bool) {
 	id := g.ID
 	b.background(func(ctx context.Context) {
 		for _, n := range []int{retireGlance, liveBoardLookback} {
-			msgs, err := b.s.ChannelMessages(channel, n, "", "", "", discordgo.WithContext(ctx))
+			msgs, err := b.scanBoards(ctx, channel, n)
 			if err != nil {
-				b.log.Warn("reading a game's channel for its earlier boards", "game", id, "channel", channel, "err", redact(err))
+				b.log.Warn("reading a game's channel for its earlier boards", "game", id, "channel", channel, "err", err)
 				return
 			}
 			newest, retired := keepNewest, 0
