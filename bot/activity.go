@@ -37,12 +37,12 @@ const (
 
 var idPlayHere = gamePattern("here")
 
-func init() { clicks.handle(idPlayHere, gameAct((*Bot).playHereClick)) }
+func init() { clicks.handle(idPlayHere, gameAct(unsplit, (*Bot).playHereClick)) }
 
 // activityRow is the row of the Play here button under a board, none
 // when there is no Activity.
-func (b *Bot) activityRow(lang i18n.Lang, g *play.Game) []discordgo.MessageComponent {
-	if !b.cfg.Activity.Enabled {
+func (sh *shared) activityRow(lang i18n.Lang, g *play.Game) []discordgo.MessageComponent {
+	if !sh.cfg.Activity.Enabled {
 		return nil
 	}
 	return []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
@@ -66,7 +66,7 @@ func (b *Bot) playHereClick(in *interaction, a play.Act) error {
 		f(in.user, in.i.ChannelID, g.ID)
 	}
 	in.answered = true
-	return b.respondPlain(in.ctx, in.i, &discordgo.InteractionResponse{Type: responseLaunchActivity})
+	return b.answers.respondPlain(in.ctx, in.i, &discordgo.InteractionResponse{Type: responseLaunchActivity})
 }
 
 // entryPoint is the Activity's Entry Point command: Discord launches the

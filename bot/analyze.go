@@ -22,7 +22,7 @@ const blunderDrop = 200
 const mistakesShown = 5
 
 func init() {
-	addCommand(appCommand{name: "analyze", run: (*Bot).analyzeCommand, help: helpResults + 7,
+	addCommand(appCommand{name: "analyze", run: runBy(unsplit, (*Bot).analyzeCommand), help: helpResults + 7,
 		declare: func(*Config) *discordgo.ApplicationCommand {
 			g := option("analyze", "game", discordgo.ApplicationCommandOptionInteger, false)
 			g.MinValue = ptr(1.0)

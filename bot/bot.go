@@ -88,35 +88,49 @@ type InteractionIDs interface {
 
 // Bot is the Discord front end of a play.Service.
 type Bot struct {
-	// What every feature shares (sharedFields, ownership_test.go).
-	cfg  Config
-	play *play.Service
-	// round plays the acts of games (package round).
-	round *round.Round
-	s     *discordgo.Session
-	log   *slog.Logger
+	// What every feature shares, and every feature's handlers hold.
+	*shared
 	// Metrics count answered interactions by outcome, for tests and
 	// metrics.
 	Metrics Metrics
 
 	// One field per feature, of a type declared in its file, whose
 	// state only that type's methods touch (doc.go, "Who owns what").
-	self       *identity   // what READY told, the commands' ids (register.go)
-	life       *lifetime   // the bot's context, the work in flight (lifetime.go)
-	outbox     *deliveries // the outbox's delivery (outbox.go, deliver.go)
-	thinkers   *pool       // the engine's moves and analyses (pool.go)
-	answering  answering   // the answers on their way, for the engine's board (enginereply.go)
-	parents    parents     // the threads' parent channels (parents.go)
-	sight      *sight      // the visibility rule's look-ups (visibility.go)
-	locales    locales     // the languages interactions told, for news (notify.go)
-	dmChannels dmChannels  // the DM channels by user (notify.go)
-	followers  followers   // the last interactions of private games (installs.go)
-	http       httpWaiters // interactions posted over HTTP, waiting for their answer (http.go)
-	seen       seenIDs     // the ids of interactions posted over HTTP (replay.go)
-	cooldowns  cooldowns   // the per-process waits of /analyze and /gif (limits.go)
-	guildNames guildNames  // the servers' names, for PGN's Site (records.go)
-	drawing    *drawing    // a place for each replay being drawn (records_view.go)
-	seals      *seals      // the seals of the state buttons carry (seal.go)
+	self       *identity    // what READY told, the commands' ids (register.go)
+	life       *lifetime    // the bot's context, the work in flight (lifetime.go)
+	outbox     *deliveries  // the outbox's delivery (outbox.go, deliver.go)
+	thinkers   *pool        // the engine's moves and analyses (pool.go)
+	answering  answering    // the answers on their way, for the engine's board (enginereply.go)
+	parents    parents      // the threads' parent channels (parents.go)
+	sight      *sight       // the visibility rule's look-ups (visibility.go)
+	locales    *locales     // the readers' languages: chosen, told by interactions, asked (notify.go)
+	dmChannels dmChannels   // the DM channels by user (notify.go)
+	followers  followers    // the last interactions of private games (installs.go)
+	http       *httpWaiters // interactions posted over HTTP, waiting for their answer (http.go)
+	answers    *answers     // the way answers go: over HTTP or to Discord's endpoints (send.go)
+	seen       seenIDs      // the ids of interactions posted over HTTP (replay.go)
+	cooldowns  cooldowns    // the per-process waits of /analyze and /gif (limits.go)
+	guildNames guildNames   // the servers' names, for PGN's Site (records.go)
+	drawing    *drawing     // a place for each replay being drawn (records_view.go)
+	seals      *seals       // the seals of the state buttons carry (seal.go)
+
+	// The handlers of each feature: a type in its file that holds the
+	// shared dependencies and the features it uses (runBy, commands.go).
+	puzzles *puzzleDesk // puzzle.go
+}
+
+// shared are the dependencies every feature uses (sharedFields,
+// ownership_test.go): one copy, which the bot and each feature's handlers
+// hold by pointer. It holds no feature's state.
+type shared struct {
+	cfg  Config
+	play *play.Service
+	// round plays the acts of games (package round).
+	round *round.Round
+	s     *discordgo.Session
+	log   *slog.Logger
+	// metrics are the bot's (Bot.Metrics).
+	metrics *Metrics
 }
 
 // Metrics are the bot's counters, read by the HTTP listener.
@@ -168,12 +182,17 @@ func New(cfg Config, svc *play.Service) (*Bot, error) {
 		s.ShardID, s.ShardCount = cfg.ShardID, cfg.ShardCount
 	}
 	cfg.Engine = cfg.Engine.withDefaults()
-	b := &Bot{cfg: cfg, play: svc, s: s, log: cfg.Logger, self: newIdentity()}
+	b := &Bot{shared: &shared{cfg: cfg, play: svc, s: s, log: cfg.Logger}, self: newIdentity()}
+	b.metrics = &b.Metrics
 	b.life = newLifetime()
+	b.locales = &locales{shared: b.shared}
+	b.http = &httpWaiters{}
+	b.answers = &answers{shared: b.shared, self: b.self, http: b.http}
 	b.sight = newSight(s, &b.parents)
 	b.thinkers = newPool(b.life.ctx(), cfg.Engine.Workers)
 	b.drawing = newDrawing()
 	b.seals = newSeals(cfg.Secret)
+	b.puzzles = &puzzleDesk{shared: b.shared, locales: b.locales}
 	if svc != nil {
 		r, err := round.New(svc, round.Options{Engine: round.EngineOptions{MoveTime: cfg.Engine.MoveTime, Nodes: cfg.Engine.Nodes},
 			Now: cfg.Now, Think: b.think, Committed: func(*round.Delivery) { b.wakeOutbox() }})

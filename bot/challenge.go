@@ -18,13 +18,13 @@ import (
 const threadArchiveMinutes = 10080
 
 func init() {
-	addCommand(appCommand{name: "challenge", declare: declareChallenge, run: (*Bot).challengeCommand, complete: (*Bot).completeTimeOption, help: helpPlay + 1, reach: anywhere})
-	addCommand(appCommand{name: challengeUserCommand, run: (*Bot).challengeMember, reach: anywhere, declare: func(*Config) *discordgo.ApplicationCommand {
+	addCommand(appCommand{name: "challenge", declare: declareChallenge, run: runBy(unsplit, (*Bot).challengeCommand), complete: completeBy(unsplit, (*Bot).completeTimeOption), help: helpPlay + 1, reach: anywhere})
+	addCommand(appCommand{name: challengeUserCommand, run: runBy(unsplit, (*Bot).challengeMember), reach: anywhere, declare: func(*Config) *discordgo.ApplicationCommand {
 		return &discordgo.ApplicationCommand{Type: discordgo.UserApplicationCommand, Name: challengeUserCommand,
 			NameLocalizations: ptr(localized("cmd.challenge_user.name"))}
 	}})
-	clicks.handle(idAccept, challengeClick((*Bot).acceptClick))
-	clicks.handle(idDecline, challengeClick((*Bot).declineClick))
+	clicks.handle(idAccept, challengeClick(unsplit, (*Bot).acceptClick))
+	clicks.handle(idDecline, challengeClick(unsplit, (*Bot).declineClick))
 }
 
 // The buttons of a challenge.
@@ -33,13 +33,13 @@ var (
 	idDecline = pattern("ch:decline:{challenge}")
 )
 
-func challengeClick(h func(*Bot, *interaction, uint64) error) clickHandler {
+func challengeClick[F any](of func(*Bot) F, h func(F, *interaction, uint64) error) clickHandler {
 	return func(b *Bot, in *interaction, f idFields) error {
 		id, err := f.num("challenge")
 		if err != nil {
 			return err
 		}
-		return h(b, in, id)
+		return h(of(b), in, id)
 	}
 }
 

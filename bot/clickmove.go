@@ -28,10 +28,10 @@ import (
 // opens the men's menu privately.
 
 func init() {
-	clicks.handle(idMove, gameAct((*Bot).moveClick))
-	clicks.handle(idMoveMan, gameAct((*Bot).moveManChosen))
-	clicks.handle(idMoveTo, gameAct((*Bot).moveChosen))
-	clicks.handle(idMovePage, (*Bot).movePageClick)
+	clicks.handle(idMove, gameAct(unsplit, (*Bot).moveClick))
+	clicks.handle(idMoveMan, gameAct(unsplit, (*Bot).moveManChosen))
+	clicks.handle(idMoveTo, gameAct(unsplit, (*Bot).moveChosen))
+	clicks.handle(idMovePage, clickBy(unsplit, (*Bot).movePageClick))
 }
 
 var (
@@ -173,7 +173,7 @@ func (b *Bot) moveManChosen(in *interaction, a play.Act) error {
 
 // movePageClick turns to another page of a man's moves.
 func (b *Bot) movePageClick(in *interaction, f idFields) error {
-	return gameAct(func(b *Bot, in *interaction, a play.Act) error {
+	return gameAct(unsplit, func(b *Bot, in *interaction, a play.Act) error {
 		g, err := b.yourTurn(in, a)
 		if err != nil {
 			return err

@@ -15,8 +15,8 @@ import (
 // in notify.go.
 
 func init() {
-	clicks.handle(idClaimWin, gameAct((*Bot).claimWinClick))
-	clicks.handle(idClaimDraw, gameAct((*Bot).claimDrawClick))
+	clicks.handle(idClaimWin, gameAct(unsplit, (*Bot).claimWinClick))
+	clicks.handle(idClaimDraw, gameAct(unsplit, (*Bot).claimDrawClick))
 }
 
 var (
@@ -28,13 +28,13 @@ var (
 
 // correspondenceStatus adds to a board's status what correspondence
 // brings: a timeout's choice, and the players on vacation.
-func (b *Bot) correspondenceStatus(ctx context.Context, lang i18n.Lang, g *play.Game) []string {
+func (sh *shared) correspondenceStatus(ctx context.Context, lang i18n.Lang, g *play.Game) []string {
 	var lines []string
 	if f := g.Flag; f != nil {
 		lines = append(lines, "⌛ "+tr(lang, "board.flag", map[string]any{"Loser": mention(opponentOf(g, f.By).ID), "Player": mention(f.By),
 			"Until": timestamp(g.Deadline, "f")}))
 	}
-	now := b.cfg.Now()
+	now := sh.cfg.Now()
 	for _, c := range []game.Color{game.White, game.Black} {
 		if g.Away(c, now) {
 			lines = append(lines, "🏖️ "+tr(lang, "board.away", map[string]any{"Player": mention(g.Seat(c).ID), "When": timestamp(g.AwayUntil[c], "f")}))

@@ -148,7 +148,7 @@ func (b *Bot) postBoard(ctx context.Context, d *round.Delivery, m *message) erro
 	}
 	if m == nil {
 		var err error
-		if m, err = b.deliveryMessage(ctx, b.guildLang(ctx, d.Game.Guild), d); err != nil {
+		if m, err = b.deliveryMessage(ctx, b.locales.guildLang(ctx, d.Game.Guild), d); err != nil {
 			return err
 		}
 	}

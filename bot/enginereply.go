@@ -100,7 +100,7 @@ func (b *Bot) editThinking(ctx context.Context, d *round.Delivery) bool {
 	if rev, ok := boardRevision(msgs[0], g.ID); !ok || rev != g.Revision-1 {
 		return false
 	}
-	lang := b.guildLang(ctx, g.Guild)
+	lang := b.locales.guildLang(ctx, g.Guild)
 	m, err := b.deliveryMessage(ctx, lang, d)
 	if err != nil {
 		return false

@@ -15,33 +15,33 @@ import (
 const maxChoices = 25
 
 func init() {
-	addCommand(appCommand{name: "move", reach: anywhere, run: (*Bot).moveCommand, complete: (*Bot).autocomplete, help: helpPlay + 2,
+	addCommand(appCommand{name: "move", reach: anywhere, run: runBy(unsplit, (*Bot).moveCommand), complete: completeBy(unsplit, (*Bot).autocomplete), help: helpPlay + 2,
 		declare: func(*Config) *discordgo.ApplicationCommand {
 			move := option("move", "move", discordgo.ApplicationCommandOptionString, true)
 			move.Autocomplete = true
 			move.MaxLength = 32
 			return command("move", move)
 		}})
-	addCommand(appCommand{name: "board", reach: anywhere, run: (*Bot).boardCommand, help: helpPlay + 3,
+	addCommand(appCommand{name: "board", reach: anywhere, run: runBy(unsplit, (*Bot).boardCommand), help: helpPlay + 3,
 		declare: func(*Config) *discordgo.ApplicationCommand {
 			return command("board", option("board", "flip", discordgo.ApplicationCommandOptionBoolean, false))
 		}})
-	addCommand(appCommand{name: "draw", reach: anywhere, run: (*Bot).drawCommand, help: helpPlay + 4,
+	addCommand(appCommand{name: "draw", reach: anywhere, run: runBy(unsplit, (*Bot).drawCommand), help: helpPlay + 4,
 		declare: func(*Config) *discordgo.ApplicationCommand {
 			return command("draw", option("draw", "action", discordgo.ApplicationCommandOptionString, false, "offer", "accept", "decline"))
 		}})
-	addCommand(appCommand{name: "takeback", reach: anywhere, run: (*Bot).takebackCommand, help: helpPlay + 5, declare: plain("takeback")})
-	addCommand(appCommand{name: "abort", reach: anywhere, run: (*Bot).abortCommand, help: helpPlay + 6, declare: plain("abort")})
-	addCommand(appCommand{name: "resign", reach: anywhere, run: (*Bot).resignCommand, help: helpPlay + 7, declare: plain("resign")})
-	clicks.handle(idResign, gameAct((*Bot).resignClick))
-	clicks.handle(idResignOK, gameAct((*Bot).resignConfirmed))
-	clicks.handle(idFlip, gameAct((*Bot).flipClick))
-	clicks.handle(idAbort, gameAct((*Bot).abortClick))
-	clicks.handle(idDraw, gameAct((*Bot).drawClick))
-	clicks.handle(idDrawYes, gameAct((*Bot).drawAcceptClick))
-	clicks.handle(idDrawNo, gameAct((*Bot).drawDeclineClick))
-	clicks.handle(idTakebackYes, gameAct((*Bot).takebackAcceptClick))
-	clicks.handle(idTakebackNo, gameAct((*Bot).takebackDeclineClick))
+	addCommand(appCommand{name: "takeback", reach: anywhere, run: runBy(unsplit, (*Bot).takebackCommand), help: helpPlay + 5, declare: plain("takeback")})
+	addCommand(appCommand{name: "abort", reach: anywhere, run: runBy(unsplit, (*Bot).abortCommand), help: helpPlay + 6, declare: plain("abort")})
+	addCommand(appCommand{name: "resign", reach: anywhere, run: runBy(unsplit, (*Bot).resignCommand), help: helpPlay + 7, declare: plain("resign")})
+	clicks.handle(idResign, gameAct(unsplit, (*Bot).resignClick))
+	clicks.handle(idResignOK, gameAct(unsplit, (*Bot).resignConfirmed))
+	clicks.handle(idFlip, gameAct(unsplit, (*Bot).flipClick))
+	clicks.handle(idAbort, gameAct(unsplit, (*Bot).abortClick))
+	clicks.handle(idDraw, gameAct(unsplit, (*Bot).drawClick))
+	clicks.handle(idDrawYes, gameAct(unsplit, (*Bot).drawAcceptClick))
+	clicks.handle(idDrawNo, gameAct(unsplit, (*Bot).drawDeclineClick))
+	clicks.handle(idTakebackYes, gameAct(unsplit, (*Bot).takebackAcceptClick))
+	clicks.handle(idTakebackNo, gameAct(unsplit, (*Bot).takebackDeclineClick))
 }
 
 // The buttons of a game.
@@ -212,33 +212,7 @@ func (b *Bot) autocomplete(in *interaction) error {
 			choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: m.SAN, Value: m.SAN})
 		}
 	}
-	return b.choices(in, choices)
-}
-
-// choices answers an autocomplete.
-func (b *Bot) choices(in *interaction, choices []*discordgo.ApplicationCommandOptionChoice) error {
-	in.answered = true
-	if choices == nil {
-		choices = []*discordgo.ApplicationCommandOptionChoice{}
-	}
-	r := choicesResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult}
-	r.Data.Choices = choices
-	return b.respondPayload(in.ctx, in.i, r.Type, r)
-}
-
-// choicesResponse is an autocomplete's answer. discordgo's own leaves an
-// empty list of choices out (omitempty), and Discord refuses an answer
-// without the list (400): "no suggestion" must be sent as [].
-type choicesResponse struct {
-	Type discordgo.InteractionResponseType `json:"type"`
-	Data struct {
-		Choices []*discordgo.ApplicationCommandOptionChoice `json:"choices"`
-	} `json:"data"`
-}
-
-// noChoices answers the autocomplete of an option that offers none.
-func (b *Bot) noChoices(in *interaction) error {
-	return b.choices(in, []*discordgo.ApplicationCommandOptionChoice{})
+	return in.choices(choices)
 }
 
 func isEnPassant(pos *game.Position, m game.Move) bool {

@@ -20,7 +20,7 @@ import (
 // first, with a menu that links to a game's board in its thread.
 
 func init() {
-	addCommand(appCommand{name: "games", reach: anywhere, run: (*Bot).gamesCommand, help: helpCorrespondence + 1, declare: plain("games")})
+	addCommand(appCommand{name: "games", reach: anywhere, run: runBy(unsplit, (*Bot).gamesCommand), help: helpCorrespondence + 1, declare: plain("games")})
 	clicks.handle(idGamesOpen, func(b *Bot, in *interaction, _ idFields) error { return b.gamesSelect(in) })
 }
 
@@ -190,12 +190,12 @@ func (b *Bot) gamesSelect(in *interaction) error {
 	if err != nil {
 		return err
 	}
-	m, err := b.boardMessage(in.ctx, b.guildLang(in.ctx, g.Guild), view{g: &g, buttons: !g.Over() && g.Flag == nil})
+	m, err := b.boardMessage(in.ctx, b.locales.guildLang(in.ctx, g.Guild), view{g: &g, buttons: !g.Over() && g.Flag == nil})
 	if err != nil {
 		return err
 	}
 	if g.Flag != nil {
-		m.Components = claimButtons(b.guildLang(in.ctx, g.Guild), &g)
+		m.Components = claimButtons(b.locales.guildLang(in.ctx, g.Guild), &g)
 	}
 	if g.Private {
 		// The bot may not post in the game's DM: the board is for the

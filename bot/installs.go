@@ -53,14 +53,14 @@ func (in *interaction) serverWithoutBot() bool {
 // installLink is the link that adds the app to a server or to an
 // account, as the Developer Portal's Discord Provided Link does.
 func (b *Bot) installLink(in *interaction) string {
-	return "https://discord.com/oauth2/authorize?client_id=" + b.appID(in.i)
+	return "https://discord.com/oauth2/authorize?client_id=" + b.answers.appID(in.i)
 }
 
 // notInThisServer answers a command from a server without the bot: how
 // to add it, or to play in a DM.
 func (b *Bot) notInThisServer(in *interaction) error {
 	if in.i.Type == discordgo.InteractionApplicationCommandAutocomplete {
-		return b.noChoices(in)
+		return in.noChoices()
 	}
 	if err := in.tell(tr(in.lang, "install.no_bot_here", map[string]any{"Link": "<" + b.installLink(in) + ">"})); err != nil {
 		return err
@@ -152,7 +152,7 @@ func (b *Bot) deliverPrivately(ctx context.Context, d *round.Delivery) error {
 		if err != nil {
 			return err
 		}
-		if err = b.followUp(ctx, i, m); err == nil {
+		if err = b.answers.followUp(ctx, i, m); err == nil {
 			return nil
 		}
 		b.log.Warn("following up in a private game failed; telling its players by DM", "game", d.Game.ID, "err", err)

@@ -28,14 +28,14 @@ import (
 // clicks but the stars a solved step earns (play.LessonProgress).
 
 func init() {
-	addCommand(appCommand{name: "learn", reach: anywhere, run: (*Bot).learnCommand, help: helpOther, declare: plain("learn")})
+	addCommand(appCommand{name: "learn", reach: anywhere, run: runBy(unsplit, (*Bot).learnCommand), help: helpOther, declare: plain("learn")})
 	clicks.handle(idLearnList, func(b *Bot, in *interaction, _ idFields) error { return b.learnList(in) })
-	clicks.handle(idLearnPick, (*Bot).learnPick)
-	clicks.handle(idLearnGo, (*Bot).learnGo)
-	clicks.handle(idLearnMan, (*Bot).learnMan)
-	clicks.handle(idLearnTo, (*Bot).learnTo)
-	clicks.handle(idLearnBack, (*Bot).learnBack)
-	clicks.handle(idLearnHint, (*Bot).learnHint)
+	clicks.handle(idLearnPick, clickBy(unsplit, (*Bot).learnPick))
+	clicks.handle(idLearnGo, clickBy(unsplit, (*Bot).learnGo))
+	clicks.handle(idLearnMan, clickBy(unsplit, (*Bot).learnMan))
+	clicks.handle(idLearnTo, clickBy(unsplit, (*Bot).learnTo))
+	clicks.handle(idLearnBack, clickBy(unsplit, (*Bot).learnBack))
+	clicks.handle(idLearnHint, clickBy(unsplit, (*Bot).learnHint))
 }
 
 var (

@@ -30,6 +30,9 @@ const lateAfter = 2 * time.Minute
 // so that messages nobody asked for (reminders, timeouts) come in the
 // reader's language.
 type locales struct {
+	// shared gives what a language is asked of: the server's settings,
+	// Discord, the default.
+	*shared
 	users  sync.Map // user id → i18n.Lang
 	guilds sync.Map // guild id → i18n.Lang
 }
@@ -74,57 +77,57 @@ func (d *dmChannels) known(user string) (string, bool) {
 }
 
 // remember notes the languages of an interaction's user and guild.
-func (b *Bot) remember(in *interaction) {
+func (l *locales) remember(in *interaction) {
 	if in.user != "" && in.i.Locale != "" {
-		b.locales.noteUser(in.user, b.language(string(in.i.Locale)))
+		l.noteUser(in.user, l.language(string(in.i.Locale)))
 	}
 	if in.i.GuildID != "" && in.i.GuildLocale != nil {
-		b.locales.noteGuild(in.i.GuildID, b.language(string(*in.i.GuildLocale)))
+		l.noteGuild(in.i.GuildID, l.language(string(*in.i.GuildLocale)))
 	}
 }
 
 // guildLang is the language of public posts in a guild: the one its
 // admins chose (/server-settings), or the one its interactions told, or
 // its preferred locale asked of Discord once, or the default.
-func (b *Bot) guildLang(ctx context.Context, guild string) i18n.Lang {
+func (l *locales) guildLang(ctx context.Context, guild string) i18n.Lang {
 	if guild != "" {
-		s, err := b.play.ServerSettings(ctx, guild)
+		s, err := l.play.ServerSettings(ctx, guild)
 		if err != nil {
-			b.log.Warn("reading a server's settings", "guild", guild, "err", err)
+			l.log.Warn("reading a server's settings", "guild", guild, "err", err)
 		}
 		if s.Language != "" {
 			return i18n.Lang(s.Language)
 		}
 	}
-	if l, ok := b.locales.guild(guild); ok {
+	if l, ok := l.guild(guild); ok {
 		return l
 	}
-	lang := b.language("")
+	lang := l.language("")
 	if guild != "" {
-		if g, err := b.s.Guild(guild, discordgo.WithContext(ctx)); err == nil && g.PreferredLocale != "" {
-			lang = b.language(g.PreferredLocale)
+		if g, err := l.s.Guild(guild, discordgo.WithContext(ctx)); err == nil && g.PreferredLocale != "" {
+			lang = l.language(g.PreferredLocale)
 		}
-		b.locales.noteGuild(guild, lang)
+		l.noteGuild(guild, lang)
 	}
 	return lang
 }
 
 // userLang is the language of what the bot tells a user alone: the one
 // they chose in /settings, or their Discord's, or their guild's.
-func (b *Bot) userLang(ctx context.Context, p *play.Prefs, user, guild string) i18n.Lang {
+func (l *locales) userLang(ctx context.Context, p *play.Prefs, user, guild string) i18n.Lang {
 	if p != nil && p.Language != "" {
 		return i18n.Lang(p.Language)
 	}
-	if l, ok := b.locales.user(user); ok {
+	if l, ok := l.user(user); ok {
 		return l
 	}
-	return b.guildLang(ctx, guild)
+	return l.guildLang(ctx, guild)
 }
 
-func (b *Bot) prefs(ctx context.Context, user string) play.Prefs {
-	p, err := b.play.Prefs(ctx, user)
+func (sh *shared) prefs(ctx context.Context, user string) play.Prefs {
+	p, err := sh.play.Prefs(ctx, user)
 	if err != nil {
-		b.log.Warn("reading settings", "user", user, "err", err)
+		sh.log.Warn("reading settings", "user", user, "err", err)
 	}
 	return p
 }
@@ -202,7 +205,7 @@ func (b *Bot) tell(ctx context.Context, t round.Tell, g *play.Game, nonce string
 	if g.Private {
 		return nil // its channel takes no post
 	}
-	m := public(b.guildLang(ctx, g.Guild))
+	m := public(b.locales.guildLang(ctx, g.Guild))
 	m.mentionOnly(t.User)
 	m.setNonce(nonce)
 	_, err := b.post(ctx, g.Channel, m)
@@ -215,7 +218,7 @@ func (b *Bot) tellLang(ctx context.Context, t *round.Tell, guild string) i18n.La
 	if t.Lang != "" {
 		return i18n.Lang(t.Lang)
 	}
-	return b.userLang(ctx, nil, t.User, guild)
+	return b.locales.userLang(ctx, nil, t.User, guild)
 }
 
 // gameLink is a link to a game's channel or thread.
@@ -359,7 +362,7 @@ func (b *Bot) Expired(ctx context.Context, e round.Expired) error {
 	if c.Message == "" {
 		return nil
 	}
-	lang := b.guildLang(ctx, c.Guild)
+	lang := b.locales.guildLang(ctx, c.Guild)
 	payload := struct {
 		Content         string                            `json:"content"`
 		Components      []discordgo.MessageComponent      `json:"components"`
@@ -386,7 +389,7 @@ func (b *Bot) noteChallengeMessage(in *interaction, c *play.Challenge) {
 	var msg struct {
 		ID string `json:"id"`
 	}
-	body, err := b.request(in.ctx, http.MethodGet, discordgo.EndpointInteractionResponseActions(b.appID(in.i), in.i.Token), nil, nil)
+	body, err := b.request(in.ctx, http.MethodGet, discordgo.EndpointInteractionResponseActions(b.answers.appID(in.i), in.i.Token), nil, nil)
 	if err == nil {
 		err = unmarshal(body, &msg)
 	}

@@ -16,7 +16,7 @@ import (
 // expects.
 
 func init() {
-	addCommand(appCommand{name: "premove", reach: anywhere, run: (*Bot).premoveCommand, help: helpCorrespondence + 2,
+	addCommand(appCommand{name: "premove", reach: anywhere, run: runBy(unsplit, (*Bot).premoveCommand), help: helpCorrespondence + 2,
 		declare: func(*Config) *discordgo.ApplicationCommand {
 			line := option("premove", "line", discordgo.ApplicationCommandOptionString, false)
 			line.MaxLength = premoveMaxLength

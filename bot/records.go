@@ -32,28 +32,28 @@ const (
 )
 
 func init() {
-	addCommand(appCommand{name: "leaderboard", run: (*Bot).leaderboardCommand, help: helpResults + 1,
+	addCommand(appCommand{name: "leaderboard", run: runBy(unsplit, (*Bot).leaderboardCommand), help: helpResults + 1,
 		declare: func(*Config) *discordgo.ApplicationCommand {
 			page := option("leaderboard", "page", discordgo.ApplicationCommandOptionInteger, false)
 			page.MinValue = ptr(1.0)
 			return command("leaderboard", option("leaderboard", "scope", discordgo.ApplicationCommandOptionString, false, scopeServer, scopeGlobal), page, speedOption(),
 				option("leaderboard", "board", discordgo.ApplicationCommandOptionString, false, boardGames, boardPuzzles))
 		}})
-	addCommand(appCommand{name: "stats", run: (*Bot).statsCommand, help: helpResults + 2,
+	addCommand(appCommand{name: "stats", run: runBy(unsplit, (*Bot).statsCommand), help: helpResults + 2,
 		declare: func(*Config) *discordgo.ApplicationCommand {
 			return command("stats", option("stats", "user", discordgo.ApplicationCommandOptionUser, false), speedOption())
 		}})
-	addCommand(appCommand{name: "history", run: (*Bot).historyCommand, help: helpResults + 3,
+	addCommand(appCommand{name: "history", run: runBy(unsplit, (*Bot).historyCommand), help: helpResults + 3,
 		declare: func(*Config) *discordgo.ApplicationCommand {
 			return command("history", option("history", "user", discordgo.ApplicationCommandOptionUser, false))
 		}})
-	addCommand(appCommand{name: "pgn", reach: anywhere, run: (*Bot).pgnCommand, help: helpResults + 4, declare: declarePick("pgn")})
-	addCommand(appCommand{name: "gif", run: (*Bot).gifCommand, help: helpResults + 5, declare: declarePick("gif")})
-	addCommand(appCommand{name: "variantstats", run: (*Bot).variantStatsCommand, help: helpResults + 6, declare: plain("variantstats")})
-	clicks.handle(idLeaderboard, (*Bot).leaderboardClick)
+	addCommand(appCommand{name: "pgn", reach: anywhere, run: runBy(unsplit, (*Bot).pgnCommand), help: helpResults + 4, declare: declarePick("pgn")})
+	addCommand(appCommand{name: "gif", run: runBy(unsplit, (*Bot).gifCommand), help: helpResults + 5, declare: declarePick("gif")})
+	addCommand(appCommand{name: "variantstats", run: runBy(unsplit, (*Bot).variantStatsCommand), help: helpResults + 6, declare: plain("variantstats")})
+	clicks.handle(idLeaderboard, clickBy(unsplit, (*Bot).leaderboardClick))
 	clicks.handle(idHistoryPGN, func(b *Bot, in *interaction, _ idFields) error { return b.historyPick(in, false) })
 	clicks.handle(idHistoryGIF, func(b *Bot, in *interaction, _ idFields) error { return b.historyPick(in, true) })
-	clicks.handle(idHistoryOlder, (*Bot).historyOlderClick)
+	clicks.handle(idHistoryOlder, clickBy(unsplit, (*Bot).historyOlderClick))
 }
 
 var (
@@ -326,7 +326,7 @@ func (in *interaction) deferReply(ephemeral bool) error {
 	if ephemeral {
 		r.Data = &discordgo.InteractionResponseData{Flags: discordgo.MessageFlagsEphemeral}
 	}
-	return in.b.respondPlain(in.ctx, in.i, r)
+	return in.out.respondPlain(in.ctx, in.i, r)
 }
 
 // userOption returns the id and display name of a user option, or "".

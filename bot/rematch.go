@@ -13,7 +13,7 @@ import (
 // swapped, the same time control and rating; against the engine it starts
 // a new game at once at the same level, colours swapped too.
 
-func init() { clicks.handle(idRematch, gameAct((*Bot).rematchClick)) }
+func init() { clicks.handle(idRematch, gameAct(unsplit, (*Bot).rematchClick)) }
 
 // idRematch is the Rematch button of a finished game.
 var idRematch = gamePattern("rematch")

@@ -80,8 +80,8 @@ func rulesPictures(lang i18n.Lang) ([2]image, error) {
 }
 
 func init() {
-	addCommand(appCommand{name: "rules", reach: anywhere, run: (*Bot).rulesCommand, help: helpOther + 1, declare: plain("rules")})
-	addCommand(appCommand{name: "help", reach: anywhere, run: (*Bot).helpCommand, help: helpOther + 2, declare: plain("help")})
+	addCommand(appCommand{name: "rules", reach: anywhere, run: runBy(unsplit, (*Bot).rulesCommand), help: helpOther + 1, declare: plain("rules")})
+	addCommand(appCommand{name: "help", reach: anywhere, run: runBy(unsplit, (*Bot).helpCommand), help: helpOther + 2, declare: plain("help")})
 }
 
 func (b *Bot) rulesCommand(in *interaction, _ discordgo.ApplicationCommandInteractionData) error {

@@ -21,7 +21,7 @@ import (
 // permissions itself too.
 
 func init() {
-	addCommand(appCommand{name: "server-settings", run: (*Bot).serverSettingsCommand, help: helpOther + 3, declare: declareServerSettings})
+	addCommand(appCommand{name: "server-settings", run: runBy(unsplit, (*Bot).serverSettingsCommand), help: helpOther + 3, declare: declareServerSettings})
 }
 
 // manageServer is the permission /server-settings asks for.
@@ -172,13 +172,13 @@ func (b *Bot) serverSettingsText(lang i18n.Lang, s *play.ServerSettings) string 
 
 // serverSettings returns a guild's settings; on a failure to read them,
 // the defaults (logged): a setting is never worth refusing a move for.
-func (b *Bot) serverSettings(in *interaction) play.ServerSettings {
+func (sh *shared) serverSettings(in *interaction) play.ServerSettings {
 	if in.i.GuildID == "" {
 		return play.ServerSettings{}
 	}
-	s, err := b.play.ServerSettings(in.ctx, in.i.GuildID)
+	s, err := sh.play.ServerSettings(in.ctx, in.i.GuildID)
 	if err != nil {
-		b.log.Warn("reading a server's settings", "guild", in.i.GuildID, "err", err)
+		sh.log.Warn("reading a server's settings", "guild", in.i.GuildID, "err", err)
 	}
 	return s
 }

@@ -17,7 +17,7 @@ import (
 // their language and the colours of their boards.
 
 func init() {
-	addCommand(appCommand{name: "settings", reach: anywhere, run: (*Bot).settingsCommand, help: helpCorrespondence + 4,
+	addCommand(appCommand{name: "settings", reach: anywhere, run: runBy(unsplit, (*Bot).settingsCommand), help: helpCorrespondence + 4,
 		declare: func(*Config) *discordgo.ApplicationCommand {
 			reminders := option("settings", "reminders", discordgo.ApplicationCommandOptionString, false)
 			reminders.MaxLength = 40
@@ -139,23 +139,23 @@ func themeOf(p *play.Prefs, byDefault render.Theme) render.Theme {
 }
 
 // theme is the theme of the pictures drawn for user alone.
-func (b *Bot) theme(ctx context.Context, user string) render.Theme {
-	p := b.prefs(ctx, user)
-	return themeOf(&p, b.cfg.Theme)
+func (sh *shared) theme(ctx context.Context, user string) render.Theme {
+	p := sh.prefs(ctx, user)
+	return themeOf(&p, sh.cfg.Theme)
 }
 
 // gameTheme is the theme of a game's board: the one of the player it
 // waits for, who looks at it from their side, or of the person when it
 // waits for the engine.
-func (b *Bot) gameTheme(ctx context.Context, g *play.Game) render.Theme {
+func (sh *shared) gameTheme(ctx context.Context, g *play.Game) render.Theme {
 	c := g.Turn()
 	if g.Engine[c] != 0 {
 		c = c.Other()
 	}
 	if g.Engine[c] != 0 || g.Over() {
-		return b.cfg.Theme
+		return sh.cfg.Theme
 	}
-	return b.theme(ctx, g.Seat(c).ID)
+	return sh.theme(ctx, g.Seat(c).ID)
 }
 
 func hoursText(lang i18n.Lang, hours []int) string {

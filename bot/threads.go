@@ -150,7 +150,7 @@ func (b *Bot) moveToThread(ctx context.Context, key string, id uint64, channel s
 		}
 		return b.linkMoved(ctx, key, &g, channel)
 	}
-	lang := b.guildLang(ctx, g.Guild)
+	lang := b.locales.guildLang(ctx, g.Guild)
 	name := truncate(tr(lang, "thread.name", map[string]any{"White": g.White.Name, "Black": g.Black.Name}), 100)
 	ch, err := b.s.ThreadStartComplex(channel, &discordgo.ThreadStart{Name: name, AutoArchiveDuration: threadArchiveMinutes,
 		Type: discordgo.ChannelTypeGuildPublicThread}, discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(false))
@@ -182,7 +182,7 @@ func (b *Bot) moveToThread(ctx context.Context, key string, id uint64, channel s
 // linkMoved takes the buttons off the boards of game g in channel, which
 // it left for a thread of its own, and links the thread there.
 func (b *Bot) linkMoved(ctx context.Context, key string, g *play.Game, channel string) error {
-	lang := b.guildLang(ctx, g.Guild)
+	lang := b.locales.guildLang(ctx, g.Guild)
 	b.retire(g, channel, false)
 	link := &message{Content: tr(lang, "game.moved_to_thread", map[string]any{"White": g.White.Name, "Black": g.Black.Name, "Thread": "<#" + g.Channel + ">"})}
 	link.mentionOnly()
@@ -342,7 +342,7 @@ func (b *Bot) rehome(ctx context.Context, g *play.Game, parent string) {
 		b.log.Error("a game's thread is gone, and its channel is unknown", "game", g.ID, "thread", g.Channel)
 		return
 	}
-	lang := b.guildLang(ctx, g.Guild)
+	lang := b.locales.guildLang(ctx, g.Guild)
 	name := truncate(tr(lang, "thread.name", map[string]any{"White": g.White.Name, "Black": g.Black.Name}), 100)
 	channel, thread := parent, ""
 	ch, err := b.s.ThreadStartComplex(parent, &discordgo.ThreadStart{Name: name, AutoArchiveDuration: threadArchiveMinutes,

@@ -35,18 +35,18 @@ var (
 const maxSwissRounds = 20
 
 func init() {
-	addCommand(appCommand{name: "tournament", declare: declareTournament, run: (*Bot).tournamentCommand, complete: (*Bot).completeTimeOption, help: helpOther - 50})
-	clicks.handle(tournamentJoin, tournamentClick((*Bot).joinClick))
-	clicks.handle(tournamentLeave, tournamentClick((*Bot).leaveClick))
+	addCommand(appCommand{name: "tournament", declare: declareTournament, run: runBy(unsplit, (*Bot).tournamentCommand), complete: completeBy(unsplit, (*Bot).completeTimeOption), help: helpOther - 50})
+	clicks.handle(tournamentJoin, tournamentClick(unsplit, (*Bot).joinClick))
+	clicks.handle(tournamentLeave, tournamentClick(unsplit, (*Bot).leaveClick))
 }
 
-func tournamentClick(h func(*Bot, *interaction, uint64) error) clickHandler {
+func tournamentClick[F any](of func(*Bot) F, h func(F, *interaction, uint64) error) clickHandler {
 	return func(b *Bot, in *interaction, f idFields) error {
 		id, err := f.num("t")
 		if err != nil {
 			return err
 		}
-		return h(b, in, id)
+		return h(of(b), in, id)
 	}
 }
 
@@ -114,7 +114,7 @@ func (b *Bot) drawColour() tournament.Color {
 // boardThread opens the public thread a board's game is played in, in
 // the tournament's channel.
 func (b *Bot) boardThread(ctx context.Context, t *tournament.Tournament, board int) (string, error) {
-	lang := b.guildLang(ctx, t.Guild)
+	lang := b.locales.guildLang(ctx, t.Guild)
 	r := t.Played[len(t.Played)-1]
 	bd := r.Boards[board]
 	name := truncate(tr(lang, "tournament.thread", map[string]any{"Name": t.Name, "Round": len(t.Played),
@@ -538,7 +538,7 @@ func (b *Bot) deliverTournament(ctx context.Context, it play.OutboxItem) error {
 }
 
 func (b *Bot) tournamentNews(ctx context.Context, t *tournament.Tournament, key string) error {
-	lang := b.guildLang(ctx, t.Guild)
+	lang := b.locales.guildLang(ctx, t.Guild)
 	m := &message{Content: tr(lang, key, map[string]any{"Name": t.Name, "Organiser": mention(t.Organiser)})}
 	m.mentionOnly(t.Organiser)
 	m.setNonce(nonce(fmt.Sprintf("tn:%d:%s:%d", t.ID, key, len(t.Played))))
@@ -551,7 +551,7 @@ func (b *Bot) tournamentNews(ctx context.Context, t *tournament.Tournament, key 
 // brings the sign-up post up to date. The games' first boards are the
 // outbox's, written with the games.
 func (b *Bot) announce(ctx context.Context, t *tournament.Tournament) error {
-	lang := b.guildLang(ctx, t.Guild)
+	lang := b.locales.guildLang(ctx, t.Guild)
 	if t.Post != "" {
 		if err := b.editPost(ctx, t.Channel, t.Post, b.signupMessage(lang, t)); err != nil {
 			b.log.Warn("could not update a tournament's sign-up post", "tournament", t.ID, "err", err)

@@ -14,7 +14,7 @@ import (
 // /vacation: a player's clocks stand still in all their games.
 
 func init() {
-	addCommand(appCommand{name: "vacation", run: (*Bot).vacationCommand, help: helpCorrespondence + 3, declare: declareVacation})
+	addCommand(appCommand{name: "vacation", run: runBy(unsplit, (*Bot).vacationCommand), help: helpCorrespondence + 3, declare: declareVacation})
 }
 
 // declareVacation declares /vacation; the yearly allowance is the most
@@ -86,7 +86,7 @@ func (b *Bot) announceAway(ctx context.Context, user string, away round.Vacation
 			}
 			continue
 		}
-		m := note(b.guildLang(ctx, g.Guild), "")
+		m := note(b.locales.guildLang(ctx, g.Guild), "")
 		if _, err := b.post(ctx, g.Channel, m); err != nil {
 			b.log.Warn("announcing a vacation", "game", g.ID, "err", err)
 		}
