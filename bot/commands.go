@@ -75,7 +75,9 @@ func (r reach) installs() []discordgo.ApplicationIntegrationType {
 
 // runBy binds a command to a method of a feature's handlers.
 func runBy[F any](of func(*Bot) F, run func(F, *interaction, discordgo.ApplicationCommandInteractionData) error) func(*Bot, *interaction, discordgo.ApplicationCommandInteractionData) error {
-	return func(b *Bot, in *interaction, data discordgo.ApplicationCommandInteractionData) error { return run(of(b), in, data) }
+	return func(b *Bot, in *interaction, data discordgo.ApplicationCommandInteractionData) error {
+		return run(of(b), in, data)
+	}
 }
 
 // completeBy binds an autocomplete to a method of a feature's handlers.

@@ -15,7 +15,7 @@ import (
 type interaction struct {
 	// out is the way its answers go, and all of the bot it reaches.
 	out *answers
-	i *discordgo.Interaction
+	i   *discordgo.Interaction
 	// ctx bounds everything the interaction does (interactionDeadline);
 	// cancel releases it once the handler returns.
 	ctx      context.Context
