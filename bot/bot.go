@@ -116,6 +116,7 @@ type Bot struct {
 
 	// The handlers of each feature: a type in its file that holds the
 	// shared dependencies and the features it uses (runBy, commands.go).
+	lessons *lessons    // learn.go
 	puzzles *puzzleDesk // puzzle.go
 }
 
@@ -192,6 +193,7 @@ func New(cfg Config, svc *play.Service) (*Bot, error) {
 	b.thinkers = newPool(b.life.ctx(), cfg.Engine.Workers)
 	b.drawing = newDrawing()
 	b.seals = newSeals(cfg.Secret)
+	b.lessons = &lessons{shared: b.shared, seals: b.seals}
 	b.puzzles = &puzzleDesk{shared: b.shared, locales: b.locales}
 	if svc != nil {
 		r, err := round.New(svc, round.Options{Engine: round.EngineOptions{MoveTime: cfg.Engine.MoveTime, Nodes: cfg.Engine.Nodes},
