@@ -55,7 +55,7 @@ func (sh *shared) activityRow(lang i18n.Lang, g *play.Game) []discordgo.MessageC
 // players play there, everyone else watches. An old board's button still
 // opens the game as it is now.
 func (b *Bot) playHereClick(in *interaction, a play.Act) error {
-	g, err := b.visibleGame(in, a.Game)
+	g, err := b.sight.visibleGame(in, a.Game)
 	if err != nil {
 		return err
 	}

@@ -44,7 +44,7 @@ func (b *Bot) analyzeCommand(in *interaction, data discordgo.ApplicationCommandI
 			return in.explain(tr(in.lang, "export.no_such_game", map[string]any{"ID": id}))
 		}
 		var err error
-		if g, err = b.visibleGame(in, uint64(id)); err != nil {
+		if g, err = b.sight.visibleGame(in, uint64(id)); err != nil {
 			return err
 		}
 	} else {
@@ -85,7 +85,7 @@ func (b *Bot) analyzeCommand(in *interaction, data discordgo.ApplicationCommandI
 		if found {
 			// The asker is in the game's channel (or its parent), which
 			// the rule knows from the interaction; it has the last word.
-			ok, err := b.canSee(in, &g)
+			ok, err := b.sight.canSee(in, &g)
 			if err != nil {
 				return err
 			}
@@ -111,7 +111,7 @@ func (b *Bot) analyzeCommand(in *interaction, data discordgo.ApplicationCommandI
 	// The analysis takes a worker of the engine's pool, as a move of an
 	// engine game does, and only when few wait: it never runs beside
 	// the pool, nor fills its queue.
-	undo, err := b.cooledDown(in, coolAnalyze)
+	undo, err := b.cooldowns.cooledDown(in, coolAnalyze)
 	if err != nil {
 		return err
 	}

@@ -101,23 +101,24 @@ type Bot struct {
 	outbox     *deliveries  // the outbox's delivery (outbox.go, deliver.go)
 	thinkers   *pool        // the engine's moves and analyses (pool.go)
 	answering  answering    // the answers on their way, for the engine's board (enginereply.go)
-	parents    parents      // the threads' parent channels (parents.go)
+	parents    *parents     // the threads' parent channels (parents.go)
 	sight      *sight       // the visibility rule's look-ups (visibility.go)
 	locales    *locales     // the readers' languages: chosen, told by interactions, asked (notify.go)
-	dmChannels dmChannels   // the DM channels by user (notify.go)
+	notices    *notices     // the news players are told, and the DM channels by user (notify.go)
 	followers  followers    // the last interactions of private games (installs.go)
 	http       *httpWaiters // interactions posted over HTTP, waiting for their answer (http.go)
 	answers    *answers     // the way answers go: over HTTP or to Discord's endpoints (send.go)
 	seen       seenIDs      // the ids of interactions posted over HTTP (replay.go)
-	cooldowns  cooldowns    // the per-process waits of /analyze and /gif (limits.go)
-	guildNames guildNames   // the servers' names, for PGN's Site (records.go)
+	cooldowns  *cooldowns   // the per-process waits of /analyze and /gif (limits.go)
+	guildNames *guildNames  // the servers' names, for PGN's Site (records.go)
 	drawing    *drawing     // a place for each replay being drawn (records_view.go)
 	seals      *seals       // the seals of the state buttons carry (seal.go)
 
 	// The handlers of each feature: a type in its file that holds the
 	// shared dependencies and the features it uses (runBy, commands.go).
-	lessons *lessons    // learn.go
-	puzzles *puzzleDesk // puzzle.go
+	tournaments *tournaments // tournament.go
+	lessons     *lessons     // learn.go
+	puzzles     *puzzleDesk  // puzzle.go
 }
 
 // shared are the dependencies every feature uses (sharedFields,
@@ -186,15 +187,16 @@ func New(cfg Config, svc *play.Service) (*Bot, error) {
 	b := &Bot{shared: &shared{cfg: cfg, play: svc, s: s, log: cfg.Logger}, self: newIdentity()}
 	b.metrics = &b.Metrics
 	b.life = newLifetime()
+	b.parents, b.guildNames = &parents{}, &guildNames{}
+	b.cooldowns = &cooldowns{limits: cfg.Limits, now: cfg.Now}
 	b.locales = &locales{shared: b.shared}
+	b.notices = &notices{shared: b.shared, locales: b.locales}
 	b.http = &httpWaiters{}
 	b.answers = &answers{shared: b.shared, self: b.self, http: b.http}
-	b.sight = newSight(s, &b.parents)
+	b.sight = newSight(svc, s, b.parents)
 	b.thinkers = newPool(b.life.ctx(), cfg.Engine.Workers)
 	b.drawing = newDrawing()
 	b.seals = newSeals(cfg.Secret)
-	b.lessons = &lessons{shared: b.shared, seals: b.seals}
-	b.puzzles = &puzzleDesk{shared: b.shared, locales: b.locales}
 	if svc != nil {
 		r, err := round.New(svc, round.Options{Engine: round.EngineOptions{MoveTime: cfg.Engine.MoveTime, Nodes: cfg.Engine.Nodes},
 			Now: cfg.Now, Think: b.think, Committed: func(*round.Delivery) { b.wakeOutbox() }})
@@ -205,6 +207,10 @@ func New(cfg Config, svc *play.Service) (*Bot, error) {
 	} else {
 		b.outbox = newDeliveries(nil, cfg.Logger)
 	}
+	// Each feature's handlers get the features they use, and no more.
+	b.lessons = &lessons{shared: b.shared, seals: b.seals}
+	b.tournaments = &tournaments{shared: b.shared, locales: b.locales, notices: b.notices, outbox: b.outbox}
+	b.puzzles = &puzzleDesk{shared: b.shared, locales: b.locales}
 	s.AddHandler(b.onReady)
 	s.AddHandler(b.onInteraction)
 	s.AddHandler(b.onGuildCreate)

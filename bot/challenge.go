@@ -18,7 +18,7 @@ import (
 const threadArchiveMinutes = 10080
 
 func init() {
-	addCommand(appCommand{name: "challenge", declare: declareChallenge, run: runBy(unsplit, (*Bot).challengeCommand), complete: completeBy(unsplit, (*Bot).completeTimeOption), help: helpPlay + 1, reach: anywhere})
+	addCommand(appCommand{name: "challenge", declare: declareChallenge, run: runBy(unsplit, (*Bot).challengeCommand), complete: completeAlone((*interaction).completeTimeOption), help: helpPlay + 1, reach: anywhere})
 	addCommand(appCommand{name: challengeUserCommand, run: runBy(unsplit, (*Bot).challengeMember), reach: anywhere, declare: func(*Config) *discordgo.ApplicationCommand {
 		return &discordgo.ApplicationCommand{Type: discordgo.UserApplicationCommand, Name: challengeUserCommand,
 			NameLocalizations: ptr(localized("cmd.challenge_user.name"))}

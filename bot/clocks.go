@@ -36,7 +36,7 @@ func timeOption() *discordgo.ApplicationCommandOption {
 
 // completeTimeOption answers the autocomplete of a command whose only
 // option that autocompletes is time: (/challenge, /tournament create).
-func (b *Bot) completeTimeOption(in *interaction) error {
+func (in *interaction) completeTimeOption() error {
 	if o := focused(in.i.ApplicationCommandData().Options); o != nil && o.Name == timeOptionName {
 		return in.choices(timeChoices(in.lang, o.StringValue()))
 	}

@@ -85,6 +85,12 @@ func completeBy[F any](of func(*Bot) F, complete func(F, *interaction) error) fu
 	return func(b *Bot, in *interaction) error { return complete(of(b), in) }
 }
 
+// completeAlone binds an autocomplete that needs nothing but the
+// interaction.
+func completeAlone(complete func(*interaction) error) func(*Bot, *interaction) error {
+	return func(_ *Bot, in *interaction) error { return complete(in) }
+}
+
 // unsplit binds a handler that is still a method of *Bot: the guard
 // lists each (botHandlers, ownership_test.go), a list that only shrinks.
 func unsplit(b *Bot) *Bot { return b }

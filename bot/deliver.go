@@ -76,7 +76,7 @@ func (b *Bot) deliverOne(ctx context.Context, it play.OutboxItem) {
 	case round.KindTell:
 		err = b.deliverTells(ictx, it)
 	case tournament.KindTask:
-		err = b.deliverTournament(ictx, it)
+		err = b.tournaments.deliverTournament(ictx, it)
 	case kindThread:
 		err = b.deliverThread(ictx, it)
 	case play.OutboxDailyPuzzle:
@@ -213,9 +213,9 @@ func (b *Bot) deliverTells(ctx context.Context, it play.OutboxItem) error {
 		n := nonce(it.Key + "." + strconv.Itoa(i))
 		switch t.Why {
 		case round.YourMove, round.Paired:
-			b.notifyTurn(ctx, g, t, played, n)
+			b.notices.notifyTurn(ctx, g, t, played, n)
 		case round.QueueDropped:
-			b.notifyDropped(ctx, g, t, first, n)
+			b.notices.notifyDropped(ctx, g, t, first, n)
 		}
 	}
 	return nil

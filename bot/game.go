@@ -251,7 +251,7 @@ func (b *Bot) boardCommand(in *interaction, data discordgo.ApplicationCommandInt
 // without the game's buttons, so that the players' board keeps its
 // buttons and no one fills the players' thread with boards.
 func (b *Bot) spectatorBoard(in *interaction, g *play.Game, flip bool) error {
-	ok, err := b.canSee(in, g)
+	ok, err := b.sight.canSee(in, g)
 	if err != nil {
 		return err
 	}
@@ -269,7 +269,7 @@ func (b *Bot) spectatorBoard(in *interaction, g *play.Game, flip bool) error {
 func (b *Bot) flipClick(in *interaction, a play.Act) error {
 	// The button's game id is the clicker's to forge: show only a game
 	// they may see anyway.
-	g, err := b.visibleGame(in, a.Game)
+	g, err := b.sight.visibleGame(in, a.Game)
 	if err != nil {
 		return err
 	}

@@ -176,9 +176,9 @@ func (b *Bot) dmPlayers(ctx context.Context, g *play.Game, tells []round.Tell, b
 		if t.How != round.DirectMessage || b.isEngine(t.User) {
 			continue
 		}
-		m, err := build(b.tellLang(ctx, &t, g.Guild))
+		m, err := build(b.notices.tellLang(ctx, &t, g.Guild))
 		if err == nil {
-			err = b.dm(ctx, t.User, m)
+			err = b.notices.dm(ctx, t.User, m)
 		}
 		if !errors.Is(err, errDMClosed) {
 			errs = append(errs, err)

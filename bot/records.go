@@ -136,7 +136,7 @@ func (b *Bot) gifCommand(in *interaction, data discordgo.ApplicationCommandInter
 	if err != nil {
 		return err
 	}
-	if _, err := b.cooledDown(in, coolGIF); err != nil {
+	if _, err := b.cooldowns.cooledDown(in, coolGIF); err != nil {
 		return err
 	}
 	if err := in.deferReply(false); err != nil {
@@ -180,7 +180,7 @@ func (b *Bot) historySight(in *interaction, target string, ack func() error) fun
 				return false, err
 			}
 		}
-		return b.canSee(in, g)
+		return b.sight.canSee(in, g)
 	}
 }
 
@@ -212,7 +212,7 @@ func (b *Bot) historyPick(in *interaction, gif bool) error {
 	if err != nil {
 		return err
 	}
-	g, err := b.visibleGame(in, id)
+	g, err := b.sight.visibleGame(in, id)
 	if err != nil {
 		return err
 	}
@@ -224,7 +224,7 @@ func (b *Bot) historyPick(in *interaction, gif bool) error {
 		m.Flags = discordgo.MessageFlagsEphemeral
 		return in.respond(m)
 	}
-	if _, err := b.cooledDown(in, coolGIF); err != nil {
+	if _, err := b.cooldowns.cooledDown(in, coolGIF); err != nil {
 		return err
 	}
 	if err := in.deferReply(true); err != nil {
@@ -266,7 +266,7 @@ func (b *Bot) pickGame(in *interaction, data discordgo.ApplicationCommandInterac
 		if id <= 0 {
 			return play.Game{}, in.explain(tr(in.lang, "export.no_such_game", map[string]any{"ID": id}))
 		}
-		return b.visibleGame(in, uint64(id))
+		return b.sight.visibleGame(in, uint64(id))
 	}
 	if u, _ := userOption(data, "opponent"); u != "" {
 		g, err := b.play.LastBetween(ctx, in.i.GuildID, in.user, u)
@@ -278,29 +278,12 @@ func (b *Bot) pickGame(in *interaction, data discordgo.ApplicationCommandInterac
 	g, err := b.play.LastIn(ctx, in.i.GuildID, in.i.ChannelID)
 	if err == nil {
 		var ok bool
-		if ok, err = b.canSee(in, &g); err == nil && !ok {
+		if ok, err = b.sight.canSee(in, &g); err == nil && !ok {
 			err = &play.Refusal{Kind: play.NoGame}
 		}
 	}
 	if isNoGame(err) {
 		return g, in.explain(tr(in.lang, "export.none_here", nil))
-	}
-	return g, err
-}
-
-// visibleGame returns game id if the user may see it (package
-// visibility's rule). Any other is answered as unknown, so that no one
-// learns even that it exists.
-func (b *Bot) visibleGame(in *interaction, id uint64) (play.Game, error) {
-	g, err := b.play.Game(in.ctx, id)
-	if err == nil {
-		var ok bool
-		if ok, err = b.canSee(in, &g); err == nil && !ok {
-			err = &play.Refusal{Kind: play.NoGame, Game: id}
-		}
-	}
-	if isNoGame(err) {
-		return g, in.explain(tr(in.lang, "export.no_such_game", map[string]any{"ID": id}))
 	}
 	return g, err
 }

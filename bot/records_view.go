@@ -142,7 +142,7 @@ func (b *Bot) statsMessage(ctx context.Context, lang i18n.Lang, guild string, ta
 	if viewer != target.ID && pr.Versus.Games() > 0 {
 		field(tr(lang, "stats.versus", map[string]any{"Player": name}), score(pr.Versus), false)
 	}
-	if hist := b.tournamentHistory(ctx, lang, guild, target.ID); hist != "" {
+	if hist := b.tournaments.tournamentHistory(ctx, lang, guild, target.ID); hist != "" {
 		field(tr(lang, "tournament.stats.title", nil), hist, false)
 	}
 	e.Footer = &discordgo.MessageEmbedFooter{Text: tr(lang, "stats.legend", nil)}

@@ -80,7 +80,7 @@ func (b *Bot) announceAway(ctx context.Context, user string, away round.Vacation
 			if !ok || t.How != round.DirectMessage {
 				continue
 			}
-			err := b.dm(ctx, t.User, note(b.tellLang(ctx, &t, g.Guild), gameLink(&g)))
+			err := b.notices.dm(ctx, t.User, note(b.notices.tellLang(ctx, &t, g.Guild), gameLink(&g)))
 			if err != nil && !errors.Is(err, errDMClosed) {
 				b.log.Warn("announcing a vacation", "game", g.ID, "err", err)
 			}
