@@ -116,6 +116,7 @@ type Bot struct {
 
 	// The handlers of each feature: a type in its file that holds the
 	// shared dependencies and the features it uses (runBy, commands.go).
+	records     *records     // records.go
 	tournaments *tournaments // tournament.go
 	lessons     *lessons     // learn.go
 	puzzles     *puzzleDesk  // puzzle.go
@@ -210,6 +211,7 @@ func New(cfg Config, svc *play.Service) (*Bot, error) {
 	// Each feature's handlers get the features they use, and no more.
 	b.lessons = &lessons{shared: b.shared, seals: b.seals}
 	b.tournaments = &tournaments{shared: b.shared, locales: b.locales, notices: b.notices, outbox: b.outbox}
+	b.records = &records{shared: b.shared, sight: b.sight, cooldowns: b.cooldowns, drawing: b.drawing, guildNames: b.guildNames, locales: b.locales, tournaments: b.tournaments}
 	b.puzzles = &puzzleDesk{shared: b.shared, locales: b.locales}
 	s.AddHandler(b.onReady)
 	s.AddHandler(b.onInteraction)

@@ -684,8 +684,8 @@ func (b *Bot) dailySettingsText(ctx context.Context, lang i18n.Lang, guild strin
 // puzzleBoardMessage is a page of the server's puzzle leaderboard
 // (the last when page is past it): rating, puzzles rated and best
 // streak, with the other leaderboards' page buttons.
-func (b *Bot) puzzleBoardMessage(ctx context.Context, lang i18n.Lang, guild string, page int) (*message, error) {
-	board, err := b.play.PuzzleBoard(ctx, guild, math.MaxInt)
+func (sh *shared) puzzleBoardMessage(ctx context.Context, lang i18n.Lang, guild string, page int) (*message, error) {
+	board, err := sh.play.PuzzleBoard(ctx, guild, math.MaxInt)
 	if err != nil {
 		return nil, err
 	}
