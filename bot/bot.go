@@ -116,10 +116,17 @@ type Bot struct {
 
 	// The handlers of each feature: a type in its file that holds the
 	// shared dependencies and the features it uses (runBy, commands.go).
-	records     *records     // records.go
-	tournaments *tournaments // tournament.go
-	lessons     *lessons     // learn.go
-	puzzles     *puzzleDesk  // puzzle.go
+	activities  *activities   // activity.go
+	analyses    *analyses     // analyze.go
+	premoves    *premoves     // premove.go
+	vacations   *vacations    // vacation.go
+	serverAdmin *serverAdmin  // serversettings.go
+	settings    *userSettings // settings.go
+	guide       *guide        // rules.go
+	records     *records      // records.go
+	tournaments *tournaments  // tournament.go
+	lessons     *lessons      // learn.go
+	puzzles     *puzzleDesk   // puzzle.go
 }
 
 // shared are the dependencies every feature uses (sharedFields,
@@ -188,7 +195,7 @@ func New(cfg Config, svc *play.Service) (*Bot, error) {
 	b := &Bot{shared: &shared{cfg: cfg, play: svc, s: s, log: cfg.Logger}, self: newIdentity()}
 	b.metrics = &b.Metrics
 	b.life = newLifetime()
-	b.parents, b.guildNames = &parents{}, &guildNames{}
+	b.parents, b.guildNames = &parents{discord: s}, &guildNames{}
 	b.cooldowns = &cooldowns{limits: cfg.Limits, now: cfg.Now}
 	b.locales = &locales{shared: b.shared}
 	b.notices = &notices{shared: b.shared, locales: b.locales}
@@ -209,10 +216,17 @@ func New(cfg Config, svc *play.Service) (*Bot, error) {
 		b.outbox = newDeliveries(nil, cfg.Logger)
 	}
 	// Each feature's handlers get the features they use, and no more.
+	b.puzzles = &puzzleDesk{shared: b.shared, locales: b.locales, outbox: b.outbox}
 	b.lessons = &lessons{shared: b.shared, seals: b.seals}
 	b.tournaments = &tournaments{shared: b.shared, locales: b.locales, notices: b.notices, outbox: b.outbox}
 	b.records = &records{shared: b.shared, sight: b.sight, cooldowns: b.cooldowns, drawing: b.drawing, guildNames: b.guildNames, locales: b.locales, tournaments: b.tournaments}
-	b.puzzles = &puzzleDesk{shared: b.shared, locales: b.locales}
+	b.guide = &guide{self: b.self}
+	b.settings = &userSettings{shared: b.shared}
+	b.serverAdmin = &serverAdmin{shared: b.shared, locales: b.locales, puzzles: b.puzzles}
+	b.vacations = &vacations{shared: b.shared, notices: b.notices, locales: b.locales}
+	b.premoves = &premoves{shared: b.shared}
+	b.analyses = &analyses{shared: b.shared, sight: b.sight, cooldowns: b.cooldowns, parents: b.parents, thinkers: b.thinkers}
+	b.activities = &activities{shared: b.shared, sight: b.sight}
 	s.AddHandler(b.onReady)
 	s.AddHandler(b.onInteraction)
 	s.AddHandler(b.onGuildCreate)

@@ -59,8 +59,8 @@ var (
 
 // gameHere returns the game of the interaction's channel; when there is
 // none it tells the user and returns errNotHere.
-func (b *Bot) gameHere(in *interaction) (play.Game, error) {
-	g, err := b.play.GameIn(in.ctx, in.i.ChannelID)
+func (sh *shared) gameHere(in *interaction) (play.Game, error) {
+	g, err := sh.play.GameIn(in.ctx, in.i.ChannelID)
 	var x *play.Refusal
 	if errors.As(err, &x) && x.Kind == play.NoGame {
 		if terr := in.tell(tr(in.lang, "error.no_game_here", nil)); terr != nil {
@@ -73,8 +73,8 @@ func (b *Bot) gameHere(in *interaction) (play.Game, error) {
 
 // act is a play.Act by the interaction's user on g as it is now: a typed
 // command acts on the game as the user sees it when they send it.
-func (b *Bot) act(in *interaction, g *play.Game) play.Act {
-	return play.Act{By: in.user, Game: g.ID, Revision: g.Revision, At: b.cfg.Now()}
+func (sh *shared) act(in *interaction, g *play.Game) play.Act {
+	return play.Act{By: in.user, Game: g.ID, Revision: g.Revision, At: sh.cfg.Now()}
 }
 
 // moveCommand plays /move on the game of the interaction's channel, as

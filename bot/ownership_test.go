@@ -9,9 +9,12 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/iceagechess/iceage/play"
 )
 
 // sharedFields are the fields of type shared, which the bot and every
@@ -36,7 +39,6 @@ var botHandlers = []string{
 	"abortClick",
 	"abortCommand",
 	"acceptClick",
-	"analyzeCommand",
 	"autocomplete",
 	"boardCommand",
 	"challengeCommand",
@@ -51,25 +53,18 @@ var botHandlers = []string{
 	"flipClick",
 	"gamesCommand",
 	"gamesSelect",
-	"helpCommand",
 	"moveChosen",
 	"moveClick",
 	"moveCommand",
 	"moveManChosen",
 	"movePageClick",
-	"playHereClick",
-	"premoveCommand",
 	"rematchClick",
 	"resignClick",
 	"resignCommand",
 	"resignConfirmed",
-	"rulesCommand",
-	"serverSettingsCommand",
-	"settingsCommand",
 	"takebackAcceptClick",
 	"takebackCommand",
 	"takebackDeclineClick",
-	"vacationCommand",
 }
 
 // TestBotIsSplitByOwnership guards doc.go's rule: *Bot holds the shared
@@ -543,5 +538,32 @@ func (b *Bot) puzzleCommand(user string) int { return 0 }
 	}
 	if got := ownershipProblems(fset, files, nil); !slices.ContainsFunc(got, func(p string) bool { return strings.Contains(p, "puzzles.reset is declared in puzzle.go") }) {
 		t.Errorf("a method declared away from its type passes: %q", got)
+	}
+}
+
+// TestEveryFeatureIsWired: New gives the bot each feature and each
+// feature's handlers what they hold. A handler type wired before a
+// feature it holds would hold nil, and fail only when a user got there.
+func TestEveryFeatureIsWired(t *testing.T) {
+	b, _, _ := offlineBot(t, play.Options{})
+	v := reflect.ValueOf(b).Elem()
+	for i := range v.NumField() {
+		f, name := v.Field(i), v.Type().Field(i).Name
+		if f.Kind() != reflect.Pointer {
+			continue
+		}
+		if f.IsNil() {
+			t.Errorf("New leaves the bot's %s nil", name)
+			continue
+		}
+		if f.Elem().Kind() != reflect.Struct {
+			continue
+		}
+		for j := range f.Elem().NumField() {
+			g := f.Elem().Field(j)
+			if g.Kind() == reflect.Pointer && g.IsNil() {
+				t.Errorf("New leaves the %s of the bot's %s nil", f.Elem().Type().Field(j).Name, name)
+			}
+		}
 	}
 }

@@ -80,6 +80,7 @@ const puzzleBoardSize = 400
 type puzzleDesk struct {
 	*shared
 	locales *locales
+	outbox  *deliveries // woken when a server's daily post is set
 }
 
 func puzzlesOf(b *Bot) *puzzleDesk { return b.puzzles }
@@ -644,12 +645,12 @@ func (b *Bot) deliverDailyPuzzle(ctx context.Context, it play.OutboxItem) error 
 // dailySettings applies /server-settings' daily puzzle options, if any
 // were given, and returns the line that tells them; ok is false when
 // none was given.
-func (b *Bot) dailySettings(in *interaction, opts map[string]*discordgo.ApplicationCommandInteractionDataOption) (changed bool, err error) {
+func (d *puzzleDesk) dailySettings(in *interaction, opts map[string]*discordgo.ApplicationCommandInteractionDataOption) (changed bool, err error) {
 	ch, hour, off := opts["puzzle_channel"], opts["puzzle_hour"], opts["no_daily_puzzle"]
 	if ch == nil && hour == nil && (off == nil || !off.BoolValue()) {
 		return false, nil
 	}
-	dp, err := b.play.DailyPuzzleOf(in.ctx, in.i.GuildID)
+	dp, err := d.play.DailyPuzzleOf(in.ctx, in.i.GuildID)
 	if err != nil {
 		return false, err
 	}
@@ -663,16 +664,16 @@ func (b *Bot) dailySettings(in *interaction, opts map[string]*discordgo.Applicat
 	if off != nil && off.BoolValue() {
 		channel = ""
 	}
-	if _, err := b.play.SetDailyPuzzle(in.ctx, in.i.GuildID, channel, h, b.cfg.Now()); err != nil {
+	if _, err := d.play.SetDailyPuzzle(in.ctx, in.i.GuildID, channel, h, d.cfg.Now()); err != nil {
 		return false, err
 	}
-	b.wakeOutbox()
+	d.outbox.wakeUp()
 	return true, nil
 }
 
 // dailySettingsText tells a server's daily puzzle setting.
-func (b *Bot) dailySettingsText(ctx context.Context, lang i18n.Lang, guild string) string {
-	dp, err := b.play.DailyPuzzleOf(ctx, guild)
+func (d *puzzleDesk) dailySettingsText(ctx context.Context, lang i18n.Lang, guild string) string {
+	dp, err := d.play.DailyPuzzleOf(ctx, guild)
 	if err != nil || !dp.On() {
 		return "🧩 " + tr(lang, "serversettings.daily_off", nil)
 	}

@@ -16,8 +16,16 @@ import (
 // /settings: how a player is told it is their move, their reminders,
 // their language and the colours of their boards.
 
+// userSettings answers /settings: a player's settings are play's
+// records.
+type userSettings struct {
+	*shared
+}
+
+func settingsOf(b *Bot) *userSettings { return b.settings }
+
 func init() {
-	addCommand(appCommand{name: "settings", reach: anywhere, run: runBy(unsplit, (*Bot).settingsCommand), help: helpCorrespondence + 4,
+	addCommand(appCommand{name: "settings", reach: anywhere, run: runBy(settingsOf, (*userSettings).settingsCommand), help: helpCorrespondence + 4,
 		declare: func(*Config) *discordgo.ApplicationCommand {
 			reminders := option("settings", "reminders", discordgo.ApplicationCommandOptionString, false)
 			reminders.MaxLength = 40
@@ -34,11 +42,11 @@ var languageChoices = []string{"auto", "en", "fr", "ru", "nb", "es", "nl"}
 
 // settingsCommand is /settings: with options it changes them, without it
 // shows them.
-func (b *Bot) settingsCommand(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
-	p := b.prefs(in.ctx, in.user)
+func (us *userSettings) settingsCommand(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
+	p := us.prefs(in.ctx, in.user)
 	opts := options(data)
 	if len(opts) == 0 {
-		return in.tell(settingsText(in.lang, &p, b.cfg.Theme, b.cfg.Now))
+		return in.tell(settingsText(in.lang, &p, us.cfg.Theme, us.cfg.Now))
 	}
 	if o := opts["notifications"]; o != nil {
 		p.Notifications = o.StringValue()
@@ -59,7 +67,7 @@ func (b *Bot) settingsCommand(in *interaction, data discordgo.ApplicationCommand
 		}
 		p.Reminders = hours
 	}
-	saved, err := b.play.SetPrefs(in.ctx, in.user, p, b.cfg.Now())
+	saved, err := us.play.SetPrefs(in.ctx, in.user, p, us.cfg.Now())
 	if err != nil {
 		return err
 	}
@@ -69,9 +77,9 @@ func (b *Bot) settingsCommand(in *interaction, data discordgo.ApplicationCommand
 	if saved.Language != "" {
 		lang = i18n.Lang(saved.Language)
 	} else {
-		lang = b.language(string(in.i.Locale))
+		lang = us.language(string(in.i.Locale))
 	}
-	return in.tell("✅ " + tr(lang, "settings.saved", nil) + "\n" + settingsText(lang, &saved, b.cfg.Theme, b.cfg.Now))
+	return in.tell("✅ " + tr(lang, "settings.saved", nil) + "\n" + settingsText(lang, &saved, us.cfg.Theme, us.cfg.Now))
 }
 
 // parseHours reads reminder hours, "24 1" or "24h, 1h"; "0" means none.

@@ -216,7 +216,7 @@ func (b *Bot) openGameThread(ctx context.Context, in *interaction, name, fromMes
 	start := &discordgo.ThreadStart{Name: name, AutoArchiveDuration: threadArchiveMinutes, Type: discordgo.ChannelTypeGuildPublicThread}
 	var ch *discordgo.Channel
 	var err error
-	parent := b.parentOf(ctx, in.i.ChannelID)
+	parent := b.parents.parentOf(ctx, in.i.ChannelID)
 	switch {
 	case parent != "":
 		ch, err = b.waitThread(ctx, func() (*discordgo.Channel, error) {
