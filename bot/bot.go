@@ -100,12 +100,12 @@ type Bot struct {
 	life       *lifetime    // the bot's context, the work in flight (lifetime.go)
 	outbox     *deliveries  // the outbox's delivery (outbox.go, deliver.go)
 	thinkers   *pool        // the engine's moves and analyses (pool.go)
-	answering  answering    // the answers on their way, for the engine's board (enginereply.go)
+	answering  *answering   // the answers on their way, for the engine's board (enginereply.go)
 	parents    *parents     // the threads' parent channels (parents.go)
 	sight      *sight       // the visibility rule's look-ups (visibility.go)
 	locales    *locales     // the readers' languages: chosen, told by interactions, asked (notify.go)
 	notices    *notices     // the news players are told, and the DM channels by user (notify.go)
-	followers  followers    // the last interactions of private games (installs.go)
+	followers  *followers   // the last interactions of private games (installs.go)
 	http       *httpWaiters // interactions posted over HTTP, waiting for their answer (http.go)
 	answers    *answers     // the way answers go: over HTTP or to Discord's endpoints (send.go)
 	seen       seenIDs      // the ids of interactions posted over HTTP (replay.go)
@@ -113,6 +113,9 @@ type Bot struct {
 	guildNames *guildNames  // the servers' names, for PGN's Site (records.go)
 	drawing    *drawing     // a place for each replay being drawn (records_view.go)
 	seals      *seals       // the seals of the state buttons carry (seal.go)
+	boards     *boards      // the messages that show a game (board.go)
+	threads    *threads     // the games' threads (threads.go)
+	outcomes   *outcomes    // what shows an act's outcome (deliver.go)
 
 	// The handlers of each feature: a type in its file that holds the
 	// shared dependencies and the features it uses (runBy, commands.go).
@@ -196,6 +199,7 @@ func New(cfg Config, svc *play.Service) (*Bot, error) {
 	b.metrics = &b.Metrics
 	b.life = newLifetime()
 	b.parents, b.guildNames = &parents{discord: s}, &guildNames{}
+	b.answering, b.followers = &answering{}, &followers{}
 	b.cooldowns = &cooldowns{limits: cfg.Limits, now: cfg.Now}
 	b.locales = &locales{shared: b.shared}
 	b.notices = &notices{shared: b.shared, locales: b.locales}
@@ -217,6 +221,10 @@ func New(cfg Config, svc *play.Service) (*Bot, error) {
 	}
 	// Each feature's handlers get the features they use, and no more.
 	b.puzzles = &puzzleDesk{shared: b.shared, locales: b.locales, outbox: b.outbox}
+	b.boards = &boards{shared: b.shared, self: b.self}
+	b.threads = &threads{shared: b.shared, self: b.self, life: b.life, locales: b.locales, parents: b.parents, outbox: b.outbox}
+	b.outcomes = &outcomes{shared: b.shared, self: b.self, life: b.life, locales: b.locales, notices: b.notices, outbox: b.outbox,
+		answering: b.answering, followers: b.followers, answers: b.answers, boards: b.boards, threads: b.threads}
 	b.lessons = &lessons{shared: b.shared, seals: b.seals}
 	b.tournaments = &tournaments{shared: b.shared, locales: b.locales, notices: b.notices, outbox: b.outbox}
 	b.records = &records{shared: b.shared, sight: b.sight, cooldowns: b.cooldowns, drawing: b.drawing, guildNames: b.guildNames, locales: b.locales, tournaments: b.tournaments}
@@ -231,9 +239,9 @@ func New(cfg Config, svc *play.Service) (*Bot, error) {
 	s.AddHandler(b.onInteraction)
 	s.AddHandler(b.onGuildCreate)
 	s.AddHandler(b.onGuildUpdate)
-	s.AddHandler(b.onThreadUpdate)
-	s.AddHandler(b.onThreadDelete)
-	s.AddHandler(b.catchUpThreads)
+	s.AddHandler(b.threads.onThreadUpdate)
+	s.AddHandler(b.threads.onThreadDelete)
+	s.AddHandler(b.threads.catchUpThreads)
 	for _, h := range []any{b.onChannelUpdate, b.onChannelDelete, b.onRoleCreate, b.onRoleUpdate, b.onRoleDelete} {
 		s.AddHandler(h)
 	}

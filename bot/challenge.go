@@ -99,7 +99,7 @@ func (b *Bot) challengeCommand(in *interaction, data discordgo.ApplicationComman
 				u = ru
 			}
 		}
-		if u.Bot && !b.isEngine(u.ID) {
+		if u.Bot && !b.self.isEngine(u.ID) {
 			return in.tell(tr(in.lang, "challenge.no_bots", nil))
 		}
 		n.To = play.Seat{ID: u.ID, Name: displayName(u)}
@@ -123,7 +123,7 @@ func (b *Bot) challengeCommand(in *interaction, data discordgo.ApplicationComman
 	if tc.Live() {
 		n.Time, n.DaysPerMove = tc, 0
 	}
-	if b.isEngine(n.To.ID) {
+	if b.self.isEngine(n.To.ID) {
 		level := 0
 		if o := opts["level"]; o != nil {
 			level = int(o.IntValue())
@@ -147,7 +147,7 @@ func (b *Bot) challengeMember(in *interaction, data discordgo.ApplicationCommand
 	if ok, err := b.challengeHere(in, &set); !ok {
 		return err
 	}
-	if b.isEngine(u.ID) {
+	if b.self.isEngine(u.ID) {
 		return b.engineChallenge(in, play.NewChallenge{Guild: in.i.GuildID, Channel: in.i.ChannelID, From: in.seat,
 			Color: play.Random, DaysPerMove: set.Days(b.cfg.DefaultDays), At: b.cfg.Now()}, 0)
 	}
@@ -249,7 +249,7 @@ func (b *Bot) acceptClick(in *interaction, id uint64) error {
 		name = truncate(tr(in.public, "thread.name_random", map[string]any{"A": c.From.Name, "B": in.seat.Name}), 100)
 	}
 	if set := b.serverSettings(in); in.i.Message != nil && !c.Private && set.Threads.Or(true) {
-		place, err := b.openGameThread(ctx, in, name, in.i.Message.ID)
+		place, err := b.threads.openGameThread(ctx, in, name, in.i.Message.ID)
 		if err != nil {
 			return fmt.Errorf("bot: opening a thread for challenge %d: %w", id, err)
 		}
@@ -271,7 +271,7 @@ func (b *Bot) acceptClick(in *interaction, id uint64) error {
 	defer b.wakeOutbox()
 	g := out.Game
 	if thread != "" {
-		b.addPlayers(ctx, thread, g.White.ID, g.Black.ID)
+		b.threads.addPlayers(ctx, thread, g.White.ID, g.Black.ID)
 	}
 	done := &message{Content: tr(in.public, "challenge.accepted", map[string]any{"From": mention(c.From.ID), "By": mention(in.user), "Channel": channelRef(&g)}), Components: []discordgo.MessageComponent{}}
 	if g.Private {
@@ -289,7 +289,7 @@ func (b *Bot) acceptClick(in *interaction, id uint64) error {
 	}
 	// The first board is in the outbox, held for this answer: posted
 	// here at once, or by the outbox when Discord refuses it.
-	board, err := b.deliveryMessage(ctx, in.public, &out.Boards[0])
+	board, err := b.boards.deliveryMessage(ctx, in.public, &out.Boards[0])
 	if err != nil {
 		if rerr := b.round.NotShown(b.life.ctx(), &out); rerr != nil {
 			b.log.Error("handing a board to the outbox; it is posted when its hold ends", "game", g.ID, "err", rerr)
@@ -298,11 +298,11 @@ func (b *Bot) acceptClick(in *interaction, id uint64) error {
 	}
 	b.followers.note(&g, in, 1)
 	if later > 0 {
-		b.moveLater(ctx, g.ID, channel, later)
+		b.threads.moveLater(ctx, g.ID, channel, later)
 		defer b.wakeOutbox()
 	}
 	if !g.Private {
-		b.deliverAtOnce(out, board)
+		b.outcomes.deliverAtOnce(out, board)
 		return nil
 	}
 	if err := in.respond(board); err != nil {
@@ -311,7 +311,7 @@ func (b *Bot) acceptClick(in *interaction, id uint64) error {
 		}
 		return err
 	}
-	b.shown(&out)
+	b.outcomes.shown(&out)
 	return nil
 }
 

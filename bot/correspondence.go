@@ -60,6 +60,6 @@ func (b *Bot) claim(in *interaction, a play.Act, k round.Kind, id string) error 
 	if err != nil {
 		return err
 	}
-	b.tellClaimPrivately(in, &out, id)
+	b.outcomes.tellClaimPrivately(in, &out, id)
 	return nil
 }

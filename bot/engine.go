@@ -53,12 +53,6 @@ func (c EngineConfig) withDefaults() EngineConfig {
 	return c
 }
 
-// isEngine reports whether user is the bot itself, the engine's seat.
-func (b *Bot) isEngine(user string) bool {
-	id := b.self.userID()
-	return id != "" && user == id
-}
-
 // engineChallenge starts a game against the engine at once, in a new
 // thread (or in the channel where threads are not allowed), and has the
 // engine move first when it has White.
@@ -118,7 +112,7 @@ func (b *Bot) engineChallenge(in *interaction, n play.NewChallenge, level int) e
 		// played in the channel.
 		place = threadPlace{channel: in.i.ChannelID}
 	} else {
-		place, err = b.openGameThread(in.ctx, in, name, "")
+		place, err = b.threads.openGameThread(in.ctx, in, name, "")
 	}
 	if err != nil {
 		return fmt.Errorf("bot: opening a thread for an engine game: %w", err)
@@ -141,10 +135,10 @@ func (b *Bot) engineChallenge(in *interaction, n play.NewChallenge, level int) e
 	// the engine's first move if it has White.
 	defer b.wakeOutbox()
 	if place.later > 0 {
-		b.moveLater(in.ctx, started.Game.ID, channel, place.later)
+		b.threads.moveLater(in.ctx, started.Game.ID, channel, place.later)
 	}
 	if thread != "" {
-		b.addPlayers(in.ctx, thread, n.From.ID)
+		b.threads.addPlayers(in.ctx, thread, n.From.ID)
 	}
 	m := &message{Content: tr(in.public, "engine.started", map[string]any{"Player": mention(in.user), "Level": level, "Channel": channelRef(&play.Game{Guild: n.Guild, Channel: channel})})}
 	for _, note := range notes {

@@ -124,7 +124,7 @@ func (b *Bot) playRound(in *interaction, a round.Act, by answerBy) (round.Outcom
 		a.Sent = in.sentAt(a.At)
 	}
 	if a.Answers {
-		defer b.answerInFlight(in.i.ChannelID)()
+		defer b.outcomes.answerInFlight(in.i.ChannelID)()
 	}
 	out, err := b.round.Do(in.ctx, a)
 	if err != nil {
@@ -143,7 +143,7 @@ func (b *Bot) playRound(in *interaction, a round.Act, by answerBy) (round.Outcom
 		b.followers.note(&out.Boards[len(out.Boards)-1].Game, in, 0)
 	}
 	if a.Answers {
-		m, err := b.deliveryMessage(in.ctx, in.public, &out.Boards[len(out.Boards)-1])
+		m, err := b.boards.deliveryMessage(in.ctx, in.public, &out.Boards[len(out.Boards)-1])
 		if err == nil {
 			if by == answerClicked {
 				if m.Components == nil {
@@ -163,14 +163,14 @@ func (b *Bot) playRound(in *interaction, a round.Act, by answerBy) (round.Outcom
 				}
 				return out, nil
 			}
-			b.outbox.atOnceGo(func() { b.deliverAtOnce(out, m) })
+			b.outbox.atOnceGo(func() { b.outcomes.deliverAtOnce(out, m) })
 			return out, nil
 		}
-		b.shown(&out)
+		b.outcomes.shown(&out)
 		if len(m.images) > 0 && len(m.Components) > 0 {
-			b.retireBoards(&out.Boards[len(out.Boards)-1].Game, in.i.ChannelID)
+			b.threads.retireBoards(&out.Boards[len(out.Boards)-1].Game, in.i.ChannelID)
 		}
-		b.windDown(&out.Boards[len(out.Boards)-1].Game, in.i.ChannelID)
+		b.threads.windDown(&out.Boards[len(out.Boards)-1].Game, in.i.ChannelID)
 	}
 	for _, e := range out.Events {
 		if t, ok := e.(round.EngineThinking); ok && t.Ahead > 0 {
@@ -236,14 +236,14 @@ func (b *Bot) boardCommand(in *interaction, data discordgo.ApplicationCommandInt
 	if err := b.posted(in); err != nil {
 		return err
 	}
-	m, err := b.boardMessage(in.ctx, in.public, view{g: &g, flip: flip, buttons: true})
+	m, err := b.boards.boardMessage(in.ctx, in.public, view{g: &g, flip: flip, buttons: true})
 	if err != nil {
 		return err
 	}
 	if err := in.respond(m); err != nil {
 		return err
 	}
-	b.retireBoards(&g, in.i.ChannelID)
+	b.threads.retireBoards(&g, in.i.ChannelID)
 	return nil
 }
 
@@ -258,7 +258,7 @@ func (b *Bot) spectatorBoard(in *interaction, g *play.Game, flip bool) error {
 	if !ok {
 		return in.explain(tr(in.lang, "error.no_game_here", nil))
 	}
-	m, err := b.boardMessage(in.ctx, in.lang, view{g: g, flip: flip})
+	m, err := b.boards.boardMessage(in.ctx, in.lang, view{g: g, flip: flip})
 	if err != nil {
 		return err
 	}
@@ -273,7 +273,7 @@ func (b *Bot) flipClick(in *interaction, a play.Act) error {
 	if err != nil {
 		return err
 	}
-	m, err := b.boardMessage(in.ctx, in.lang, view{g: &g, flip: true})
+	m, err := b.boards.boardMessage(in.ctx, in.lang, view{g: &g, flip: true})
 	if err != nil {
 		return err
 	}

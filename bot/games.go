@@ -190,7 +190,7 @@ func (b *Bot) gamesSelect(in *interaction) error {
 	if err != nil {
 		return err
 	}
-	m, err := b.boardMessage(in.ctx, b.locales.guildLang(in.ctx, g.Guild), view{g: &g, buttons: !g.Over() && g.Flag == nil})
+	m, err := b.boards.boardMessage(in.ctx, b.locales.guildLang(in.ctx, g.Guild), view{g: &g, buttons: !g.Over() && g.Flag == nil})
 	if err != nil {
 		return err
 	}
@@ -222,7 +222,7 @@ func (b *Bot) gamesSelect(in *interaction) error {
 	if _, err := b.post(in.ctx, g.Channel, m); err != nil {
 		return err
 	}
-	b.retireBoards(&g, g.Channel)
+	b.threads.retireBoards(&g, g.Channel)
 	return in.tell(tr(in.lang, "games.posted", map[string]any{"Channel": channelRef(&g)}))
 }
 
@@ -235,7 +235,7 @@ func (b *Bot) currentBoard(ctx context.Context, g *play.Game) (string, error) {
 		return "", fmt.Errorf("reading the channel of game %d for its board: %w", g.ID, redact(err))
 	}
 	for _, m := range msgs { // newest first
-		if b.isBoardOf(m, g.ID) {
+		if b.threads.isBoardOf(m, g.ID) {
 			return m.ID, nil
 		}
 	}

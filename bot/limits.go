@@ -60,8 +60,8 @@ type cooldowns struct {
 	limits Limits           // how long each kind's cooldown lasts
 	now    func() time.Time // Config.Now
 	mu     sync.Mutex
-	next  map[cooldownKey]time.Time
-	swept time.Time
+	next   map[cooldownKey]time.Time
+	swept  time.Time
 }
 
 // take reports whether k may go ahead at now and, if so, starts its

@@ -319,7 +319,7 @@ func (b *Bot) Remind(ctx context.Context, r round.Reminder) error {
 // (t), in lang: the game lost on time, or the opponent's choice with its
 // buttons. A timeout found late says when it really happened. It
 // notifies those the act tells by a mention.
-func (b *Bot) timeoutMessage(ctx context.Context, lang i18n.Lang, d *round.Delivery, t *round.TimedOut, mentions []string) (*message, error) {
+func (bd *boards) timeoutMessage(ctx context.Context, lang i18n.Lang, d *round.Delivery, t *round.TimedOut, mentions []string) (*message, error) {
 	g := &d.Game
 	headline, live := liveTimeout(lang, g, t)
 	switch {
@@ -340,7 +340,7 @@ func (b *Bot) timeoutMessage(ctx context.Context, lang i18n.Lang, d *round.Deliv
 	if t.Late > lateAfter {
 		headline += "\n" + tr(lang, "timeout.late", map[string]any{"When": timestamp(t.Due, "f")})
 	}
-	m, err := b.boardMessage(ctx, lang, view{g: g, headline: headline, mention: mentions, act: d})
+	m, err := bd.boardMessage(ctx, lang, view{g: g, headline: headline, mention: mentions, act: d})
 	if err != nil {
 		return nil, err
 	}

@@ -251,10 +251,12 @@ func ownershipProblems(fset *token.FileSet, files map[string]*ast.File, allowed 
 			}
 		}
 		// Beside it: in its file, or in one of its feature's files named
-		// after it (records.go, records_view.go).
+		// after it (records.go, records_view.go). A feature's handlers
+		// that keep nothing of their own, only the shared dependencies
+		// and other features, may answer from several files.
 		stem := strings.TrimSuffix(x.file, ".go")
 		for m, file := range methods[tn] {
-			if file != x.file && !strings.HasPrefix(file, stem+"_") {
+			if file != x.file && !strings.HasPrefix(file, stem+"_") && !stateless(x.st, types) {
 				problems = append(problems, fmt.Sprintf("%s: method %s.%s is declared in %s: a feature's type keeps its methods beside it, in %s or %s_*.go",
 					file, tn, m, file, x.file, stem))
 			}
@@ -280,6 +282,26 @@ func ownershipProblems(fset *token.FileSet, files map[string]*ast.File, allowed 
 		}
 	}
 	return problems
+}
+
+// stateless reports whether a type keeps nothing of its own: it holds
+// only the shared dependencies and pointers to other types of the
+// package (a feature's handlers).
+func stateless[T any](st *ast.StructType, types map[string]T) bool {
+	for _, f := range st.Fields.List {
+		star, ok := f.Type.(*ast.StarExpr)
+		if !ok {
+			return false
+		}
+		id, ok := star.X.(*ast.Ident)
+		if !ok {
+			return false
+		}
+		if _, ours := types[id.Name]; !ours {
+			return false
+		}
+	}
+	return true
 }
 
 // isFeature reports whether tn is the type of a field of *Bot.

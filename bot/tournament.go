@@ -357,8 +357,12 @@ func (in *interaction) tournamentRefusal(t *tournament.Tournament, err error) er
 	return errNotHere
 }
 
-func (ts *tournaments) joinClick(in *interaction, id uint64) error  { return ts.joinTournament(in, id, true) }
-func (ts *tournaments) leaveClick(in *interaction, id uint64) error { return ts.leaveTournament(in, id, true) }
+func (ts *tournaments) joinClick(in *interaction, id uint64) error {
+	return ts.joinTournament(in, id, true)
+}
+func (ts *tournaments) leaveClick(in *interaction, id uint64) error {
+	return ts.leaveTournament(in, id, true)
+}
 
 // joinTournament signs the user up with their rating in the server of
 // the tournament's speed: a blitz Swiss is seeded by blitz ratings.
