@@ -119,6 +119,9 @@ type Bot struct {
 
 	// The handlers of each feature: a type in its file that holds the
 	// shared dependencies and the features it uses (runBy, commands.go).
+	gameList    *gameList     // games.go
+	challenges  *challenges   // challenge.go
+	tables      *tables       // game.go
 	activities  *activities   // activity.go
 	analyses    *analyses     // analyze.go
 	premoves    *premoves     // premove.go
@@ -235,6 +238,9 @@ func New(cfg Config, svc *play.Service) (*Bot, error) {
 	b.premoves = &premoves{shared: b.shared}
 	b.analyses = &analyses{shared: b.shared, sight: b.sight, cooldowns: b.cooldowns, parents: b.parents, thinkers: b.thinkers}
 	b.activities = &activities{shared: b.shared, sight: b.sight}
+	b.tables = &tables{shared: b.shared, sight: b.sight, life: b.life, outbox: b.outbox, followers: b.followers, boards: b.boards, threads: b.threads, outcomes: b.outcomes}
+	b.challenges = &challenges{shared: b.shared, self: b.self, life: b.life, parents: b.parents, outbox: b.outbox, followers: b.followers, answers: b.answers, boards: b.boards, threads: b.threads, outcomes: b.outcomes}
+	b.gameList = &gameList{shared: b.shared, locales: b.locales, boards: b.boards, threads: b.threads}
 	s.AddHandler(b.onReady)
 	s.AddHandler(b.onInteraction)
 	s.AddHandler(b.onGuildCreate)

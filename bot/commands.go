@@ -91,10 +91,6 @@ func completeAlone(complete func(*interaction) error) func(*Bot, *interaction) e
 	return func(_ *Bot, in *interaction) error { return complete(in) }
 }
 
-// unsplit binds a handler that is still a method of *Bot: the guard
-// lists each (botHandlers, ownership_test.go), a list that only shrinks.
-func unsplit(b *Bot) *Bot { return b }
-
 // commandTable holds every command by name.
 var commandTable = map[string]*appCommand{}
 

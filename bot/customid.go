@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/iceagechess/iceage/game"
 	"github.com/iceagechess/iceage/play"
@@ -232,16 +233,25 @@ func clickBy[F any](of func(*Bot) F, h func(F, *interaction, idFields) error) cl
 // play refuses a click on an older board as stale.
 func gameAct[F any](of func(*Bot) F, h func(F, *interaction, play.Act) error) clickHandler {
 	return func(b *Bot, in *interaction, f idFields) error {
-		id, err := f.num("game")
+		a, err := clickedAct(in, f, b.cfg.Now())
 		if err != nil {
 			return err
 		}
-		rev, err := f.num("rev")
-		if err != nil || rev > 1<<31 {
-			return fmt.Errorf("%w: revision", errBadCustomID)
-		}
-		return h(of(b), in, play.Act{By: in.user, Game: id, Revision: int(rev), At: b.cfg.Now()})
+		return h(of(b), in, a)
 	}
+}
+
+// clickedAct is the act a game button's id names, by the clicker, at at.
+func clickedAct(in *interaction, f idFields, at time.Time) (play.Act, error) {
+	id, err := f.num("game")
+	if err != nil {
+		return play.Act{}, err
+	}
+	rev, err := f.num("rev")
+	if err != nil || rev > 1<<31 {
+		return play.Act{}, fmt.Errorf("%w: revision", errBadCustomID)
+	}
+	return play.Act{By: in.user, Game: id, Revision: int(rev), At: at}, nil
 }
 
 // menuValue returns the one value chosen in a select menu.

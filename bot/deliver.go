@@ -80,7 +80,7 @@ func (b *Bot) deliverOne(ctx context.Context, it play.OutboxItem) {
 	case kindThread:
 		err = b.threads.deliverThread(ictx, it)
 	case play.OutboxDailyPuzzle:
-		err = b.deliverDailyPuzzle(ictx, it)
+		err = b.puzzles.deliverDailyPuzzle(ictx, it)
 	default:
 		err = fmt.Errorf("bot: an outbox item of kind %q", it.Kind)
 	}

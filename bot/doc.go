@@ -52,8 +52,7 @@
 // dependency, on any type that holds the *Bot, on code that reaches into
 // a feature's state from outside its methods, on locks, sync.Maps and
 // atomics at package level, which every *Bot would share, and on a
-// command, autocomplete or click bound to a method of *Bot, but for
-// those its list botHandlers still names, a list that only shrinks.
+// command, autocomplete or click bound to a method of *Bot.
 
 // Custom ids of buttons and menus have one grammar (customid.go): each is
 // a pattern such as "g:resign:{game}:{rev}" that both builds the id and

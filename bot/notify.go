@@ -391,26 +391,26 @@ func (b *Bot) Expired(ctx context.Context, e round.Expired) error {
 // noteChallengeMessage records the message that shows a challenge just
 // posted as an interaction's answer, so that it can be edited when the
 // challenge expires.
-func (b *Bot) noteChallengeMessage(in *interaction, c *play.Challenge) {
+func (cs *challenges) noteChallengeMessage(in *interaction, c *play.Challenge) {
 	if c.Message != "" {
 		return
 	}
 	var msg struct {
 		ID string `json:"id"`
 	}
-	body, err := b.request(in.ctx, http.MethodGet, discordgo.EndpointInteractionResponseActions(b.answers.appID(in.i), in.i.Token), nil, nil)
+	body, err := cs.request(in.ctx, http.MethodGet, discordgo.EndpointInteractionResponseActions(cs.answers.appID(in.i), in.i.Token), nil, nil)
 	if err == nil {
 		err = unmarshal(body, &msg)
 	}
 	if err == nil {
-		err = b.play.SetChallengeMessage(in.ctx, c.ID, msg.ID)
+		err = cs.play.SetChallengeMessage(in.ctx, c.ID, msg.ID)
 	}
 	var x *play.Refusal
 	switch {
 	case errors.As(err, &x):
 		// Answered already: its message was edited then.
 	case err != nil:
-		b.log.Warn("could not note the message of a challenge", "challenge", c.ID, "err", err)
+		cs.log.Warn("could not note the message of a challenge", "challenge", c.ID, "err", err)
 	}
 }
 

@@ -30,43 +30,6 @@ var sharedFields = map[string]string{
 	"metrics": "the counters the HTTP listener reads (Bot.Metrics)",
 }
 
-// botHandlers are the commands, autocompletes and clicks still answered
-// by a method of *Bot, which reaches every feature's state: each is to
-// become a method of its feature's handlers. The list only shrinks: the
-// guard fails on a handler of *Bot it does not name, and on a name that
-// is no longer one.
-var botHandlers = []string{
-	"abortClick",
-	"abortCommand",
-	"acceptClick",
-	"autocomplete",
-	"boardCommand",
-	"challengeCommand",
-	"challengeMember",
-	"claimDrawClick",
-	"claimWinClick",
-	"declineClick",
-	"drawAcceptClick",
-	"drawClick",
-	"drawCommand",
-	"drawDeclineClick",
-	"flipClick",
-	"gamesCommand",
-	"gamesSelect",
-	"moveChosen",
-	"moveClick",
-	"moveCommand",
-	"moveManChosen",
-	"movePageClick",
-	"rematchClick",
-	"resignClick",
-	"resignCommand",
-	"resignConfirmed",
-	"takebackAcceptClick",
-	"takebackCommand",
-	"takebackDeclineClick",
-}
-
 // TestBotIsSplitByOwnership guards doc.go's rule: *Bot holds the shared
 // dependencies and one field per feature, of a small type of that
 // feature's, whose state only its own methods touch.
@@ -91,7 +54,7 @@ func TestBotIsSplitByOwnership(t *testing.T) {
 		}
 		files[name] = f
 	}
-	problems := ownershipProblems(fset, files, botHandlers)
+	problems := ownershipProblems(fset, files)
 	for _, p := range problems {
 		t.Error(p)
 	}
@@ -108,8 +71,8 @@ Handlers call its methods (b.puzzles.next(user)); only those methods touch its f
 "Who owns what". The few fields every feature shares are sharedFields, in bot/ownership_test.go.`
 
 // ownershipProblems checks the package's files (by name) against the
-// rule; allowed are the handlers that may still be methods of *Bot.
-func ownershipProblems(fset *token.FileSet, files map[string]*ast.File, allowed []string) []string {
+// rule.
+func ownershipProblems(fset *token.FileSet, files map[string]*ast.File) []string {
 	type declared struct {
 		file   string
 		st     *ast.StructType
@@ -231,7 +194,7 @@ func ownershipProblems(fset *token.FileSet, files map[string]*ast.File, allowed 
 			}
 		}
 	}
-	problems = append(problems, handlerProblems(fset, files, names, methods["Bot"], allowed)...)
+	problems = append(problems, handlerProblems(fset, files, names, methods["Bot"])...)
 	var fieldNames []string
 	for n := range features {
 		fieldNames = append(fieldNames, n)
@@ -313,9 +276,8 @@ func isFeature(features map[string]string, tn string) bool {
 // method of *Bot: the run and complete of addCommand, and the handler of
 // clicks.handle, whether as a method expression ((*Bot).x) or a call on
 // the *Bot a binding function is given (b.x(…)).
-func handlerProblems(fset *token.FileSet, files map[string]*ast.File, names []string, botMethods map[string]string, allowed []string) []string {
+func handlerProblems(fset *token.FileSet, files map[string]*ast.File, names []string, botMethods map[string]string) []string {
 	var problems []string
-	bound := map[string]bool{}
 	check := func(e ast.Expr) {
 		bots := map[string]bool{} // the names of *Bot parameters
 		ast.Inspect(e, func(n ast.Node) bool {
@@ -340,11 +302,8 @@ func handlerProblems(fset *token.FileSet, files map[string]*ast.File, names []st
 				if !ok || (id.Name != "Bot" && !bots[id.Name]) || botMethods[n.Sel.Name] == "" {
 					return true
 				}
-				bound[n.Sel.Name] = true
-				if !slices.Contains(allowed, n.Sel.Name) {
-					problems = append(problems, fmt.Sprintf("%s: the handler %s is a method of *Bot, which reaches every feature's state: make it a method of its feature's handlers, a type that holds the shared dependencies and what the feature uses, and bind it with runBy, completeBy, clickBy or gameAct",
-						fset.Position(n.Pos()), n.Sel.Name))
-				}
+				problems = append(problems, fmt.Sprintf("%s: the handler %s is a method of *Bot, which reaches every feature's state: make it a method of its feature's handlers, a type that holds the shared dependencies and what the feature uses, and bind it with runBy, completeBy, clickBy or gameAct",
+					fset.Position(n.Pos()), n.Sel.Name))
 			}
 			return true
 		})
@@ -376,11 +335,6 @@ func handlerProblems(fset *token.FileSet, files map[string]*ast.File, names []st
 			}
 			return true
 		})
-	}
-	for _, h := range allowed {
-		if !bound[h] {
-			problems = append(problems, fmt.Sprintf("botHandlers lists %s, which no longer answers as a method of *Bot: strike it from the list, which only shrinks", h))
-		}
 	}
 	return problems
 }
@@ -485,7 +439,6 @@ func (b *Bot) puzzleCommand(user string) int { return 0 }
 	for _, c := range []struct {
 		name                                                string
 		botField, shared, state, desk, global, handle, bind string
-		allowed                                             []string
 		want                                                string // in a problem; "" for none
 	}{
 		{name: "the rule kept", handle: "return d.puzzles.next(user)"},
@@ -504,13 +457,12 @@ func (b *Bot) puzzleCommand(user string) int { return 0 }
 		{name: "a lock at package level", global: "var puzzlesMu sync.Mutex", want: "package-level sync.Mutex puzzlesMu"},
 		{name: "a cache at package level", global: "var solved = sync.Map{}", want: "package-level sync.Map solved"},
 		{name: "a counter at package level", global: "var tries atomic.Int64", want: "package-level atomic.Int64 tries"},
-		{name: "a command answered by *Bot", bind: "runBy(unsplit, (*Bot).puzzleCommand)", want: "the handler puzzleCommand is a method of *Bot"},
+		{name: "a command answered by *Bot", bind: "runBy(func(b *Bot) *Bot { return b }, (*Bot).puzzleCommand)", want: "the handler puzzleCommand is a method of *Bot"},
 		{name: "a command answered by *Bot in a closure", bind: "func(b *Bot, in *interaction, _ any) error { b.puzzleCommand(in.user); return nil }",
 			want: "the handler puzzleCommand is a method of *Bot"},
-		{name: "a click answered by *Bot", global: "func init() { clicks.handle(idPuzzle, clickBy(unsplit, (*Bot).puzzleCommand)) }",
+		{name: "a click answered by *Bot", global: "func init() { clicks.handle(idPuzzle, clickBy(func(b *Bot) *Bot { return b }, (*Bot).puzzleCommand)) }",
 			want: "the handler puzzleCommand is a method of *Bot"},
-		{name: "a handler of *Bot still allowed", bind: "runBy(unsplit, (*Bot).puzzleCommand)", allowed: []string{"puzzleCommand"}},
-		{name: "an allowance no longer used", allowed: []string{"puzzleCommand"}, want: "botHandlers lists puzzleCommand, which no longer answers"},
+		{name: "a feature's handlers answering from several files", global: "func (d *puzzleDesk) hint(user string) int { return d.puzzles.next(user) }"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if c.handle == "" {
@@ -532,7 +484,7 @@ func (b *Bot) puzzleCommand(user string) int { return 0 }
 				}
 				files[name] = f
 			}
-			got := ownershipProblems(fset, files, c.allowed)
+			got := ownershipProblems(fset, files)
 			if c.want == "" {
 				if len(got) > 0 {
 					t.Errorf("problems where the rule is kept: %q", got)
@@ -558,7 +510,7 @@ func (b *Bot) puzzleCommand(user string) int { return 0 }
 		}
 		files[name] = f
 	}
-	if got := ownershipProblems(fset, files, nil); !slices.ContainsFunc(got, func(p string) bool { return strings.Contains(p, "puzzles.reset is declared in puzzle.go") }) {
+	if got := ownershipProblems(fset, files); !slices.ContainsFunc(got, func(p string) bool { return strings.Contains(p, "puzzles.reset is declared in puzzle.go") }) {
 		t.Errorf("a method declared away from its type passes: %q", got)
 	}
 }

@@ -594,12 +594,12 @@ func dailyText(lang i18n.Lang, pz *puzzle.Puzzle, dp *play.DailyPuzzle) string {
 // hour: the outbox item's nonce makes a retried post the same message,
 // and play records the post and puts the next day's item in one
 // transaction.
-func (b *Bot) deliverDailyPuzzle(ctx context.Context, it play.OutboxItem) error {
+func (d *puzzleDesk) deliverDailyPuzzle(ctx context.Context, it play.OutboxItem) error {
 	guild, day, hour, ok := play.ParseDailyKey(it.Key)
 	if !ok {
 		return fmt.Errorf("bot: a daily puzzle's outbox item %q", it.Key)
 	}
-	dp, err := b.play.DailyPuzzleOf(ctx, guild)
+	dp, err := d.play.DailyPuzzleOf(ctx, guild)
 	if err != nil {
 		return err
 	}
@@ -610,13 +610,13 @@ func (b *Bot) deliverDailyPuzzle(ctx context.Context, it play.OutboxItem) error 
 	if !ok {
 		return nil
 	}
-	lang := b.locales.guildLang(ctx, guild)
+	lang := d.locales.guildLang(ctx, guild)
 	pos, err := pz.Position()
 	if err != nil {
 		return err
 	}
 	var png bytes.Buffer
-	if err := render.PNG(&png, &pos, render.Options{Theme: b.cfg.Theme, Size: puzzleBoardSize, Words: i18n.BoardWords{Lang: lang},
+	if err := render.PNG(&png, &pos, render.Options{Theme: d.cfg.Theme, Size: puzzleBoardSize, Words: i18n.BoardWords{Lang: lang},
 		Orientation: orientationOf(pos.Turn())}); err != nil {
 		return fmt.Errorf("bot: drawing the daily puzzle %s: %w", pz.ID, err)
 	}
@@ -627,18 +627,18 @@ func (b *Bot) deliverDailyPuzzle(ctx context.Context, it play.OutboxItem) error 
 	m.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 		discordgo.Button{Label: tr(lang, "puzzle.daily_solve", nil), Style: discordgo.PrimaryButton, CustomID: idPuzzleDaily.id(pz.ID), Emoji: &discordgo.ComponentEmoji{Name: "🧩"}}}}}
 	m.setNonce(nonce(it.Key))
-	msg, err := b.post(ctx, dp.Channel, m)
+	msg, err := d.post(ctx, dp.Channel, m)
 	if err != nil {
 		return err
 	}
-	if _, err := b.play.DailyPosted(ctx, guild, day, pz.ID, msg, b.cfg.Now()); err != nil {
+	if _, err := d.play.DailyPosted(ctx, guild, day, pz.ID, msg, d.cfg.Now()); err != nil {
 		var x *play.Refusal
 		if errors.As(err, &x) && x.Kind == play.Stale {
 			return nil // recorded by an earlier delivery of the same item
 		}
 		return err
 	}
-	b.wakeOutbox()
+	d.outbox.wakeUp()
 	return nil
 }
 

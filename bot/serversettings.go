@@ -196,8 +196,8 @@ func (sh *shared) serverSettings(in *interaction) play.ServerSettings {
 
 // challengeHere tells the user, when the server keeps its games in another
 // channel, to challenge there; ok is false then.
-func (b *Bot) challengeHere(in *interaction, s *play.ServerSettings) (bool, error) {
-	if s.GamesChannel == "" || s.GamesChannel == in.i.ChannelID || in.i.GuildID == "" || b.parents.parentOf(in.ctx, in.i.ChannelID) == s.GamesChannel {
+func (cs *challenges) challengeHere(in *interaction, s *play.ServerSettings) (bool, error) {
+	if s.GamesChannel == "" || s.GamesChannel == in.i.ChannelID || in.i.GuildID == "" || cs.parents.parentOf(in.ctx, in.i.ChannelID) == s.GamesChannel {
 		return true, nil
 	}
 	return false, in.tell(tr(in.lang, "serversettings.challenge_there", map[string]any{"Channel": "<#" + s.GamesChannel + ">"}))
