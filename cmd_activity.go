@@ -32,7 +32,8 @@ func (d *activityDoor) launched(user, channel string, game uint64) {
 // start serves the Activity under activity.Prefix on the web listener.
 func (d *activityDoor) start(cfg config.Config, b *bot.Bot, w *web.Server, log *slog.Logger) error {
 	s, err := activity.New(activity.Options{ClientID: cfg.Discord.ClientID, ClientSecret: cfg.Discord.ClientSecret,
-		BotToken: cfg.Discord.Token, DiscordURL: cfg.Discord.APIURL, Round: b.Round(), Web: w, Language: i18n.Lang(cfg.Language), Logger: log})
+		BotToken: cfg.Discord.Token, DiscordURL: cfg.Discord.APIURL, Round: b.Round(), Web: w, Language: i18n.Lang(cfg.Language), Logger: log,
+		DefaultDays: cfg.Play.DefaultDays, Caps: b.ChallengeCaps(), Engine: b.EngineSeat})
 	if err != nil {
 		return err
 	}

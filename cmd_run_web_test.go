@@ -1,19 +1,13 @@
 package main
 
 import (
-	"context"
-	"io"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/chromedp/chromedp"
 
-	"github.com/iceagechess/iceage/config"
 	"github.com/iceagechess/iceage/internal/browsertest"
-	"github.com/iceagechess/iceage/internal/discordurl"
 	"github.com/iceagechess/iceage/internal/fakediscord"
 )
 
@@ -22,65 +16,13 @@ import (
 // Discord appears there without a reload.
 func TestTheLivePageFollowsAMoveMadeInDiscord(t *testing.T) {
 	tab := browsertest.New(t, 1200, 900)
-	srv := fakediscord.New(t)
-	srv.SetResponseDeadline(0) // a loaded machine may be slower than Discord allows; not the point here
-	g := srv.AddGuild(fakediscord.Guild{Name: "Club", Locale: "en-US"})
-	ch := srv.AddChannel(fakediscord.Channel{GuildID: g.ID, Name: "chess"})
-	alice := srv.AddUser(fakediscord.User{Username: "alice", Locale: "en-US"})
-	bob := srv.AddUser(fakediscord.User{Username: "bob", Locale: "en-US"})
-	discordurl.Point(srv.URL())
-	cfg := config.Default()
-	cfg.Discord.Token = srv.Token()
-	cfg.Database.Path = filepath.Join(t.TempDir(), "iceage.db")
-	cfg.Log.Level = "error"
-	cfg.Web.Listen = freeAddr(t)
-	cfg.Web.PublicURL = "http://" + cfg.Web.Listen + "/"
-	cfg.Web.SecretFile = filepath.Join(t.TempDir(), "web.secret")
-	a, err := newApp(cfg, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	runCtx, stop := context.WithCancel(ctx)
-	ran := make(chan error, 1)
-	go func() { ran <- a.Run(runCtx) }()
-	defer func() {
-		stop()
-		if err := <-ran; err != nil {
-			t.Errorf("Run: %v", err)
-		}
-		if err := a.Close(); err != nil {
-			t.Errorf("Close: %v", err)
-		}
-	}()
-	<-a.bot.Ready()
-
-	c, err := srv.WaitResponse(ctx, srv.Command(alice.ID, ch.ID, "challenge", fakediscord.UserOption("opponent", bob.ID)))
-	if err != nil || c.Err != nil {
-		t.Fatal(err, c.Err)
-	}
-	for _, b := range c.Message.Buttons() {
-		if strings.HasPrefix(b.CustomID, "ch:accept:") {
-			srv.Click(bob.ID, c.Message.ID, b.CustomID)
-		}
-	}
-	th, err := srv.WaitFor(ctx, func(c fakediscord.Call) bool { return c.Kind == fakediscord.KindThread })
-	if err != nil {
-		t.Fatal(err)
-	}
-	game, err := a.play.GameIn(ctx, th.Channel.ID)
-	for err != nil && ctx.Err() == nil {
-		time.Sleep(10 * time.Millisecond)
-		game, err = a.play.GameIn(ctx, th.Channel.ID)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := startClub(t, clubOptions{web: true, within: 60 * time.Second})
+	srv, ctx, a, ch, alice := c.srv, c.ctx, c.app, c.chess, c.alice
+	game, thread := c.gameStarted(t)
 	// The board in the thread links to the page.
 	var live string
 	for live == "" && ctx.Err() == nil {
-		for _, m := range srv.Messages(th.Channel.ID) {
+		for _, m := range srv.Messages(thread) {
 			for _, b := range m.Buttons() {
 				if b.Style == discordgo.LinkButton && b.Label == "Watch live" {
 					live = b.URL
@@ -108,7 +50,7 @@ func TestTheLivePageFollowsAMoveMadeInDiscord(t *testing.T) {
 	if _, err := chromedp.Run(tab, chromedp.Poll[bool](`document.querySelector("#live.on") !== null`, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
 		t.Fatalf("the page never said it was live: %v", err)
 	}
-	if c, err := srv.WaitResponse(ctx, srv.Command(game.White.ID, th.Channel.ID, "move", fakediscord.StringOption("move", "Nxf3"))); err != nil || c.Err != nil {
+	if c, err := srv.WaitResponse(ctx, srv.Command(game.White.ID, thread, "move", fakediscord.StringOption("move", "Nxf3"))); err != nil || c.Err != nil {
 		t.Fatal(err, c.Err)
 	}
 	if _, err := chromedp.Run(tab, chromedp.Poll[bool](moves+` === 1`, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
@@ -129,8 +71,8 @@ func TestTheLivePageFollowsAMoveMadeInDiscord(t *testing.T) {
 			link = b.URL
 		}
 	}
-	if link != a.web.LeaderboardURL(g.ID) {
-		t.Errorf("/leaderboard links to %q, want %q", link, a.web.LeaderboardURL(g.ID))
+	if link != a.web.LeaderboardURL(c.guild.ID) {
+		t.Errorf("/leaderboard links to %q, want %q", link, a.web.LeaderboardURL(c.guild.ID))
 	}
 	// The blitz leaderboard does not pass the correspondence page off
 	// as its own.

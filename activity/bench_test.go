@@ -2,6 +2,7 @@ package activity_test
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -58,5 +59,28 @@ func BenchmarkParseMoveRequest(b *testing.B) {
 		if _, err := activity.ParseMoveRequest(body); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkLobbyPoll is one poll of the lobby, which each window in a
+// channel without a game makes every two seconds: its asker known, three
+// people in the instance, a challenge waiting, on memstore.
+func BenchmarkLobbyPoll(b *testing.B) {
+	w := newWorld(b)
+	in := w.srv.LaunchActivity(w.lobby.ID, w.alice.ID, w.bob.ID, w.carol.ID)
+	alice, bob := w.signIn(b, w.alice), w.signIn(b, w.bob)
+	w.call(b, "GET", "/api/game?instance="+in.ID, bob, "")
+	if status, got := w.call(b, "POST", "/api/challenge", alice, challengeBody(in.ID, w.bob.ID, "3+2", "random")); status != 200 {
+		b.Fatalf("the challenge: %d %v", status, got)
+	}
+	req, _ := http.NewRequest("GET", w.web.URL+"/activity/api/game?instance="+in.ID, nil)
+	req.Header.Set("Authorization", "Bearer "+bob)
+	for b.Loop() {
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil || resp.StatusCode != 200 {
+			b.Fatalf("a poll: %v %v", resp, err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
 	}
 }

@@ -126,7 +126,7 @@ func newLive(t *testing.T, challenge ...*fakediscord.Option) *live {
 		t.Fatal(err)
 	}
 	act, err = activity.New(activity.Options{ClientID: x.srv.AppID(), ClientSecret: x.srv.ClientSecret(), BotToken: x.srv.Token(),
-		DiscordURL: x.srv.URL(), Round: b.Round(), Web: w})
+		DiscordURL: x.srv.URL(), Round: b.Round(), Web: w, DefaultDays: 3, Engine: b.EngineSeat})
 	if err != nil {
 		t.Fatal(err)
 	}

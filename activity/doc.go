@@ -19,6 +19,26 @@
 // refusals, in their language, the revision check, and the outbox that
 // posts the board in the thread.
 //
+// # The lobby
+//
+// Where no game goes on in a server's channel, or once the game shown
+// ends, GET /api/game also answers the lobby (lobby.go): the others in
+// the instance who signed in, by name; the challenges waiting in the
+// channel that the asker made or may take; the usual time controls; the
+// engine, when it can play; and the Rematch of the asker's game. The
+// page asks again every two seconds while it shows it. POST
+// /api/challenge makes a challenge through the round (round.Challenge),
+// which writes, in its transaction, the item with which the bot posts it
+// in the channel as /challenge's, buttons and all; it is played in the
+// channel itself (play.Challenge.InChannel), whoever accepts it and
+// wherever, so that the Activity shows it. Against the engine the game
+// starts at once (round.Start), as /challenge's does. POST /api/answer
+// accepts (round.AcceptAnswered), declines or withdraws
+// (round.Decline) a challenge, and the bot edits its message as a click
+// would. Refusals — a time control out of range, oneself, someone not in
+// the instance, a game going on, and play's own — are sentences in the
+// asker's language; times in them are read in the page's time zone.
+//
 // Before anything is done for a request, its bearer token names the user
 // (/users/@me, remembered five minutes by the token's hash) and the
 // Activity's instance, read with the bot's token, must hold them

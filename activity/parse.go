@@ -4,6 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"time"
+
+	"github.com/iceagechess/iceage/engine"
+	"github.com/iceagechess/iceage/play"
 )
 
 // The parsers of what a stranger sends, each checked before anything is
@@ -105,6 +109,8 @@ type moveRequest struct {
 	// Move is from and to squares and a promotion, in UCI: "e2e4",
 	// "e7e8q".
 	Move string `json:"move"`
+	// Zone is the page's time zone, for the times of a refusal.
+	Zone string `json:"tz"`
 }
 
 // parseMoveRequest reads POST /api/activity/move's body.
@@ -122,6 +128,8 @@ func parseMoveRequest(body []byte) (moveRequest, error) {
 		return r, errors.New("rev: want the revision the page showed")
 	case !uciMove(r.Move):
 		return r, errors.New("move: want from and to squares, as e2e4 or e7e8q")
+	case !validZone(r.Zone):
+		return r, errors.New("tz: want a time zone's name, as Europe/Oslo")
 	}
 	return r, nil
 }
@@ -152,4 +160,118 @@ func strictJSON(body []byte, v any) error {
 		return errors.New("the body holds more than one JSON value")
 	}
 	return nil
+}
+
+// challengeRequest is the body of POST /api/challenge: a challenge from
+// the lobby to someone in the instance, or to anyone ("" To).
+type challengeRequest struct {
+	Instance string `json:"instance"`
+	// To is the user challenged; "" for an open challenge.
+	To string `json:"to"`
+	// Time is a live time control as players write it, "5+3"; "" for
+	// correspondence. Its words are checked by timeControl, so that a
+	// bad one is refused in the asker's language.
+	Time  string `json:"time"`
+	Color string `json:"color"`
+	Rated bool   `json:"rated"`
+	// Engine: the challenge is to the engine at Level (0 for the
+	// default), which starts the game at once; To is "".
+	Engine bool `json:"engine"`
+	Level  int  `json:"level"`
+	// Zone is the page's time zone, for the times of a refusal.
+	Zone string `json:"tz"`
+}
+
+// maxTimeText is the longest time control read: "180 + 180" and room.
+const maxTimeText = 16
+
+// parseChallengeRequest reads POST /api/challenge's body.
+func parseChallengeRequest(body []byte) (challengeRequest, error) {
+	var r challengeRequest
+	if err := strictJSON(body, &r); err != nil {
+		return r, err
+	}
+	switch {
+	case !validInstance(r.Instance):
+		return r, errors.New("instance: want the Activity's instance id")
+	case r.To != "" && !snowflake(r.To):
+		return r, errors.New("to: want a user's id, or nothing for anyone")
+	case len(r.Time) > maxTimeText:
+		return r, errors.New("time: want a time control, as 5+3")
+	case r.Color != "random" && r.Color != "white" && r.Color != "black":
+		return r, errors.New("color: want random, white or black")
+	case !validZone(r.Zone):
+		return r, errors.New("tz: want a time zone's name, as Europe/Oslo")
+	case r.Engine && r.To != "":
+		return r, errors.New("to: the engine is challenged alone")
+	case r.Level < 0 || r.Level > engine.Levels || !r.Engine && r.Level != 0:
+		return r, errors.New("level: want one of the engine's levels, for the engine")
+	}
+	return r, nil
+}
+
+// timeControl is the request's time control: correspondence for none.
+func (r *challengeRequest) timeControl() (play.TimeControl, error) {
+	if strings.TrimSpace(r.Time) == "" {
+		return play.TimeControl{}, nil
+	}
+	return play.ParseTimeControl(r.Time)
+}
+
+// answerRequest is the body of POST /api/answer: the asker accepts or
+// declines a challenge shown in the lobby (their own: withdraws it).
+type answerRequest struct {
+	Instance  string `json:"instance"`
+	Challenge uint64 `json:"challenge"`
+	Accept    bool   `json:"accept"`
+	Zone      string `json:"tz"`
+}
+
+// parseAnswerRequest reads POST /api/answer's body.
+func parseAnswerRequest(body []byte) (answerRequest, error) {
+	var r answerRequest
+	if err := strictJSON(body, &r); err != nil {
+		return r, err
+	}
+	switch {
+	case !validInstance(r.Instance):
+		return r, errors.New("instance: want the Activity's instance id")
+	case r.Challenge == 0:
+		return r, errors.New("challenge: want a challenge's number")
+	case !validZone(r.Zone):
+		return r, errors.New("tz: want a time zone's name, as Europe/Oslo")
+	}
+	return r, nil
+}
+
+// validZone reports whether s may name a time zone of the IANA
+// database ("" for none): letters, digits, '_', '-', '+' and '/', no
+// path upwards, and not "Local", which is the server's.
+func validZone(s string) bool {
+	if s == "" {
+		return true
+	}
+	if len(s) > 64 || s == "Local" || strings.Contains(s, "..") || s[0] == '/' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-' || c == '+' || c == '/') {
+			return false
+		}
+	}
+	return true
+}
+
+// zone is the location a valid zone names; nil for none or one the
+// server does not know.
+func zone(s string) *time.Location {
+	if s == "" || !validZone(s) {
+		return nil
+	}
+	loc, err := time.LoadLocation(s)
+	if err != nil {
+		return nil
+	}
+	return loc
 }

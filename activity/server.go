@@ -68,6 +68,17 @@ type Options struct {
 	Logger *slog.Logger
 	// Now returns the time; nil means time.Now.
 	Now func() time.Time
+	// DefaultDays is the correspondence time control of a lobby's
+	// challenge in a server that set none (bot.Config.DefaultDays).
+	DefaultDays int
+	// Caps are the per-user limits of a lobby's challenges, as of
+	// /challenge's.
+	Caps play.Caps
+	// Engine is the engine's seat at a level (0 for the default) in a
+	// server's game, the level it plays, whether a game against it may
+	// be rated, and ok false when it cannot play now
+	// (bot.Bot.EngineSeat); nil: the lobby offers no engine.
+	Engine func(ctx context.Context, guild string, level int) (seat play.Seat, clamped int, rated, ok bool)
 }
 
 // Server serves the Activity: its page, sign-in and moves.
@@ -78,6 +89,9 @@ type Server struct {
 	page     *template.Template
 	static   http.Handler
 	launches launches
+	// names are the names of the users who signed in lately, by id: the
+	// lobby names the people of an instance by them.
+	names cache[string]
 }
 
 // New returns the Activity's server.
@@ -120,6 +134,8 @@ func (s *Server) Mount() {
 	w.Handle("POST "+Prefix+"/api/token", http.HandlerFunc(s.serveToken))
 	w.Handle("GET "+Prefix+"/api/game", http.HandlerFunc(s.serveGame))
 	w.Handle("POST "+Prefix+"/api/move", http.HandlerFunc(s.serveMove))
+	w.Handle("POST "+Prefix+"/api/challenge", http.HandlerFunc(s.serveChallenge))
+	w.Handle("POST "+Prefix+"/api/answer", http.HandlerFunc(s.serveAnswer))
 	w.Handle("GET "+Prefix+"/api/watch/{ticket}/{what}", http.HandlerFunc(s.serveWatch))
 	w.Handle(Prefix+"/", http.StripPrefix(Prefix, w))
 }
@@ -186,6 +202,9 @@ func pageTexts(lang i18n.Lang) map[string]string {
 	m := map[string]string{}
 	for _, k := range []string{"title", "signing_in", "sign_in_failed", "not_here", "no_game", "watching", "your_move", "keyboard", "promote", "reconnecting", "failed"} {
 		m[k] = i18n.T(lang, "activity.page."+k, nil)
+	}
+	for _, k := range lobbyWords {
+		m["lobby."+k] = i18n.T(lang, "activity.lobby."+k, nil)
 	}
 	for _, p := range []string{"queen", "rook", "bishop", "knight"} {
 		m[p] = i18n.T(lang, "piece."+p+".name", nil)
@@ -270,6 +289,7 @@ func (s *Server) who(w http.ResponseWriter, r *http.Request, instanceID string) 
 		problem(w, http.StatusUnauthorized, i18n.T(lang, "activity.page.sign_in_failed", nil))
 		return asker{}, false
 	}
+	s.names.put(id.User, id.Name, s.opts.Now().Add(nameLife))
 	a := asker{identity: id, lang: s.userLang(r.Context(), id)}
 	in, err := s.discord.instance(r.Context(), instanceID)
 	if busy(w, err, a.lang) {
@@ -315,14 +335,19 @@ func (s *Server) userLang(ctx context.Context, id identity) i18n.Lang {
 }
 
 // gameFor chooses the game the Activity shows the asker: the one their
-// Play here named, if it is played in the instance's channel; else their
-// own game there; else the channel's game, going on or last finished.
+// Play here named, if it goes on in the instance's channel; else their
+// own game there; else the one their Play here named, over; else the
+// channel's game, going on or last finished.
 func (s *Server) gameFor(ctx context.Context, a *asker) (play.Game, error) {
 	svc := s.opts.Round.Service()
 	ch := a.instance.Channel
+	var launched *play.Game
 	if id, ok := s.launches.get(a.User, ch, s.opts.Now()); ok {
 		if g, err := svc.Game(ctx, id); err == nil && g.Channel == ch {
-			return g, nil
+			if !g.Over() {
+				return g, nil
+			}
+			launched = &g
 		}
 	}
 	if mine, err := svc.ActiveGames(ctx, a.User); err == nil {
@@ -330,6 +355,11 @@ func (s *Server) gameFor(ctx context.Context, a *asker) (play.Game, error) {
 			if g.Channel == ch {
 				return g, nil
 			}
+		}
+	}
+	if launched != nil {
+		if g, err := svc.GameIn(ctx, ch); err != nil || g.Over() {
+			return *launched, nil
 		}
 	}
 	return svc.LastIn(ctx, a.instance.Guild, ch)
@@ -356,6 +386,9 @@ type gameAnswer struct {
 	Lang  string            `json:"lang"`
 	Texts map[string]string `json:"texts"`
 	Name  string            `json:"name"`
+	// Lobby is there when no game goes on in a server's channel: the
+	// game shown, if any, is over.
+	Lobby *lobbyAnswer `json:"lobby,omitempty"`
 }
 
 // serveGame tells the page which game to show, and how.
@@ -366,6 +399,11 @@ func (s *Server) serveGame(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	g, err := s.gameFor(r.Context(), &a)
+	if isNoGame(err) && a.instance.Guild != "" {
+		// Nothing played here yet: the lobby alone.
+		s.serveLobby(w, r, &a, gameAnswer{Lang: string(a.lang), Texts: pageTexts(a.lang), Name: a.Name}, nil)
+		return
+	}
 	if err != nil || !mayWatch(r.Context(), &g, a.User) {
 		if err != nil && !isNoGame(err) {
 			s.log.Warn("activity: finding the game", "channel", a.instance.Channel, "err", err)
@@ -385,9 +423,24 @@ func (s *Server) serveGame(w http.ResponseWriter, r *http.Request) {
 			ans.Color = "wb" // a game against oneself: both sides
 		}
 	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	_ = json.NewEncoder(w).Encode(ans)
+	if g.Over() && g.Guild != "" {
+		s.serveLobby(w, r, &a, ans, &g)
+		return
+	}
+	answer(w, ans)
+}
+
+// serveLobby answers ans with the lobby of the asker's instance, after
+// the game last (nil for none).
+func (s *Server) serveLobby(w http.ResponseWriter, r *http.Request, a *asker, ans gameAnswer, last *play.Game) {
+	l, err := s.lobbyFor(r.Context(), a, last)
+	if err != nil {
+		s.log.Warn("activity: reading a lobby", "channel", a.instance.Channel, "err", err)
+		problem(w, http.StatusInternalServerError, i18n.T(a.lang, "activity.page.failed", nil))
+		return
+	}
+	ans.Lobby = l
+	answer(w, ans)
 }
 
 // ticketLife is how long a ticket lets the page follow its game: an
@@ -470,7 +523,7 @@ func (s *Server) serveMove(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case errors.As(err, &x):
 		s.log.Info("activity move", "game", g.ID, "user", a.User, "outcome", "refused", "latency", time.Since(start).Round(time.Microsecond))
-		problem(w, http.StatusConflict, refusalText(a.lang, x, &g))
+		problem(w, http.StatusConflict, refusalText(a.lang, x, zone(req.Zone), g.White, g.Black))
 		return
 	case err != nil:
 		s.log.Error("activity: playing a move", "game", g.ID, "user", a.User, "err", err)
@@ -478,24 +531,34 @@ func (s *Server) serveMove(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.log.Info("activity move", "game", g.ID, "user", a.User, "outcome", "ok", "latency", time.Since(start).Round(time.Microsecond))
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	_ = json.NewEncoder(w).Encode(map[string]int{"rev": out.Game.Revision})
+	answer(w, map[string]int{"rev": out.Game.Revision})
 }
 
-// refusalText says why a move was refused, players by their names and
-// times as dates in lang.
-func refusalText(lang i18n.Lang, x *play.Refusal, g *play.Game) string {
+// refusalText says why an act was refused, in lang: players by their
+// names (of seats), times as the viewer's clock reads them (in loc; in
+// UTC, said so, when the page named no zone the server knows).
+func refusalText(lang i18n.Lang, x *play.Refusal, loc *time.Location, seats ...play.Seat) string {
 	name := func(id string) string {
-		for _, s := range []play.Seat{g.White, g.Black} {
+		for _, s := range seats {
 			if s.ID == id && s.Name != "" {
 				return s.Name
 			}
 		}
 		return "?"
 	}
-	when := func(t time.Time) string { return i18n.Date(lang, t) + " " + t.UTC().Format("15:04") + " UTC" }
-	return i18n.Refusal(lang, x, i18n.Marks{Player: name, Time: when})
+	return i18n.Refusal(lang, x, i18n.Marks{Player: name, Time: func(t time.Time) string { return localTime(lang, t, loc) }})
+}
+
+// localTime writes t as a date and a time of day in loc, as the viewer
+// reads their own clock; in UTC, said so, for a nil loc.
+func localTime(lang i18n.Lang, t time.Time, loc *time.Location) string {
+	if loc == nil {
+		return i18n.Date(lang, t) + " " + t.UTC().Format("15:04") + " UTC"
+	}
+	lt := t.In(loc)
+	// i18n.Date reads its date in UTC: the local date, as a UTC one.
+	day := time.Date(lt.Year(), lt.Month(), lt.Day(), 12, 0, 0, 0, time.UTC)
+	return i18n.Date(lang, day) + " " + lt.Format("15:04")
 }
 
 // launches are the recent Play here clicks: which game a user asked

@@ -36,7 +36,12 @@ type world struct {
 	game                   play.Game
 	act                    *activity.Server
 	now                    atomic.Int64 // the Activity's clock, in Unix seconds
+	// engineOn lets the engine play in the lobby.
+	engineOn atomic.Bool
 }
+
+// engineID is the engine's user in the world.
+const engineID = "999"
 
 var t0 = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 
@@ -76,7 +81,13 @@ func newWorld(t testing.TB) *world {
 		t.Fatal(err)
 	}
 	w.act, err = activity.New(activity.Options{ClientID: w.srv.AppID(), ClientSecret: w.srv.ClientSecret(), BotToken: w.srv.Token(),
-		DiscordURL: w.srv.URL(), Round: r, Web: site, Now: func() time.Time { return time.Unix(w.now.Load(), 0) }})
+		DiscordURL: w.srv.URL(), Round: r, Web: site, Now: func() time.Time { return time.Unix(w.now.Load(), 0) },
+		Engine: func(_ context.Context, _ string, level int) (play.Seat, int, bool, bool) {
+			if level == 0 {
+				level = 4
+			}
+			return play.Seat{ID: engineID, Name: fmt.Sprintf("Ice Age Engine (level %d)", level)}, level, false, w.engineOn.Load()
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}

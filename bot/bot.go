@@ -239,7 +239,7 @@ func New(cfg Config, svc *play.Service) (*Bot, error) {
 	b.analyses = &analyses{shared: b.shared, sight: b.sight, cooldowns: b.cooldowns, parents: b.parents, thinkers: b.thinkers}
 	b.activities = &activities{shared: b.shared, sight: b.sight}
 	b.tables = &tables{shared: b.shared, sight: b.sight, life: b.life, outbox: b.outbox, followers: b.followers, boards: b.boards, threads: b.threads, outcomes: b.outcomes}
-	b.challenges = &challenges{shared: b.shared, self: b.self, life: b.life, parents: b.parents, outbox: b.outbox, followers: b.followers, answers: b.answers, boards: b.boards, threads: b.threads, outcomes: b.outcomes}
+	b.challenges = &challenges{shared: b.shared, self: b.self, life: b.life, locales: b.locales, parents: b.parents, outbox: b.outbox, followers: b.followers, answers: b.answers, boards: b.boards, threads: b.threads, outcomes: b.outcomes}
 	b.gameList = &gameList{shared: b.shared, locales: b.locales, boards: b.boards, threads: b.threads}
 	s.AddHandler(b.onReady)
 	s.AddHandler(b.onInteraction)

@@ -18,15 +18,17 @@ import (
 const threadArchiveMinutes = 10080
 
 // challenges answer /challenge, the challenge of a member, Accept and
-// Decline, and Rematch, and start the engine's games at once. They hold
-// what every feature shares, the bot's identity and life, the threads'
-// parents, the outbox, the followers of private games, the way answers
-// go, the boards, the threads a game starts in and the outcomes that
-// show its first board.
+// Decline, and Rematch, start the engine's games at once, and show in
+// their channel the challenges made and answered in the Activity. They
+// hold what every feature shares, the bot's identity and life, the
+// languages, the threads' parents, the outbox, the followers of private
+// games, the way answers go, the boards, the threads a game starts in
+// and the outcomes that show its first board.
 type challenges struct {
 	*shared
 	self      *identity
 	life      *lifetime
+	locales   *locales
 	parents   *parents
 	outbox    *deliveries
 	followers *followers
@@ -261,6 +263,9 @@ func (cs *challenges) acceptClick(in *interaction, id uint64) error {
 		return err
 	}
 	channel, thread, note, later := in.i.ChannelID, "", "", time.Duration(0)
+	if c.InChannel {
+		channel = c.Channel
+	}
 	white, black := c.From, in.seat
 	if c.Color == play.BlackSide {
 		white, black = black, white
@@ -269,7 +274,7 @@ func (cs *challenges) acceptClick(in *interaction, id uint64) error {
 	if c.Color == play.Random {
 		name = truncate(tr(in.public, "thread.name_random", map[string]any{"A": c.From.Name, "B": in.seat.Name}), 100)
 	}
-	if set := cs.serverSettings(in); in.i.Message != nil && !c.Private && set.Threads.Or(true) {
+	if set := cs.serverSettings(in); in.i.Message != nil && !c.Private && !c.InChannel && set.Threads.Or(true) {
 		place, err := cs.threads.openGameThread(ctx, in, name, in.i.Message.ID)
 		if err != nil {
 			return fmt.Errorf("bot: opening a thread for challenge %d: %w", id, err)

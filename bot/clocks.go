@@ -24,7 +24,7 @@ import (
 const timeOptionName = "time"
 
 // offeredTimes are the time controls the option's autocomplete offers.
-var offeredTimes = []string{"1+0", "3+2", "5+3", "10+5", "15+10"}
+var offeredTimes = play.OfferedTimes
 
 // timeOption declares the time: option: text, so that any control from
 // 1+0 to 180+180 can be typed, with the usual ones offered.
@@ -111,37 +111,13 @@ func (in *interaction) timeOptionOf(opts map[string]*discordgo.ApplicationComman
 	return tc, err
 }
 
-// badTimeText says, in lang, why a time control typed does not read.
-func badTimeText(lang i18n.Lang, e *play.TimeControlError) string {
-	key := "clock.bad.unreadable"
-	switch e.Kind {
-	case play.TimeLimitRange:
-		key = "clock.bad.limit"
-	case play.TimeIncrementRange:
-		key = "clock.bad.increment"
-	}
-	return tr(lang, key, map[string]any{"Text": i18n.Quote(lang, e.Text), "Examples": strings.Join(offeredTimes, ", ")})
-}
-
-// liveTerms names a live time control with its speed: "5+3 blitz".
-func liveTerms(lang i18n.Lang, tc play.TimeControl) string {
-	return tr(lang, "clock.terms", map[string]any{"Control": tc.String(), "Speed": speedName(lang, tc.Speed())})
-}
-
-// speedName names a speed in lang, in lower case: "blitz".
-func speedName(lang i18n.Lang, s play.Speed) string { return tr(lang, "clock.speed."+s.String(), nil) }
-
-// timeTerms names a time control as a challenge and a board say it:
-// "5+3 blitz", "3 days per move", or no limit.
-func timeTerms(lang i18n.Lang, tc play.TimeControl, days int) string {
-	switch {
-	case tc.Live():
-		return liveTerms(lang, tc)
-	case days > 0:
-		return i18n.DaysPerMove(lang, days)
-	}
-	return tr(lang, "choice.no_limit", nil)
-}
+// The words of time controls are i18n's, shared with the Activity.
+var (
+	badTimeText = i18n.BadTimeControl
+	liveTerms   = i18n.LiveTerms
+	speedName   = i18n.SpeedName
+	timeTerms   = i18n.TimeTerms
+)
 
 // renderClocks are a live game's clocks as its board draws them at now;
 // nil for a game without.

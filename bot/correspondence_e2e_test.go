@@ -67,7 +67,7 @@ func (w *corrWorld) start() {
 	case <-b.Ready():
 	case err := <-botDone:
 		w.t.Fatalf("the bot stopped before it was ready: %v", err)
-	case <-time.After(10 * time.Second):
+	case <-time.After(patience(10 * time.Second)):
 		w.t.Fatal("the bot did not get ready")
 	}
 	timers := w.clk.Timers()
@@ -337,7 +337,7 @@ func TestRemindersExpiriesDashboardAndConditionalMoves(t *testing.T) {
 	}
 	// The earlier boards lose their buttons in the background.
 	before, live, board := public()
-	for deadline := time.Now().Add(5 * time.Second); live != 1 && time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+	for deadline := time.Now().Add(patience(5 * time.Second)); live != 1 && time.Now().Before(deadline); time.Sleep(time.Millisecond) {
 		before, live, board = public()
 	}
 	if live != 1 {
@@ -375,7 +375,7 @@ func TestRemindersExpiriesDashboardAndConditionalMoves(t *testing.T) {
 	// A challenge nobody answers expires, and its message says so.
 	ch := w.command(w.alice, w.chess.ID, "challenge", fakediscord.UserOption("opponent", w.dan.ID))
 	// The bot notes the challenge's message just after answering.
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
+	for deadline := time.Now().Add(patience(5 * time.Second)); ; time.Sleep(time.Millisecond) {
 		mine, err := w.svc.Challenges(context.Background(), w.dan.ID)
 		if err != nil {
 			t.Fatal(err)

@@ -81,6 +81,10 @@ func (b *Bot) deliverOne(ctx context.Context, it play.OutboxItem) {
 		err = b.threads.deliverThread(ictx, it)
 	case play.OutboxDailyPuzzle:
 		err = b.puzzles.deliverDailyPuzzle(ictx, it)
+	case round.KindChallenge:
+		err = b.challenges.deliverChallenge(ictx, it)
+	case round.KindAnswered:
+		err = b.challenges.deliverAnswered(ictx, it)
 	default:
 		err = fmt.Errorf("bot: an outbox item of kind %q", it.Kind)
 	}

@@ -169,7 +169,7 @@ func TestATimeoutsBoardReachesTheThreadWhenDiscordRefusesIt(t *testing.T) {
 	}
 	// The outbox tries again once its backoff has passed.
 	var got fakediscord.Call
-	for until := time.Now().Add(10 * time.Second); ; {
+	for until := time.Now().Add(patience(10 * time.Second)); ; {
 		w.clk.Advance(2 * time.Second)
 		if calls := w.posts(thread, "ran out of time"); len(calls) > 0 {
 			got = calls[0]

@@ -132,7 +132,7 @@ func (w *world) start() {
 	case <-b.Ready():
 	case err := <-done:
 		w.t.Fatalf("the bot stopped before it was ready: %v", err)
-	case <-time.After(10 * time.Second):
+	case <-time.After(patience(10 * time.Second)):
 		w.t.Fatal("the bot did not get ready")
 	}
 	w.bot = b
@@ -176,10 +176,10 @@ func (tw testWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// ctx bounds one wait of a test for what the bot does: ten seconds,
-// longer under the race detector (fakediscord.Slowdown).
+// ctx bounds one wait of a test for what the bot does: ten seconds of
+// patience.
 func (w *world) ctx() context.Context {
-	c, cancel := context.WithTimeout(context.Background(), fakediscord.Slowdown*10*time.Second)
+	c, cancel := context.WithTimeout(context.Background(), patience(10*time.Second))
 	w.t.Cleanup(cancel)
 	return c
 }

@@ -167,7 +167,7 @@ func TestTheEngineMovesFirstWithWhiteAndAfterARestart(t *testing.T) {
 	}
 	w.start()
 	// The third ply is stored, then its board posted: wait for both.
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(patience(10 * time.Second))
 	for {
 		boards := 0
 		for _, m := range w.srv.Messages(thread) {

@@ -163,7 +163,7 @@ func TestARetriedPostIsNotDuplicated(t *testing.T) {
 	}
 	// Time passes until the retry comes due.
 	var c fakediscord.Call
-	for deadline := time.Now().Add(10 * time.Second); ; {
+	for deadline := time.Now().Add(patience(10 * time.Second)); ; {
 		w.clock.Add(time.Minute)
 		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 		got, err := w.srv.WaitFor(ctx, func(c fakediscord.Call) bool {
@@ -210,7 +210,7 @@ func TestADeliveryUnderWayAtAStopIsFinishedNotRepeated(t *testing.T) {
 			}
 			w.srv.Slow(fakediscord.RouteMessages, map[string]string{"channel": thread}, 1, 2*time.Second)
 			w.srv.Command(w.alice.ID, thread, "move", fakediscord.StringOption("move", "Nxf3"))
-			for deadline := time.Now().Add(10 * time.Second); ; w.clock.Add(time.Minute) {
+			for deadline := time.Now().Add(patience(10 * time.Second)); ; w.clock.Add(time.Minute) {
 				ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 				_, err := w.srv.WaitFor(ctx, func(c fakediscord.Call) bool {
 					return c.Kind == fakediscord.KindMessage && c.Message.ChannelID == thread && c.Err == nil && strings.Contains(c.Message.Content, "played **Nxf3**")
@@ -233,7 +233,7 @@ func TestADeliveryUnderWayAtAStopIsFinishedNotRepeated(t *testing.T) {
 			w.start()
 			// The loop claims what is due as it starts, and polls twice a
 			// second.
-			time.Sleep(1500 * time.Millisecond)
+			time.Sleep(patience(1500 * time.Millisecond))
 			if n := w.count(thread, "played **Nxf3**"); n != 1 {
 				t.Fatalf("the board is in the thread %d times, want once", n)
 			}

@@ -396,7 +396,7 @@ func TestAPanickingHandlerIsAnsweredPolitely(t *testing.T) {
 		t.Errorf("a panic is answered %q", c.Message.Content)
 	}
 	// The dispatcher counts the failure once it has answered.
-	for deadline := time.Now().Add(5 * time.Second); b.Metrics.Failures.Load() != 1 && time.Now().Before(deadline); {
+	for deadline := time.Now().Add(patience(5 * time.Second)); b.Metrics.Failures.Load() != 1 && time.Now().Before(deadline); {
 		time.Sleep(10 * time.Millisecond)
 	}
 	if n := b.Metrics.Failures.Load(); n != 1 {

@@ -226,7 +226,7 @@ func TestTheDailyPuzzleIsPostedOnceAndCountsItsSolvers(t *testing.T) {
 	// A restart the same day posts nothing more; the next day posts again.
 	w.restart()
 	w.clock.Add(time.Hour)
-	time.Sleep(1500 * time.Millisecond) // three polls of the outbox
+	time.Sleep(patience(1500 * time.Millisecond)) // three polls of the outbox
 	if n := w.count(w.chess.ID, "🧩 **Puzzle of the day**"); n != 1 {
 		t.Fatalf("%d daily posts the first day", n)
 	}

@@ -115,7 +115,7 @@ func TestAMoveReadsTheGameOnceAndEachPlayersSettingsAtMostOnce(t *testing.T) {
 			t.Fatalf("%s is refused: %q", mv.san, got.Content)
 		}
 	}
-	time.Sleep(200 * time.Millisecond) // the acceptance's outbox settles
+	time.Sleep(patience(200 * time.Millisecond)) // the acceptance's outbox settles
 	st.reset()
 	replays := play.Replays()
 	got := w.command(w.alice, thread, "move", fakediscord.StringOption("move", "gxh4"))
@@ -125,7 +125,7 @@ func TestAMoveReadsTheGameOnceAndEachPlayersSettingsAtMostOnce(t *testing.T) {
 	if list := movesField(got); !strings.Contains(list, "1. hxg3 Nxf6 2. gxh4") {
 		t.Errorf("the board's move list is %q", list)
 	}
-	time.Sleep(200 * time.Millisecond) // what follows the answer: the outbox marks the board shown
+	time.Sleep(patience(200 * time.Millisecond)) // what follows the answer: the outbox marks the board shown
 	if n := play.Replays() - replays; n != 0 {
 		t.Errorf("one /move replayed the game %d times, want none", n)
 	}

@@ -96,7 +96,7 @@ func TestAShardIdentifiesAsItsShard(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- b.Run(ctx) }()
 	defer func() { cancel(); <-done }()
-	wait, stop := context.WithTimeout(ctx, 10*time.Second)
+	wait, stop := context.WithTimeout(ctx, patience(10*time.Second))
 	defer stop()
 	c, err := srv.WaitFor(wait, func(c fakediscord.Call) bool { return c.Kind == fakediscord.KindIdentify })
 	if err != nil {

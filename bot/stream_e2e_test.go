@@ -31,7 +31,7 @@ func watchGame(t *testing.T, hub *stream.Hub, g play.Game) func() *stream.Event 
 				t.Fatalf("the watch ended: %v", w.Err())
 			}
 			return ev
-		case <-time.After(20 * time.Second):
+		case <-time.After(patience(20 * time.Second)):
 			t.Fatal("no event")
 		}
 		return nil

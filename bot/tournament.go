@@ -606,13 +606,7 @@ func (ts *tournaments) announce(ctx context.Context, t *tournament.Tournament) e
 	byeLine := ""
 	var bye round.Tell
 	if r.Bye >= 0 {
-		// A Swiss's bye scores what the organiser chose; a round-robin's
-		// free player sits the round out.
-		byeLine = map[tournament.ByeScore]string{tournament.ByeFullPoint: "tournament.round.bye", tournament.ByeHalfPoint: "tournament.round.bye_half",
-			tournament.ByeNoPoint: "tournament.round.bye_none"}[t.ByeScore]
-		if t.System == tournament.RoundRobin {
-			byeLine = "tournament.round.sits_out"
-		}
+		byeLine = standings.ByeKey(t)
 		bye = round.Tell{User: t.Members[r.Bye].ID, Why: round.Bye}
 		if r.ByeTold != nil {
 			bye = *r.ByeTold
@@ -756,8 +750,9 @@ func (ts *tournaments) podiumMessage(lang i18n.Lang, t *tournament.Tournament) (
 	medals := []string{"🥇", "🥈", "🥉"}
 	var lines, alt []string
 	for i := 0; i < len(st) && i < 3; i++ {
-		lines = append(lines, fmt.Sprintf("%s %s (%s)", medals[min(st[i].Rank, 3)-1], mention(t.Members[st[i].Player].ID), st[i].Score))
-		alt = append(alt, fmt.Sprintf("%d. %s %s", min(st[i].Rank, 3), t.Members[st[i].Player].Name, st[i].Score))
+		score := i18n.Points(lang, int(st[i].Score), 2)
+		lines = append(lines, fmt.Sprintf("%s %s (%s)", medals[min(st[i].Rank, 3)-1], mention(t.Members[st[i].Player].ID), score))
+		alt = append(alt, fmt.Sprintf("%d. %s %s", min(st[i].Rank, 3), t.Members[st[i].Player].Name, score))
 	}
 	m := &message{Content: "**" + tr(lang, "tournament.final.title", map[string]any{"Name": t.Name}) + "**\n" + strings.Join(lines, "\n")}
 	if len(st) > 0 {

@@ -214,6 +214,8 @@ func everyKey(l Lang) map[string]any {
 		"Link": "<https://…>",
 		// Live time controls.
 		"Control": "5+3", "Speed": "blitz", "Examples": "1+0, 3+2",
+		// The Activity's lobby.
+		"Terms": "5+3 blitz", "Playing": "…",
 		// Lessons.
 		"Step": 1, "Steps": 2, "Reply": "Kg8", "Stars": "★★☆", "Hint": "hint", "Again": "again", "Lessons": "lessons", "Quit": "quit",
 		// Puzzles.

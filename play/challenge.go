@@ -28,6 +28,9 @@ type NewChallenge struct {
 	// Private: Channel is a DM or group DM of the players where the front
 	// end only answers their acts (see Game.Private); the game is too.
 	Private bool
+	// InChannel: the game is played in Channel itself, never in a
+	// thread of its own (Challenge.InChannel).
+	InChannel bool
 	// Caps are the challenger's: their challenges waiting, their posts,
 	// their challenges to To that came to nothing lately.
 	Caps Caps
@@ -41,6 +44,15 @@ type NewChallenge struct {
 // channel), and those of n.Caps: TooManyChallenges, TooManyPosts,
 // ChallengedLately.
 func (s *Service) Challenge(ctx context.Context, n NewChallenge) (Challenge, error) {
+	return s.ChallengeThen(ctx, n, nil)
+}
+
+// ChallengeThen is Challenge with then run in the challenge's
+// transaction once it is recorded (nil for nothing): a front end writes
+// there what follows from it, as package round writes the message that
+// shows it. An error from then records nothing. Like the challenge,
+// then may run more than once.
+func (s *Service) ChallengeThen(ctx context.Context, n NewChallenge, then func(tx Tx, c *Challenge) error) (Challenge, error) {
 	if n.At.IsZero() {
 		return Challenge{}, errors.New("play: a challenge without a time")
 	}
@@ -73,7 +85,7 @@ func (s *Service) Challenge(ctx context.Context, n NewChallenge) (Challenge, err
 	at := normTime(n.At)
 	c := Challenge{Guild: n.Guild, Channel: n.Channel, From: n.From, To: n.To, Color: n.Color,
 		StartFEN: n.StartFEN, Rated: n.Rated, DaysPerMove: n.DaysPerMove, Time: n.Time,
-		Created: at, Expires: at.Add(s.opts.ChallengeTTL), Private: n.Private}
+		Created: at, Expires: at.Add(s.opts.ChallengeTTL), Private: n.Private, InChannel: n.InChannel}
 	err := s.st.Update(ctx, func(tx Tx) error {
 		// The challenger's Recent first: it is the lock under which their
 		// challenges are counted.
@@ -112,7 +124,13 @@ func (s *Service) Challenge(ctx context.Context, n NewChallenge) (Challenge, err
 			return err
 		}
 		c.ID = id
-		return tx.PutChallenge(c)
+		if err := tx.PutChallenge(c); err != nil {
+			return err
+		}
+		if then != nil {
+			return then(tx, &c)
+		}
+		return nil
 	})
 	if err != nil {
 		return Challenge{}, err

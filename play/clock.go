@@ -26,6 +26,10 @@ const (
 	MaxIncrement = 180 * time.Second
 )
 
+// OfferedTimes are the usual live time controls, offered first wherever
+// one is chosen: /challenge's autocomplete, the Activity's lobby.
+var OfferedTimes = []string{"1+0", "3+2", "5+3", "10+5", "15+10"}
+
 // FirstMoveTime is how long White has for the first move of a live game
 // before it is aborted, unrated: the clocks run from that move on.
 const FirstMoveTime = 60 * time.Second

@@ -441,6 +441,10 @@ type Challenge struct {
 	Message string `json:"message,omitempty"`
 	// Private: Channel is a DM or group DM of the players (Game.Private).
 	Private bool `json:"private,omitempty"`
+	// InChannel: the game is played in Channel itself, whoever accepts
+	// and wherever: a challenge made in the Activity, which shows the
+	// game of its own channel.
+	InChannel bool `json:"inChannel,omitempty"`
 }
 
 // Open reports whether anyone may accept the challenge.

@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	stdzlib "compress/zlib"
 	"fmt"
 	"image"
 	"image/draw"
@@ -61,22 +62,29 @@ func BenchmarkPNG(b *testing.B) {
 }
 
 // BenchmarkPNGLevel compares zlib levels on the same board, to choose
-// pngLevel.
+// pngLevel and fastPNGLevel, with klauspost/compress's zlib (the one
+// writePaletted uses) and the standard library's, side by side.
+// Compare with: benchstat -col /zlib.
 func BenchmarkPNGLevel(b *testing.B) {
 	p, opt := benchPosition(b)
 	im := Board(&p, opt)
-	for _, level := range []int{1, 3, 4, 5, 6, 9} {
-		b.Run(fmt.Sprintf("level=%d", level), func(b *testing.B) {
-			s := newPNGState(level)
-			var buf bytes.Buffer
-			for b.Loop() {
-				buf.Reset()
-				if err := s.encode(&buf, im); err != nil {
-					b.Fatal(err)
+	for _, level := range []int{1, 2, 5, 6, 9} {
+		for _, lib := range []string{"klauspost", "std"} {
+			b.Run(fmt.Sprintf("level=%d/zlib=%s", level, lib), func(b *testing.B) {
+				s := newPNGState(level)
+				if lib == "std" {
+					s.zw, _ = stdzlib.NewWriterLevel(&s.z, level)
 				}
-			}
-			b.ReportMetric(float64(buf.Len()), "bytes/png")
-		})
+				var buf bytes.Buffer
+				for b.Loop() {
+					buf.Reset()
+					if err := s.encode(&buf, im); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(buf.Len()), "bytes/png")
+			})
+		}
 	}
 }
 

@@ -269,7 +269,7 @@ func (s *Scheduler) due(ctx context.Context, st play.Storage, kind play.DueKind,
 
 // each calls fn for every item, Options.Workers at a time, and returns
 // the first error. Items are independent games: handled together, their
-// transactions can share a commit (store's BatchDelay) and their notices
+// transactions can share a commit (store's group commit) and their notices
 // go out side by side.
 func (s *Scheduler) each(items []play.Due, fn func(play.Due) error) error {
 	var (

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -57,7 +58,7 @@ var storages = []struct {
 	name string
 	open func(tb testing.TB) play.Storage
 }{
-	{"bbolt-alone", func(tb testing.TB) play.Storage { return openTest(tb, &Options{BatchDelay: -1}) }},
+	{"bbolt-alone", func(tb testing.TB) play.Storage { return openTest(tb, &Options{Alone: true}) }},
 	{"bbolt-batched", func(tb testing.TB) play.Storage { return openTest(tb, nil) }},
 	{"memory", func(testing.TB) play.Storage { return memstore.New() }},
 }
@@ -89,7 +90,8 @@ func BenchmarkMove(b *testing.B) {
 }
 
 // BenchmarkConcurrentGames is the throughput of acknowledged moves when
-// 64 games move at once, each move its own act.
+// 64 games move at once, each move its own act, and the 50th and 99th
+// percentiles of a move's latency.
 func BenchmarkConcurrentGames(b *testing.B) {
 	refs := loadRefGames(b)
 	for _, st := range storages {
@@ -99,6 +101,7 @@ func BenchmarkConcurrentGames(b *testing.B) {
 			var left atomic.Int64
 			left.Store(int64(b.N))
 			var wg sync.WaitGroup
+			lat := make([][]time.Duration, games)
 			begin := time.Now()
 			b.ResetTimer()
 			for w := 0; w < games; w++ {
@@ -107,13 +110,19 @@ func BenchmarkConcurrentGames(b *testing.B) {
 					defer wg.Done()
 					m := &benchMover{svc: svc, refs: refs[w:], name: fmt.Sprint("p", w)}
 					for left.Add(-1) >= 0 {
+						start := time.Now()
 						m.next(b)
+						lat[w] = append(lat[w], time.Since(start))
 					}
 				}()
 			}
 			wg.Wait()
 			b.StopTimer()
 			b.ReportMetric(float64(b.N)/time.Since(begin).Seconds(), "moves/s")
+			all := slices.Concat(lat...)
+			slices.Sort(all)
+			b.ReportMetric(float64(all[len(all)/2].Microseconds())/1000, "p50-ms")
+			b.ReportMetric(float64(all[len(all)*99/100].Microseconds())/1000, "p99-ms")
 		})
 	}
 }

@@ -703,23 +703,6 @@ func (d guardedDB) Update(fn func(*bolt.Tx) error) (err error) {
 	return d.DB.Update(fn)
 }
 
-// Batch runs fn in a shared read-write transaction, as bolt.DB.Batch
-// does. fn is guarded wherever bbolt runs it (often in another
-// goroutine); the commit of a batch runs in bbolt's own goroutine, out of
-// reach, so damage met there still ends the process.
-func (d guardedDB) Batch(fn func(*bolt.Tx) error) (err error) {
-	if err := d.harm.get(); err != nil {
-		return err
-	}
-	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	defer d.catch(&err)
-	return d.DB.Batch(func(tx *bolt.Tx) (err error) {
-		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-		defer d.catch(&err)
-		return fn(tx)
-	})
-}
-
 // catch turns a panic raised by bbolt or by this package into an error
 // wrapping ErrDamaged and records the damage. A panic raised in a
 // caller's function (the one given to Update or View, or play's code

@@ -31,7 +31,7 @@ import (
 func buildDB(t testing.TB, path string, games int) map[uint64]play.Game {
 	t.Helper()
 	refs := loadRefGames(t)
-	s, err := Open(path, &Options{BatchDelay: -1})
+	s, err := Open(path, &Options{Alone: true})
 	if err != nil {
 		t.Fatal(err)
 	}

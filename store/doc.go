@@ -130,19 +130,19 @@
 // archive is found only by a read that meets it. bbolt has no checksums on data pages, so damage that
 // leaves every record consistent (a letter changed in a player's name)
 // goes unseen but in a game, whose record has a checksum of its own;
-// random damage does not. A fault in the commit of a batch of
-// writes happens in bbolt's own goroutine, which no guard reaches.
+// random damage does not.
 //
 // Writes are serialised, and each commit costs an fsync. A write that
-// finds no other in progress commits at once; writes that arrive while
-// others are in progress share one transaction (bbolt's Batch, waiting at
-// most Options.BatchDelay for company), and each still returns only after
-// that shared commit. For this the function given to Update may run more
-// than once, and must act only through its transaction. A function that
-// fails before it writes anything (a refusal: play decides those first)
-// leaves the shared transaction alone; one that fails after writing makes
-// bbolt run the shared transaction again without it, and then it alone,
-// to be rolled back — correct, but it costs the others a second run.
+// finds no commit in progress commits at once; writes that arrive while
+// one is in progress share the next transaction, which begins as soon as
+// that commit is done (group commit: none waits for company), and each
+// still returns only after that shared commit. For this the function
+// given to Update may run more than once, and must act only through its
+// transaction. A function that fails before it writes anything (a
+// refusal: play decides those first) leaves the shared transaction
+// alone; one that fails after writing, or panics, makes the shared
+// transaction run again without it, and then it alone, to be rolled back
+// — correct, but it costs the others a second run.
 //
 // A record is rewritten whole on every change, and a game's is encoded by
 // replaying it (about 20 µs for 150 plies), so a move costs one small

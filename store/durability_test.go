@@ -16,8 +16,8 @@ import (
 
 var batchModes = []struct {
 	name  string
-	delay time.Duration
-}{{"with one commit per write", -1}, {"with batched commits", DefaultBatchDelay}}
+	alone bool
+}{{"with one commit per write", true}, {"with batched commits", false}}
 
 func TestConcurrentWriters(t *testing.T) {
 	refs := loadRefGames(t)
@@ -27,7 +27,7 @@ func TestConcurrentWriters(t *testing.T) {
 	}
 	for _, bc := range batchModes {
 		t.Run(bc.name+", every move is played once and none is lost", func(t *testing.T) {
-			s := openTest(t, &Options{BatchDelay: bc.delay})
+			s := openTest(t, &Options{Alone: bc.alone})
 			svc := service(s)
 			ids := make([]uint64, games)
 			for i := range ids {
@@ -107,7 +107,7 @@ func TestConcurrentWriters(t *testing.T) {
 func TestSimultaneousClicks(t *testing.T) {
 	for _, bc := range batchModes {
 		t.Run(bc.name+", of 16 identical moves at once exactly one plays", func(t *testing.T) {
-			s := openTest(t, &Options{BatchDelay: bc.delay})
+			s := openTest(t, &Options{Alone: bc.alone})
 			svc := service(s)
 			g := start(t, svc, "", "c", "w", "b", 0)
 			const clicks = 16

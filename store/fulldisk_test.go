@@ -51,7 +51,7 @@ func TestFullDisk(t *testing.T) {
 			}
 		})
 		path := filepath.Join(dir, "iceage.db")
-		s, err := Open(path, &Options{BatchDelay: -1})
+		s, err := Open(path, &Options{Alone: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -105,7 +105,7 @@ func TestFullDiskChild(t *testing.T) {
 	// Past the limit a write raises SIGXFSZ, which ends the process
 	// unless ignored; ignored, the write fails with EFBIG.
 	signal.Ignore(syscall.SIGXFSZ)
-	s, err := Open(path, &Options{BatchDelay: -1})
+	s, err := Open(path, &Options{Alone: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -23,13 +22,12 @@ type Options struct {
 	// process before failing with ErrLocked. Default: 1 second.
 	Timeout time.Duration
 
-	// BatchDelay, when positive, lets concurrent writes (moves, updates)
-	// share one transaction and one fsync: a write that arrives while
-	// another is in progress waits at most this long for company (a lone
-	// write commits at once). It is still acknowledged only after the
-	// shared transaction committed. Zero: the default of 2 ms; negative:
-	// every write commits alone.
-	BatchDelay time.Duration
+	// Alone makes every write commit by itself. By default the writes
+	// that arrive while a commit is in progress share the next one
+	// (group commit, see write), each still acknowledged only after
+	// that commit: a busy server pays one fsync for many moves, and no
+	// write waits for company.
+	Alone bool
 
 	// ReadOnly opens the file with a shared lock for reading only; Open
 	// then refuses a file whose schema would need migrating.
@@ -42,12 +40,6 @@ type Options struct {
 	CheckTimeout time.Duration
 }
 
-// DefaultBatchDelay is the BatchDelay used when Options leave it zero.
-// A commit costs an fsync, up to milliseconds; a write that already has
-// to queue behind another loses little by waiting 2 ms more, and lets a
-// busy server commit dozens of moves per fsync.
-const DefaultBatchDelay = 2 * time.Millisecond
-
 // DefaultTimeout is the Timeout used when Options leave it zero.
 const DefaultTimeout = time.Second
 
@@ -57,8 +49,8 @@ type Store struct {
 	path         string
 	file         os.FileInfo // the file opened, for refusing a backup onto it
 	checkTimeout time.Duration
-	batching     bool
-	writers      atomic.Int32 // writes in progress, for choosing to batch
+	alone        bool  // Options.Alone
+	group        group // the writes waiting for the next commit (commit.go)
 
 	readOnly bool
 	checked  chan struct{} // closed when the whole file was checked (see Open)
@@ -86,9 +78,6 @@ func Open(path string, opts *Options) (*Store, error) {
 	}
 	if o.Timeout <= 0 {
 		o.Timeout = DefaultTimeout
-	}
-	if o.BatchDelay == 0 {
-		o.BatchDelay = DefaultBatchDelay
 	}
 	later := false // the archive is left to the check in the background
 	if st, err := os.Stat(path); err == nil && st.Size() > 0 {
@@ -136,11 +125,8 @@ func Open(path string, opts *Options) (*Store, error) {
 		}
 	}
 	db := guardedDB{DB: bdb, harm: new(harm)}
-	s := &Store{db: db, path: path, file: file, checkTimeout: o.CheckTimeout, batching: o.BatchDelay > 0,
+	s := &Store{db: db, path: path, file: file, checkTimeout: o.CheckTimeout, alone: o.Alone,
 		checked: make(chan struct{}), stop: make(chan struct{}), readOnly: o.ReadOnly}
-	if s.batching {
-		bdb.MaxBatchDelay = o.BatchDelay
-	}
 	if o.ReadOnly {
 		err = db.View(func(tx *bolt.Tx) error {
 			v, err := schemaOf(tx)
@@ -168,9 +154,6 @@ func Open(path string, opts *Options) (*Store, error) {
 			} else {
 				db.DB = cdb
 				s.db = db
-				if s.batching {
-					cdb.MaxBatchDelay = o.BatchDelay
-				}
 				if st, serr := os.Stat(path); serr == nil {
 					s.file = st
 				}
@@ -508,35 +491,6 @@ func (r refusal) Error() string { return r.err.Error() }
 func (r refusal) Unwrap() error { return r.err }
 
 func refuse(err error) error { return refusal{err} }
-
-// write runs fn in a read-write transaction and returns only after the
-// commit. A lone writer commits at once; writers that arrive while others
-// are in progress share a batch transaction (group commit), so a busy
-// server pays one fsync for many moves and a quiet one pays no delay.
-// fn may run more than once (bbolt reruns a batch without a writer that
-// failed), so it must only set its results, never act on the world.
-func (s *Store) write(fn func(tx *bolt.Tx) error) error {
-	n := s.writers.Add(1)
-	defer s.writers.Add(-1)
-	if !s.batching || n == 1 {
-		return unrefuse(s.db.Update(fn))
-	}
-	var refused error
-	err := s.db.Batch(func(tx *bolt.Tx) error {
-		refused = nil
-		err := fn(tx)
-		var r refusal
-		if errors.As(err, &r) {
-			refused = r.err
-			return nil
-		}
-		return err
-	})
-	if err != nil {
-		return unrefuse(err)
-	}
-	return refused
-}
 
 func unrefuse(err error) error {
 	var r refusal

@@ -24,10 +24,10 @@ import (
 func TestStorageSuite(t *testing.T) {
 	for _, bc := range []struct {
 		name  string
-		delay time.Duration
-	}{{"with one commit per write", -1}, {"with batched commits", DefaultBatchDelay}} {
+		alone bool
+	}{{"with one commit per write", true}, {"with batched commits", false}} {
 		t.Run(bc.name, func(t *testing.T) {
-			playtest.RunStorageSuite(t, func(t *testing.T) play.Storage { return openTest(t, &Options{BatchDelay: bc.delay}) })
+			playtest.RunStorageSuite(t, func(t *testing.T) play.Storage { return openTest(t, &Options{Alone: bc.alone}) })
 		})
 	}
 }
@@ -252,7 +252,7 @@ func TestWriteRefusals(t *testing.T) {
 // error before any write) must neither fail the batch nor make it run
 // again; an error after a write must undo that writer's work only.
 func TestBatchedRefusalsAndFailures(t *testing.T) {
-	s := openTest(t, &Options{BatchDelay: 20 * time.Millisecond})
+	s := openTest(t, nil)
 	refused := errors.New("refused")
 	failed := errors.New("failed after writing")
 	type writer struct {

@@ -14,11 +14,12 @@ var _ play.Storage = (*Store)(nil)
 // Update runs fn in one read-write transaction and returns once it is
 // committed and synced to disk, or returns fn's error with nothing of fn's
 // written. Concurrent calls may share one transaction and one fsync
-// (Options.BatchDelay), so fn may run more than once and must act only
-// through tx. An error that fn returns before writing anything (a refusal:
-// play decides those first) does not disturb the others sharing the
-// transaction; an error after a write makes the shared transaction run
-// again without fn, and fn alone, to be rolled back.
+// (group commit, unless Options.Alone), so fn may run more than once and
+// must act only through tx. An error that fn returns before writing
+// anything (a refusal: play decides those first) does not disturb the
+// others sharing the transaction; an error after a write makes the
+// shared transaction run again without fn, and fn alone, to be rolled
+// back.
 func (s *Store) Update(ctx context.Context, fn func(tx play.Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err

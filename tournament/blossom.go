@@ -6,16 +6,59 @@ package tournament
 // starts with the dual max weight; each stage grows alternating trees from
 // the free vertices, shrinks odd cycles into blossoms, and either augments
 // or changes the duals until an edge becomes tight or the vertices' duals
-// reach zero — then the matching is optimal. Weights are doubled on the
-// way in so that every dual stays an integer (the duals of an integer
-// problem are half-integers).
+// reach zero — then the matching is optimal. The matcher counts weights
+// four times over, so that every dual stays an integer: the duals of an
+// integer problem are half-integers, and a stage halves the slack
+// between two outer vertices.
 
-// A matchEdge is an edge i-j of weight w. Its ends are int32 (players
-// number far fewer) to keep the half million edges of a 1,000-player
-// round small.
+// A matchEdge is an edge i-j of weight w, as a caller of
+// maxWeightMatching gives it.
 type matchEdge struct {
 	i, j int32
-	w    weight // given; inside the matcher, four times that (see slack)
+	w    weight
+}
+
+// A graph is what the matcher solves: its edges, and the weights they
+// name. The edges hold no weight of their own, so that the pairing's
+// table of its pairs' weights (bracket.go) is the graph's without a copy
+// — a copy would be 24 MB of a 1,000-player round — and a solve that
+// favours a few edges (a bonus) changes no weight in the table.
+type graph struct {
+	edges []edge
+	// weights are in the matcher's units, four times the caller's (see
+	// the top of this file); weights[0] is zero, the weight of a warm solve's dummy
+	// edges.
+	weights []weight
+	bonus   weight // what an edge with a bonus adds, in the same units
+}
+
+// matchShift is the matcher's units: weights four times the caller's,
+// their fields two bits up.
+const matchShift = 2
+
+// An edge of a graph: its ends, and its weight, weights[w] when w > 0,
+// weights[^w] plus the graph's bonus when w < 0. Its fields are int32
+// (players number far fewer) to keep the half million edges of a
+// 1,000-player round small.
+type edge struct{ i, j, w int32 }
+
+// edgeWeight is edge k's weight in the matcher's units.
+func (m *matcher) edgeWeight(k int) weight {
+	w := m.edges[k].w
+	if w >= 0 {
+		return m.weights[w]
+	}
+	return m.weights[^w].add(m.bonus)
+}
+
+// newGraph is the graph of edges given with their weights.
+func newGraph(edges []matchEdge) graph {
+	g := graph{edges: make([]edge, len(edges)), weights: make([]weight, len(edges)+1)}
+	for k, e := range edges {
+		g.edges[k] = edge{i: e.i, j: e.j, w: int32(k + 1)}
+		g.weights[k+1] = e.w.quadruple()
+	}
+	return g
 }
 
 // An arc is an edge seen from one end: the vertex at the other end and
@@ -24,8 +67,10 @@ type matchEdge struct {
 type arc struct{ to, p int32 }
 
 type matcher struct {
-	n     int
-	edges []matchEdge
+	n       int
+	edges   []edge
+	weights []weight
+	bonus   weight
 	// The arcs of vertex v are adj[adjStart[v]:adjStart[v+1]], in the
 	// order of the edges: one array for all, not a slice per vertex that
 	// grows by doubling.
@@ -62,6 +107,7 @@ type matcher struct {
 	// bestedges (nil for no list) forgets the list.
 	bestedgesPool [][]int32
 	raised        []bool // a warm start's: the duals it raised
+	out           []int  // the mates a solve returns
 }
 
 // maxWeightMatching returns mate[v] for every vertex of a graph on n
@@ -94,7 +140,7 @@ func (d duals) tight(i, j int, w weight) bool {
 	for x, y := len(ci)-1, len(cj)-1; x >= 0 && y >= 0 && ci[x] == cj[y]; x, y = x-1, y-1 {
 		s = s.add(m.dual[ci[x]].double())
 	}
-	return s == w.double().double()
+	return s == w.quadruple()
 }
 
 // free tells whether vertex v may stay single in an optimal matching.
@@ -118,37 +164,34 @@ func maxWeightMatchingDuals(n int, edges []matchEdge) ([]int, duals) {
 	if n == 0 || len(edges) == 0 {
 		return mate, duals{}
 	}
-	return solveCold(nil, n, append([]matchEdge(nil), edges...))
+	return solveCold(nil, n, newGraph(edges))
 }
 
-// solveCold is maxWeightMatchingDuals on edges it may keep and change
-// (their weights are doubled in place), which saves a copy of the graph
-// for each of the many matchings of a round.
+// solveCold is maxWeightMatchingDuals on a graph, which it neither keeps
+// nor changes.
 //
 // A matcher m given is reused, its memory with it (nil for a new one);
-// the result's duals are that matcher.
-func solveCold(m *matcher, n int, edges []matchEdge) ([]int, duals) {
-	mate := make([]int, n)
-	for i := range mate {
-		mate[i] = -1
-	}
-	if n == 0 || len(edges) == 0 {
-		return mate, duals{}
+// the result's duals are that matcher, and the mates are in its memory
+// until its next solve.
+func solveCold(m *matcher, n int, g graph) ([]int, duals) {
+	if n == 0 || len(g.edges) == 0 {
+		return fill(make([]int, n), -1), duals{}
 	}
 	if m == nil {
 		m = &matcher{}
 	}
-	m.n, m.edges = n, edges
+	mate := fill(grow(m.out, n), -1)
+	m.out = mate
+	m.n, m.edges, m.weights, m.bonus = n, g.edges, g.weights, g.bonus
 	var maxw weight
-	for k := range edges {
-		e := &edges[k]
-		e.w = e.w.double()
-		if maxw.less(e.w) {
-			maxw = e.w
+	for k := range g.edges {
+		if w := m.edgeWeight(k); maxw.less(w) {
+			maxw = w
 		}
-		e.w = e.w.double()
 	}
-	m.run(maxw)
+	// Every vertex's dual starts at the largest weight, in the units in
+	// which a dual is an integer: twice the caller's.
+	m.run(maxw.half())
 	for v := 0; v < n; v++ {
 		if m.mate[v] >= 0 {
 			mate[v] = m.end(m.mate[v])
@@ -317,7 +360,7 @@ func (m *matcher) loop(perfect bool) bool {
 					}
 					var kslack weight
 					if !m.allowedge[k] {
-						kslack = dv.add(m.dual[w]).sub(m.edges[k].w)
+						kslack = dv.add(m.dual[w]).sub(m.edgeWeight(k))
 						if kslack.isZero() {
 							m.allowedge[k] = true
 						}
@@ -456,7 +499,7 @@ func fill(s []int, v int) []int {
 
 func (m *matcher) slack(k int) weight {
 	e := &m.edges[k]
-	return m.dual[e.i].add(m.dual[e.j]).sub(e.w)
+	return m.dual[e.i].add(m.dual[e.j]).sub(m.edgeWeight(k))
 }
 
 // bestSlack is the slack of bestedge[b], which must be an edge.
@@ -582,7 +625,7 @@ func (m *matcher) addBlossom(base, k int) {
 						continue
 					}
 					k := int(a.p / 2)
-					if sl := dx.add(m.dual[j]).sub(m.edges[k].w); m.bestedgeto[bj] == -1 || sl.less(m.slackto[bj]) {
+					if sl := dx.add(m.dual[j]).sub(m.edgeWeight(k)); m.bestedgeto[bj] == -1 || sl.less(m.slackto[bj]) {
 						m.bestedgeto[bj] = k
 						m.slackto[bj] = sl
 					}
@@ -835,15 +878,16 @@ func (a weight) negative() bool { return a[weightWords-1]>>63 != 0 }
 // on n vertices, starting from ws: duals are raised where an edge
 // became heavier than they allow, and the pairs that stay tight are
 // kept, so that a solve after a few weights changed costs a few
-// augmentations instead of a whole run. It keeps and changes edges (see
-// solveCold). ok is false when it could not
+// augmentations instead of a whole run. It neither keeps nor changes
+// the graph; the mates are in m's memory until its next solve. ok is
+// false when it could not
 // (no perfect matching, or the warm duals lost the parity the halving
 // needs); the caller then solves from scratch.
-func maxWeightPerfectWarm(m *matcher, n int, edges []matchEdge, ws warmStart) (mate []int, _ *matcher, ok bool) {
+func maxWeightPerfectWarm(m *matcher, n int, g graph, ws warmStart) (mate []int, _ *matcher, ok bool) {
 	if m == nil {
 		m = &matcher{}
 	}
-	m.n, m.edges = n, edges
+	m.n, m.edges, m.weights, m.bonus = n, g.edges, g.weights, g.bonus
 	m.init()
 	copy(m.dual, ws.dual)
 	m.raised = growZero(m.raised, n)
@@ -852,7 +896,6 @@ func maxWeightPerfectWarm(m *matcher, n int, edges []matchEdge, ws warmStart) (m
 	pairEdge := fill(grow(m.bestedgeto, n), -1)
 	for k := range m.edges {
 		e := &m.edges[k]
-		e.w = e.w.quadruple() // see matchEdge
 		if ws.mate[e.i] == int(e.j) {
 			pairEdge[e.i] = k
 		}
@@ -909,7 +952,8 @@ func maxWeightPerfectWarm(m *matcher, n int, edges []matchEdge, ws warmStart) (m
 	if !m.loop(true) {
 		return nil, nil, false
 	}
-	mate = make([]int, n)
+	mate = grow(m.out, n)
+	m.out = mate
 	for v := range mate {
 		mate[v] = m.end(m.mate[v])
 	}

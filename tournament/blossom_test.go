@@ -251,7 +251,7 @@ func TestWarmPerfectMatchingAgainstBruteForce(t *testing.T) {
 		if du.m == nil {
 			continue
 		}
-		mate, _, done := maxWeightPerfectWarm(nil, n, e1, du.m.state())
+		mate, _, done := maxWeightPerfectWarm(nil, n, newGraph(e1), du.m.state())
 		if !done {
 			gaveUp++
 			continue

@@ -63,9 +63,13 @@ type bracketPairing struct {
 	curSum   weight
 
 	// warm is the last solve's solution, by local index, that the next
-	// one starts from; spare and wsBuf are memory for the next ones.
-	warm, spare *warmStart
-	wsBuf       warmStart
+	// one starts from (in one of the round's d.localWarm).
+	warm *warmStart
+	// During a solve of tryFirst, the player whose partners it ranks and,
+	// by the partner's local index, where the weight of their pair with
+	// its bonus lies in d.baseBuf (0 for none).
+	prefer     int
+	preferSlot []int32
 }
 
 func (b *bracketPairing) resident(a int) bool  { return a >= b.nmdp && a < b.nb }
@@ -248,7 +252,7 @@ func (b *bracketPairing) setup() error {
 				w = w.addAt(l.c8p.shift, 1)
 				w = w.addAt(l.c8s[A.score].shift, 1)
 			}
-			b.base[a][c] = w
+			b.base[a][c] = w.quadruple() // the matcher's units (blossom.go)
 		}
 	}
 	return nil
@@ -258,6 +262,10 @@ func (b *bracketPairing) setup() error {
 // c > a as rows[a][c], in the memory of *flat, which the brackets of a
 // round share one after the other: half of a square's. Row a's indexes
 // up to a fall on the row before (or on padding): they are never used.
+// Pair (a, c) is (*flat)[rowStart(n, a)+c]. The first n values are
+// padding, which the weights' table uses: (*flat)[0] stays zero (the
+// weight of a warm solve's dummy edges), and tryFirst writes its
+// candidates' weights in the rest.
 func triangle[T any](flat *[]T, n int) [][]T {
 	*flat = growZero(*flat, n+n*(n-1)/2)
 	rows := make([][]T, n)
@@ -268,6 +276,12 @@ func triangle[T any](flat *[]T, n int) [][]T {
 		start = end
 	}
 	return rows
+}
+
+// rowStart is where row a of a triangle of n rows starts in its flat
+// memory: the pairs of the rows before it follow n values of padding.
+func rowStart(n, a int) int {
+	return n + a*(n-1) - a*(a-1)/2 - a - 1
 }
 
 func b2u(x bool) uint64 {
@@ -290,10 +304,11 @@ func sortedScores(m map[Points]int) []Points {
 	return s
 }
 
-// solve finds the best matching of the active players, with bonus(a, c)
-// added in the trial field; it returns the mates (local, -1 for none) and
-// the weight of the fixed pairs and the matching without the bonus.
-func (b *bracketPairing) solve(bonus func(a, c int) uint64) ([]int, weight) {
+// solve finds the best matching of the active players, with one added
+// in the trial field to the pairs for which bonus(a, c) holds; it
+// returns the mates (local, -1 for none) and the weight of the fixed
+// pairs and the matching without the bonus.
+func (b *bracketPairing) solve(bonus func(a, c int) bool) ([]int, weight) {
 	n := len(b.v)
 	// idx and loc are read only during the solve: the many solves of a
 	// round share their memory.
@@ -311,27 +326,22 @@ func (b *bracketPairing) solve(bonus func(a, c int) uint64) ([]int, weight) {
 	// is built: growing it by appending would leave behind copies of the
 	// largest array of the round.
 	k := len(idx)
-	edges := grow(b.d.edgeBuf, k*(k-1)/2+k+1)[:0]
-	edges = b.rebuild(idx, edges, bonus)
-	b.d.edgeBuf = edges
-	tried := b.warm != nil
-	m := b.solveWarm(idx, loc, edges)
+	g := graph{edges: grow(b.d.edgeBuf, k*(k-1)/2+k+1)[:0], weights: b.d.baseBuf}
+	if bonus != nil {
+		g.bonus = weight{}.addAt(b.lay.trial.shift, 1).quadruple()
+	}
+	g.edges = b.rebuild(idx, g.edges, bonus)
+	b.d.edgeBuf = g.edges
+	m := b.solveWarm(idx, loc, g)
 	if m == nil {
-		if tried {
-			// The warm run doubled the weights in place.
-			edges = b.rebuild(idx, edges[:0], bonus)
-		}
 		var du duals
-		m, du = solveCold(b.d.mbuf, len(idx), edges)
+		m, du = solveCold(b.d.mbuf, len(idx), g)
 		if du.m != nil {
 			b.d.mbuf = du.m
 		}
 		b.keepWarm(idx, du.m)
 	}
-	mate := make([]int, n)
-	for a := range mate {
-		mate[a] = -1
-	}
+	mate := fill(b.freeMate(), -1)
 	for x, y := range m {
 		if y >= 0 && y < len(idx) {
 			mate[idx[x]] = idx[y]
@@ -340,16 +350,29 @@ func (b *bracketPairing) solve(bonus func(a, c int) uint64) ([]int, weight) {
 	return mate, b.sumOf(mate)
 }
 
-// rebuild appends the graph of the active players idx to edges.
-func (b *bracketPairing) rebuild(idx []int, edges []matchEdge, bonus func(a, c int) uint64) []matchEdge {
+// rebuild appends the edges of the active players idx to edges, their
+// weights those of the bracket's table (d.baseBuf), with the graph's
+// bonus where bonus holds.
+func (b *bracketPairing) rebuild(idx []int, edges []edge, bonus func(a, c int) bool) []edge {
+	n := len(b.v)
 	for x, a := range idx {
+		row := rowStart(n, a)
 		for y := x + 1; y < len(idx); y++ {
 			if c := idx[y]; b.has[a][c] {
-				w := b.base[a][c]
-				if bonus != nil {
-					w = w.addAt(b.lay.trial.shift, bonus(a, c))
+				w := int32(row + c)
+				if bonus != nil && bonus(a, c) {
+					w = ^w
 				}
-				edges = append(edges, matchEdge{i: int32(x), j: int32(y), w: w})
+				if b.preferSlot != nil && (a == b.prefer || c == b.prefer) {
+					o := c
+					if c == b.prefer {
+						o = a
+					}
+					if s := b.preferSlot[o]; s > 0 {
+						w = s
+					}
+				}
+				edges = append(edges, edge{i: int32(x), j: int32(y), w: w})
 			}
 		}
 	}
@@ -361,14 +384,16 @@ func (b *bracketPairing) rebuild(idx []int, edges []matchEdge, bonus func(a, c i
 // of the most pairs, so with an odd count a dummy vertex pairs the one
 // left single. It returns the mates by position in idx, or nil when
 // there is no previous solution or the warm run gave up.
-func (b *bracketPairing) solveWarm(idx, loc []int, edges []matchEdge) []int {
+func (b *bracketPairing) solveWarm(idx, loc []int, g graph) []int {
 	if b.warm == nil {
 		return nil
 	}
 	n := len(idx)
-	// The warm start of this solve, in memory kept for the next.
-	ws := warmStart{dual: grow(b.wsBuf.dual, n), mate: grow(b.wsBuf.mate, n)}
-	defer func() { b.wsBuf = ws }()
+	// The warm start of this solve, in memory kept for the next; room
+	// for the dummy.
+	buf := &b.d.solveWarm
+	ws := warmStart{dual: grow(buf.dual[:cap(buf.dual)], n+1)[:n], mate: grow(buf.mate[:cap(buf.mate)], n+1)[:n]}
+	defer func() { *buf = ws }()
 	low := weight{}
 	for x, a := range idx {
 		ws.dual[x] = b.warm.dual[a]
@@ -380,21 +405,22 @@ func (b *bracketPairing) solveWarm(idx, loc []int, edges []matchEdge) []int {
 			low = ws.dual[x]
 		}
 	}
-	g := n
+	nv := n
 	if n%2 == 1 {
-		// The dummy's dual makes its edges (weight zero) feasible and
-		// tight to the lowest dual; the single left is paired to it.
-		g++
+		// The dummy's dual makes its edges (weight zero: weights[0])
+		// feasible and tight to the lowest dual; the single left is
+		// paired to it.
+		nv++
 		ws.dual = append(ws.dual, weight{}.sub(low))
 		ws.mate = append(ws.mate, -1)
 		for x := 0; x < n; x++ {
-			edges = append(edges, matchEdge{i: int32(x), j: int32(n)})
+			g.edges = append(g.edges, edge{i: int32(x), j: int32(n)})
 			if ws.mate[x] < 0 && ws.mate[n] < 0 && ws.dual[x] == low {
 				ws.mate[x], ws.mate[n] = n, x
 			}
 		}
 	}
-	mate, m, ok := maxWeightPerfectWarm(b.d.mbuf, g, edges, ws)
+	mate, m, ok := maxWeightPerfectWarm(b.d.mbuf, nv, g, ws)
 	if !ok {
 		return nil
 	}
@@ -410,12 +436,7 @@ func (b *bracketPairing) keepWarm(idx []int, m *matcher) {
 		b.warm = nil
 		return
 	}
-	// The solution before this one is read no more: its memory takes
-	// this one.
-	w := b.spare
-	if w == nil {
-		w = &warmStart{dual: make([]weight, len(b.v)), mate: make([]int, len(b.v))}
-	}
+	w := b.freeWarm()
 	clear(w.dual)
 	fill(w.mate, -1)
 	for x, a := range idx {
@@ -426,7 +447,31 @@ func (b *bracketPairing) keepWarm(idx []int, m *matcher) {
 			}
 		}
 	}
-	b.spare, b.warm = b.warm, w
+	b.warm = w
+}
+
+// freeWarm is memory for a warm start over the bracket's players: of the
+// two the round keeps, the one that is not the bracket's last solution,
+// which the next solve no longer needs once it has its own.
+func (b *bracketPairing) freeWarm() *warmStart {
+	w := &b.d.localWarm[0]
+	if b.warm == w {
+		w = &b.d.localWarm[1]
+	}
+	w.dual, w.mate = grow(w.dual, len(b.v)), grow(w.mate, len(b.v))
+	return w
+}
+
+// freeMate is memory for a solve's mates: of the two the round keeps,
+// the one that does not hold the bracket's current pairing (b.cur), which
+// a solve's pairing replaces or is dropped for.
+func (b *bracketPairing) freeMate() []int {
+	m := &b.d.mates[0]
+	if cap(*m) > 0 && len(b.cur) > 0 && &(*m)[:1][0] == &b.cur[0] {
+		m = &b.d.mates[1]
+	}
+	*m = grow(*m, len(b.v))
+	return *m
 }
 
 func (b *bracketPairing) sumOf(mate []int) weight {
@@ -441,7 +486,7 @@ func (b *bracketPairing) sumOf(mate []int) weight {
 
 // try makes prop true if an equally good pairing (compared from bit
 // shift up) allows it, and says whether it did.
-func (b *bracketPairing) try(possible func() bool, prop func(mate []int) bool, bonus func(a, c int) uint64, shift uint) bool {
+func (b *bracketPairing) try(possible func() bool, prop func(mate []int) bool, bonus func(a, c int) bool, shift uint) bool {
 	if prop(b.cur) {
 		return true
 	}
@@ -449,7 +494,51 @@ func (b *bracketPairing) try(possible func() bool, prop func(mate []int) bool, b
 		return false
 	}
 	mate, sum := b.solve(bonus)
-	if !prop(mate) || sum.above(shift) != b.curSum.above(shift) {
+	// The sums are in the matcher's units, the fields matchShift bits up.
+	if !prop(mate) || sum.above(shift+matchShift) != b.curSum.above(shift+matchShift) {
+		return false
+	}
+	b.cur, b.curSum = mate, sum
+	return true
+}
+
+// tryFirst pairs a with the first of cands (local indexes, in the
+// rules' order, each joined to a by an edge, all before a's partner in
+// b.cur) that an equally good pairing (compared from bit shift up)
+// allows, and says whether it did. Trying each in turn takes a solve
+// each, and most fail: one solve in which a's pair with cands[i] gains
+// len(cands)-i in the trial field, which ranks below every criterion
+// compared and above the hint alone, pairs a with the first it can, or
+// as b.cur does when it can none. Only the fields between the trial
+// field and shift must weigh nothing, as they do where it is called
+// (fix: before the remainder's exchanges are weighed; e2: the lowest).
+func (b *bracketPairing) tryFirst(a int, cands []int, shift uint) bool {
+	n := len(b.v)
+	if len(cands) == 0 {
+		return false
+	}
+	if len(cands) >= n || uint64(len(cands)) >= 1<<b.lay.trial.width {
+		// The padding has room for n-1 weights, and the trial field for
+		// one pair's rank; this cannot happen, but trying each in turn
+		// gives the same answer.
+		for _, c := range cands {
+			if b.try(func() bool { return true }, func(mate []int) bool { return mate[a] == c },
+				func(x, y int) bool { return (x == a && y == c) || (x == c && y == a) }, shift) {
+				return true
+			}
+		}
+		return false
+	}
+	slot := growZero(b.d.preferBuf, n)
+	weights := b.d.baseBuf
+	for i, c := range cands {
+		slot[c] = int32(i + 1)
+		weights[i+1] = b.base[min(a, c)][max(a, c)].addAt(b.lay.trial.shift+matchShift, uint64(len(cands)-i))
+	}
+	b.prefer, b.preferSlot = a, slot
+	mate, sum := b.solve(nil)
+	b.preferSlot, b.d.preferBuf = nil, slot
+	if sum.above(shift+matchShift) != b.curSum.above(shift+matchShift) || mate[a] < 0 || slot[mate[a]] == 0 {
 		return false
 	}
 	b.cur, b.curSum = mate, sum
@@ -478,7 +567,7 @@ func (b *bracketPairing) pair() ([][2]int, []int, error) {
 	if err := b.setup(); err != nil {
 		return nil, nil, err
 	}
-	b.warm = b.d.warmFor(b.v)
+	b.warm = b.warmFor()
 	b.cur, b.curSum = b.solve(nil)
 	fixShift := b.lay.fix.shift
 	eShift := b.lay.e2.shift
@@ -502,7 +591,7 @@ func (b *bracketPairing) pair() ([][2]int, []int, error) {
 	var paired []int
 	for m := 0; m < b.nmdp; m++ {
 		ok := need > 0 && b.try(func() bool { return anyEdge(m, b.resident) }, func(mate []int) bool { return b.resident(mate[m]) },
-			func(a, c int) uint64 { return b2u((a == m && b.resident(c)) || (c == m && b.resident(a))) }, fixShift)
+			func(a, c int) bool { return (a == m && b.resident(c)) || (c == m && b.resident(a)) }, fixShift)
 		if !ok {
 			for c := b.nmdp; c < b.nb; c++ {
 				b.cut(m, c)
@@ -513,22 +602,21 @@ func (b *bracketPairing) pair() ([][2]int, []int, error) {
 		paired = append(paired, m)
 		for c := b.nmdp; c < b.nb; c++ {
 			if b.has[m][c] {
-				b.base[m][c] = b.base[m][c].addAt(b.lay.fix.shift, 1)
+				b.base[m][c] = b.base[m][c].addAt(b.lay.fix.shift+matchShift, 1)
 			}
 		}
 		b.curSum = b.sumOf(b.cur)
 	}
 	// Their opponents: the first transposition of S2 (4.2).
+	var cands []int
 	for _, m := range paired {
+		cands = cands[:0]
 		for c := b.nmdp; c < b.nb && c != b.cur[m]; c++ {
-			if !b.active[c] || !b.edge(m, c) {
-				continue
-			}
-			if b.try(func() bool { return b.edge(m, c) }, func(mate []int) bool { return mate[m] == c },
-				func(a, x int) uint64 { return b2u((a == m && x == c) || (a == c && x == m)) }, fixShift) {
-				break
+			if b.active[c] && b.edge(m, c) {
+				cands = append(cands, c)
 			}
 		}
+		b.tryFirst(m, cands, fixShift)
 		b.fixPair(m, b.cur[m])
 	}
 
@@ -553,8 +641,9 @@ func (b *bracketPairing) pair() ([][2]int, []int, error) {
 			for _, c := range rem {
 				if c > a && b.has[a][c] {
 					i := posInRem[a]
-					w := b.base[a][c].addAt(b.lay.e1.shift, b2u(i < pairsInRem))
-					b.base[a][c] = w.addAt(b.lay.e2.shift, uint64(len(rem)-i))
+					// In the matcher's units, matchShift bits up.
+					w := b.base[a][c].addAt(b.lay.e1.shift+matchShift, b2u(i < pairsInRem))
+					b.base[a][c] = w.addAt(b.lay.e2.shift+matchShift, uint64(len(rem)-i))
 				}
 			}
 		}
@@ -571,7 +660,7 @@ func (b *bracketPairing) pair() ([][2]int, []int, error) {
 		for i := pairsInRem - 1; i >= 0 && left > 0; i-- {
 			a := rem[i]
 			if b.try(func() bool { return true }, func(mate []int) bool { return !higher(mate, a) },
-				func(x, y int) uint64 { return b2u(!(x == a && y > a && inRem(y))) }, eShift) {
+				func(x, y int) bool { return !(x == a && y > a && inRem(y)) }, eShift) {
 				left--
 				for _, c := range rem[i+1:] {
 					b.cut(a, c)
@@ -584,7 +673,7 @@ func (b *bracketPairing) pair() ([][2]int, []int, error) {
 			y := rem[i]
 			above := func(c int) bool { return c > y && inRem(c) }
 			if b.try(func() bool { return anyEdge(y, above) }, func(mate []int) bool { return higher(mate, y) },
-				func(x, z int) uint64 { return b2u(x == y && z > y && inRem(z)) }, eShift) {
+				func(x, z int) bool { return x == y && z > y && inRem(z) }, eShift) {
 				left--
 			} else {
 				for _, c := range rem[i+1:] {
@@ -619,18 +708,16 @@ func (b *bracketPairing) pair() ([][2]int, []int, error) {
 		}
 		// Each S1 player, in order, gets the first S2 player it can (4.2).
 		for _, a := range s1 {
+			cands = cands[:0]
 			for _, c := range rem {
 				if c == b.cur[a] {
 					break
 				}
-				if c <= a || !b.active[c] || isS1[c] || !b.edge(a, c) {
-					continue
-				}
-				if b.try(func() bool { return b.edge(a, c) }, func(mate []int) bool { return mate[a] == c },
-					func(x, y int) uint64 { return b2u((x == a && y == c) || (x == c && y == a)) }, eShift) {
-					break
+				if c > a && b.active[c] && !isS1[c] && b.edge(a, c) {
+					cands = append(cands, c)
 				}
 			}
+			b.tryFirst(a, cands, eShift)
 			b.fixPair(a, b.cur[a])
 		}
 	}
@@ -660,25 +747,25 @@ func (d *dutch) topField() field {
 	return field{shift: weightWords*64 - topMargin - width, width: width}
 }
 
-// warmFor is the last bracket's final matching over the players v
-// (positions in d.ps), by local index, to start the next from; nil when
-// there is none.
-func (d *dutch) warmFor(v []int) *warmStart {
+// warmFor is the last bracket's final matching over the bracket's
+// players, by local index, to start the next from; nil when there is
+// none.
+func (b *bracketPairing) warmFor() *warmStart {
+	d, v := b.d, b.v
 	if d.warm == nil {
 		return nil
 	}
-	loc := make(map[int]int, len(v))
+	loc := fill(grow(d.locBuf, len(d.ps)), -1)
+	d.locBuf = loc
 	for a, p := range v {
 		loc[p] = a
 	}
-	w := &warmStart{dual: make([]weight, len(v)), mate: make([]int, len(v))}
+	w := b.freeWarm()
 	for a, p := range v {
 		w.dual[a] = d.warm.dual[p]
 		w.mate[a] = -1
 		if q := d.warm.mate[p]; q >= 0 {
-			if c, ok := loc[q]; ok {
-				w.mate[a] = c
-			}
+			w.mate[a] = loc[q]
 		}
 	}
 	return w
@@ -691,10 +778,8 @@ func (d *dutch) keepWarm(v []int, w *warmStart) {
 		return
 	}
 	n := len(d.ps)
-	k := &warmStart{dual: make([]weight, n), mate: make([]int, n)}
-	for i := range k.mate {
-		k.mate[i] = -1
-	}
+	k := &d.lastWarm
+	k.dual, k.mate = growZero(k.dual, n), fill(grow(k.mate, n), -1)
 	for a, p := range v {
 		k.dual[p] = w.dual[a]
 		if c := w.mate[a]; c >= 0 {

@@ -75,7 +75,13 @@
 // scratch, and two single players joined by a tight edge are paired
 // before the first stage instead of by a stage each. A round's brackets
 // share the memory of their weights (a triangle of the pairs), graph,
-// matcher and warm starts. A first
+// matcher and warm starts; a graph's edges name their weights in that
+// triangle rather than copy them, and a solve that favours some pairs
+// marks their edges instead of changing a weight. Which of the partners
+// the rules list in order a player gets (a moved-down player's opponent,
+// an S1 player's in the transpositions) is one solve in which each
+// candidate's pair gains its rank below every criterion, not a solve for
+// each candidate, most of which would fail. A first
 // round in which nobody has played is the first candidate of Article 4
 // and needs no matching. BenchmarkPairDutchTRF times rounds 1 and 5 of
 // 200 and 1,000 players on the files in testdata/bench, the ones the

@@ -11,6 +11,10 @@ import (
 // absolute criteria (C.04.3 1.9.3: the chief arbiter decides).
 var ErrNoPairing = errors.New("no pairing of this round meets the absolute criteria: every remaining pairing repeats a game, gives a second bye or breaks the colour limits")
 
+// maxDutchPlayers is the most players PairDutch pairs, the TRF's four
+// digits: the matcher numbers their pairs in int32 (blossom.go).
+const maxDutchPlayers = 9999
+
 // preference strengths (C.04.3 1.7)
 const (
 	prefNone = iota
@@ -121,7 +125,7 @@ type dutch struct {
 	// C9 applies there (see bracketPairing.byeHere).
 	byeInTop bool
 	// warm is the last bracket's final matching, by position, that the
-	// next bracket's starts from.
+	// next bracket's starts from (nil, or lastWarm).
 	warm    *warmStart
 	initial Color
 
@@ -130,10 +134,19 @@ type dutch struct {
 	// matching and its matcher.
 	hasBuf  []bool
 	baseBuf []weight
-	edgeBuf []matchEdge
+	edgeBuf []edge
 	mbuf    *matcher
 	// The players of a solve and their places in it (bracketPairing.solve).
 	idxBuf, locBuf []int
+	// The warm starts: the last bracket's by position, two for a
+	// bracket's solves by local index (its last, and the next), and the
+	// one a solve gives the matcher.
+	lastWarm, solveWarm warmStart
+	localWarm           [2]warmStart
+	// A bracket's current pairing and the next solve's (freeMate).
+	mates [2][]int
+	// tryFirst's ranks of a player's partners.
+	preferBuf []int32
 }
 
 // newDutch reads the field: the players to pair in pairing order, what
@@ -142,7 +155,10 @@ func newDutch(f *Field) (*dutch, error) {
 	if err := f.Check(); err != nil {
 		return nil, err
 	}
-	d := &dutch{f: f, initial: f.InitialColor}
+	if len(f.Players) > maxDutchPlayers {
+		return nil, fmt.Errorf("%d players are more than a round's pairing takes (%d, as many as a TRF numbers)", len(f.Players), maxDutchPlayers)
+	}
+	d := &dutch{f: f, initial: f.InitialColor, ps: make([]dplayer, 0, len(f.Players))}
 	if d.initial == NoColor {
 		d.initial = White
 	}
@@ -175,8 +191,9 @@ func newDutch(f *Field) (*dutch, error) {
 		pos[p.idx] = i
 	}
 	d.met = make([][]bool, n)
+	met := make([]bool, n*n)
 	for i := range d.met {
-		d.met[i] = make([]bool, n)
+		d.met[i] = met[i*n : (i+1)*n : (i+1)*n]
 	}
 	for i, p := range d.ps {
 		for _, g := range f.Players[p.idx].Games {
@@ -302,8 +319,12 @@ func (d *dutch) findByeScore() error {
 	groups := d.scoreRanks()
 	rankBits := uint(bits.Len(uint(2*n*len(groups) + 1)))
 	// Every pair, and a warm solve's dummy vertex later: the round's
-	// largest graph, allocated once.
+	// largest graph, allocated once; its weights in the memory the first
+	// bracket's table takes next (the same size: every player is in it),
+	// weights[0] zero.
 	edges := grow(d.edgeBuf, n*(n-1)/2+n+1)[:0]
+	d.baseBuf = growZero(d.baseBuf, n+n*(n-1)/2)
+	weights := d.baseBuf[:1]
 	for a := 0; a < n; a++ {
 		for b := a + 1; b < n; b++ {
 			if !d.compatible(a, b) {
@@ -321,11 +342,12 @@ func (d *dutch) findByeScore() error {
 				w = w.addAt(0, uint64(groups[d.ps[a].score]+groups[d.ps[b].score]))
 			}
 			w = w.addAt(rankBits, top)
-			edges = append(edges, matchEdge{i: int32(a), j: int32(b), w: w})
+			edges = append(edges, edge{i: int32(a), j: int32(b), w: int32(len(weights))})
+			weights = append(weights, w.quadruple())
 		}
 	}
 	d.edgeBuf = edges
-	mate, du := solveCold(d.mbuf, n, edges)
+	mate, du := solveCold(d.mbuf, n, graph{edges: edges, weights: weights})
 	if du.m != nil {
 		d.mbuf = du.m
 	}

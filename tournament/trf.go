@@ -71,7 +71,8 @@ const (
 	maxTRFRounds  = 99
 )
 
-// ReadTRF reads a tournament. Errors are *TRFError and say which line is
+// ReadTRF reads a tournament, under way or finished (it reads back what
+// WriteTRF writes of either). Errors are *TRFError and say which line is
 // wrong and how.
 func ReadTRF(r io.Reader) (*TRF, error) {
 	t := &TRF{}
@@ -233,8 +234,11 @@ func ReadTRF(r io.Reader) (*TRF, error) {
 	if rounds == 0 {
 		return nil, &TRFError{0, "the number of rounds is missing: add a line \"XXR 9\" (with the tournament's number of rounds)"}
 	}
-	if played >= rounds {
-		return nil, &TRFError{0, fmt.Sprintf("all %d rounds (XXR) are already played: there is no round to pair", rounds)}
+	// A finished tournament (every round played) reads back as it was
+	// written; only pairing it needs a round left, which PairDutch's
+	// callers check.
+	if played > rounds {
+		return nil, &TRFError{0, fmt.Sprintf("results for %d rounds, but XXR gives the tournament %d; correct the XXR line", played, rounds)}
 	}
 	f := &t.Field
 	f.Rounds = rounds
@@ -253,7 +257,11 @@ func ReadTRF(r io.Reader) (*TRF, error) {
 			pts += g.Outcome.Points()
 			e.Games = append(e.Games, g)
 		}
-		if len(p.cells) > played {
+		if len(p.cells) > played && played == rounds {
+			if c := p.cells[played]; c.opp != 0 || c.result != ' ' {
+				return nil, &TRFError{p.line, fmt.Sprintf("all %d rounds are played, so there is no round %d to sit out", rounds, rounds+1)}
+			}
+		} else if len(p.cells) > played {
 			c := p.cells[played]
 			switch c.result {
 			case 'H', 'F', 'Z', '-', 'U':

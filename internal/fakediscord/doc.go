@@ -25,7 +25,9 @@
 // The fake serves what a bot needs: the gateway (HELLO, IDENTIFY, READY,
 // GUILD_CREATE, heartbeats, RESUME with replay, INTERACTION_CREATE,
 // THREAD_CREATE, THREAD_UPDATE, THREAD_DELETE, THREAD_MEMBERS_UPDATE,
-// CHANNEL_UPDATE, CHANNEL_DELETE), interaction callbacks, edits and
+// CHANNEL_UPDATE, CHANNEL_DELETE; a guild's GUILD_CREATE and
+// interactions go to its shard alone, direct messages' to shard 0, as
+// Discord routes them), interaction callbacks, edits and
 // deletes of @original, follow-ups and their edits, channel messages and
 // their edits, threads from a message or on their own, changes to threads
 // (PATCH: name, archive time, archived), thread members, DM channels,

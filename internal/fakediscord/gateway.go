@@ -23,6 +23,7 @@ type session struct {
 	events [][]byte // events[i] has sequence number i+1
 	conn   *conn    // the connection it is on, nil between a drop and a RESUME
 	dead   bool     // closed with 1000 or 1001, or dropped as not resumable
+	shard  shard    // as identified; 0 of 1 without
 }
 
 // A conn is one gateway WebSocket connection. What the fake sends goes
@@ -159,14 +160,21 @@ func (s *Server) identify(c *conn, d json.RawMessage) {
 		s.dropLocked(c, 4005, "Already authenticated.")
 		return
 	}
-	sess := &session{id: newToken(), conn: c}
+	sess := &session{id: newToken(), conn: c, shard: shard{0, 1}}
+	if p.Shard != nil {
+		if p.Shard[1] < 1 || p.Shard[0] < 0 || p.Shard[0] >= p.Shard[1] {
+			s.dropLocked(c, 4010, "Invalid shard.")
+			return
+		}
+		sess.shard = shard{p.Shard[0], p.Shard[1]}
+	}
 	s.sessions[sess.id] = sess
 	c.sess = sess
 	s.recordLocked(Call{Kind: KindIdentify, SessionID: sess.id, Identify: &id, JSON: d})
 
 	guilds := []any{}
 	for _, g := range s.guildOrder {
-		if !s.guilds[g].WithoutBot {
+		if !s.guilds[g].WithoutBot && sess.shard.holds(g) {
 			guilds = append(guilds, map[string]any{"id": g, "unavailable": true})
 		}
 	}
@@ -182,7 +190,7 @@ func (s *Server) identify(c *conn, d json.RawMessage) {
 	}
 	s.sendLocked(sess, "READY", ready)
 	for _, g := range s.guildOrder {
-		if !s.guilds[g].WithoutBot {
+		if !s.guilds[g].WithoutBot && sess.shard.holds(g) {
 			s.sendLocked(sess, "GUILD_CREATE", s.guildCreateJSON(s.guilds[g]))
 		}
 	}

@@ -360,7 +360,7 @@ func (s *Server) dispatchLocked(kind discordgo.InteractionType, answer discordgo
 	}
 	if s.viaHTTP {
 		s.httpBody, _ = json.Marshal(obj)
-	} else if s.broadcastLocked("INTERACTION_CREATE", obj) == 0 {
+	} else if s.broadcastGuildLocked(c.GuildID, "INTERACTION_CREATE", obj) == 0 {
 		s.tb.Errorf("fakediscord: no bot is connected to get the interaction")
 		return ""
 	}

@@ -265,7 +265,7 @@ func (s *Server) AddGuild(g Guild) Guild {
 	s.guilds[g.ID] = &g
 	s.guildOrder = append(s.guildOrder, g.ID)
 	if !g.WithoutBot {
-		s.broadcastLocked("GUILD_CREATE", s.guildCreateJSON(&g))
+		s.broadcastGuildLocked(g.ID, "GUILD_CREATE", s.guildCreateJSON(&g))
 	}
 	return g
 }

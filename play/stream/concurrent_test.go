@@ -17,7 +17,7 @@ import (
 // moves as soon as it sees its turn, on a bbolt file whose commits are
 // batched: every watcher gets every move of its game, in order, once.
 func TestGamesPlayedAtOnceReachTheirWatchersInOrder(t *testing.T) {
-	st, err := store.Open(t.TempDir()+"/iceage.db", &store.Options{BatchDelay: time.Millisecond})
+	st, err := store.Open(t.TempDir()+"/iceage.db", nil) // commits shared by default
 	if err != nil {
 		t.Fatal(err)
 	}

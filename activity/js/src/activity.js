@@ -2,8 +2,11 @@
 // the game of the Activity's channel on the board of the live pages
 // (IceBoard, static/board.js), follows it live, and lets its players move
 // by dragging a man, by clicking it and then its square, or with the
-// keyboard. Every path is relative: inside Discord the page is the root
-// of the app's URL mapping, which points at the listener's /activity/.
+// keyboard. When no game goes on in the channel, it shows the lobby:
+// who is here, the challenges waiting, and a form to challenge someone
+// at a time control; after a game, a Rematch. Every path is relative:
+// inside Discord the page is the root of the app's URL mapping, which
+// points at the listener's /activity/.
 import { DiscordSDK } from "@discord/embedded-app-sdk";
 
 const root = document.getElementById("activity");
@@ -21,6 +24,26 @@ let cursor = null; // the keyboard's square
 let drag = null; // {from, ghost, moved}
 let pending = false; // a move on its way
 let polling = null;
+let stream = null; // the game's event stream
+let inputReady = false;
+let lobby = null; // the server's lobby, when no game goes on
+let lobbyTimer = null;
+let asking = false; // a lobby request on its way
+let justSent = false; // the user's challenge was just sent
+// pick is the lobby's form as the user left it: who, which time control
+// ("" correspondence, "custom" the minutes and seconds typed), which
+// colour, rated or not.
+const pick = { to: "", time: "5+3", color: "random", rated: false, level: 0 };
+// zone is the device's time zone, for the times of a refusal; "" when it
+// names none in the IANA database's alphabet.
+const zone = (() => {
+  try {
+    const z = Intl.DateTimeFormat().resolvedOptions().timeZone || "";
+    return /^[A-Za-z0-9_+\-\/]{1,64}$/.test(z) && z !== "Local" && !z.includes("..") ? z : "";
+  } catch (e) {
+    return "";
+  }
+})();
 // arrived is when the view shown came, by the page's monotonic clock: a
 // live game's running clock counts down from there and from its age then
 // (clockAge, measured by the server), never by the device's wall clock,
@@ -63,23 +86,64 @@ async function start() {
     say("status", texts.sign_in_failed);
     return;
   }
-  const r = await fetch("api/game?instance=" + encodeURIComponent(instance), {
-    headers: { Authorization: "Bearer " + token },
-    cache: "no-store",
-  });
-  const body = await r.json().catch(() => ({}));
-  if (!r.ok) {
-    say("status", body.error || texts.failed);
+  await load();
+}
+
+function auth() {
+  return { Authorization: "Bearer " + token };
+}
+
+// load asks which game to show, and the lobby when none goes on: the
+// lobby asks again every two seconds, so that a challenge made to the
+// user appears, and an accepted one opens its board in both windows.
+async function load() {
+  clearTimeout(lobbyTimer);
+  let r, body;
+  try {
+    r = await fetch("api/game?instance=" + encodeURIComponent(instance), { headers: auth(), cache: "no-store" });
+    body = await r.json().catch(() => ({}));
+  } catch (e) {
+    lobbyTimer = setTimeout(load, 3000);
     return;
   }
-  info = body;
+  if (!r.ok) {
+    if (r.status === 503 || info) lobbyTimer = setTimeout(load, r.status === 503 ? 1000 : 5000);
+    else say("status", body.error || texts.failed);
+    return;
+  }
   texts = body.texts;
   document.documentElement.lang = body.lang;
+  if (body.game && (!info || info.game !== body.game)) await show(body);
+  else if (info && body.game === info.game && info.color !== body.color) {
+    info.color = body.color;
+    root.dataset.color = body.color;
+  }
+  lobby = body.lobby || null;
+  $("game").hidden = !info;
+  drawLobby();
+  if (view) render();
+  if (lobby) lobbyTimer = setTimeout(load, 2000);
+}
+
+// show switches the board to a game: its view, then its events.
+async function show(body) {
+  if (stream) stream.close();
+  stream = null;
+  if (polling) clearInterval(polling);
+  polling = null;
+  info = body;
+  view = null;
+  selected = null;
   flip = info.color === "b";
   root.dataset.color = info.color;
+  root.dataset.game = String(info.game);
+  say("refusal", "");
   await refresh();
   listen();
-  setUpInput();
+  if (!inputReady) {
+    setUpInput();
+    inputReady = true;
+  }
 }
 
 async function refresh() {
@@ -87,14 +151,29 @@ async function refresh() {
   if (r.ok) update(await r.json());
 }
 
-// update takes a newer view of the game.
+// update takes a newer view of the game; one that ends it brings the
+// lobby, with its Rematch.
 function update(v) {
-  if (view && (v.game !== view.game || v.rev <= view.rev)) return;
+  if (!info || v.game !== info.game || (view && v.rev <= view.rev)) return;
+  if (v.base) {
+    // A step from the view shown: its positions after the first v.base
+    // (the web listener's event stream sends a move so). One from
+    // another view than this one is fetched whole.
+    if (!view || v.prev !== view.rev || v.base > view.plies.length) {
+      refresh().catch(() => {});
+      return;
+    }
+    v.plies = view.plies.slice(0, v.base).concat(v.plies);
+    delete v.base;
+    delete v.prev;
+  }
+  const ended = v.over && (!view || !view.over);
   view = v;
   arrived = performance.now();
   root.dataset.rev = String(view.rev);
   selected = null;
   render();
+  if (ended && !lobby) setTimeout(load, 200);
 }
 
 function listen() {
@@ -104,6 +183,7 @@ function listen() {
     return;
   }
   const es = new EventSource(info.path + "/events?after=" + view.rev);
+  stream = es;
   let failures = 0;
   es.addEventListener("open", () => {
     failures = 0;
@@ -123,6 +203,177 @@ function listen() {
 function poll() {
   if (polling) return;
   polling = setInterval(() => refresh().catch(() => {}), 5000);
+}
+
+function el(tag, props, ...children) {
+  const e = document.createElement(tag);
+  Object.assign(e, props || {});
+  e.append(...children.filter((c) => c !== null && c !== undefined));
+  return e;
+}
+
+function field(label, ...controls) {
+  return el("div", { className: "field" }, el("span", { className: "label" }, label), ...controls);
+}
+
+// buildLobby makes the lobby's form once: polling redraws only what the
+// server says (people, challenges, rematch), never what the user chose.
+function buildLobby(box) {
+  const T = (k) => texts["lobby." + k];
+  const times = el("div", { className: "chips times", role: "group" });
+  for (const t of lobby.times) {
+    const speed = t.terms.replace(t.time, "").trim();
+    times.append(el("button", { type: "button", className: "chip", title: t.terms }, el("b", {}, t.time), el("small", {}, speed)));
+    times.lastChild.dataset.time = t.time;
+  }
+  const custom = el("button", { type: "button", className: "chip" }, el("b", {}, T("custom")), el("small", { id: "custom-text" }));
+  custom.dataset.time = "custom";
+  const corr = el("button", { type: "button", className: "chip", id: "corr" }, el("b", {}, T("correspondence")), el("small", { id: "days" }));
+  corr.dataset.time = "";
+  times.append(custom, corr);
+  const mins = el("input", { type: "number", id: "custom-min", min: "1", max: "180", value: "10", inputMode: "numeric" });
+  const secs = el("input", { type: "number", id: "custom-sec", min: "0", max: "180", value: "5", inputMode: "numeric" });
+  mins.setAttribute("aria-label", T("minutes"));
+  secs.setAttribute("aria-label", T("seconds"));
+  const customBox = el("div", { className: "custom", id: "custom" },
+    el("label", {}, el("span", {}, T("minutes")), mins), el("span", { className: "plus" }, "+"), el("label", {}, el("span", {}, T("seconds")), secs));
+  const colors = el("div", { className: "chips colors", role: "group" });
+  for (const c of ["random", "white", "black"]) {
+    colors.append(el("button", { type: "button", className: "chip" }, el("span", { className: "dot " + c }), el("b", {}, T(c))));
+    colors.lastChild.dataset.color = c;
+  }
+  const rated = el("input", { type: "checkbox", id: "rated" });
+  const send = el("button", { type: "button", id: "send", className: "primary" }, T("challenge"));
+  box.append(
+    el("h2", {}, T("title")),
+    el("div", { id: "incoming", className: "challenges" }),
+    el("div", { id: "rematch-box", className: "rematch", hidden: true },
+      el("button", { type: "button", id: "rematch", className: "primary" }, T("rematch")), el("span", { id: "rematch-text" })),
+    field(T("people"), el("div", { id: "people", className: "people" })),
+    field(T("opponent"), el("div", { className: "opponent" }, el("select", { id: "opponent" }),
+      el("label", { id: "level-box", className: "level", hidden: true }, el("span", {}, T("level")), el("select", { id: "level" })))),
+    field(T("time"), times, customBox),
+    field(T("color"), colors),
+    el("label", { className: "check" }, rated, el("span", {}, T("rated"))),
+    send,
+    el("p", { id: "lobby-refusal", className: "refusal", role: "alert", hidden: true }),
+    el("p", { id: "lobby-note", className: "note", role: "status" }),
+  );
+  times.addEventListener("click", (e) => {
+    const b = e.target.closest("button");
+    if (b) pick.time = b.dataset.time;
+    drawPick();
+  });
+  colors.addEventListener("click", (e) => {
+    const b = e.target.closest("button");
+    if (b) pick.color = b.dataset.color;
+    drawPick();
+  });
+  rated.addEventListener("change", () => (pick.rated = rated.checked));
+  for (const i of [mins, secs]) i.addEventListener("input", drawPick);
+  send.addEventListener("click", () => {
+    const time = pick.time === "custom" ? mins.value.trim() + "+" + secs.value.trim() : pick.time;
+    const who = pick.to === "engine" ? { to: "", engine: true, level: pick.level } : { to: pick.to };
+    ask("api/challenge", Object.assign(who, { time, color: pick.color, rated: pick.rated }));
+  });
+  $("rematch").addEventListener("click", () => {
+    const m = lobby && lobby.rematch;
+    if (m) ask("api/challenge", { to: m.to, engine: m.engine, level: m.level, time: m.time, color: m.color, rated: m.rated });
+  });
+  $("level").addEventListener("change", (e) => (pick.level = +e.target.value));
+  $("incoming").addEventListener("click", (e) => {
+    const b = e.target.closest("button");
+    const card = e.target.closest(".challenge");
+    if (b && card) ask("api/answer", { challenge: +card.dataset.id, accept: b.classList.contains("accept") });
+  });
+}
+
+// drawPick shows what the user chose in the form.
+function drawPick() {
+  for (const b of document.querySelectorAll(".times button")) b.setAttribute("aria-pressed", String(b.dataset.time === pick.time));
+  for (const b of document.querySelectorAll(".colors button")) b.setAttribute("aria-pressed", String(b.dataset.color === pick.color));
+  $("custom").hidden = pick.time !== "custom";
+  $("level-box").hidden = pick.to !== "engine";
+  $("custom-text").textContent = $("custom-min").value.trim() + "+" + $("custom-sec").value.trim();
+}
+
+// drawLobby shows the lobby as the server last told it.
+function drawLobby() {
+  const box = $("lobby");
+  box.hidden = !lobby;
+  root.dataset.lobby = lobby ? "on" : "off";
+  if (!lobby) return;
+  const T = (k) => texts["lobby." + k];
+  if (!box.firstChild) buildLobby(box);
+  $("days").textContent = lobby.days;
+  const people = $("people");
+  people.replaceChildren(...lobby.people.map((p) => el("span", { className: "person" }, p.name)));
+  if (!lobby.people.length) people.append(el("span", { className: "note" }, T("alone")));
+  const sel = $("opponent");
+  const options = [el("option", { value: "" }, T("anyone")), ...lobby.people.map((p) => el("option", { value: p.id }, p.name))];
+  if (lobby.engine) options.push(el("option", { value: "engine" }, T("engine")));
+  if (pick.to && !lobby.people.some((p) => p.id === pick.to) && !(pick.to === "engine" && lobby.engine)) pick.to = "";
+  if (!pick.to && lobby.people.length === 1 && !sel.dataset.touched) pick.to = lobby.people[0].id;
+  sel.replaceChildren(...options);
+  sel.value = pick.to;
+  sel.onchange = () => {
+    sel.dataset.touched = "1";
+    pick.to = sel.value;
+    drawPick();
+  };
+  const level = $("level");
+  if (lobby.engine && !level.options.length) {
+    for (let i = 1; i <= lobby.engine.levels; i++) level.append(el("option", { value: String(i) }, String(i)));
+    pick.level = lobby.engine.level;
+    level.value = String(pick.level);
+  }
+  const list = $("incoming");
+  list.replaceChildren(
+    ...lobby.challenges.map((c) => {
+      const card = el("div", { className: "challenge" + (c.mine ? " mine" : " incoming") }, el("p", {}, c.text));
+      card.dataset.id = String(c.id);
+      const actions = el("div", { className: "actions" });
+      if (c.mine) actions.append(el("button", { type: "button", className: "decline secondary" }, T("withdraw")));
+      else
+        actions.append(
+          el("button", { type: "button", className: "accept success" }, "✓ " + T("accept")),
+          el("button", { type: "button", className: "decline danger" }, "✕ " + T("decline")),
+        );
+      card.append(actions);
+      return card;
+    }),
+  );
+  const waiting = lobby.challenges.some((c) => c.mine);
+  if (!waiting) justSent = false;
+  $("lobby-note").textContent = waiting ? (justSent ? T("sent") : T("waiting")) : "";
+  $("rematch-box").hidden = !lobby.rematch;
+  if (lobby.rematch) $("rematch-text").textContent = lobby.rematch.text;
+  drawPick();
+}
+
+// ask sends one of the lobby's requests; a refusal is shown to the user
+// alone, in their language.
+async function ask(path, body) {
+  if (asking) return;
+  asking = true;
+  for (const b of document.querySelectorAll(".lobby button")) b.disabled = true;
+  say("lobby-refusal", "");
+  try {
+    const r = await fetch(path, {
+      method: "POST",
+      headers: Object.assign({ "Content-Type": "application/json" }, auth()),
+      body: JSON.stringify(Object.assign({ instance, tz: zone }, body)),
+    });
+    const got = await r.json().catch(() => ({}));
+    if (!r.ok) say("lobby-refusal", got.error || texts.failed);
+    else if (got.challenge) justSent = true;
+  } catch (e) {
+    say("lobby-refusal", texts.failed);
+  } finally {
+    asking = false;
+    for (const b of document.querySelectorAll(".lobby button")) b.disabled = false;
+  }
+  await load();
 }
 
 function last() {
@@ -161,7 +412,7 @@ function render() {
   seatLine($("bottom"), bottom, flip ? "b" : "w");
   tick();
   const lines = [];
-  if (!info.color) lines.push(texts.watching);
+  if (!info.color && !view.over) lines.push(texts.watching);
   else if (myTurn()) lines.push(texts.your_move);
   lines.push(...view.status);
   say("status", lines.join("\n"));
@@ -333,7 +584,7 @@ async function send(move) {
     const r = await fetch("api/move", {
       method: "POST",
       headers: { Authorization: "Bearer " + token, "Content-Type": "application/json" },
-      body: JSON.stringify({ instance, game: info.game, rev: view.rev, move }),
+      body: JSON.stringify({ instance, game: info.game, rev: view.rev, move, tz: zone }),
     });
     const body = await r.json().catch(() => ({}));
     if (!r.ok) say("refusal", body.error || texts.failed);

@@ -1,0 +1,142 @@
+package round
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/iceagechess/iceage/play"
+)
+
+// KindChallenge: a challenge made where no interaction answers it (the
+// Activity's lobby), for the front end to show in its channel with its
+// buttons, as /challenge's answer shows one. The body is the challenge
+// (play.Challenge) as it was made.
+const KindChallenge = "challenge"
+
+// ChallengeKey is the key of the item that shows challenge id.
+func ChallengeKey(id uint64) string { return fmt.Sprintf("c%d.%s", id, KindChallenge) }
+
+// Challenge records a challenge as play.Service.Challenge does, and
+// writes in the same transaction the item that shows it in its channel
+// (KindChallenge), for a front end that has no interaction to answer
+// with it: a challenge made is always shown, and shown once.
+func (r *Round) Challenge(ctx context.Context, n play.NewChallenge) (play.Challenge, error) {
+	var key string
+	c, err := r.play.ChallengeThen(ctx, n, func(tx play.Tx, c *play.Challenge) error {
+		body, err := json.Marshal(c)
+		if err != nil {
+			return fmt.Errorf("round: encoding challenge %d: %w", c.ID, err)
+		}
+		key = ChallengeKey(c.ID)
+		return tx.PutOutbox(play.OutboxItem{Key: key, Kind: KindChallenge, Body: body, Due: c.Created, Created: c.Created})
+	})
+	if err != nil {
+		return play.Challenge{}, err
+	}
+	r.committed(&Delivery{Key: key})
+	return c, nil
+}
+
+// DecodeChallenge reads the body of a KindChallenge item.
+func DecodeChallenge(it play.OutboxItem) (play.Challenge, error) {
+	var c play.Challenge
+	if err := json.Unmarshal(it.Body, &c); err != nil || c.ID == 0 {
+		return play.Challenge{}, fmt.Errorf("round: outbox item %q holds no challenge: %v", it.Key, err)
+	}
+	return c, nil
+}
+
+// KindAnswered: a challenge was answered where no interaction answers
+// (the Activity's lobby): the front end edits the message that shows it,
+// as a click on its buttons does. The body is an Answered.
+const KindAnswered = "challenge.answered"
+
+// Answer is how a challenge was answered.
+type Answer string
+
+const (
+	AnswerAccepted  Answer = "accepted"
+	AnswerDeclined  Answer = "declined"
+	AnswerWithdrawn Answer = "withdrawn"
+)
+
+// Answered is a challenge, as it was before its answer, and the answer.
+type Answered struct {
+	Challenge play.Challenge `json:"challenge"`
+	Answer    Answer         `json:"answer"`
+	By        string         `json:"by"`
+	// Game is the game an accepted challenge became.
+	Game uint64 `json:"game,omitempty"`
+}
+
+// answeredItem is the item that edits the message of an answered
+// challenge. Its Game is 0, as the item that posted the message, so
+// that the two are delivered in order.
+func answeredItem(a *Answered, at time.Time) (play.OutboxItem, error) {
+	body, err := json.Marshal(a)
+	if err != nil {
+		return play.OutboxItem{}, fmt.Errorf("round: encoding the answer to challenge %d: %w", a.Challenge.ID, err)
+	}
+	key := fmt.Sprintf("c%d.%s", a.Challenge.ID, KindAnswered)
+	return play.OutboxItem{Key: key, Kind: KindAnswered, Body: body, Due: at, Created: at}, nil
+}
+
+// AcceptAnswered is Accept of challenge c, as the front end read it,
+// played in channel: the item that edits the challenge's message
+// (KindAnswered) is written in the game's transaction, with its first
+// board.
+func (r *Round) AcceptAnswered(ctx context.Context, c *play.Challenge, by play.Seat, channel string, at time.Time) (Outcome, error) {
+	a := Act{Act: play.Act{By: by.ID, At: at}, Kind: Accept}
+	var key string
+	out, err := r.door(ctx, a, func(tx play.Tx, g *play.Game) error {
+		it, err := answeredItem(&Answered{Challenge: *c, Answer: AnswerAccepted, By: by.ID, Game: g.ID}, at)
+		key = it.Key
+		if err != nil {
+			return err
+		}
+		return tx.PutOutbox(it)
+	}, func(svc *play.Service) (play.Result, error) { return svc.Accept(ctx, c.ID, by, channel, at) })
+	if err == nil {
+		out.Keys = append(out.Keys, key)
+	}
+	return out, err
+}
+
+// Decline declines challenge c, as the front end read it, or withdraws
+// it when by made it, as play.Service.Decline and Cancel do, then writes
+// the item that edits its message. The item's transaction follows the
+// answer's: should the process stop between the two, the message keeps
+// its buttons, which answer that the challenge is gone.
+func (r *Round) Decline(ctx context.Context, c *play.Challenge, by string, at time.Time) error {
+	answer := AnswerDeclined
+	var err error
+	if by == c.From.ID {
+		answer = AnswerWithdrawn
+		_, err = r.play.Cancel(ctx, c.ID, by, at)
+	} else {
+		_, err = r.play.Decline(ctx, c.ID, by, at)
+	}
+	if err != nil {
+		return err
+	}
+	it, err := answeredItem(&Answered{Challenge: *c, Answer: answer, By: by}, at)
+	if err != nil {
+		return err
+	}
+	if err := r.st.Update(ctx, func(tx play.Tx) error { return tx.PutOutbox(it) }); err != nil {
+		return err
+	}
+	r.committed(&Delivery{Key: it.Key})
+	return nil
+}
+
+// DecodeAnswered reads the body of a KindAnswered item.
+func DecodeAnswered(it play.OutboxItem) (Answered, error) {
+	var a Answered
+	if err := json.Unmarshal(it.Body, &a); err != nil || a.Challenge.ID == 0 {
+		return Answered{}, fmt.Errorf("round: outbox item %q holds no answered challenge: %v", it.Key, err)
+	}
+	return a, nil
+}

@@ -1,0 +1,123 @@
+package round_test
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/play/round"
+)
+
+// TestAChallengeWritesTheItemThatShowsIt: a challenge made through the
+// round leaves, in its transaction, the one item that shows it; a
+// refused one leaves nothing.
+func TestAChallengeWritesTheItemThatShowsIt(t *testing.T) {
+	r, st := newRound(t, nil)
+	tc := play.TimeControl{Limit: time.Minute}
+	c, err := r.Challenge(ctx, play.NewChallenge{Guild: "g1", Channel: "c1", From: ann, To: bob, Color: play.WhiteSide, Time: tc, At: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := pending(t, st, t0)
+	if len(got) != 1 || len(got[round.KindChallenge]) != 1 {
+		t.Fatalf("the outbox holds %v, want one challenge item", got)
+	}
+	it := got[round.KindChallenge][0]
+	if it.Key != round.ChallengeKey(c.ID) || it.Game != 0 {
+		t.Errorf("the item is %q of game %d, want %q of none", it.Key, it.Game, round.ChallengeKey(c.ID))
+	}
+	shown, err := round.DecodeChallenge(it)
+	if err != nil || shown.ID != c.ID || shown.To.ID != "bob" || shown.Time != tc || shown.Color != play.WhiteSide {
+		t.Errorf("the item shows %+v (%v), want challenge %d to Bob at 1+0 with White", shown, err, c.ID)
+	}
+	if _, err := r.Service().GetChallenge(ctx, c.ID); err != nil {
+		t.Errorf("the challenge was not recorded: %v", err)
+	}
+
+	// Refused: the same challenge again, and one to oneself.
+	for _, n := range []play.NewChallenge{
+		{Guild: "g1", Channel: "c1", From: ann, To: bob, Time: tc, At: t0.Add(time.Second)},
+		{Guild: "g1", Channel: "c1", From: ann, To: ann, Time: tc, At: t0.Add(time.Second)},
+		{Guild: "g1", Channel: "c1", From: ann, Time: play.TimeControl{Limit: time.Second}, At: t0.Add(time.Second)},
+	} {
+		var x *play.Refusal
+		if _, err := r.Challenge(ctx, n); !errors.As(err, &x) {
+			t.Errorf("challenge %+v: %v, want a refusal", n, err)
+		}
+	}
+	if got := pending(t, st, t0.Add(time.Minute)); len(got) != 0 {
+		t.Errorf("refused challenges left %v in the outbox", got)
+	}
+	if _, err := round.DecodeChallenge(play.OutboxItem{Key: "x", Body: []byte("{}")}); err == nil {
+		t.Error("an item without a challenge decoded")
+	}
+}
+
+// TestAnAnswerWritesTheItemThatEditsTheChallenge: a challenge accepted
+// through AcceptAnswered leaves, with the game's first board, the item
+// that edits its message; a decline and a withdrawal leave theirs; a
+// refused answer leaves nothing.
+func TestAnAnswerWritesTheItemThatEditsTheChallenge(t *testing.T) {
+	r, st := newRound(t, nil)
+	newChallenge := func(to play.Seat) play.Challenge {
+		t.Helper()
+		c, err := r.Challenge(ctx, play.NewChallenge{Guild: "g1", Channel: "c1", From: ann, To: to, Color: play.WhiteSide, InChannel: true, At: t0})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Message = "m1"
+		return c
+	}
+	c := newChallenge(bob)
+	pending(t, st, t0)
+	// Ann may not accept her own: nothing is written.
+	var x *play.Refusal
+	if _, err := r.AcceptAnswered(ctx, &c, ann, "c1", t0); !errors.As(err, &x) {
+		t.Fatalf("Ann accepting her own challenge: %v", err)
+	}
+	if got := pending(t, st, t0); len(got) != 0 {
+		t.Errorf("a refused accept wrote %v", got)
+	}
+	out, err := r.AcceptAnswered(ctx, &c, bob, "c1", t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := pending(t, st, t0)
+	if len(got[round.KindBoard]) != 1 || len(got[round.KindAnswered]) != 1 {
+		t.Fatalf("the accept wrote %v, want a board and the answer", got)
+	}
+	a, err := round.DecodeAnswered(got[round.KindAnswered][0])
+	if err != nil || a.Answer != round.AnswerAccepted || a.By != "bob" || a.Game != out.Game.ID || a.Challenge.Message != "m1" {
+		t.Errorf("the answer is %+v, %v", a, err)
+	}
+	if out.Game.Channel != "c1" {
+		t.Errorf("the game is played in %q, want c1", out.Game.Channel)
+	}
+	for _, tc := range []struct {
+		by   play.Seat
+		want round.Answer
+	}{{bob, round.AnswerDeclined}, {ann, round.AnswerWithdrawn}} {
+		c, err := r.Challenge(ctx, play.NewChallenge{Guild: "g1", Channel: "c2", From: ann, To: bob, At: t0})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pending(t, st, t0)
+		if err := r.Decline(ctx, &c, tc.by.ID, t0); err != nil {
+			t.Fatal(err)
+		}
+		got := pending(t, st, t0)
+		if len(got[round.KindAnswered]) != 1 {
+			t.Fatalf("%s's answer wrote %v", tc.by.ID, got)
+		}
+		if a, _ := round.DecodeAnswered(got[round.KindAnswered][0]); a.Answer != tc.want || a.By != tc.by.ID {
+			t.Errorf("%s's answer reads %+v, want %s", tc.by.ID, a, tc.want)
+		}
+		if err := r.Decline(ctx, &c, tc.by.ID, t0); !errors.As(err, &x) {
+			t.Errorf("a second answer: %v, want a refusal", err)
+		}
+		if got := pending(t, st, t0); len(got) != 0 {
+			t.Errorf("a refused answer wrote %v", got)
+		}
+	}
+}
