@@ -113,26 +113,29 @@ type Bot struct {
 	guildNames *guildNames  // the servers' names, for PGN's Site (records.go)
 	drawing    *drawing     // a place for each replay being drawn (records_view.go)
 	seals      *seals       // the seals of the state buttons carry (seal.go)
-	boards     *boards      // the messages that show a game (board.go)
-	threads    *threads     // the games' threads (threads.go)
-	outcomes   *outcomes    // what shows an act's outcome (deliver.go)
+
+	// What several features' handlers use: types that keep nothing of
+	// their own, only the shared dependencies and the features above.
+	boards   *boards   // the messages that show a game (board.go)
+	threads  *threads  // the games' threads (threads.go)
+	outcomes *outcomes // what shows an act's outcome (deliver.go)
 
 	// The handlers of each feature: a type in its file that holds the
 	// shared dependencies and the features it uses (runBy, commands.go).
-	gameList    *gameList     // games.go
-	challenges  *challenges   // challenge.go
-	tables      *tables       // game.go
-	activities  *activities   // activity.go
-	analyses    *analyses     // analyze.go
-	premoves    *premoves     // premove.go
-	vacations   *vacations    // vacation.go
-	serverAdmin *serverAdmin  // serversettings.go
-	settings    *userSettings // settings.go
-	guide       *guide        // rules.go
-	records     *records      // records.go
-	tournaments *tournaments  // tournament.go
-	lessons     *lessons      // learn.go
-	puzzles     *puzzleDesk   // puzzle.go
+	tables      *tables       // a game's acts: /move, /board, /resign, … (game.go)
+	challenges  *challenges   // /challenge, Accept, Rematch (challenge.go)
+	gameList    *gameList     // /games (games.go)
+	premoves    *premoves     // /premove (premove.go)
+	vacations   *vacations    // /vacation (vacation.go)
+	analyses    *analyses     // /analyze (analyze.go)
+	records     *records      // /leaderboard, /stats, /pgn, /gif, /history (records.go)
+	tournaments *tournaments  // /tournament (tournament.go)
+	puzzles     *puzzleDesk   // /puzzle, the daily puzzle (puzzle.go)
+	lessons     *lessons      // /learn (learn.go)
+	settings    *userSettings // /settings (settings.go)
+	serverAdmin *serverAdmin  // /server-settings (serversettings.go)
+	guide       *guide        // /rules, /help (rules.go)
+	activities  *activities   // the Play here button (activity.go)
 }
 
 // shared are the dependencies every feature uses (sharedFields,
@@ -222,25 +225,29 @@ func New(cfg Config, svc *play.Service) (*Bot, error) {
 	} else {
 		b.outbox = newDeliveries(nil, cfg.Logger)
 	}
-	// Each feature's handlers get the features they use, and no more.
-	b.puzzles = &puzzleDesk{shared: b.shared, locales: b.locales, outbox: b.outbox}
+	// Each feature's handlers get the features they use, and no more;
+	// a type is wired after what it holds (TestEveryFeatureIsWired).
 	b.boards = &boards{shared: b.shared, self: b.self}
 	b.threads = &threads{shared: b.shared, self: b.self, life: b.life, locales: b.locales, parents: b.parents, outbox: b.outbox}
 	b.outcomes = &outcomes{shared: b.shared, self: b.self, life: b.life, locales: b.locales, notices: b.notices, outbox: b.outbox,
 		answering: b.answering, followers: b.followers, answers: b.answers, boards: b.boards, threads: b.threads}
-	b.lessons = &lessons{shared: b.shared, seals: b.seals}
+	b.tables = &tables{shared: b.shared, sight: b.sight, life: b.life, outbox: b.outbox, followers: b.followers,
+		boards: b.boards, threads: b.threads, outcomes: b.outcomes}
+	b.challenges = &challenges{shared: b.shared, self: b.self, life: b.life, locales: b.locales, parents: b.parents, outbox: b.outbox,
+		followers: b.followers, answers: b.answers, boards: b.boards, threads: b.threads, outcomes: b.outcomes}
+	b.gameList = &gameList{shared: b.shared, locales: b.locales, boards: b.boards, threads: b.threads}
+	b.premoves = &premoves{shared: b.shared}
+	b.vacations = &vacations{shared: b.shared, notices: b.notices, locales: b.locales}
+	b.analyses = &analyses{shared: b.shared, sight: b.sight, cooldowns: b.cooldowns, parents: b.parents, thinkers: b.thinkers}
 	b.tournaments = &tournaments{shared: b.shared, locales: b.locales, notices: b.notices, outbox: b.outbox}
-	b.records = &records{shared: b.shared, sight: b.sight, cooldowns: b.cooldowns, drawing: b.drawing, guildNames: b.guildNames, locales: b.locales, tournaments: b.tournaments}
-	b.guide = &guide{self: b.self}
+	b.records = &records{shared: b.shared, sight: b.sight, cooldowns: b.cooldowns, drawing: b.drawing, guildNames: b.guildNames,
+		locales: b.locales, tournaments: b.tournaments}
+	b.puzzles = &puzzleDesk{shared: b.shared, locales: b.locales, outbox: b.outbox}
+	b.lessons = &lessons{shared: b.shared, seals: b.seals}
 	b.settings = &userSettings{shared: b.shared}
 	b.serverAdmin = &serverAdmin{shared: b.shared, locales: b.locales, puzzles: b.puzzles}
-	b.vacations = &vacations{shared: b.shared, notices: b.notices, locales: b.locales}
-	b.premoves = &premoves{shared: b.shared}
-	b.analyses = &analyses{shared: b.shared, sight: b.sight, cooldowns: b.cooldowns, parents: b.parents, thinkers: b.thinkers}
+	b.guide = &guide{self: b.self}
 	b.activities = &activities{shared: b.shared, sight: b.sight}
-	b.tables = &tables{shared: b.shared, sight: b.sight, life: b.life, outbox: b.outbox, followers: b.followers, boards: b.boards, threads: b.threads, outcomes: b.outcomes}
-	b.challenges = &challenges{shared: b.shared, self: b.self, life: b.life, locales: b.locales, parents: b.parents, outbox: b.outbox, followers: b.followers, answers: b.answers, boards: b.boards, threads: b.threads, outcomes: b.outcomes}
-	b.gameList = &gameList{shared: b.shared, locales: b.locales, boards: b.boards, threads: b.threads}
 	s.AddHandler(b.onReady)
 	s.AddHandler(b.onInteraction)
 	s.AddHandler(b.onGuildCreate)

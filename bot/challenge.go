@@ -46,8 +46,8 @@ func init() {
 		return &discordgo.ApplicationCommand{Type: discordgo.UserApplicationCommand, Name: challengeUserCommand,
 			NameLocalizations: ptr(localized("cmd.challenge_user.name"))}
 	}})
-	clicks.handle(idAccept, challengeClick(challengesOf, (*challenges).acceptClick))
-	clicks.handle(idDecline, challengeClick(challengesOf, (*challenges).declineClick))
+	clicks.handle(idAccept, challengeClick((*challenges).acceptClick))
+	clicks.handle(idDecline, challengeClick((*challenges).declineClick))
 }
 
 // The buttons of a challenge.
@@ -56,14 +56,15 @@ var (
 	idDecline = pattern("ch:decline:{challenge}")
 )
 
-func challengeClick[F any](of func(*Bot) F, h func(F, *interaction, uint64) error) clickHandler {
-	return func(b *Bot, in *interaction, f idFields) error {
+// challengeClick reads the challenge a button's id names, and hands it on.
+func challengeClick(h func(*challenges, *interaction, uint64) error) clickHandler {
+	return clickBy(challengesOf, func(cs *challenges, in *interaction, f idFields) error {
 		id, err := f.num("challenge")
 		if err != nil {
 			return err
 		}
-		return h(of(b), in, id)
-	}
+		return h(cs, in, id)
+	})
 }
 
 // declareChallenge declares /challenge, whose time controls are the

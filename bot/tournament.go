@@ -49,18 +49,19 @@ func tournamentsOf(b *Bot) *tournaments { return b.tournaments }
 
 func init() {
 	addCommand(appCommand{name: "tournament", declare: declareTournament, run: runBy(tournamentsOf, (*tournaments).tournamentCommand), complete: completeAlone((*interaction).completeTimeOption), help: helpOther - 50})
-	clicks.handle(tournamentJoin, tournamentClick(tournamentsOf, (*tournaments).joinClick))
-	clicks.handle(tournamentLeave, tournamentClick(tournamentsOf, (*tournaments).leaveClick))
+	clicks.handle(tournamentJoin, tournamentClick((*tournaments).joinClick))
+	clicks.handle(tournamentLeave, tournamentClick((*tournaments).leaveClick))
 }
 
-func tournamentClick[F any](of func(*Bot) F, h func(F, *interaction, uint64) error) clickHandler {
-	return func(b *Bot, in *interaction, f idFields) error {
+// tournamentClick reads the tournament a button's id names, and hands it on.
+func tournamentClick(h func(*tournaments, *interaction, uint64) error) clickHandler {
+	return clickBy(tournamentsOf, func(ts *tournaments, in *interaction, f idFields) error {
 		id, err := f.num("t")
 		if err != nil {
 			return err
 		}
-		return h(of(b), in, id)
-	}
+		return h(ts, in, id)
+	})
 }
 
 func sub(name string, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
