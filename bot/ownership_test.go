@@ -66,9 +66,12 @@ func TestBotIsSplitByOwnership(t *testing.T) {
 // ownershipHelp tells whoever broke the rule what to do instead.
 const ownershipHelp = `How to fix it: a feature's state is not a field of *Bot. Declare a small type in the feature's own file
 (say "type puzzles struct { mu sync.Mutex; byUser map[string]puzzle }"), with methods that do what handlers
-need of that state, and give *Bot one field of that type ("puzzles puzzles", set up in New if it needs it).
-Handlers call its methods (b.puzzles.next(user)); only those methods touch its fields. See bot/doc.go,
-"Who owns what". The few fields every feature shares are sharedFields, in bot/ownership_test.go.`
+need of that state, and give *Bot one field of that type ("puzzles *puzzles", set up in New). Only its
+methods touch its fields. A command's, autocomplete's or click's handler is a method of its feature's
+handlers, a type that holds the shared dependencies and the features it uses, never the *Bot (say
+"type puzzleDesk struct { *shared; puzzles *puzzles }", wired in New), bound in the feature's init with
+runBy, completeBy, clickBy or gameAct through the bot's field that holds it. See bot/doc.go, "Who owns
+what". The few dependencies every feature shares are sharedFields, in bot/ownership_test.go.`
 
 // ownershipProblems checks the package's files (by name) against the
 // rule.
