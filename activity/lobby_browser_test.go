@@ -10,6 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"github.com/iceagechess/iceage/game"
@@ -20,13 +23,14 @@ import (
 )
 
 // openLobby opens the Activity of instance in a new tab as u, where no
-// game goes on: it shows the lobby.
-func (x *live) openLobby(t *testing.T, browser context.Context, in fakediscord.Instance, u fakediscord.User) context.Context {
+// game goes on: it shows the lobby. before is done in the tab first.
+func (x *live) openLobby(t *testing.T, browser context.Context, in fakediscord.Instance, u fakediscord.User, before ...chromedp.Action[chromedp.Void]) context.Context {
 	t.Helper()
 	tab, cancel := chromedp.NewContext(browser)
 	t.Cleanup(cancel)
 	q := url.Values{"code": {x.srv.Authorize(u.ID)}, "instance": {in.ID}, "guild": {in.GuildID}, "channel": {in.ChannelID}}
-	if err := chromedp.Do(tab, watchCSP(t, tab), chromedp.Navigate(x.site.URL+"/test/parent?"+q.Encode())); err != nil {
+	actions := append(before, watchCSP(t, tab), chromedp.Navigate(x.site.URL+"/test/parent?"+q.Encode()))
+	if err := chromedp.Do(tab, actions...); err != nil {
 		t.Fatal(err)
 	}
 	x.wait(t, tab, `!act().getElementById("lobby").hidden && act().getElementById("game").hidden`)
@@ -201,6 +205,7 @@ func TestTheLobbyInABrowser(t *testing.T) {
 		t.Errorf("Alice's Rematch reads %q", got)
 	}
 	shoot(t, alice, "activity-rematch-desktop.png", 1000, 800)
+	shoot(t, alice, "activity-rematch-phone.png", 400, 860)
 	press(t, alice, "#rematch")
 	x.wait(t, bob, `act().querySelector("#incoming .challenge.incoming .accept") !== null`)
 	press(t, bob, "#incoming .challenge.incoming .accept")
@@ -224,14 +229,33 @@ func TestTheLobbyInABrowser(t *testing.T) {
 	}
 }
 
+// recordRequests keeps, in each document of the tab, the bodies of the
+// requests it sends (window.sent).
+const recordRequests = `(function () {
+  window.sent = [];
+  const real = window.fetch;
+  window.fetch = function (url, opts) {
+    if (opts && opts.body) window.sent.push(String(opts.body));
+    return real.apply(this, arguments);
+  };
+})();`
+
 // TestTheEngineFromTheLobby: alone in the Activity, Alice picks the
 // engine at level 1 and 1+0 with White: the board opens at once, and
-// the engine answers her move in her window.
+// the engine answers her move in her window. Her device is in Tokyo:
+// the page names its zone with every act, so that a refusal's times
+// read as her clock does (TestARefusalsTimesAreTheViewers).
 func TestTheEngineFromTheLobby(t *testing.T) {
 	browser := browsertest.New(t, 1000, 900)
 	x := newLive(t)
 	in := x.srv.LaunchActivity(x.chess.ID, x.alice.ID)
-	alice := x.openLobby(t, browser, in, x.alice)
+	alice := x.openLobby(t, browser, in, x.alice, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		if _, err := cdp.Call(ctx, tg, emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{TimezoneID: "Asia/Tokyo"}); err != nil {
+			return err
+		}
+		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: recordRequests})
+		return err
+	}))
 	if got := eval[string](t, alice, `act().getElementById("people").textContent`); !strings.Contains(got, "Nobody else is here yet") {
 		t.Errorf("alone, Alice's lobby reads %q", got)
 	}
@@ -252,5 +276,19 @@ func TestTheEngineFromTheLobby(t *testing.T) {
 	x.wait(t, alice, fmt.Sprintf(`%s >= %d`, revJS[1:], rev+2))
 	if g, _ := x.svc.Game(context.Background(), g.ID); len(g.Moves) != 2 {
 		t.Errorf("the game's moves %+v, want Alice's and the engine's", g.Moves)
+	}
+	sent := eval[[]string](t, alice, `document.getElementById("f").contentWindow.sent`)
+	acts := 0
+	for _, body := range sent {
+		if strings.Contains(body, `"code"`) {
+			continue // the sign-in's
+		}
+		acts++
+		if !strings.Contains(body, `"tz":"Asia/Tokyo"`) {
+			t.Errorf("the page sent %s, without its zone", body)
+		}
+	}
+	if acts < 2 {
+		t.Errorf("the page sent %q, want the challenge and the move", sent)
 	}
 }

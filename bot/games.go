@@ -242,9 +242,9 @@ func (gl *gameList) gamesSelect(in *interaction) error {
 // still has its buttons, found as retireBoards finds them; "" if none is
 // among the channel's newest messages or they cannot be read.
 func (gl *gameList) currentBoard(ctx context.Context, g *play.Game) (string, error) {
-	msgs, err := gl.s.ChannelMessages(g.Channel, liveBoardLookback, "", "", "", discordgo.WithContext(ctx))
+	msgs, err := gl.scanBoards(ctx, g.Channel, liveBoardLookback)
 	if err != nil {
-		return "", fmt.Errorf("reading the channel of game %d for its board: %w", g.ID, redact(err))
+		return "", fmt.Errorf("reading the channel of game %d for its board: %w", g.ID, err)
 	}
 	for _, m := range msgs { // newest first
 		if gl.threads.isBoardOf(m, g.ID) {

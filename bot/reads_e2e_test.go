@@ -142,5 +142,10 @@ func TestAMoveReadsTheGameOnceAndEachPlayersSettingsAtMostOnce(t *testing.T) {
 	if st.updates < 1 {
 		t.Errorf("the move wrote nothing")
 	}
+	if st.views > 1 {
+		// The mover's settings and the server's are read together
+		// before the act (play.Service.Settings), the rest in the act.
+		t.Errorf("one /move read in %d transactions, want one", st.views)
+	}
 	t.Logf("one /move: %d read and %d write transactions, %d game reads, settings read %v", st.views, st.updates, st.games, st.prefs)
 }

@@ -92,13 +92,15 @@ func (b *Bot) prepare(in *interaction) {
 	// the interaction's answer (or apology) has.
 	ctx, cancel := context.WithTimeout(in.ctx, prefsWait)
 	defer cancel()
-	if p := b.prefs(ctx, in.user); p.Language != "" {
-		in.lang = i18n.Lang(p.Language)
-	}
-	if in.i.GuildID == "" {
+	p, s, err := b.play.Settings(ctx, in.user, in.i.GuildID)
+	if err != nil {
+		b.log.Warn("reading settings", "user", in.user, "guild", in.i.GuildID, "err", err)
 		return
 	}
-	if s, err := b.play.ServerSettings(ctx, in.i.GuildID); err == nil && s.Language != "" {
+	if p.Language != "" {
+		in.lang = i18n.Lang(p.Language)
+	}
+	if s.Language != "" {
 		in.public = i18n.Lang(s.Language)
 	}
 }

@@ -508,9 +508,9 @@ func (th *threads) retire(g *play.Game, channel string, keepNewest bool) {
 	id := g.ID
 	th.background(func(ctx context.Context) {
 		for _, n := range []int{retireGlance, liveBoardLookback} {
-			msgs, err := th.s.ChannelMessages(channel, n, "", "", "", discordgo.WithContext(ctx))
+			msgs, err := th.scanBoards(ctx, channel, n)
 			if err != nil {
-				th.log.Warn("reading a game's channel for its earlier boards", "game", id, "channel", channel, "err", redact(err))
+				th.log.Warn("reading a game's channel for its earlier boards", "game", id, "channel", channel, "err", err)
 				return
 			}
 			newest, retired := keepNewest, 0

@@ -497,5 +497,10 @@ func (s *Service) start(tx Tx, n NewGame) (Game, error) {
 			return Game{}, err
 		}
 	}
+	if n.Engine == ([2]int{}) {
+		if err := forgiveEachOther(tx, n.White.ID, n.Black.ID, at); err != nil {
+			return Game{}, err
+		}
+	}
 	return g, nil
 }

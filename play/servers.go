@@ -89,6 +89,23 @@ func (s *Service) ServerSettings(ctx context.Context, guild string) (ServerSetti
 	return out, err
 }
 
+// Settings returns a user's preferences and, when guild is set, that
+// server's settings, read together: what an interaction needs to know
+// before it runs (its languages), in one transaction instead of two (on
+// PostgreSQL each is a round trip to begin, one to read, one to end).
+func (s *Service) Settings(ctx context.Context, user, guild string) (Prefs, ServerSettings, error) {
+	var p Prefs
+	var set ServerSettings
+	err := s.st.View(ctx, func(tx ReadTx) (err error) {
+		if p, err = tx.Prefs(user); err != nil || guild == "" {
+			return err
+		}
+		set, err = tx.ServerSettings(guild)
+		return err
+	})
+	return p, set, err
+}
+
 // SetServerSettings stores a server's settings, checked first: a
 // language play knows, an allowed time control, toggles and channel and
 // role ids that are what they claim. by is the admin who changed them. A setting

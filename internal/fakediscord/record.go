@@ -212,6 +212,13 @@ func (s *Server) recordLocked(c Call) Call {
 	c.Seq = len(s.calls) + 1
 	c.At = time.Now()
 	s.calls = append(s.calls, c)
+	if _, seen := s.responses[c.InteractionID]; c.Kind == KindResponse && !seen {
+		s.responses[c.InteractionID] = len(s.calls) - 1
+		if w := s.responseWaits[c.InteractionID]; w != nil {
+			close(w)
+			delete(s.responseWaits, c.InteractionID)
+		}
+	}
 	close(s.changed)
 	s.changed = make(chan struct{})
 	return c
@@ -246,22 +253,56 @@ func (s *Server) WaitFor(ctx context.Context, match func(Call) bool) (Call, erro
 		select {
 		case <-changed:
 		case <-ctx.Done():
-			var b strings.Builder
-			fmt.Fprintf(&b, "fakediscord: no matching call: %v; the calls so far:", ctx.Err())
-			for _, c := range calls {
-				b.WriteString("\n\t" + c.String())
-			}
-			return Call{}, errors.New(b.String())
+			return Call{}, noCall(ctx, calls)
 		}
 	}
 }
 
+// noCall is the error of a wait that ctx ended: the calls so far.
+func noCall(ctx context.Context, calls []Call) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "fakediscord: no matching call: %v; the calls so far:", ctx.Err())
+	for _, c := range calls {
+		b.WriteString("\n\t" + c.String())
+	}
+	return errors.New(b.String())
+}
+
+// gaveUp is noCall with the calls so far.
+func (s *Server) gaveUp(ctx context.Context) error {
+	s.mu.Lock()
+	calls := s.calls
+	s.mu.Unlock()
+	return noCall(ctx, calls)
+}
+
 // WaitResponse returns the first callback for an interaction, accepted or
-// refused: check its Err.
+// refused: check its Err. It gives up as WaitFor does.
 func (s *Server) WaitResponse(ctx context.Context, interactionID string) (Call, error) {
-	return s.WaitFor(ctx, func(c Call) bool {
-		return c.Kind == KindResponse && c.InteractionID == interactionID
-	})
+	s.mu.Lock()
+	for {
+		if i, ok := s.responses[interactionID]; ok {
+			c := s.calls[i]
+			s.mu.Unlock()
+			return c, nil
+		}
+		if s.changed == nil {
+			s.mu.Unlock()
+			return Call{}, errors.New("fakediscord: the server is closed")
+		}
+		w := s.responseWaits[interactionID]
+		if w == nil {
+			w = make(chan struct{})
+			s.responseWaits[interactionID] = w
+		}
+		s.mu.Unlock()
+		select {
+		case <-w:
+		case <-ctx.Done():
+			return Call{}, s.gaveUp(ctx)
+		}
+		s.mu.Lock()
+	}
 }
 
 // Message returns a message as it stands now.

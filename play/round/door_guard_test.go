@@ -33,6 +33,7 @@ var actMethods = []string{
 // doorless are the packages that reach play's games only through the
 // round, and must import it.
 var doorless = []string{
+	"github.com/iceagechess/iceage/activity",
 	"github.com/iceagechess/iceage/bot",
 	"github.com/iceagechess/iceage/schedule",
 	"github.com/iceagechess/iceage/tournament",
