@@ -201,14 +201,19 @@ func (cs *challenges) challenge(in *interaction, n play.NewChallenge) error {
 	}
 	n.Private = in.private()
 	n.Caps = cs.cfg.Limits.caps()
-	c, err := cs.play.Challenge(in.ctx, n)
+	asked, err := cs.round.Ask(in.ctx, n, true)
 	if err != nil {
 		return err
 	}
+	if asked.Accepted {
+		return cs.tookTheirs(in, &asked)
+	}
+	c := asked.Challenge
 	if err := in.respond(challengeMessage(in.public, &c)); err != nil {
 		return err
 	}
 	cs.noteChallengeMessage(in, &c)
+	cs.settleIfTaken(in, &c)
 	return nil
 }
 
