@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
-
 	"github.com/iceagechess/iceage/internal/fakediscord"
 	"github.com/iceagechess/iceage/play"
 	"github.com/iceagechess/iceage/play/memstore"
@@ -58,6 +56,20 @@ func (w *world) boardsIn(channel string) int {
 	return n
 }
 
+// waitNoted waits until the one challenge of user waiting has its
+// message noted, and returns it.
+func (w *world) waitNoted(user fakediscord.User) play.Challenge {
+	w.t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if cs, _ := w.bot.Round().Service().Challenges(w.ctx(), user.ID); len(cs) == 1 && cs[0].Message != "" {
+			return cs[0]
+		}
+		if time.Now().After(deadline) {
+			w.t.Fatalf("%s's challenge's message was never noted", user.Username)
+		}
+	}
+}
+
 // waitSettled waits until the message of a challenge loses its buttons
 // and says it was accepted, however it was edited: by the outbox, or by
 // the answer that made it.
@@ -80,41 +92,78 @@ func settled(m fakediscord.Message) bool {
 
 // TestBothPlayersPressingRematchStartOneGame: Bob presses Rematch, then
 // Alice does: her press accepts his challenge, as on any serious chess
-// server. One game starts, in the thread where both pressed, with one
-// board; Alice alone is told why; Bob's challenge loses its buttons.
+// server. One game starts, in a new thread of #chess as an accepted
+// Rematch does, with one board; Alice alone is told why; Bob's challenge
+// loses its buttons and no challenge of Alice's is made.
 func TestBothPlayersPressingRematchStartOneGame(t *testing.T) {
 	w := newWorld(t, memstore.New(), "en-US")
 	thread, end := w.finishedGame()
-	boards, threads := w.boardsIn(thread), w.threadCalls()
+	threads := w.threadCalls()
 
 	ch := w.click(w.bob, end, "rematch")
 	if ch.Ephemeral() || !strings.Contains(ch.Content, "<@"+w.alice.ID+">") {
 		t.Fatalf("Bob's rematch is %q", ch.Content)
 	}
 	got := w.click(w.alice, end, "rematch")
-	if !got.Ephemeral() || !strings.Contains(got.Content, "<@"+w.bob.ID+"> had already asked for a rematch: the game starts in <#"+thread+">") {
+	gs := w.activeGames(w.alice)
+	if len(gs) != 1 {
+		t.Fatalf("Alice plays %+v, want one game", gs)
+	}
+	g := gs[0]
+	if !got.Ephemeral() || got.Content != "<@"+w.bob.ID+"> had already asked for a rematch: the game starts in <#"+g.Channel+">." {
 		t.Fatalf("Alice's press is answered %q (ephemeral %v)", got.Content, got.Ephemeral())
 	}
-	gs := w.activeGames(w.alice)
-	if len(gs) != 1 || gs[0].Channel != thread {
-		t.Fatalf("Alice plays %+v, want one game in the thread", gs)
+	if c, ok := w.srv.Channel(g.Channel); !ok || g.Channel == thread || c.ParentID != w.chess.ID {
+		t.Errorf("the rematch is played in %q (%+v), want a new thread of #chess", g.Channel, c)
 	}
 	// Bob had Black, so his Rematch asked for White: its terms hold.
-	if g := gs[0]; g.White.ID != w.bob.ID || g.Black.ID != w.alice.ID {
+	if g.White.ID != w.bob.ID || g.Black.ID != w.alice.ID {
 		t.Errorf("the rematch has %s with White, %s with Black; Bob asked for White", g.White.ID, g.Black.ID)
 	}
-	w.waitMessage(thread, func(m fakediscord.Message) bool { return len(m.Files) > 0 && m.ID != end.ID && strings.Contains(m.Content, "<@") })
+	w.waitMessage(g.Channel, func(m fakediscord.Message) bool { return len(m.Files) > 0 && strings.Contains(m.Content, "<@") })
 	w.waitSettled(ch.ID)
 	w.reachable(w.alice)
-	if n := w.boardsIn(thread) - boards; n != 1 {
-		t.Errorf("%d boards of the rematch in the thread, want 1", n)
+	if n := w.boardsIn(g.Channel); n != 1 {
+		t.Errorf("%d boards of the rematch in its thread, want 1", n)
 	}
-	if n := w.threadCalls() - threads; n != 0 {
-		t.Errorf("%d threads opened for the rematch, want none: it is played where both pressed", n)
+	if n := w.threadCalls() - threads; n != 1 {
+		t.Errorf("%d threads opened for the rematch, want 1", n)
 	}
-	// Alice's press made no challenge of hers.
+	if n := w.srv.ThreadStartsInThreads(); n != 0 {
+		t.Errorf("the rematch asked Discord %d times for a thread inside the game's thread", n)
+	}
 	if cs, err := w.bot.Round().Service().Challenges(w.ctx(), w.alice.ID); err != nil || len(cs) != 0 {
 		t.Errorf("challenges left: %+v, %v", cs, err)
+	}
+}
+
+// TestAChallengeOnTheSameTermsAcceptsTheirs: Bob challenges Alice in
+// #chess; Alice, without pressing his Accept, challenges him on the same
+// terms: hers accepts his, in a thread opened from his challenge, and she
+// is told so privately.
+func TestAChallengeOnTheSameTermsAcceptsTheirs(t *testing.T) {
+	w := newWorld(t, memstore.New(), "en-US")
+	ch := w.command(w.bob, w.chess.ID, "challenge", fakediscord.UserOption("opponent", w.alice.ID))
+	w.waitNoted(w.bob)
+	got := w.command(w.alice, w.chess.ID, "challenge", fakediscord.UserOption("opponent", w.bob.ID))
+	gs := w.activeGames(w.alice)
+	if len(gs) != 1 {
+		t.Fatalf("Alice plays %+v, want one game", gs)
+	}
+	g := gs[0]
+	if !got.Ephemeral() || !strings.HasPrefix(got.Content, "<@"+w.bob.ID+"> had already challenged you on the same terms") {
+		t.Fatalf("Alice's challenge is answered %q (ephemeral %v)", got.Content, got.Ephemeral())
+	}
+	c, err := w.srv.WaitFor(w.ctx(), func(c fakediscord.Call) bool {
+		return c.Kind == fakediscord.KindThread && c.Err == nil && c.Message.ID == ch.ID
+	})
+	if err != nil || c.Channel.ID != g.Channel {
+		t.Fatalf("the game is in %q, not in the thread of Bob's challenge: %v", g.Channel, err)
+	}
+	w.waitMessage(g.Channel, func(m fakediscord.Message) bool { return len(m.Files) > 0 })
+	w.waitSettled(ch.ID)
+	if n := w.boardsIn(g.Channel); n != 1 {
+		t.Errorf("%d boards of the game, want 1", n)
 	}
 }
 
@@ -124,21 +173,17 @@ func TestBothPlayersPressingRematchStartOneGame(t *testing.T) {
 func TestRematchPressedTogetherStartsOneGame(t *testing.T) {
 	w := newWorld(t, memstore.New(), "en-US")
 	thread, end := w.finishedGame()
-	boards := w.boardsIn(thread)
+	boards := map[string]int{thread: w.boardsIn(thread)}
 	ids := w.srv.ClickTogether(end.ID, button(t, end, "rematch").CustomID, w.alice.ID, w.bob.ID)
+	// Each press is answered: one with its challenge, the other, which
+	// may have seen that challenge before the act (then deferred, to
+	// open a thread), privately.
 	var told, asked []fakediscord.Message
 	for _, id := range ids {
-		c, err := w.srv.WaitResponse(w.ctx(), id)
-		if err != nil || c.Err != nil {
-			t.Fatalf("press %s: %v, %v", id, err, c.Err)
-		}
-		if c.ResponseType != discordgo.InteractionResponseChannelMessageWithSource {
-			t.Fatalf("press %s answered with %v", id, c.ResponseType)
-		}
-		if c.Message.Ephemeral() {
-			told = append(told, c.Message)
+		if m := w.answer(id); m.Ephemeral() {
+			told = append(told, m)
 		} else {
-			asked = append(asked, c.Message)
+			asked = append(asked, m)
 		}
 	}
 	// Alice is told in English, Bob in French.
@@ -147,16 +192,24 @@ func TestRematchPressedTogetherStartsOneGame(t *testing.T) {
 		t.Fatalf("answers: told %+v, asked %+v; want one challenge and one acceptance", told, asked)
 	}
 	gs := w.activeGames(w.alice)
-	if len(gs) != 1 || gs[0].Channel != thread {
-		t.Fatalf("Alice plays %+v, want one game in the thread", gs)
+	if len(gs) != 1 {
+		t.Fatalf("Alice plays %+v, want one game", gs)
 	}
-	w.waitMessage(thread, func(m fakediscord.Message) bool { return len(m.Files) > 0 && m.ID != end.ID && strings.Contains(m.Content, "<@") })
+	// Where the challenge was made, or in a thread of #chess.
+	g := gs[0]
+	if c, ok := w.srv.Channel(g.Channel); !ok || g.Channel != thread && c.ParentID != w.chess.ID {
+		t.Errorf("the rematch is played in %+v", c)
+	}
+	w.waitMessage(g.Channel, func(m fakediscord.Message) bool { return len(m.Files) > 0 && m.ID != end.ID && strings.Contains(m.Content, "<@") })
 	// The challenge, taken before or after its message was known, is
 	// settled either way.
 	w.waitSettled(asked[0].ID)
 	w.reachable(w.alice)
-	if n := w.boardsIn(thread) - boards; n != 1 {
+	if n := w.boardsIn(g.Channel) - boards[g.Channel]; n != 1 {
 		t.Errorf("%d boards of the rematch, want 1", n)
+	}
+	if n := w.srv.ThreadStartsInThreads(); n != 0 {
+		t.Errorf("the rematch asked Discord %d times for a thread inside the game's thread", n)
 	}
 }
 
@@ -166,16 +219,8 @@ func TestRematchPressedTogetherStartsOneGame(t *testing.T) {
 func TestARematchInTheActivityAcceptsOnePressedInDiscord(t *testing.T) {
 	w := newWorld(t, memstore.New(), "en-US")
 	thread, end := w.finishedGame()
-	ch := w.click(w.bob, end, "rematch")
-	var bobs play.Challenge
-	for deadline := time.Now().Add(5 * time.Second); bobs.Message == ""; time.Sleep(20 * time.Millisecond) {
-		if cs, _ := w.bot.Round().Service().Challenges(w.ctx(), w.bob.ID); len(cs) == 1 {
-			bobs = cs[0]
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("Bob's challenge's message was never noted")
-		}
-	}
+	w.click(w.bob, end, "rematch")
+	bobs := w.waitNoted(w.bob)
 	// The lobby's Rematch: the same terms, the colours swapped.
 	a, err := w.bot.Round().Ask(w.ctx(), play.NewChallenge{Guild: w.guild.ID, Channel: thread, From: play.Seat{ID: w.alice.ID, Name: "Alice"},
 		To: play.Seat{ID: w.bob.ID, Name: "Bob"}, Color: play.BlackSide, DaysPerMove: bobs.DaysPerMove, Time: bobs.Time,
@@ -183,7 +228,9 @@ func TestARematchInTheActivityAcceptsOnePressedInDiscord(t *testing.T) {
 	if err != nil || !a.Accepted {
 		t.Fatalf("Alice's rematch in the Activity: %+v, %v; want Bob's accepted", a, err)
 	}
-	w.waitSettled(ch.ID)
+	w.waitSettled(bobs.Message)
+	// Made in the Activity, Alice's would have been played in its
+	// channel; accepting Bob's, the game is played where he asked.
 	w.waitMessage(thread, func(m fakediscord.Message) bool { return len(m.Files) > 0 && m.ID != end.ID && strings.Contains(m.Content, "<@") })
 	if gs := w.activeGames(w.bob); len(gs) != 1 {
 		t.Errorf("Bob plays %d games, want 1", len(gs))

@@ -34,6 +34,11 @@ type NewChallenge struct {
 	// Caps are the challenger's: their challenges waiting, their posts,
 	// their challenges to To that came to nothing lately.
 	Caps Caps
+	// PlayIn is where the game is played should asking accept To's own
+	// challenge instead (Service.Ask): a thread the front end opened for
+	// it, say; "" for that challenge's channel, which is also where one
+	// made in the Activity (InChannel) is always played.
+	PlayIn string
 }
 
 // Challenge records a challenge, waiting for an answer until it expires
@@ -62,7 +67,7 @@ type Asked struct {
 // of their own to the challenger waiting, on the same terms (Crosses):
 // then, as on any serious chess server, asking accepts it, in the same
 // transaction, and the game starts (with the Service's Then run on it,
-// as Accept runs it) in that challenge's channel. Two players who press
+// as Accept runs it) in n.PlayIn, or that challenge's channel. Two players who press
 // Rematch together get one game, never two challenges that cross: the
 // two players' records of what they did lately (Recent), read in the
 // order of their ids, are the lock under which the second ask sees the
@@ -203,7 +208,11 @@ func (s *Service) acceptCrossing(tx Tx, a *Asked, id uint64, n *NewChallenge, at
 			c.Color = WhiteSide
 		}
 	}
-	if a.Result, err = s.accept(tx, &c, n.From, "", at, whiteFirst); err != nil {
+	where := n.PlayIn
+	if c.InChannel {
+		where = ""
+	}
+	if a.Result, err = s.accept(tx, &c, n.From, where, at, whiteFirst); err != nil {
 		return err
 	}
 	if then != nil {

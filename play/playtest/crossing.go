@@ -59,6 +59,26 @@ func runCrossingSuite(t *testing.T, open func(t *testing.T) play.Storage) {
 		}
 	})
 
+	t.Run("the game is played where the asker's front end says, but for the Activity's in its channel", func(t *testing.T) {
+		st := open(t)
+		svc := play.New(st, play.Options{})
+		for i, inChannel := range []bool{false, true} {
+			channel := fmt.Sprintf("c%d", i)
+			x, y := play.Seat{ID: fmt.Sprintf("x%d", i)}, play.Seat{ID: fmt.Sprintf("y%d", i)}
+			if _, err := svc.Ask(ctx, play.NewChallenge{Guild: "g1", Channel: channel, From: x, To: y, Time: blitz, InChannel: inChannel, At: T0}, nil); err != nil {
+				t.Fatal(err)
+			}
+			got, err := svc.Ask(ctx, play.NewChallenge{Guild: "g1", Channel: channel, From: y, To: x, Time: blitz, PlayIn: "thread" + channel, At: T0}, nil)
+			want := "thread" + channel
+			if inChannel {
+				want = channel
+			}
+			if err != nil || !got.Accepted || got.Result.Game.Channel != want {
+				t.Errorf("in channel %v: %+v, %v; want the game in %q", inChannel, got.Result.Game.Channel, err, want)
+			}
+		}
+	})
+
 	t.Run("a challenge on other terms, or to someone else, waits beside theirs", func(t *testing.T) {
 		st := open(t)
 		svc := play.New(st, play.Options{})
