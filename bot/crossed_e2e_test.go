@@ -200,7 +200,9 @@ func TestRematchPressedTogetherStartsOneGame(t *testing.T) {
 	if c, ok := w.srv.Channel(g.Channel); !ok || g.Channel != thread && c.ParentID != w.chess.ID {
 		t.Errorf("the rematch is played in %+v", c)
 	}
-	w.waitMessage(g.Channel, func(m fakediscord.Message) bool { return len(m.Files) > 0 && m.ID != end.ID && strings.Contains(m.Content, "<@") })
+	w.waitMessage(g.Channel, func(m fakediscord.Message) bool {
+		return len(m.Files) > 0 && m.ID != end.ID && strings.Contains(m.Content, "<@")
+	})
 	// The challenge, taken before or after its message was known, is
 	// settled either way.
 	w.waitSettled(asked[0].ID)
@@ -231,7 +233,9 @@ func TestARematchInTheActivityAcceptsOnePressedInDiscord(t *testing.T) {
 	w.waitSettled(bobs.Message)
 	// Made in the Activity, Alice's would have been played in its
 	// channel; accepting Bob's, the game is played where he asked.
-	w.waitMessage(thread, func(m fakediscord.Message) bool { return len(m.Files) > 0 && m.ID != end.ID && strings.Contains(m.Content, "<@") })
+	w.waitMessage(thread, func(m fakediscord.Message) bool {
+		return len(m.Files) > 0 && m.ID != end.ID && strings.Contains(m.Content, "<@")
+	})
 	if gs := w.activeGames(w.bob); len(gs) != 1 {
 		t.Errorf("Bob plays %d games, want 1", len(gs))
 	}
