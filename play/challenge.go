@@ -67,11 +67,11 @@ type Asked struct {
 // of their own to the challenger waiting, on the same terms (Crosses):
 // then, as on any serious chess server, asking accepts it, in the same
 // transaction, and the game starts (with the Service's Then run on it,
-// as Accept runs it) in n.PlayIn, or that challenge's channel. Two players who press
-// Rematch together get one game, never two challenges that cross: the
-// two players' records of what they did lately (Recent), read in the
-// order of their ids, are the lock under which the second ask sees the
-// first.
+// as Accept runs it) in n.PlayIn, or that challenge's channel. Two
+// players who press Rematch together get one game, never two challenges
+// that cross: the two players' records of what they did lately
+// (Recent), read in the order of their ids, are the lock under which the
+// second ask sees the first.
 //
 // then, when not nil, runs in the same transaction once it is decided
 // what asking did: a front end writes there what follows from it, as
@@ -131,21 +131,23 @@ func (s *Service) Ask(ctx context.Context, n NewChallenge, then func(tx Tx, a *A
 				}
 			}
 		}
+		// The challenger's Recent before their challenges: it is the lock
+		// under which they are counted.
+		var l *limiter
+		if n.Caps != (Caps{}) {
+			var err error
+			if l, err = limit(tx, n.From.ID, at); err != nil {
+				return err
+			}
+		}
 		mine, err := tx.Challenges(n.From.ID)
 		if err != nil {
 			return err
 		}
 		for _, o := range mine {
 			if o.Crosses(&n, at) {
+				// Accepting is neither a post nor a challenge: no cap.
 				return s.acceptCrossing(tx, &a, o.ID, &n, at, whiteFirst, then)
-			}
-		}
-		// The challenger's Recent first: it is the lock under which their
-		// challenges are counted.
-		var l *limiter
-		if n.Caps != (Caps{}) {
-			if l, err = limit(tx, n.From.ID, at); err != nil {
-				return err
 			}
 		}
 		for _, o := range mine {
