@@ -261,3 +261,10 @@ func ParseTourVersion(v string) (string, bool) {
 	}
 	return v, true
 }
+
+// count returns how many tournaments are followed.
+func (fs *followed) count() int {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	return len(fs.tours)
+}
