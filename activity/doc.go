@@ -23,7 +23,8 @@
 //
 // Where no game goes on in a server's channel, or once the game shown
 // ends, GET /api/game also answers the lobby (lobby.go): the others in
-// the instance who signed in, by name; the challenges waiting in the
+// the instance, whom Discord's instance endpoint names by id, by the
+// names the server shows for them; the challenges waiting in the
 // channel that the asker made or may take; the usual time controls; the
 // engine, when it can play; and the Rematch of the asker's game. The
 // page asks again every two seconds while it shows it. POST

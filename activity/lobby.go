@@ -36,7 +36,7 @@ const (
 
 // lobbyAnswer is what the page shows in the lobby.
 type lobbyAnswer struct {
-	// People are the others in the instance who signed in, by name.
+	// People are the others in the instance, by name (people.go).
 	People []person `json:"people"`
 	// Challenges are those waiting in the channel that the asker made,
 	// or may accept.
@@ -101,7 +101,10 @@ func (s *Server) lobbyFor(ctx context.Context, a *asker, last *play.Game) (*lobb
 		users = users[:maxLobbyPeople]
 	}
 	for _, u := range users {
-		if name, ok := s.names.get(u, now); ok && u != a.User {
+		if u == a.User {
+			continue
+		}
+		if name, ok := s.personName(ctx, a.instance.Guild, u); ok {
 			l.People = append(l.People, person{ID: u, Name: name})
 		}
 	}
@@ -256,12 +259,16 @@ func (s *Server) serveChallenge(w http.ResponseWriter, r *http.Request) {
 	}
 	if req.To != "" {
 		n.To = play.Seat{ID: req.To}
-		if name, ok := s.names.get(req.To, s.opts.Now()); ok {
-			n.To.Name = name
-		}
-		if req.To != a.User && (!slices.Contains(a.instance.Users, req.To) || n.To.Name == "") {
+		if req.To != a.User && !slices.Contains(a.instance.Users, req.To) {
 			problem(w, http.StatusConflict, i18n.T(a.lang, "activity.lobby.not_here", nil))
 			return
+		}
+		if req.To != a.User {
+			var named bool
+			if n.To.Name, named = s.personName(r.Context(), a.instance.Guild, req.To); !named {
+				problem(w, http.StatusServiceUnavailable, i18n.T(a.lang, "activity.page.failed", nil))
+				return
+			}
 		}
 	}
 	c, err := s.opts.Round.Challenge(r.Context(), n)
