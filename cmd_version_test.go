@@ -23,6 +23,13 @@ func TestVersionPrintsOneLine(t *testing.T) {
 	if !want.MatchString(out) {
 		t.Fatalf("%q does not read as \"iceage VERSION [REVISION] GO OS/ARCH\"", out)
 	}
+	// -version and --version say the same, as most programs do.
+	for _, flag := range []string{"-version", "--version"} {
+		var o, e bytes.Buffer
+		if code := dispatch([]string{flag}, &o, &e); code != 0 || o.String() != out || e.Len() != 0 {
+			t.Errorf("iceage %s: status %d, %q, stderr %q; want %q", flag, code, o.String(), e.String(), out)
+		}
+	}
 	stdout.Reset()
 	if code := dispatch([]string{"version", "extra"}, &stdout, &stderr); code != 2 || !strings.HasSuffix(stderr.String(), "usage: iceage version\n") || stdout.Len() != 0 {
 		t.Fatalf("an argument: status %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())

@@ -34,6 +34,9 @@ func main() {
 }
 
 func dispatch(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && (args[0] == "-version" || args[0] == "--version") {
+		return runVersion(args[1:], stdout, stderr) // as most programs answer it
+	}
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") && args[0] != "-h" && args[0] != "--help" {
 		return runBot(args, stdout, stderr)
 	}

@@ -205,6 +205,7 @@ func TestTheLobbyInABrowser(t *testing.T) {
 		t.Errorf("Alice's Rematch reads %q", got)
 	}
 	shoot(t, alice, "activity-rematch-desktop.png", 1000, 800)
+	shoot(t, alice, "activity-rematch-phone.png", 400, 860)
 	press(t, alice, "#rematch")
 	x.wait(t, bob, `act().querySelector("#incoming .challenge.incoming .accept") !== null`)
 	press(t, bob, "#incoming .challenge.incoming .accept")

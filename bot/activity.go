@@ -37,12 +37,21 @@ const (
 
 var idPlayHere = gamePattern("here")
 
-func init() { clicks.handle(idPlayHere, gameAct((*Bot).playHereClick)) }
+// activities answers a board's Play here button. It holds what every
+// feature shares, and the sight: who may see the game.
+type activities struct {
+	*shared
+	sight *sight
+}
+
+func activitiesOf(b *Bot) *activities { return b.activities }
+
+func init() { clicks.handle(idPlayHere, gameAct(activitiesOf, (*activities).playHereClick)) }
 
 // activityRow is the row of the Play here button under a board, none
 // when there is no Activity.
-func (b *Bot) activityRow(lang i18n.Lang, g *play.Game) []discordgo.MessageComponent {
-	if !b.cfg.Activity.Enabled {
+func (sh *shared) activityRow(lang i18n.Lang, g *play.Game) []discordgo.MessageComponent {
+	if !sh.cfg.Activity.Enabled {
 		return nil
 	}
 	return []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
@@ -54,19 +63,19 @@ func (b *Bot) activityRow(lang i18n.Lang, g *play.Game) []discordgo.MessageCompo
 // playHereClick launches the Activity for whoever may see the game: its
 // players play there, everyone else watches. An old board's button still
 // opens the game as it is now.
-func (b *Bot) playHereClick(in *interaction, a play.Act) error {
-	g, err := b.visibleGame(in, a.Game)
+func (ac *activities) playHereClick(in *interaction, a play.Act) error {
+	g, err := ac.sight.visibleGame(in, a.Game)
 	if err != nil {
 		return err
 	}
-	if !b.cfg.Activity.Enabled {
+	if !ac.cfg.Activity.Enabled {
 		return in.explain(tr(in.lang, "activity.off", nil))
 	}
-	if f := b.cfg.Activity.Launched; f != nil {
+	if f := ac.cfg.Activity.Launched; f != nil {
 		f(in.user, in.i.ChannelID, g.ID)
 	}
 	in.answered = true
-	return b.respondPlain(in.ctx, in.i, &discordgo.InteractionResponse{Type: responseLaunchActivity})
+	return in.out.respondPlain(in.ctx, in.i, &discordgo.InteractionResponse{Type: responseLaunchActivity})
 }
 
 // entryPoint is the Activity's Entry Point command: Discord launches the

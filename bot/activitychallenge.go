@@ -20,12 +20,12 @@ import (
 // A challenge answered or withdrawn before it could be shown is not
 // shown at all. The post carries the item's nonce: a retry after a lost
 // response posts nothing more.
-func (b *Bot) deliverChallenge(ctx context.Context, it play.OutboxItem) error {
+func (cs *challenges) deliverChallenge(ctx context.Context, it play.OutboxItem) error {
 	made, err := round.DecodeChallenge(it)
 	if err != nil {
 		return err
 	}
-	c, err := b.play.GetChallenge(ctx, made.ID)
+	c, err := cs.play.GetChallenge(ctx, made.ID)
 	var x *play.Refusal
 	if errors.As(err, &x) {
 		return nil
@@ -33,14 +33,14 @@ func (b *Bot) deliverChallenge(ctx context.Context, it play.OutboxItem) error {
 	if err != nil {
 		return err
 	}
-	m := challengeMessage(b.guildLang(ctx, c.Guild), &c)
+	m := challengeMessage(cs.locales.guildLang(ctx, c.Guild), &c)
 	m.setNonce(nonce(it.Key))
-	id, err := b.post(ctx, c.Channel, m)
+	id, err := cs.post(ctx, c.Channel, m)
 	if err != nil {
 		return err
 	}
-	if err := b.play.SetChallengeMessage(ctx, c.ID, id); err != nil && !errors.As(err, &x) {
-		b.log.Warn("could not note the message of a challenge", "challenge", c.ID, "err", err)
+	if err := cs.play.SetChallengeMessage(ctx, c.ID, id); err != nil && !errors.As(err, &x) {
+		cs.log.Warn("could not note the message of a challenge", "challenge", c.ID, "err", err)
 	}
 	return nil
 }
@@ -53,7 +53,7 @@ func (b *Bot) ChallengeCaps() play.Caps { return b.cfg.Limits.caps() }
 // Activity (round.KindAnswered) as a click on its buttons edits it: the
 // buttons go, a line says who accepted (and where the game is), declined
 // or withdrew it, and the terms stay.
-func (b *Bot) deliverAnswered(ctx context.Context, it play.OutboxItem) error {
+func (cs *challenges) deliverAnswered(ctx context.Context, it play.OutboxItem) error {
 	a, err := round.DecodeAnswered(it)
 	if err != nil {
 		return err
@@ -63,9 +63,9 @@ func (b *Bot) deliverAnswered(ctx context.Context, it play.OutboxItem) error {
 		// Never shown, or shown in a DM the bot may not edit.
 		return nil
 	}
-	lang := b.guildLang(ctx, c.Guild)
+	lang := cs.locales.guildLang(ctx, c.Guild)
 	data := map[string]any{"From": mention(c.From.ID), "By": mention(a.By), "Channel": "<#" + c.Channel + ">"}
-	if g, err := b.play.Game(ctx, a.Game); a.Game != 0 && err == nil {
+	if g, err := cs.play.Game(ctx, a.Game); a.Game != 0 && err == nil {
 		data["Channel"] = channelRef(&g)
 	}
 	payload := struct {
@@ -79,7 +79,7 @@ func (b *Bot) deliverAnswered(ctx context.Context, it play.OutboxItem) error {
 		Components:      []discordgo.MessageComponent{},
 		AllowedMentions: &discordgo.MessageAllowedMentions{Users: []string{}},
 	}
-	_, err = b.request(ctx, http.MethodPatch, discordgo.EndpointChannelMessage(c.Channel, c.Message), payload, nil)
+	_, err = cs.request(ctx, http.MethodPatch, discordgo.EndpointChannelMessage(c.Channel, c.Message), payload, nil)
 	return err
 }
 
@@ -97,5 +97,5 @@ func (b *Bot) EngineSeat(ctx context.Context, guild string, level int) (seat pla
 		level = b.cfg.Engine.DefaultLevel
 	}
 	level = min(max(level, 1), engine.Levels)
-	return play.Seat{ID: id, Name: i18n.EngineName(b.guildLang(ctx, guild), level)}, level, b.cfg.Engine.Rated, true
+	return play.Seat{ID: id, Name: i18n.EngineName(b.locales.guildLang(ctx, guild), level)}, level, b.cfg.Engine.Rated, true
 }

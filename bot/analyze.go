@@ -21,8 +21,21 @@ const blunderDrop = 200
 // mistakesShown is how many of the worst moves /analyze lists.
 const mistakesShown = 5
 
+// analyses answers /analyze. It holds what every feature shares, the
+// sight (who may see the game), the cooldowns, the threads' parents
+// and the engine's pool the analysis runs in.
+type analyses struct {
+	*shared
+	sight     *sight
+	cooldowns *cooldowns
+	parents   *parents
+	thinkers  *pool
+}
+
+func analysesOf(b *Bot) *analyses { return b.analyses }
+
 func init() {
-	addCommand(appCommand{name: "analyze", run: (*Bot).analyzeCommand, help: helpResults + 7,
+	addCommand(appCommand{name: "analyze", run: runBy(analysesOf, (*analyses).analyzeCommand), help: helpResults + 7,
 		declare: func(*Config) *discordgo.ApplicationCommand {
 			g := option("analyze", "game", discordgo.ApplicationCommandOptionInteger, false)
 			g.MinValue = ptr(1.0)
@@ -34,7 +47,7 @@ func init() {
 // finished in this channel) and shows its move list with the biggest
 // mistakes marked. The analysis may take seconds: the answer is
 // deferred, then edited.
-func (b *Bot) analyzeCommand(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
+func (an *analyses) analyzeCommand(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
 	ctx := in.ctx
 	var g play.Game
 	if o := options(data)["game"]; o != nil {
@@ -44,18 +57,18 @@ func (b *Bot) analyzeCommand(in *interaction, data discordgo.ApplicationCommandI
 			return in.explain(tr(in.lang, "export.no_such_game", map[string]any{"ID": id}))
 		}
 		var err error
-		if g, err = b.visibleGame(in, uint64(id)); err != nil {
+		if g, err = an.sight.visibleGame(in, uint64(id)); err != nil {
 			return err
 		}
 	} else {
-		if _, err := b.play.GameIn(ctx, in.i.ChannelID); err == nil {
+		if _, err := an.play.GameIn(ctx, in.i.ChannelID); err == nil {
 			return in.tell(tr(in.lang, "analyze.not_over", nil))
 		}
 		// The games are read in one transaction, and the threads'
 		// parents asked of Discord after it, once acknowledged: no
 		// network inside a transaction, none before the answer.
 		var gs []play.Game
-		err := b.play.Storage().View(ctx, func(tx play.ReadTx) (err error) {
+		err := an.play.Storage().View(ctx, func(tx play.ReadTx) (err error) {
 			gs, err = tx.Finished("", in.i.GuildID, 0, 100)
 			return err
 		})
@@ -73,19 +86,19 @@ func (b *Bot) analyzeCommand(in *interaction, data discordgo.ApplicationCommandI
 			if found || x.Channel == "" {
 				break
 			}
-			if _, known := b.parents.known(x.Channel); !known && !in.pending {
+			if _, known := an.parents.known(x.Channel); !known && !in.pending {
 				if err := in.deferReply(false); err != nil {
 					return err
 				}
 			}
-			if b.parentOf(ctx, x.Channel) == in.i.ChannelID {
+			if an.parents.parentOf(ctx, x.Channel) == in.i.ChannelID {
 				g, found = x, true
 			}
 		}
 		if found {
 			// The asker is in the game's channel (or its parent), which
 			// the rule knows from the interaction; it has the last word.
-			ok, err := b.canSee(in, &g)
+			ok, err := an.sight.canSee(in, &g)
 			if err != nil {
 				return err
 			}
@@ -111,20 +124,20 @@ func (b *Bot) analyzeCommand(in *interaction, data discordgo.ApplicationCommandI
 	// The analysis takes a worker of the engine's pool, as a move of an
 	// engine game does, and only when few wait: it never runs beside
 	// the pool, nor fills its queue.
-	undo, err := b.cooledDown(in, coolAnalyze)
+	undo, err := an.cooldowns.cooledDown(in, coolAnalyze)
 	if err != nil {
 		return err
 	}
 	done := make(chan analysisDone, 1)
-	_, ok, _ := b.thinkers.offer(analysisKey(g.ID), analysisQueue, func(ctx context.Context) {
+	_, ok, _ := an.thinkers.offer(analysisKey(g.ID), analysisQueue, func(ctx context.Context) {
 		// The whole analysis gets a few move budgets, whatever the
 		// game's length; each position gets an even share of nodes
 		// within it.
-		actx, cancel := context.WithTimeout(ctx, 5*b.cfg.Engine.MoveTime)
+		actx, cancel := context.WithTimeout(ctx, 5*an.cfg.Engine.MoveTime)
 		defer cancel()
 		lim := engine.Limits{}
-		if b.cfg.Engine.Nodes > 0 {
-			lim.Nodes = b.cfg.Engine.Nodes
+		if an.cfg.Engine.Nodes > 0 {
+			lim.Nodes = an.cfg.Engine.Nodes
 		}
 		a, err := engine.Analyze(actx, start, moves, lim)
 		done <- analysisDone{a, err}
@@ -161,29 +174,6 @@ func analysisKey(game uint64) uint64 { return game | 1<<63 }
 type analysisDone struct {
 	a   engine.Analysis
 	err error
-}
-
-// parentOf returns the channel a thread belongs to, "" if channel is no
-// thread or is unknown. A thread's parent never changes: each channel is
-// asked of Discord once, unless GUILD_CREATE listed it (catchUpThreads).
-// A channel's own parent is its category, not reported here.
-func (b *Bot) parentOf(ctx context.Context, channel string) string {
-	if p, ok := b.parents.known(channel); ok {
-		return p
-	}
-	ch, err := b.s.Channel(channel, discordgo.WithContext(ctx))
-	switch {
-	case err == nil && ch != nil:
-		parent := ""
-		if isThreadType(ch.Type) {
-			parent = ch.ParentID
-		}
-		b.parents.note(channel, parent)
-		return parent
-	case errCode(err) == codeUnknownChannel || isForbidden(err):
-		b.parents.note(channel, "")
-	}
-	return ""
 }
 
 // analysisMessage shows a game's moves with the mistakes marked, and the

@@ -46,8 +46,16 @@ type view struct {
 	act *round.Delivery
 }
 
+// boards draw the messages that show a game: its board, its buttons,
+// its status. They hold what every feature shares and the bot's
+// identity, the engine's seat.
+type boards struct {
+	*shared
+	self *identity
+}
+
 // boardMessage builds the message of a game's board in lang.
-func (b *Bot) boardMessage(ctx context.Context, lang i18n.Lang, v view) (*message, error) {
+func (bd *boards) boardMessage(ctx context.Context, lang i18n.Lang, v view) (*message, error) {
 	g := v.g
 	pos, err := g.Position()
 	if err != nil {
@@ -68,20 +76,20 @@ func (b *Bot) boardMessage(ctx context.Context, lang i18n.Lang, v view) (*messag
 	// act read it from their settings, or as they are now.
 	var theme render.Theme
 	if v.act != nil {
-		theme = themeOf(&play.Prefs{Theme: v.act.Theme}, b.cfg.Theme)
+		theme = themeOf(&play.Prefs{Theme: v.act.Theme}, bd.cfg.Theme)
 	} else {
-		theme = b.gameTheme(ctx, g)
+		theme = bd.gameTheme(ctx, g)
 	}
 	var png bytes.Buffer
 	if err := render.PNG(&png, &pos, render.Options{LastMove: last, Orientation: orient, Theme: theme, NoHeader: true, FastPNG: true,
-		Clocks: renderClocks(g, b.cfg.Now())}); err != nil {
+		Clocks: renderClocks(g, bd.cfg.Now())}); err != nil {
 		return nil, fmt.Errorf("bot: drawing game %d: %w", g.ID, err)
 	}
 	m := &message{}
 	m.attach(image{name: "board.png", data: png.Bytes(), alt: i18n.BoardDescription(lang, &pos)})
 	e := &discordgo.MessageEmbed{
 		Title:       tr(lang, "board.title", map[string]any{"White": g.White.Name, "Black": g.Black.Name}),
-		Description: b.status(ctx, lang, g, &pos),
+		Description: bd.status(ctx, lang, g, &pos),
 		Color:       colorOngoing,
 		Image:       &discordgo.MessageEmbedImage{URL: "attachment://board.png"},
 		Fields: []*discordgo.MessageEmbedField{
@@ -123,7 +131,7 @@ func (b *Bot) boardMessage(ctx context.Context, lang i18n.Lang, v view) (*messag
 		to := g.ToMove()
 		lines = append(lines, tr(lang, "board.your_move", map[string]any{"Player": mention(to.ID)}))
 	}
-	if v.buttons && g.Ply() == 0 && !g.Over() && b.firstGame(ctx, g) {
+	if v.buttons && g.Ply() == 0 && !g.Over() && bd.firstGame(ctx, g) {
 		lines = append(lines, "♟️ "+tr(lang, "clickmove.how_to", nil))
 	}
 	if len(lines) > 0 {
@@ -134,25 +142,25 @@ func (b *Bot) boardMessage(ctx context.Context, lang i18n.Lang, v view) (*messag
 	case g.Over():
 		m.Components = rematchButtons(lang, g)
 	case v.buttons:
-		m.Components = append(gameButtons(lang, g), b.activityRow(lang, g)...)
+		m.Components = append(gameButtons(lang, g), bd.activityRow(lang, g)...)
 	}
-	m.Components = b.withWatchLive(lang, g, m.Components)
+	m.Components = bd.withWatchLive(lang, g, m.Components)
 	return m, nil
 }
 
 // firstGame reports whether g, not yet begun, is the first game of one
 // of its players: none finished before, and no other going on. Its board
 // then says how to move.
-func (b *Bot) firstGame(ctx context.Context, g *play.Game) bool {
+func (bd *boards) firstGame(ctx context.Context, g *play.Game) bool {
 	for _, user := range g.Players() {
-		if b.isEngine(user) {
+		if bd.self.isEngine(user) {
 			continue
 		}
-		done, err := b.play.History(ctx, user, "", 0, 1)
+		done, err := bd.play.History(ctx, user, "", 0, 1)
 		if err != nil || len(done) > 0 {
 			continue
 		}
-		if going, err := b.play.ActiveGames(ctx, user); err == nil && len(going) <= 1 {
+		if going, err := bd.play.ActiveGames(ctx, user); err == nil && len(going) <= 1 {
 			return true
 		}
 	}
@@ -168,7 +176,7 @@ func seatText(s play.Seat) string {
 
 // status is the embed's description: whose move, the Ice Age countdown,
 // the deadline, a pending offer.
-func (b *Bot) status(ctx context.Context, lang i18n.Lang, g *play.Game, pos *game.Position) string {
+func (sh *shared) status(ctx context.Context, lang i18n.Lang, g *play.Game, pos *game.Position) string {
 	if g.Over() {
 		return i18n.Outcome(lang, g.Outcome)
 	}
@@ -186,11 +194,11 @@ func (b *Bot) status(ctx context.Context, lang i18n.Lang, g *play.Game, pos *gam
 		lines = append(lines, "⚠️ "+w)
 	}
 	if g.Clock != nil {
-		lines = append(lines, clockLines(lang, g, b.cfg.Now())...)
+		lines = append(lines, clockLines(lang, g, sh.cfg.Now())...)
 	} else if !g.Deadline.IsZero() && g.Flag == nil && g.EngineToMove() == 0 {
 		lines = append(lines, "⏳ "+tr(lang, "board.deadline", map[string]any{"When": timestamp(g.Deadline, "R")}))
 	}
-	lines = append(lines, b.correspondenceStatus(ctx, lang, g)...)
+	lines = append(lines, sh.correspondenceStatus(ctx, lang, g)...)
 	if o := g.DrawOffer; o != nil {
 		lines = append(lines, "🤝 "+tr(lang, "board.draw_offered", map[string]any{"Player": mention(o.By)}))
 	}

@@ -34,7 +34,7 @@ func BenchmarkBoardMessage(b *testing.B) {
 		}
 		g := play.Game{ID: 1, Revision: 1, White: play.Seat{ID: "1"}, Black: play.Seat{ID: "2"},
 			StartFEN: game.StartFEN, FEN: m.FEN(), Moves: moves}
-		bot := &Bot{cfg: Config{Now: time.Now}, play: play.New(memstore.New(), play.Options{})}
+		bot := &boards{shared: &shared{cfg: Config{Now: time.Now}, play: play.New(memstore.New(), play.Options{})}, self: newIdentity()}
 		b.Run("plies="+itoa(len(moves)), func(b *testing.B) {
 			for b.Loop() {
 				if _, err := bot.boardMessage(context.Background(), i18n.English, view{g: &g, buttons: true, ping: true}); err != nil {

@@ -55,9 +55,9 @@ func (s *boardScan) message() *discordgo.Message {
 // scanBoards reads a channel's limit newest messages, newest first, as
 // far as isBoardOf needs them, in discordgo's bucket of the channel's
 // messages.
-func (b *Bot) scanBoards(ctx context.Context, channel string, limit int) ([]*discordgo.Message, error) {
+func (sh *shared) scanBoards(ctx context.Context, channel string, limit int) ([]*discordgo.Message, error) {
 	url := discordgo.EndpointChannelMessages(channel) + "?limit=" + strconv.Itoa(limit)
-	body, err := b.s.RequestWithBucketID(http.MethodGet, url, nil, discordgo.EndpointChannelMessages(channel), discordgo.WithContext(ctx))
+	body, err := sh.s.RequestWithBucketID(http.MethodGet, url, nil, discordgo.EndpointChannelMessages(channel), discordgo.WithContext(ctx))
 	if err != nil {
 		return nil, redact(err)
 	}

@@ -88,35 +88,68 @@ type InteractionIDs interface {
 
 // Bot is the Discord front end of a play.Service.
 type Bot struct {
-	// What every feature shares (sharedFields, ownership_test.go).
-	cfg  Config
-	play *play.Service
-	// round plays the acts of games (package round).
-	round *round.Round
-	s     *discordgo.Session
-	log   *slog.Logger
+	// What every feature shares, and every feature's handlers hold.
+	*shared
 	// Metrics count answered interactions by outcome, for tests and
 	// metrics.
 	Metrics Metrics
 
 	// One field per feature, of a type declared in its file, whose
 	// state only that type's methods touch (doc.go, "Who owns what").
-	self       *identity   // what READY told, the commands' ids (register.go)
-	life       *lifetime   // the bot's context, the work in flight (lifetime.go)
-	outbox     *deliveries // the outbox's delivery (outbox.go, deliver.go)
-	thinkers   *pool       // the engine's moves and analyses (pool.go)
-	answering  answering   // the answers on their way, for the engine's board (enginereply.go)
-	parents    parents     // the threads' parent channels (parents.go)
-	sight      *sight      // the visibility rule's look-ups (visibility.go)
-	locales    locales     // the languages interactions told, for news (notify.go)
-	dmChannels dmChannels  // the DM channels by user (notify.go)
-	followers  followers   // the last interactions of private games (installs.go)
-	http       httpWaiters // interactions posted over HTTP, waiting for their answer (http.go)
-	seen       seenIDs     // the ids of interactions posted over HTTP (replay.go)
-	cooldowns  cooldowns   // the per-process waits of /analyze and /gif (limits.go)
-	guildNames guildNames  // the servers' names, for PGN's Site (records.go)
-	drawing    *drawing    // a place for each replay being drawn (records_view.go)
-	seals      *seals      // the seals of the state buttons carry (seal.go)
+	self       *identity    // what READY told, the commands' ids (register.go)
+	life       *lifetime    // the bot's context, the work in flight (lifetime.go)
+	outbox     *deliveries  // the outbox's delivery (outbox.go, deliver.go)
+	thinkers   *pool        // the engine's moves and analyses (pool.go)
+	answering  *answering   // the answers on their way, for the engine's board (enginereply.go)
+	parents    *parents     // the threads' parent channels (parents.go)
+	sight      *sight       // the visibility rule's look-ups (visibility.go)
+	locales    *locales     // the readers' languages: chosen, told by interactions, asked (notify.go)
+	notices    *notices     // the news players are told, and the DM channels by user (notify.go)
+	followers  *followers   // the last interactions of private games (installs.go)
+	http       *httpWaiters // interactions posted over HTTP, waiting for their answer (http.go)
+	answers    *answers     // the way answers go: over HTTP or to Discord's endpoints (send.go)
+	seen       seenIDs      // the ids of interactions posted over HTTP (replay.go)
+	cooldowns  *cooldowns   // the per-process waits of /analyze and /gif (limits.go)
+	guildNames *guildNames  // the servers' names, for PGN's Site (records.go)
+	drawing    *drawing     // a place for each replay being drawn (records_view.go)
+	seals      *seals       // the seals of the state buttons carry (seal.go)
+
+	// What several features' handlers use: types that keep nothing of
+	// their own, only the shared dependencies and the features above.
+	boards   *boards   // the messages that show a game (board.go)
+	threads  *threads  // the games' threads (threads.go)
+	outcomes *outcomes // what shows an act's outcome (deliver.go)
+
+	// The handlers of each feature: a type in its file that holds the
+	// shared dependencies and the features it uses (runBy, commands.go).
+	tables      *tables       // a game's acts: /move, /board, /resign, … (game.go)
+	challenges  *challenges   // /challenge, Accept, Rematch (challenge.go)
+	gameList    *gameList     // /games (games.go)
+	premoves    *premoves     // /premove (premove.go)
+	vacations   *vacations    // /vacation (vacation.go)
+	analyses    *analyses     // /analyze (analyze.go)
+	records     *records      // /leaderboard, /stats, /pgn, /gif, /history (records.go)
+	tournaments *tournaments  // /tournament (tournament.go)
+	puzzles     *puzzleDesk   // /puzzle, the daily puzzle (puzzle.go)
+	lessons     *lessons      // /learn (learn.go)
+	settings    *userSettings // /settings (settings.go)
+	serverAdmin *serverAdmin  // /server-settings (serversettings.go)
+	guide       *guide        // /rules, /help (rules.go)
+	activities  *activities   // the Play here button (activity.go)
+}
+
+// shared are the dependencies every feature uses (sharedFields,
+// ownership_test.go): one copy, which the bot and each feature's handlers
+// hold by pointer. It holds no feature's state.
+type shared struct {
+	cfg  Config
+	play *play.Service
+	// round plays the acts of games (package round).
+	round *round.Round
+	s     *discordgo.Session
+	log   *slog.Logger
+	// metrics are the bot's (Bot.Metrics).
+	metrics *Metrics
 }
 
 // Metrics are the bot's counters, read by the HTTP listener.
@@ -168,9 +201,17 @@ func New(cfg Config, svc *play.Service) (*Bot, error) {
 		s.ShardID, s.ShardCount = cfg.ShardID, cfg.ShardCount
 	}
 	cfg.Engine = cfg.Engine.withDefaults()
-	b := &Bot{cfg: cfg, play: svc, s: s, log: cfg.Logger, self: newIdentity()}
+	b := &Bot{shared: &shared{cfg: cfg, play: svc, s: s, log: cfg.Logger}, self: newIdentity()}
+	b.metrics = &b.Metrics
 	b.life = newLifetime()
-	b.sight = newSight(s, &b.parents)
+	b.parents, b.guildNames = &parents{discord: s}, &guildNames{}
+	b.answering, b.followers = &answering{}, &followers{}
+	b.cooldowns = &cooldowns{limits: cfg.Limits, now: cfg.Now}
+	b.locales = &locales{shared: b.shared}
+	b.notices = &notices{shared: b.shared, locales: b.locales}
+	b.http = &httpWaiters{}
+	b.answers = &answers{shared: b.shared, self: b.self, http: b.http}
+	b.sight = newSight(svc, s, b.parents)
 	b.thinkers = newPool(b.life.ctx(), cfg.Engine.Workers)
 	b.drawing = newDrawing()
 	b.seals = newSeals(cfg.Secret)
@@ -184,13 +225,36 @@ func New(cfg Config, svc *play.Service) (*Bot, error) {
 	} else {
 		b.outbox = newDeliveries(nil, cfg.Logger)
 	}
+	// Each feature's handlers get the features they use, and no more;
+	// a type is wired after what it holds (TestEveryFeatureIsWired).
+	b.boards = &boards{shared: b.shared, self: b.self}
+	b.threads = &threads{shared: b.shared, self: b.self, life: b.life, locales: b.locales, parents: b.parents, outbox: b.outbox}
+	b.outcomes = &outcomes{shared: b.shared, self: b.self, life: b.life, locales: b.locales, notices: b.notices, outbox: b.outbox,
+		answering: b.answering, followers: b.followers, answers: b.answers, boards: b.boards, threads: b.threads}
+	b.tables = &tables{shared: b.shared, sight: b.sight, life: b.life, outbox: b.outbox, followers: b.followers,
+		boards: b.boards, threads: b.threads, outcomes: b.outcomes}
+	b.challenges = &challenges{shared: b.shared, self: b.self, life: b.life, locales: b.locales, parents: b.parents, outbox: b.outbox,
+		followers: b.followers, answers: b.answers, boards: b.boards, threads: b.threads, outcomes: b.outcomes}
+	b.gameList = &gameList{shared: b.shared, locales: b.locales, boards: b.boards, threads: b.threads}
+	b.premoves = &premoves{shared: b.shared}
+	b.vacations = &vacations{shared: b.shared, notices: b.notices, locales: b.locales}
+	b.analyses = &analyses{shared: b.shared, sight: b.sight, cooldowns: b.cooldowns, parents: b.parents, thinkers: b.thinkers}
+	b.tournaments = &tournaments{shared: b.shared, locales: b.locales, notices: b.notices, outbox: b.outbox}
+	b.records = &records{shared: b.shared, sight: b.sight, cooldowns: b.cooldowns, drawing: b.drawing, guildNames: b.guildNames,
+		locales: b.locales, tournaments: b.tournaments}
+	b.puzzles = &puzzleDesk{shared: b.shared, locales: b.locales, outbox: b.outbox}
+	b.lessons = &lessons{shared: b.shared, seals: b.seals}
+	b.settings = &userSettings{shared: b.shared}
+	b.serverAdmin = &serverAdmin{shared: b.shared, locales: b.locales, puzzles: b.puzzles}
+	b.guide = &guide{self: b.self}
+	b.activities = &activities{shared: b.shared, sight: b.sight}
 	s.AddHandler(b.onReady)
 	s.AddHandler(b.onInteraction)
 	s.AddHandler(b.onGuildCreate)
 	s.AddHandler(b.onGuildUpdate)
-	s.AddHandler(b.onThreadUpdate)
-	s.AddHandler(b.onThreadDelete)
-	s.AddHandler(b.catchUpThreads)
+	s.AddHandler(b.threads.onThreadUpdate)
+	s.AddHandler(b.threads.onThreadDelete)
+	s.AddHandler(b.threads.catchUpThreads)
 	for _, h := range []any{b.onChannelUpdate, b.onChannelDelete, b.onRoleCreate, b.onRoleUpdate, b.onRoleDelete} {
 		s.AddHandler(h)
 	}

@@ -17,14 +17,37 @@ import (
 // days (Discord archives, and a new message unarchives).
 const threadArchiveMinutes = 10080
 
+// challenges answer /challenge, the challenge of a member, Accept and
+// Decline, and Rematch, start the engine's games at once, and show in
+// their channel the challenges made and answered in the Activity. They
+// hold what every feature shares, the bot's identity and life, the
+// languages, the threads' parents, the outbox, the followers of private
+// games, the way answers go, the boards, the threads a game starts in
+// and the outcomes that show its first board.
+type challenges struct {
+	*shared
+	self      *identity
+	life      *lifetime
+	locales   *locales
+	parents   *parents
+	outbox    *deliveries
+	followers *followers
+	answers   *answers
+	boards    *boards
+	threads   *threads
+	outcomes  *outcomes
+}
+
+func challengesOf(b *Bot) *challenges { return b.challenges }
+
 func init() {
-	addCommand(appCommand{name: "challenge", declare: declareChallenge, run: (*Bot).challengeCommand, complete: (*Bot).completeTimeOption, help: helpPlay + 1, reach: anywhere})
-	addCommand(appCommand{name: challengeUserCommand, run: (*Bot).challengeMember, reach: anywhere, declare: func(*Config) *discordgo.ApplicationCommand {
+	addCommand(appCommand{name: "challenge", declare: declareChallenge, run: runBy(challengesOf, (*challenges).challengeCommand), complete: completeAlone((*interaction).completeTimeOption), help: helpPlay + 1, reach: anywhere})
+	addCommand(appCommand{name: challengeUserCommand, run: runBy(challengesOf, (*challenges).challengeMember), reach: anywhere, declare: func(*Config) *discordgo.ApplicationCommand {
 		return &discordgo.ApplicationCommand{Type: discordgo.UserApplicationCommand, Name: challengeUserCommand,
 			NameLocalizations: ptr(localized("cmd.challenge_user.name"))}
 	}})
-	clicks.handle(idAccept, challengeClick((*Bot).acceptClick))
-	clicks.handle(idDecline, challengeClick((*Bot).declineClick))
+	clicks.handle(idAccept, challengeClick((*challenges).acceptClick))
+	clicks.handle(idDecline, challengeClick((*challenges).declineClick))
 }
 
 // The buttons of a challenge.
@@ -33,14 +56,15 @@ var (
 	idDecline = pattern("ch:decline:{challenge}")
 )
 
-func challengeClick(h func(*Bot, *interaction, uint64) error) clickHandler {
-	return func(b *Bot, in *interaction, f idFields) error {
+// challengeClick reads the challenge a button's id names, and hands it on.
+func challengeClick(h func(*challenges, *interaction, uint64) error) clickHandler {
+	return clickBy(challengesOf, func(cs *challenges, in *interaction, f idFields) error {
 		id, err := f.num("challenge")
 		if err != nil {
 			return err
 		}
-		return h(b, in, id)
-	}
+		return h(cs, in, id)
+	})
 }
 
 // declareChallenge declares /challenge, whose time controls are the
@@ -81,14 +105,14 @@ func dayChoices(allowed []int) []*discordgo.ApplicationCommandOptionChoice {
 	return out
 }
 
-func (b *Bot) challengeCommand(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
+func (cs *challenges) challengeCommand(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
 	opts := options(data)
-	set := b.serverSettings(in)
-	if ok, err := b.challengeHere(in, &set); !ok {
+	set := cs.serverSettings(in)
+	if ok, err := cs.challengeHere(in, &set); !ok {
 		return err
 	}
 	n := play.NewChallenge{Guild: in.i.GuildID, Channel: in.i.ChannelID, From: in.seat,
-		Color: play.Random, DaysPerMove: set.Days(b.cfg.DefaultDays), At: b.cfg.Now()}
+		Color: play.Random, DaysPerMove: set.Days(cs.cfg.DefaultDays), At: cs.cfg.Now()}
 	if o := opts["opponent"]; o != nil {
 		u := o.UserValue(nil)
 		if u == nil {
@@ -99,7 +123,7 @@ func (b *Bot) challengeCommand(in *interaction, data discordgo.ApplicationComman
 				u = ru
 			}
 		}
-		if u.Bot && !b.isEngine(u.ID) {
+		if u.Bot && !cs.self.isEngine(u.ID) {
 			return in.tell(tr(in.lang, "challenge.no_bots", nil))
 		}
 		n.To = play.Seat{ID: u.ID, Name: displayName(u)}
@@ -123,19 +147,19 @@ func (b *Bot) challengeCommand(in *interaction, data discordgo.ApplicationComman
 	if tc.Live() {
 		n.Time, n.DaysPerMove = tc, 0
 	}
-	if b.isEngine(n.To.ID) {
+	if cs.self.isEngine(n.To.ID) {
 		level := 0
 		if o := opts["level"]; o != nil {
 			level = int(o.IntValue())
 		}
-		return b.engineChallenge(in, n, level)
+		return cs.engineChallenge(in, n, level)
 	}
-	return b.challenge(in, n)
+	return cs.challenge(in, n)
 }
 
 // challengeMember is the context-menu command on a member: a challenge
 // with the defaults.
-func (b *Bot) challengeMember(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
+func (cs *challenges) challengeMember(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
 	var u *discordgo.User
 	if r := data.Resolved; r != nil {
 		u = r.Users[data.TargetID]
@@ -143,13 +167,13 @@ func (b *Bot) challengeMember(in *interaction, data discordgo.ApplicationCommand
 	if u == nil {
 		return errors.New("bot: a member command without its member")
 	}
-	set := b.serverSettings(in)
-	if ok, err := b.challengeHere(in, &set); !ok {
+	set := cs.serverSettings(in)
+	if ok, err := cs.challengeHere(in, &set); !ok {
 		return err
 	}
-	if b.isEngine(u.ID) {
-		return b.engineChallenge(in, play.NewChallenge{Guild: in.i.GuildID, Channel: in.i.ChannelID, From: in.seat,
-			Color: play.Random, DaysPerMove: set.Days(b.cfg.DefaultDays), At: b.cfg.Now()}, 0)
+	if cs.self.isEngine(u.ID) {
+		return cs.engineChallenge(in, play.NewChallenge{Guild: in.i.GuildID, Channel: in.i.ChannelID, From: in.seat,
+			Color: play.Random, DaysPerMove: set.Days(cs.cfg.DefaultDays), At: cs.cfg.Now()}, 0)
 	}
 	if u.Bot {
 		return in.tell(tr(in.lang, "challenge.no_bots", nil))
@@ -158,11 +182,11 @@ func (b *Bot) challengeMember(in *interaction, data discordgo.ApplicationCommand
 	if m := data.Resolved.Members[u.ID]; m != nil && m.Nick != "" {
 		to.Name = m.Nick
 	}
-	return b.challenge(in, play.NewChallenge{Guild: in.i.GuildID, Channel: in.i.ChannelID, From: in.seat, To: to,
-		Color: play.Random, DaysPerMove: set.Days(b.cfg.DefaultDays), At: b.cfg.Now()})
+	return cs.challenge(in, play.NewChallenge{Guild: in.i.GuildID, Channel: in.i.ChannelID, From: in.seat, To: to,
+		Color: play.Random, DaysPerMove: set.Days(cs.cfg.DefaultDays), At: cs.cfg.Now()})
 }
 
-func (b *Bot) challenge(in *interaction, n play.NewChallenge) error {
+func (cs *challenges) challenge(in *interaction, n play.NewChallenge) error {
 	switch {
 	case in.botDM():
 		// Nobody else sees this DM: only the engine can play here.
@@ -176,15 +200,15 @@ func (b *Bot) challenge(in *interaction, n play.NewChallenge) error {
 		}
 	}
 	n.Private = in.private()
-	n.Caps = b.cfg.Limits.caps()
-	c, err := b.play.Challenge(in.ctx, n)
+	n.Caps = cs.cfg.Limits.caps()
+	c, err := cs.play.Challenge(in.ctx, n)
 	if err != nil {
 		return err
 	}
 	if err := in.respond(challengeMessage(in.public, &c)); err != nil {
 		return err
 	}
-	b.noteChallengeMessage(in, &c)
+	cs.noteChallengeMessage(in, &c)
 	return nil
 }
 
@@ -226,13 +250,13 @@ func challengeTerms(lang i18n.Lang, c *play.Challenge) string {
 
 // acceptClick turns a challenge into a game in a new public thread, or
 // in the channel when threads are not allowed there.
-func (b *Bot) acceptClick(in *interaction, id uint64) error {
+func (cs *challenges) acceptClick(in *interaction, id uint64) error {
 	ctx := in.ctx
-	c, err := b.play.GetChallenge(ctx, id)
+	c, err := cs.play.GetChallenge(ctx, id)
 	if err != nil {
 		return err
 	}
-	now := b.cfg.Now()
+	now := cs.cfg.Now()
 	if err := play.MayAccept(&c, in.user, now); err != nil {
 		return err
 	}
@@ -251,30 +275,30 @@ func (b *Bot) acceptClick(in *interaction, id uint64) error {
 	if c.Color == play.Random {
 		name = truncate(tr(in.public, "thread.name_random", map[string]any{"A": c.From.Name, "B": in.seat.Name}), 100)
 	}
-	if set := b.serverSettings(in); in.i.Message != nil && !c.Private && !c.InChannel && set.Threads.Or(true) {
-		place, err := b.openGameThread(ctx, in, name, in.i.Message.ID)
+	if set := cs.serverSettings(in); in.i.Message != nil && !c.Private && !c.InChannel && set.Threads.Or(true) {
+		place, err := cs.threads.openGameThread(ctx, in, name, in.i.Message.ID)
 		if err != nil {
 			return fmt.Errorf("bot: opening a thread for challenge %d: %w", id, err)
 		}
 		channel, thread, note, later = place.channel, place.thread, place.note, place.later
 	}
-	out, err := b.round.Accept(ctx, id, in.seat, channel, now, true)
+	out, err := cs.round.Accept(ctx, id, in.seat, channel, now, true)
 	if err != nil {
 		// The thread is the game's all the same when another accept of
 		// the challenge, refused this thread (160004), won in it.
 		if thread != "" {
-			if _, gerr := b.play.GameIn(ctx, thread); gerr != nil {
-				if _, derr := b.s.ChannelDelete(thread, discordgo.WithContext(in.ctx)); derr != nil {
-					b.log.Warn("could not delete the thread of a lost accept", "thread", thread, "err", derr)
+			if _, gerr := cs.play.GameIn(ctx, thread); gerr != nil {
+				if _, derr := cs.s.ChannelDelete(thread, discordgo.WithContext(in.ctx)); derr != nil {
+					cs.log.Warn("could not delete the thread of a lost accept", "thread", thread, "err", derr)
 				}
 			}
 		}
 		return err
 	}
-	defer b.wakeOutbox()
+	defer cs.outbox.wakeUp()
 	g := out.Game
 	if thread != "" {
-		b.addPlayers(ctx, thread, g.White.ID, g.Black.ID)
+		cs.threads.addPlayers(ctx, thread, g.White.ID, g.Black.ID)
 	}
 	done := &message{Content: tr(in.public, "challenge.accepted", map[string]any{"From": mention(c.From.ID), "By": mention(in.user), "Channel": channelRef(&g)}), Components: []discordgo.MessageComponent{}}
 	if g.Private {
@@ -288,50 +312,50 @@ func (b *Bot) acceptClick(in *interaction, id uint64) error {
 	}
 	done.mentionOnly()
 	if err := in.edit(done); err != nil {
-		b.log.Warn("could not update the challenge message", "challenge", id, "err", err)
+		cs.log.Warn("could not update the challenge message", "challenge", id, "err", err)
 	}
 	// The first board is in the outbox, held for this answer: posted
 	// here at once, or by the outbox when Discord refuses it.
-	board, err := b.deliveryMessage(ctx, in.public, &out.Boards[0])
+	board, err := cs.boards.deliveryMessage(ctx, in.public, &out.Boards[0])
 	if err != nil {
-		if rerr := b.round.NotShown(b.life.ctx(), &out); rerr != nil {
-			b.log.Error("handing a board to the outbox; it is posted when its hold ends", "game", g.ID, "err", rerr)
+		if rerr := cs.round.NotShown(cs.life.ctx(), &out); rerr != nil {
+			cs.log.Error("handing a board to the outbox; it is posted when its hold ends", "game", g.ID, "err", rerr)
 		}
 		return err
 	}
-	b.followers.note(&g, in, 1)
+	cs.followers.note(&g, in, 1)
 	if later > 0 {
-		b.moveLater(ctx, g.ID, channel, later)
-		defer b.wakeOutbox()
+		cs.threads.moveLater(ctx, g.ID, channel, later)
+		defer cs.outbox.wakeUp()
 	}
 	if !g.Private {
-		b.deliverAtOnce(out, board)
+		cs.outcomes.deliverAtOnce(out, board)
 		return nil
 	}
 	if err := in.respond(board); err != nil {
-		if rerr := b.round.NotShown(b.life.ctx(), &out); rerr != nil {
-			b.log.Error("handing a board to the outbox; it is posted when its hold ends", "game", g.ID, "err", rerr)
+		if rerr := cs.round.NotShown(cs.life.ctx(), &out); rerr != nil {
+			cs.log.Error("handing a board to the outbox; it is posted when its hold ends", "game", g.ID, "err", rerr)
 		}
 		return err
 	}
-	b.shown(&out)
+	cs.outcomes.shown(&out)
 	return nil
 }
 
 // declineClick declines a challenge, or withdraws it when its author
 // clicks.
-func (b *Bot) declineClick(in *interaction, id uint64) error {
+func (cs *challenges) declineClick(in *interaction, id uint64) error {
 	ctx := in.ctx
-	c, err := b.play.GetChallenge(ctx, id)
+	c, err := cs.play.GetChallenge(ctx, id)
 	if err != nil {
 		return err
 	}
 	key := "challenge.declined"
 	if in.user == c.From.ID {
-		c, err = b.play.Cancel(ctx, id, in.user, b.cfg.Now())
+		c, err = cs.play.Cancel(ctx, id, in.user, cs.cfg.Now())
 		key = "challenge.withdrawn"
 	} else {
-		c, err = b.play.Decline(ctx, id, in.user, b.cfg.Now())
+		c, err = cs.play.Decline(ctx, id, in.user, cs.cfg.Now())
 	}
 	if err != nil {
 		return err

@@ -28,10 +28,10 @@ import (
 // opens the men's menu privately.
 
 func init() {
-	clicks.handle(idMove, gameAct((*Bot).moveClick))
-	clicks.handle(idMoveMan, gameAct((*Bot).moveManChosen))
-	clicks.handle(idMoveTo, gameAct((*Bot).moveChosen))
-	clicks.handle(idMovePage, (*Bot).movePageClick)
+	clicks.handle(idMove, gameAct(tablesOf, (*tables).moveClick))
+	clicks.handle(idMoveMan, gameAct(tablesOf, (*tables).moveManChosen))
+	clicks.handle(idMoveTo, gameAct(tablesOf, (*tables).moveChosen))
+	clicks.handle(idMovePage, clickBy(tablesOf, (*tables).movePageClick))
 }
 
 var (
@@ -75,8 +75,8 @@ func orientationOf(mover game.Color) render.Orientation {
 // the one to move in it, as the click's board showed it; otherwise play's
 // refusal: not a player, not their turn, or a board that is no longer
 // current.
-func (b *Bot) yourTurn(in *interaction, a play.Act) (play.Game, error) {
-	g, err := b.play.PlayersGame(in.ctx, a.Game, in.user)
+func (tb *tables) yourTurn(in *interaction, a play.Act) (play.Game, error) {
+	g, err := tb.play.PlayersGame(in.ctx, a.Game, in.user)
 	if err != nil {
 		return g, err
 	}
@@ -91,12 +91,12 @@ func (b *Bot) yourTurn(in *interaction, a play.Act) (play.Game, error) {
 }
 
 // moveClick answers the Move button: the men that can move, privately.
-func (b *Bot) moveClick(in *interaction, a play.Act) error {
-	g, err := b.yourTurn(in, a)
+func (tb *tables) moveClick(in *interaction, a play.Act) error {
+	g, err := tb.yourTurn(in, a)
 	if err != nil {
 		return err
 	}
-	m, err := b.menMenu(in.lang, &g)
+	m, err := tb.menMenu(in.lang, &g)
 	if err != nil {
 		return err
 	}
@@ -117,7 +117,7 @@ func onEphemeral(in *interaction) bool {
 
 // menMenu is the men's menu alone, in a message: the Move button of an
 // older board, and "Another man" in a menu of moves.
-func (b *Bot) menMenu(lang i18n.Lang, g *play.Game) (*message, error) {
+func (tb *tables) menMenu(lang i18n.Lang, g *play.Game) (*message, error) {
 	pos, err := g.Position()
 	if err != nil {
 		return nil, err
@@ -159,8 +159,8 @@ func menMenuOf(lang i18n.Lang, g *play.Game, pos *game.Position) (discordgo.Sele
 }
 
 // moveManChosen answers the choice of a man: its moves.
-func (b *Bot) moveManChosen(in *interaction, a play.Act) error {
-	g, err := b.yourTurn(in, a)
+func (tb *tables) moveManChosen(in *interaction, a play.Act) error {
+	g, err := tb.yourTurn(in, a)
 	if err != nil {
 		return err
 	}
@@ -168,31 +168,33 @@ func (b *Bot) moveManChosen(in *interaction, a play.Act) error {
 	if err != nil {
 		return err
 	}
-	return b.showMoves(in, &g, from, 0)
+	return tb.showMoves(in, &g, from, 0)
 }
 
 // movePageClick turns to another page of a man's moves.
-func (b *Bot) movePageClick(in *interaction, f idFields) error {
-	return gameAct(func(b *Bot, in *interaction, a play.Act) error {
-		g, err := b.yourTurn(in, a)
-		if err != nil {
-			return err
-		}
-		from, err := game.ParseSquare(f.str("from"))
-		if err != nil {
-			return fmt.Errorf("%w: square %q", errBadCustomID, f.str("from"))
-		}
-		page, err := f.num("page")
-		if err != nil || page > 4 {
-			return fmt.Errorf("%w: page %q", errBadCustomID, f.str("page"))
-		}
-		return b.showMoves(in, &g, from, int(page))
-	})(b, in, f)
+func (tb *tables) movePageClick(in *interaction, f idFields) error {
+	a, err := clickedAct(in, f, tb.cfg.Now())
+	if err != nil {
+		return err
+	}
+	g, err := tb.yourTurn(in, a)
+	if err != nil {
+		return err
+	}
+	from, err := game.ParseSquare(f.str("from"))
+	if err != nil {
+		return fmt.Errorf("%w: square %q", errBadCustomID, f.str("from"))
+	}
+	page, err := f.num("page")
+	if err != nil || page > 4 {
+		return fmt.Errorf("%w: page %q", errBadCustomID, f.str("page"))
+	}
+	return tb.showMoves(in, &g, from, int(page))
 }
 
 // showMoves replaces the menu by one man's moves, a page of them, with a
 // board where their targets are marked.
-func (b *Bot) showMoves(in *interaction, g *play.Game, from game.Square, page int) error {
+func (tb *tables) showMoves(in *interaction, g *play.Game, from game.Square, page int) error {
 	pos, err := g.Position()
 	if err != nil {
 		return err
@@ -205,7 +207,7 @@ func (b *Bot) showMoves(in *interaction, g *play.Game, from game.Square, page in
 	page = min(page, pages-1)
 	shown := moves[page*movesPerPage : min(len(moves), (page+1)*movesPerPage)]
 	menu := discordgo.SelectMenu{CustomID: idMoveTo.forGame(g), Placeholder: tr(in.lang, "clickmove.pick_move", nil)}
-	theme := b.theme(in.ctx, in.user) // the pictures are the clicker's alone
+	theme := tb.theme(in.ctx, in.user) // the pictures are the clicker's alone
 	opt := render.Options{Theme: theme, Size: movePreviewSize, NoHeader: true, FastPNG: true,
 		Highlights: []render.Highlight{{Square: from, Mark: render.Info}}}
 	for _, mv := range shown {
@@ -257,15 +259,15 @@ func (b *Bot) showMoves(in *interaction, g *play.Game, from game.Square, page in
 }
 
 // moveChosen plays the move chosen in the menu, as /move would.
-func (b *Bot) moveChosen(in *interaction, a play.Act) error {
-	if _, err := b.yourTurn(in, a); err != nil {
+func (tb *tables) moveChosen(in *interaction, a play.Act) error {
+	if _, err := tb.yourTurn(in, a); err != nil {
 		return err
 	}
 	_, v, err := menuMove(in)
 	if err != nil {
 		return err
 	}
-	return b.move(in, a, v)
+	return tb.move(in, a, v)
 }
 
 // movesFrom returns the legal moves of the man on from in the order

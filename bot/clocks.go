@@ -36,11 +36,11 @@ func timeOption() *discordgo.ApplicationCommandOption {
 
 // completeTimeOption answers the autocomplete of a command whose only
 // option that autocompletes is time: (/challenge, /tournament create).
-func (b *Bot) completeTimeOption(in *interaction) error {
+func (in *interaction) completeTimeOption() error {
 	if o := focused(in.i.ApplicationCommandData().Options); o != nil && o.Name == timeOptionName {
-		return b.choices(in, timeChoices(in.lang, o.StringValue()))
+		return in.choices(timeChoices(in.lang, o.StringValue()))
 	}
-	return b.noChoices(in)
+	return in.noChoices()
 }
 
 // focused returns the option being typed, in a subcommand's too; nil if

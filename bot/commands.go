@@ -66,6 +66,31 @@ func (r reach) installs() []discordgo.ApplicationIntegrationType {
 	return []discordgo.ApplicationIntegrationType{discordgo.ApplicationIntegrationGuildInstall, discordgo.ApplicationIntegrationUserInstall}
 }
 
+// A command, its autocomplete and a click are each answered by a method
+// of their feature's handlers: a small type in the feature's file that
+// holds the shared dependencies and the few features it uses, never the
+// *Bot (doc.go, "Who owns what"). The table binds the method to the
+// handlers through the field of the bot that holds them (of), so that
+// the handler reaches nothing else.
+
+// runBy binds a command to a method of a feature's handlers.
+func runBy[F any](of func(*Bot) F, run func(F, *interaction, discordgo.ApplicationCommandInteractionData) error) func(*Bot, *interaction, discordgo.ApplicationCommandInteractionData) error {
+	return func(b *Bot, in *interaction, data discordgo.ApplicationCommandInteractionData) error {
+		return run(of(b), in, data)
+	}
+}
+
+// completeBy binds an autocomplete to a method of a feature's handlers.
+func completeBy[F any](of func(*Bot) F, complete func(F, *interaction) error) func(*Bot, *interaction) error {
+	return func(b *Bot, in *interaction) error { return complete(of(b), in) }
+}
+
+// completeAlone binds an autocomplete that needs nothing but the
+// interaction.
+func completeAlone(complete func(*interaction) error) func(*Bot, *interaction) error {
+	return func(_ *Bot, in *interaction) error { return complete(in) }
+}
+
 // commandTable holds every command by name.
 var commandTable = map[string]*appCommand{}
 

@@ -15,8 +15,8 @@ import (
 // in notify.go.
 
 func init() {
-	clicks.handle(idClaimWin, gameAct((*Bot).claimWinClick))
-	clicks.handle(idClaimDraw, gameAct((*Bot).claimDrawClick))
+	clicks.handle(idClaimWin, gameAct(tablesOf, (*tables).claimWinClick))
+	clicks.handle(idClaimDraw, gameAct(tablesOf, (*tables).claimDrawClick))
 }
 
 var (
@@ -28,13 +28,13 @@ var (
 
 // correspondenceStatus adds to a board's status what correspondence
 // brings: a timeout's choice, and the players on vacation.
-func (b *Bot) correspondenceStatus(ctx context.Context, lang i18n.Lang, g *play.Game) []string {
+func (sh *shared) correspondenceStatus(ctx context.Context, lang i18n.Lang, g *play.Game) []string {
 	var lines []string
 	if f := g.Flag; f != nil {
 		lines = append(lines, "⌛ "+tr(lang, "board.flag", map[string]any{"Loser": mention(opponentOf(g, f.By).ID), "Player": mention(f.By),
 			"Until": timestamp(g.Deadline, "f")}))
 	}
-	now := b.cfg.Now()
+	now := sh.cfg.Now()
 	for _, c := range []game.Color{game.White, game.Black} {
 		if g.Away(c, now) {
 			lines = append(lines, "🏖️ "+tr(lang, "board.away", map[string]any{"Player": mention(g.Seat(c).ID), "When": timestamp(g.AwayUntil[c], "f")}))
@@ -47,19 +47,19 @@ func (b *Bot) correspondenceStatus(ctx context.Context, lang i18n.Lang, g *play.
 // opponent ran out of time: acts of the round, whose final board answers
 // the click (in place of the timeout's message when it was clicked
 // there).
-func (b *Bot) claimWinClick(in *interaction, a play.Act) error {
-	return b.claim(in, a, round.ClaimWin, "timeout.claimed_win")
+func (tb *tables) claimWinClick(in *interaction, a play.Act) error {
+	return tb.claim(in, a, round.ClaimWin, "timeout.claimed_win")
 }
 
-func (b *Bot) claimDrawClick(in *interaction, a play.Act) error {
-	return b.claim(in, a, round.ClaimDraw, "timeout.claimed_draw")
+func (tb *tables) claimDrawClick(in *interaction, a play.Act) error {
+	return tb.claim(in, a, round.ClaimDraw, "timeout.claimed_draw")
 }
 
-func (b *Bot) claim(in *interaction, a play.Act, k round.Kind, id string) error {
-	out, err := b.playRound(in, round.Act{Act: a, Kind: k}, onOffer(in))
+func (tb *tables) claim(in *interaction, a play.Act, k round.Kind, id string) error {
+	out, err := tb.playRound(in, round.Act{Act: a, Kind: k}, onOffer(in))
 	if err != nil {
 		return err
 	}
-	b.tellClaimPrivately(in, &out, id)
+	tb.outcomes.tellClaimPrivately(in, &out, id)
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/iceagechess/iceage/game"
 	"github.com/iceagechess/iceage/play"
@@ -221,21 +222,36 @@ func (p idPattern) forGame(g *play.Game) string { return p.id(g.ID, g.Revision) 
 // forAct builds a game button's id for the game and revision of an act.
 func (p idPattern) forAct(a play.Act) string { return p.id(a.Game, a.Revision) }
 
+// clickBy binds a click to a method of a feature's handlers (runBy,
+// commands.go).
+func clickBy[F any](of func(*Bot) F, h func(F, *interaction, idFields) error) clickHandler {
+	return func(b *Bot, in *interaction, f idFields) error { return h(of(b), in, f) }
+}
+
 // gameAct adapts a handler of an act on a game to a game pattern's
 // clicks: the act names the game and the revision the message showed, so
 // play refuses a click on an older board as stale.
-func gameAct(h func(*Bot, *interaction, play.Act) error) clickHandler {
+func gameAct[F any](of func(*Bot) F, h func(F, *interaction, play.Act) error) clickHandler {
 	return func(b *Bot, in *interaction, f idFields) error {
-		id, err := f.num("game")
+		a, err := clickedAct(in, f, b.cfg.Now())
 		if err != nil {
 			return err
 		}
-		rev, err := f.num("rev")
-		if err != nil || rev > 1<<31 {
-			return fmt.Errorf("%w: revision", errBadCustomID)
-		}
-		return h(b, in, play.Act{By: in.user, Game: id, Revision: int(rev), At: b.cfg.Now()})
+		return h(of(b), in, a)
 	}
+}
+
+// clickedAct is the act a game button's id names, by the clicker, at at.
+func clickedAct(in *interaction, f idFields, at time.Time) (play.Act, error) {
+	id, err := f.num("game")
+	if err != nil {
+		return play.Act{}, err
+	}
+	rev, err := f.num("rev")
+	if err != nil || rev > 1<<31 {
+		return play.Act{}, fmt.Errorf("%w: revision", errBadCustomID)
+	}
+	return play.Act{By: in.user, Game: id, Revision: int(rev), At: at}, nil
 }
 
 // menuValue returns the one value chosen in a select menu.

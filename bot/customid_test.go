@@ -105,7 +105,7 @@ func TestOverlappingPatternsAreRefused(t *testing.T) {
 func TestBadFieldsAreRefusedBeforeAnyAct(t *testing.T) {
 	b, _, _ := offlineBot(t, play.Options{})
 	reached := false
-	h := gameAct(func(*Bot, *interaction, play.Act) error { reached = true; return nil })
+	h := gameAct(tablesOf, func(*tables, *interaction, play.Act) error { reached = true; return nil })
 	for _, id := range []string{"g:resign:x:1", "g:resign:1:-1", "g:resign:1:99999999999", "g:resign:18446744073709551616:1"} {
 		_, f, ok := clicks.match(id)
 		if !ok {

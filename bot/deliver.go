@@ -53,7 +53,7 @@ func (b *Bot) wakeOutbox() { b.outbox.wakeUp() }
 
 // shown marks the boards of an act that its interaction showed: the
 // loop marks them done with what else it has done.
-func (b *Bot) shown(out *round.Outcome) { b.outbox.shown(out) }
+func (oc *outcomes) shown(out *round.Outcome) { oc.outbox.shown(out) }
 
 // deliverOne delivers an item and marks it done, or schedules its retry.
 // A delivery once begun is finished even as the bot stops, within its
@@ -72,19 +72,19 @@ func (b *Bot) deliverOne(ctx context.Context, it play.OutboxItem) {
 		b.think(it.Game, it.Key)
 		return
 	case round.KindBoard:
-		err = b.deliverBoard(ictx, it)
+		err = b.outcomes.deliverBoard(ictx, it)
 	case round.KindTell:
-		err = b.deliverTells(ictx, it)
+		err = b.outcomes.deliverTells(ictx, it)
 	case tournament.KindTask:
-		err = b.deliverTournament(ictx, it)
+		err = b.tournaments.deliverTournament(ictx, it)
 	case kindThread:
-		err = b.deliverThread(ictx, it)
+		err = b.threads.deliverThread(ictx, it)
 	case play.OutboxDailyPuzzle:
-		err = b.deliverDailyPuzzle(ictx, it)
+		err = b.puzzles.deliverDailyPuzzle(ictx, it)
 	case round.KindChallenge:
-		err = b.deliverChallenge(ictx, it)
+		err = b.challenges.deliverChallenge(ictx, it)
 	case round.KindAnswered:
-		err = b.deliverAnswered(ictx, it)
+		err = b.challenges.deliverAnswered(ictx, it)
 	default:
 		err = fmt.Errorf("bot: an outbox item of kind %q", it.Kind)
 	}
@@ -133,44 +133,44 @@ func permanent(err error) bool {
 // answer could not show it, or nobody answered (the engine's move, a
 // resignation's announcement). The post carries the item's nonce, so that
 // a retry after a lost response posts nothing more.
-func (b *Bot) deliverBoard(ctx context.Context, it play.OutboxItem) error {
+func (oc *outcomes) deliverBoard(ctx context.Context, it play.OutboxItem) error {
 	d, err := round.DecodeDelivery(it)
 	if err != nil {
 		return err
 	}
-	if b.editThinking(ctx, &d) {
+	if oc.editThinking(ctx, &d) {
 		return nil
 	}
-	return b.postBoard(ctx, &d, nil)
+	return oc.postBoard(ctx, &d, nil)
 }
 
 // postBoard posts the board of d in its game's channel, under the nonce
 // of its outbox item; m is the message, when it is drawn already.
-func (b *Bot) postBoard(ctx context.Context, d *round.Delivery, m *message) error {
+func (oc *outcomes) postBoard(ctx context.Context, d *round.Delivery, m *message) error {
 	if d.Game.Private {
-		return b.deliverPrivately(ctx, d)
+		return oc.deliverPrivately(ctx, d)
 	}
 	if m == nil {
 		var err error
-		if m, err = b.deliveryMessage(ctx, b.guildLang(ctx, d.Game.Guild), d); err != nil {
+		if m, err = oc.boards.deliveryMessage(ctx, oc.locales.guildLang(ctx, d.Game.Guild), d); err != nil {
 			return err
 		}
 	}
 	m.setNonce(nonce(d.Key))
 	// The game may have moved since the act, its thread gone.
 	channel := d.Game.Channel
-	if g, err := b.play.Game(ctx, d.Game.ID); err == nil {
+	if g, err := oc.play.Game(ctx, d.Game.ID); err == nil {
 		channel = g.Channel
 	}
-	_, err := b.post(ctx, channel, m)
+	_, err := oc.post(ctx, channel, m)
 	if gone(err) {
-		b.threadGone(ctx, d.Game.ID, channel)
+		oc.threads.threadGone(ctx, d.Game.ID, channel)
 	}
 	if err == nil && len(m.Components) > 0 && len(m.images) > 0 {
-		b.retireBoards(&d.Game, channel)
+		oc.threads.retireBoards(&d.Game, channel)
 	}
 	if err == nil {
-		b.windDown(&d.Game, channel)
+		oc.threads.windDown(&d.Game, channel)
 	}
 	return err
 }
@@ -179,19 +179,19 @@ func (b *Bot) postBoard(ctx context.Context, d *round.Delivery, m *message) erro
 // thread, when the channel's parent can still be found: the gateway's
 // THREAD_DELETE and THREAD_UPDATE do it otherwise. The item is tried
 // again, in the new thread.
-func (b *Bot) threadGone(ctx context.Context, id uint64, channel string) {
-	c, err := b.s.Channel(channel, discordgo.WithContext(ctx))
+func (th *threads) threadGone(ctx context.Context, id uint64, channel string) {
+	c, err := th.s.Channel(channel, discordgo.WithContext(ctx))
 	if err != nil || c.ParentID == "" || !isThreadType(c.Type) {
 		return
 	}
-	if g, err := b.play.Game(ctx, id); err == nil && !g.Over() && g.Channel == channel {
-		b.rehome(ctx, &g, c.ParentID)
+	if g, err := th.play.Game(ctx, id); err == nil && !g.Over() && g.Channel == channel {
+		th.rehome(ctx, &g, c.ParentID)
 	}
 }
 
 // deliverTells tells the players of an act what they asked to be told
 // apart from the board: by direct message.
-func (b *Bot) deliverTells(ctx context.Context, it play.OutboxItem) error {
+func (oc *outcomes) deliverTells(ctx context.Context, it play.OutboxItem) error {
 	d, err := round.DecodeDelivery(it)
 	if err != nil {
 		return err
@@ -217,12 +217,33 @@ func (b *Bot) deliverTells(ctx context.Context, it play.OutboxItem) error {
 		n := nonce(it.Key + "." + strconv.Itoa(i))
 		switch t.Why {
 		case round.YourMove, round.Paired:
-			b.notifyTurn(ctx, g, t, played, n)
+			oc.notices.notifyTurn(ctx, g, t, played, n)
 		case round.QueueDropped:
-			b.notifyDropped(ctx, g, t, first, n)
+			oc.notices.notifyDropped(ctx, g, t, first, n)
 		}
 	}
 	return nil
+}
+
+// outcomes show what an act did: the board in the answer, or posted
+// when the answer could not show it (deliverAtOnce, and the outbox's
+// items), the news told by direct message, the engine's reply edited
+// into the board that waits for it. They hold what every feature
+// shares, the bot's identity and life, the languages, the notices, the
+// outbox, the answers on their way, the followers of private games, the
+// way answers go, the boards and the threads.
+type outcomes struct {
+	*shared
+	self      *identity
+	life      *lifetime
+	locales   *locales
+	notices   *notices
+	outbox    *deliveries
+	answering *answering
+	followers *followers
+	answers   *answers
+	boards    *boards
+	threads   *threads
 }
 
 // deliverAtOnce posts, in the game's channel, the board that an act's
@@ -231,26 +252,26 @@ func (b *Bot) deliverTells(ctx context.Context, it play.OutboxItem) error {
 // outbox until the post is through, so if the process dies meanwhile the
 // next delivers it when the hold ends; if the post fails, the outbox
 // takes it over now and retries.
-func (b *Bot) deliverAtOnce(out round.Outcome, m *message) {
+func (oc *outcomes) deliverAtOnce(out round.Outcome, m *message) {
 	// Finished even as the bot stops, as deliverOne's are.
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(b.life.ctx()), deliveryDeadline)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(oc.life.ctx()), deliveryDeadline)
 	defer cancel()
 	d := &out.Boards[len(out.Boards)-1]
-	err := b.postBoard(ctx, d, m)
+	err := oc.postBoard(ctx, d, m)
 	if err == nil {
-		b.shown(&out)
-		b.wakeOutbox()
-		b.Metrics.Delivered.Add(1)
-		if b.Metrics.ObserveDelivery != nil {
-			b.Metrics.ObserveDelivery(b.cfg.Now().Sub(d.Game.Updated))
+		oc.shown(&out)
+		oc.outbox.wakeUp()
+		oc.metrics.Delivered.Add(1)
+		if oc.metrics.ObserveDelivery != nil {
+			oc.metrics.ObserveDelivery(oc.cfg.Now().Sub(d.Game.Updated))
 		}
 		return
 	}
-	b.log.Warn("posting a board its answer could not show; the outbox retries", "game", d.Game.ID, "err", err)
-	if rerr := b.round.NotShown(context.WithoutCancel(ctx), &out); rerr != nil {
-		b.log.Error("handing a board to the outbox; it is posted when its hold ends", "game", d.Game.ID, "err", rerr)
+	oc.log.Warn("posting a board its answer could not show; the outbox retries", "game", d.Game.ID, "err", err)
+	if rerr := oc.round.NotShown(context.WithoutCancel(ctx), &out); rerr != nil {
+		oc.log.Error("handing a board to the outbox; it is posted when its hold ends", "game", d.Game.ID, "err", rerr)
 	}
-	b.wakeOutbox()
+	oc.outbox.wakeUp()
 }
 
 // nonce is Discord's message nonce for an outbox key: at most 25
@@ -279,7 +300,7 @@ func (b *Bot) think(game uint64, key string) (ahead int, ok bool) {
 // deliveryMessage is the message of an act's board, from its events: the
 // interaction's answer, or the outbox's post when that failed. Whom it
 // notifies is the act's decision (round.Delivery.Mentions).
-func (b *Bot) deliveryMessage(ctx context.Context, lang i18n.Lang, d *round.Delivery) (*message, error) {
+func (bd *boards) deliveryMessage(ctx context.Context, lang i18n.Lang, d *round.Delivery) (*message, error) {
 	g := &d.Game
 	var moves []round.Moved
 	var ended *round.Ended
@@ -322,16 +343,16 @@ func (b *Bot) deliveryMessage(ctx context.Context, lang i18n.Lang, d *round.Deli
 		m.mentionOnly()
 		return m, nil
 	case timedOut != nil:
-		return b.timeoutMessage(ctx, lang, d, timedOut, mentions)
+		return bd.timeoutMessage(ctx, lang, d, timedOut, mentions)
 	case rehomed != nil:
 		key := "game.rehomed"
 		if rehomed.Why == round.OwnThread {
 			key = "game.own_thread"
 		}
-		return b.boardMessage(ctx, lang, view{g: g, buttons: true, mention: mentions, act: d,
+		return bd.boardMessage(ctx, lang, view{g: g, buttons: true, mention: mentions, act: d,
 			headline: tr(lang, key, map[string]any{"White": mention(g.White.ID), "Black": mention(g.Black.ID)})})
 	case took != nil:
-		return b.boardMessage(ctx, lang, view{g: g, headline: i18n.Event(lang, *took, d.Act, marks), buttons: true, ping: true, mention: mentions, act: d})
+		return bd.boardMessage(ctx, lang, view{g: g, headline: i18n.Event(lang, *took, d.Act, marks), buttons: true, ping: true, mention: mentions, act: d})
 	case len(moves) > 0:
 		first := moves[0]
 		v := view{g: g, buttons: true, ping: true, mention: mentions, act: d, headline: i18n.Event(lang, first, d.Act, marks)}
@@ -346,13 +367,13 @@ func (b *Bot) deliveryMessage(ctx context.Context, lang i18n.Lang, d *round.Deli
 		for _, l := range lapsed {
 			v.headline += "\n" + i18n.Event(lang, l, d.Act, marks)
 		}
-		return b.boardMessage(ctx, lang, v)
+		return bd.boardMessage(ctx, lang, v)
 	case started:
-		return b.boardMessage(ctx, lang, view{g: g, headline: tr(lang, "game.started", nil), buttons: true, ping: true, mention: mentions, act: d})
+		return bd.boardMessage(ctx, lang, view{g: g, headline: tr(lang, "game.started", nil), buttons: true, ping: true, mention: mentions, act: d})
 	case ended != nil:
-		return b.boardMessage(ctx, lang, view{g: g, headline: i18n.Event(lang, *ended, d.Act, marks), mention: mentions, act: d})
+		return bd.boardMessage(ctx, lang, view{g: g, headline: i18n.Event(lang, *ended, d.Act, marks), mention: mentions, act: d})
 	}
-	return b.boardMessage(ctx, lang, view{g: g, buttons: true, act: d})
+	return bd.boardMessage(ctx, lang, view{g: g, buttons: true, act: d})
 }
 
 // iceAgeOf returns the Ice Age that move m of d brought, and the

@@ -27,18 +27,38 @@
 // # Who owns what
 //
 // A new command stays one file; its state is a small type of its own.
-// *Bot holds the few dependencies every feature shares — the
-// configuration, the play service and its round, the Discord session,
-// the logger, the metrics — and one field per feature whose state lives
-// beyond an interaction: a type declared in that feature's file (the
-// outbox's delivery, the threads' parents, the visibility rule's cache,
-// the cooldowns, …), with the lock and the caches it needs. Handlers go
-// through its methods; only those touch its fields, so what a feature
-// keeps is read and changed in one file. TestBotIsSplitByOwnership
-// (ownership_test.go) fails on a field of *Bot that is no such type, on
-// a feature's type that holds the *Bot, on code that reaches into a
-// feature's state from outside its methods, and on locks, sync.Maps and
-// atomics at package level, which every *Bot would share.
+// The few dependencies every feature shares — the configuration, the
+// play service and its round, the Discord session, the logger, the
+// metrics — are one struct, shared, which the bot and every feature's
+// handlers hold by pointer. A feature's state that lives beyond an
+// interaction is a type declared in that feature's file (the outbox's
+// delivery, the threads' parents, the visibility rule's cache, the
+// cooldowns, …), with the lock and the caches it needs; only its methods
+// touch its fields, so what a feature keeps is read and changed in one
+// file.
+//
+// A handler reaches only what it owns. Commands, autocompletes and
+// clicks are answered by methods of their feature's handlers: a small
+// type in the feature's file (puzzleDesk, tables, records, …) that holds
+// shared and the few features it uses, given to it explicitly in New,
+// never the *Bot. What several features' handlers use — the boards, the
+// games' threads, the outcomes that show an act — are such types too,
+// which keep nothing of their own and may answer from several files. The
+// command table and the click router bind each command and click to its
+// handlers' method through the field of the bot that holds them (runBy,
+// completeBy, clickBy, gameAct), and an interaction reaches of the bot
+// only the way its answers go (answers, send.go). *Bot keeps the
+// lifecycle, the dispatcher, the outbox's loop, the gateway's events and
+// the wiring: a new command is its own file, and two lines in bot.go, its
+// handlers' field and their wiring in New.
+//
+// TestBotIsSplitByOwnership (ownership_test.go) fails on a field of *Bot
+// that is no feature's type, on a field of shared that is no shared
+// dependency, on any type that holds the *Bot, on code that reaches into
+// a feature's state from outside its methods, on locks, sync.Maps and
+// atomics at package level, which every *Bot would share, and on a
+// command, autocomplete or click bound to a method of *Bot;
+// TestEveryFeatureIsWired, on handlers wired before what they hold.
 //
 // Custom ids of buttons and menus have one grammar (customid.go): each is
 // a pattern such as "g:resign:{game}:{rev}" that both builds the id and

@@ -53,16 +53,10 @@ func (c EngineConfig) withDefaults() EngineConfig {
 	return c
 }
 
-// isEngine reports whether user is the bot itself, the engine's seat.
-func (b *Bot) isEngine(user string) bool {
-	id := b.self.userID()
-	return id != "" && user == id
-}
-
 // engineChallenge starts a game against the engine at once, in a new
 // thread (or in the channel where threads are not allowed), and has the
 // engine move first when it has White.
-func (b *Bot) engineChallenge(in *interaction, n play.NewChallenge, level int) error {
+func (cs *challenges) engineChallenge(in *interaction, n play.NewChallenge, level int) error {
 	switch {
 	case in.private():
 		// The bot is no member of a DM between users: its moves would
@@ -77,12 +71,12 @@ func (b *Bot) engineChallenge(in *interaction, n play.NewChallenge, level int) e
 		}
 	}
 	if level <= 0 {
-		level = b.cfg.Engine.DefaultLevel
+		level = cs.cfg.Engine.DefaultLevel
 	}
 	level = min(max(level, 1), engine.Levels)
 	// The engine's seat is named in the language of the place it plays
 	// in, as the thread's name is.
-	bot := play.Seat{ID: b.self.userID(), Name: i18n.EngineName(in.public, level)}
+	bot := play.Seat{ID: cs.self.userID(), Name: i18n.EngineName(in.public, level)}
 	white, black := n.From, bot
 	// #nosec G404 -- the colours of a casual game against the engine, not a secret
 	if n.Color == play.BlackSide || n.Color == play.Random && rand.IntN(2) == 1 {
@@ -95,15 +89,15 @@ func (b *Bot) engineChallenge(in *interaction, n play.NewChallenge, level int) e
 		levels[game.Black] = level
 	}
 	var notes []string
-	rated := n.Rated && b.cfg.Engine.Rated
+	rated := n.Rated && cs.cfg.Engine.Rated
 	if n.Rated && !rated {
 		notes = append(notes, tr(in.lang, "engine.casual_only", nil))
 	}
 	start := play.NewGame{Guild: n.Guild, White: white, Black: black,
-		Rated: rated, DaysPerMove: n.DaysPerMove, Time: n.Time, Engine: levels, At: b.cfg.Now(), Caps: b.cfg.Limits.caps()}
+		Rated: rated, DaysPerMove: n.DaysPerMove, Time: n.Time, Engine: levels, At: cs.cfg.Now(), Caps: cs.cfg.Limits.caps()}
 	// Refused before a thread is opened for it; Start checks the caps
 	// again in its transaction.
-	if err := b.play.MayStart(in.ctx, start); err != nil {
+	if err := cs.play.MayStart(in.ctx, start); err != nil {
 		return err
 	}
 	// Opening a thread may wait on Discord: acknowledge first.
@@ -113,12 +107,12 @@ func (b *Bot) engineChallenge(in *interaction, n play.NewChallenge, level int) e
 	name := truncate(tr(in.public, "thread.name", map[string]any{"White": white.Name, "Black": black.Name}), 100)
 	var place threadPlace
 	var err error
-	if in.botDM() || !b.serverSettings(in).Threads.Or(true) {
+	if in.botDM() || !cs.serverSettings(in).Threads.Or(true) {
 		// A DM has no threads, and a server may want none: the game is
 		// played in the channel.
 		place = threadPlace{channel: in.i.ChannelID}
 	} else {
-		place, err = b.openGameThread(in.ctx, in, name, "")
+		place, err = cs.threads.openGameThread(in.ctx, in, name, "")
 	}
 	if err != nil {
 		return fmt.Errorf("bot: opening a thread for an engine game: %w", err)
@@ -127,24 +121,24 @@ func (b *Bot) engineChallenge(in *interaction, n play.NewChallenge, level int) e
 	if place.note != "" {
 		notes = append(notes, place.note)
 	}
-	start.Channel, start.At = channel, b.cfg.Now()
-	started, err := b.round.Start(in.ctx, start)
+	start.Channel, start.At = channel, cs.cfg.Now()
+	started, err := cs.round.Start(in.ctx, start)
 	if err != nil {
 		if thread != "" {
-			if _, derr := b.s.ChannelDelete(thread, discordgo.WithContext(in.ctx)); derr != nil {
-				b.log.Warn("could not delete the thread of an engine game not started", "thread", thread, "err", derr)
+			if _, derr := cs.s.ChannelDelete(thread, discordgo.WithContext(in.ctx)); derr != nil {
+				cs.log.Warn("could not delete the thread of an engine game not started", "thread", thread, "err", derr)
 			}
 		}
 		return err
 	}
 	// The outbox posts the board in the game's channel, and the pool has
 	// the engine's first move if it has White.
-	defer b.wakeOutbox()
+	defer cs.outbox.wakeUp()
 	if place.later > 0 {
-		b.moveLater(in.ctx, started.Game.ID, channel, place.later)
+		cs.threads.moveLater(in.ctx, started.Game.ID, channel, place.later)
 	}
 	if thread != "" {
-		b.addPlayers(in.ctx, thread, n.From.ID)
+		cs.threads.addPlayers(in.ctx, thread, n.From.ID)
 	}
 	m := &message{Content: tr(in.public, "engine.started", map[string]any{"Player": mention(in.user), "Level": level, "Channel": channelRef(&play.Game{Guild: n.Guild, Channel: channel})})}
 	for _, note := range notes {

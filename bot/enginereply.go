@@ -64,19 +64,19 @@ func (a *answering) wait(ctx context.Context, channel string) {
 
 // answerInFlight notes that an act's answer in a channel is on its way;
 // the function returned notes that it was given, or failed.
-func (b *Bot) answerInFlight(channel string) func() { return b.answering.start(channel) }
+func (oc *outcomes) answerInFlight(channel string) func() { return oc.answering.start(channel) }
 
 // editThinking edits the thinking board of d's game into the board of
 // the engine's move that d delivers; false when d is no engine move, or
 // no thinking board can take it, and the board is to be posted.
-func (b *Bot) editThinking(ctx context.Context, d *round.Delivery) bool {
+func (oc *outcomes) editThinking(ctx context.Context, d *round.Delivery) bool {
 	g := &d.Game
 	if g.Private || len(g.Moves) < 1 {
 		return false
 	}
 	engineMoved := false
 	for _, e := range d.Events {
-		if m, ok := e.(round.Moved); ok && b.isEngine(m.By) && m.Ply == g.Ply() {
+		if m, ok := e.(round.Moved); ok && oc.self.isEngine(m.By) && m.Ply == g.Ply() {
 			engineMoved = true
 		}
 	}
@@ -84,14 +84,14 @@ func (b *Bot) editThinking(ctx context.Context, d *round.Delivery) bool {
 		return false
 	}
 	channel := g.Channel
-	if cur, err := b.play.Game(ctx, g.ID); err == nil {
+	if cur, err := oc.play.Game(ctx, g.ID); err == nil {
 		channel = cur.Channel
 	}
 	// The engine may answer before the player's move is: Do hands it the
 	// turn at once. Its board waits for the thinking board, a moment.
-	b.answering.wait(ctx, channel)
-	msgs, err := b.s.ChannelMessages(channel, 1, "", "", "", discordgo.WithContext(ctx))
-	if err != nil || len(msgs) == 0 || !b.isBoardOf(msgs[0], g.ID) {
+	oc.answering.wait(ctx, channel)
+	msgs, err := oc.s.ChannelMessages(channel, 1, "", "", "", discordgo.WithContext(ctx))
+	if err != nil || len(msgs) == 0 || !oc.threads.isBoardOf(msgs[0], g.ID) {
 		return false
 	}
 	// Not the board of the move the engine answered: nor is the engine's
@@ -100,15 +100,15 @@ func (b *Bot) editThinking(ctx context.Context, d *round.Delivery) bool {
 	if rev, ok := boardRevision(msgs[0], g.ID); !ok || rev != g.Revision-1 {
 		return false
 	}
-	lang := b.guildLang(ctx, g.Guild)
-	m, err := b.deliveryMessage(ctx, lang, d)
+	lang := oc.locales.guildLang(ctx, g.Guild)
+	m, err := oc.boards.deliveryMessage(ctx, lang, d)
 	if err != nil {
 		return false
 	}
 	if g.Ply() == 1 {
 		// The engine opened: the start board's words stay.
 		lines := []string{tr(lang, "game.started", nil), m.Content}
-		if b.firstGame(ctx, g) {
+		if oc.boards.firstGame(ctx, g) {
 			lines = append(lines, "♟️ "+tr(lang, "clickmove.how_to", nil))
 		}
 		m.Content = strings.Join(lines, "\n")
@@ -123,11 +123,11 @@ func (b *Bot) editThinking(ctx context.Context, d *round.Delivery) bool {
 		}
 		m.Content = i18n.Event(lang, before, d.Act, discordMarks) + "\n" + m.Content
 	}
-	if _, err := b.request(ctx, http.MethodPatch, discordgo.EndpointChannelMessage(channel, msgs[0].ID), m, m); err != nil {
-		b.log.Warn("editing the thinking board into the engine's; posting it instead", "game", g.ID, "err", err)
+	if _, err := oc.request(ctx, http.MethodPatch, discordgo.EndpointChannelMessage(channel, msgs[0].ID), m, m); err != nil {
+		oc.log.Warn("editing the thinking board into the engine's; posting it instead", "game", g.ID, "err", err)
 		return false
 	}
-	b.windDown(g, channel)
+	oc.threads.windDown(g, channel)
 	return true
 }
 

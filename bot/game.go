@@ -14,34 +14,53 @@ import (
 // maxChoices is Discord's limit on autocomplete choices.
 const maxChoices = 25
 
+// tables answer the acts of a game's players, by command or by click
+// (/move and its menus, /board, /resign, /abort, /draw, /takeback, the
+// claims): each goes through the round, and outcomes shows what it did.
+// They hold what every feature shares, the sight (who may see a board),
+// the bot's life, the outbox, the followers of private games, the
+// boards, the threads and the outcomes.
+type tables struct {
+	*shared
+	sight     *sight
+	life      *lifetime
+	outbox    *deliveries
+	followers *followers
+	boards    *boards
+	threads   *threads
+	outcomes  *outcomes
+}
+
+func tablesOf(b *Bot) *tables { return b.tables }
+
 func init() {
-	addCommand(appCommand{name: "move", reach: anywhere, run: (*Bot).moveCommand, complete: (*Bot).autocomplete, help: helpPlay + 2,
+	addCommand(appCommand{name: "move", reach: anywhere, run: runBy(tablesOf, (*tables).moveCommand), complete: completeBy(tablesOf, (*tables).autocomplete), help: helpPlay + 2,
 		declare: func(*Config) *discordgo.ApplicationCommand {
 			move := option("move", "move", discordgo.ApplicationCommandOptionString, true)
 			move.Autocomplete = true
 			move.MaxLength = 32
 			return command("move", move)
 		}})
-	addCommand(appCommand{name: "board", reach: anywhere, run: (*Bot).boardCommand, help: helpPlay + 3,
+	addCommand(appCommand{name: "board", reach: anywhere, run: runBy(tablesOf, (*tables).boardCommand), help: helpPlay + 3,
 		declare: func(*Config) *discordgo.ApplicationCommand {
 			return command("board", option("board", "flip", discordgo.ApplicationCommandOptionBoolean, false))
 		}})
-	addCommand(appCommand{name: "draw", reach: anywhere, run: (*Bot).drawCommand, help: helpPlay + 4,
+	addCommand(appCommand{name: "draw", reach: anywhere, run: runBy(tablesOf, (*tables).drawCommand), help: helpPlay + 4,
 		declare: func(*Config) *discordgo.ApplicationCommand {
 			return command("draw", option("draw", "action", discordgo.ApplicationCommandOptionString, false, "offer", "accept", "decline"))
 		}})
-	addCommand(appCommand{name: "takeback", reach: anywhere, run: (*Bot).takebackCommand, help: helpPlay + 5, declare: plain("takeback")})
-	addCommand(appCommand{name: "abort", reach: anywhere, run: (*Bot).abortCommand, help: helpPlay + 6, declare: plain("abort")})
-	addCommand(appCommand{name: "resign", reach: anywhere, run: (*Bot).resignCommand, help: helpPlay + 7, declare: plain("resign")})
-	clicks.handle(idResign, gameAct((*Bot).resignClick))
-	clicks.handle(idResignOK, gameAct((*Bot).resignConfirmed))
-	clicks.handle(idFlip, gameAct((*Bot).flipClick))
-	clicks.handle(idAbort, gameAct((*Bot).abortClick))
-	clicks.handle(idDraw, gameAct((*Bot).drawClick))
-	clicks.handle(idDrawYes, gameAct((*Bot).drawAcceptClick))
-	clicks.handle(idDrawNo, gameAct((*Bot).drawDeclineClick))
-	clicks.handle(idTakebackYes, gameAct((*Bot).takebackAcceptClick))
-	clicks.handle(idTakebackNo, gameAct((*Bot).takebackDeclineClick))
+	addCommand(appCommand{name: "takeback", reach: anywhere, run: runBy(tablesOf, (*tables).takebackCommand), help: helpPlay + 5, declare: plain("takeback")})
+	addCommand(appCommand{name: "abort", reach: anywhere, run: runBy(tablesOf, (*tables).abortCommand), help: helpPlay + 6, declare: plain("abort")})
+	addCommand(appCommand{name: "resign", reach: anywhere, run: runBy(tablesOf, (*tables).resignCommand), help: helpPlay + 7, declare: plain("resign")})
+	clicks.handle(idResign, gameAct(tablesOf, (*tables).resignClick))
+	clicks.handle(idResignOK, gameAct(tablesOf, (*tables).resignConfirmed))
+	clicks.handle(idFlip, gameAct(tablesOf, (*tables).flipClick))
+	clicks.handle(idAbort, gameAct(tablesOf, (*tables).abortClick))
+	clicks.handle(idDraw, gameAct(tablesOf, (*tables).drawClick))
+	clicks.handle(idDrawYes, gameAct(tablesOf, (*tables).drawAcceptClick))
+	clicks.handle(idDrawNo, gameAct(tablesOf, (*tables).drawDeclineClick))
+	clicks.handle(idTakebackYes, gameAct(tablesOf, (*tables).takebackAcceptClick))
+	clicks.handle(idTakebackNo, gameAct(tablesOf, (*tables).takebackDeclineClick))
 }
 
 // The buttons of a game.
@@ -59,8 +78,8 @@ var (
 
 // gameHere returns the game of the interaction's channel; when there is
 // none it tells the user and returns errNotHere.
-func (b *Bot) gameHere(in *interaction) (play.Game, error) {
-	g, err := b.play.GameIn(in.ctx, in.i.ChannelID)
+func (sh *shared) gameHere(in *interaction) (play.Game, error) {
+	g, err := sh.play.GameIn(in.ctx, in.i.ChannelID)
 	var x *play.Refusal
 	if errors.As(err, &x) && x.Kind == play.NoGame {
 		if terr := in.tell(tr(in.lang, "error.no_game_here", nil)); terr != nil {
@@ -73,19 +92,19 @@ func (b *Bot) gameHere(in *interaction) (play.Game, error) {
 
 // act is a play.Act by the interaction's user on g as it is now: a typed
 // command acts on the game as the user sees it when they send it.
-func (b *Bot) act(in *interaction, g *play.Game) play.Act {
-	return play.Act{By: in.user, Game: g.ID, Revision: g.Revision, At: b.cfg.Now()}
+func (sh *shared) act(in *interaction, g *play.Game) play.Act {
+	return play.Act{By: in.user, Game: g.ID, Revision: g.Revision, At: sh.cfg.Now()}
 }
 
 // moveCommand plays /move on the game of the interaction's channel, as
 // it is when the act is decided: the act finds the game itself, so that
 // a move reads it once.
-func (b *Bot) moveCommand(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
+func (tb *tables) moveCommand(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
 	text := ""
 	if o := options(data)["move"]; o != nil {
 		text = o.StringValue()
 	}
-	err := b.move(in, play.Act{By: in.user, Channel: in.i.ChannelID, At: b.cfg.Now()}, text)
+	err := tb.move(in, play.Act{By: in.user, Channel: in.i.ChannelID, At: tb.cfg.Now()}, text)
 	var x *play.Refusal
 	if errors.As(err, &x) && x.Kind == play.NoGame && x.Game == 0 {
 		if terr := in.tell(tr(in.lang, "error.no_game_here", nil)); terr != nil {
@@ -97,8 +116,8 @@ func (b *Bot) moveCommand(in *interaction, data discordgo.ApplicationCommandInte
 }
 
 // move plays a move through the round and answers with the board.
-func (b *Bot) move(in *interaction, a play.Act, text string) error {
-	_, err := b.playRound(in, round.Act{Act: a, Kind: round.Move, Text: text}, answerNew)
+func (tb *tables) move(in *interaction, a play.Act, text string) error {
+	_, err := tb.playRound(in, round.Act{Act: a, Kind: round.Move, Text: text}, answerNew)
 	return err
 }
 
@@ -118,32 +137,32 @@ const (
 // it in the game's channel instead, mentioning whoever must be told; what
 // else the act leaves to do — direct messages, the engine's move — the
 // outbox delivers too.
-func (b *Bot) playRound(in *interaction, a round.Act, by answerBy) (round.Outcome, error) {
+func (tb *tables) playRound(in *interaction, a round.Act, by answerBy) (round.Outcome, error) {
 	a.Answers = by != answerElsewhere
 	if a.Sent.IsZero() {
 		a.Sent = in.sentAt(a.At)
 	}
 	if a.Answers {
-		defer b.answerInFlight(in.i.ChannelID)()
+		defer tb.outcomes.answerInFlight(in.i.ChannelID)()
 	}
-	out, err := b.round.Do(in.ctx, a)
+	out, err := tb.round.Do(in.ctx, a)
 	if err != nil {
 		return out, err
 	}
-	defer b.wakeOutbox()
+	defer tb.outbox.wakeUp()
 	for _, e := range out.Events {
 		if _, ok := e.(round.Moved); ok {
-			b.Metrics.Moves.Add(1)
+			tb.metrics.Moves.Add(1)
 		}
 	}
 	// The act is committed: what is left is done even when the
 	// interaction's time is up.
-	after := b.life.ctx()
+	after := tb.life.ctx()
 	if len(out.Boards) > 0 {
-		b.followers.note(&out.Boards[len(out.Boards)-1].Game, in, 0)
+		tb.followers.note(&out.Boards[len(out.Boards)-1].Game, in, 0)
 	}
 	if a.Answers {
-		m, err := b.deliveryMessage(in.ctx, in.public, &out.Boards[len(out.Boards)-1])
+		m, err := tb.boards.deliveryMessage(in.ctx, in.public, &out.Boards[len(out.Boards)-1])
 		if err == nil {
 			if by == answerClicked {
 				if m.Components == nil {
@@ -155,27 +174,27 @@ func (b *Bot) playRound(in *interaction, a round.Act, by answerBy) (round.Outcom
 			}
 		}
 		if err != nil {
-			b.log.Warn("an act's answer failed; its board goes to the channel", "interaction", in.i.ID, "game", out.Game.ID, "err", err)
+			tb.log.Warn("an act's answer failed; its board goes to the channel", "interaction", in.i.ID, "game", out.Game.ID, "err", err)
 			if m == nil {
 				// Not drawn: the outbox draws it and posts it.
-				if rerr := b.round.NotShown(after, &out); rerr != nil {
-					b.log.Error("handing a board to the outbox; it is posted when its hold ends", "game", out.Game.ID, "err", rerr)
+				if rerr := tb.round.NotShown(after, &out); rerr != nil {
+					tb.log.Error("handing a board to the outbox; it is posted when its hold ends", "game", out.Game.ID, "err", rerr)
 				}
 				return out, nil
 			}
-			b.outbox.atOnceGo(func() { b.deliverAtOnce(out, m) })
+			tb.outbox.atOnceGo(func() { tb.outcomes.deliverAtOnce(out, m) })
 			return out, nil
 		}
-		b.shown(&out)
+		tb.outcomes.shown(&out)
 		if len(m.images) > 0 && len(m.Components) > 0 {
-			b.retireBoards(&out.Boards[len(out.Boards)-1].Game, in.i.ChannelID)
+			tb.threads.retireBoards(&out.Boards[len(out.Boards)-1].Game, in.i.ChannelID)
 		}
-		b.windDown(&out.Boards[len(out.Boards)-1].Game, in.i.ChannelID)
+		tb.threads.windDown(&out.Boards[len(out.Boards)-1].Game, in.i.ChannelID)
 	}
 	for _, e := range out.Events {
 		if t, ok := e.(round.EngineThinking); ok && t.Ahead > 0 {
 			if err := in.tell(i18n.N(in.lang, "engine.queued", t.Ahead, nil)); err != nil {
-				b.log.Warn("telling a player the engine is busy", "game", out.Game.ID, "err", err)
+				tb.log.Warn("telling a player the engine is busy", "game", out.Game.ID, "err", err)
 			}
 		}
 	}
@@ -193,7 +212,7 @@ func onOffer(in *interaction) answerBy {
 
 // autocomplete offers the legal moves that what the user typed may
 // become, in any notation (game.Complete): best first, at most 25.
-func (b *Bot) autocomplete(in *interaction) error {
+func (tb *tables) autocomplete(in *interaction) error {
 	var typed string
 	for _, o := range in.i.ApplicationCommandData().Options {
 		if o.Focused {
@@ -201,7 +220,7 @@ func (b *Bot) autocomplete(in *interaction) error {
 		}
 	}
 	choices := []*discordgo.ApplicationCommandOptionChoice{}
-	g, err := b.play.GameIn(in.ctx, in.i.ChannelID)
+	g, err := tb.play.GameIn(in.ctx, in.i.ChannelID)
 	if err == nil && g.ToMove().ID == in.user {
 		pos, perr := g.Position()
 		if perr != nil {
@@ -212,33 +231,7 @@ func (b *Bot) autocomplete(in *interaction) error {
 			choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: m.SAN, Value: m.SAN})
 		}
 	}
-	return b.choices(in, choices)
-}
-
-// choices answers an autocomplete.
-func (b *Bot) choices(in *interaction, choices []*discordgo.ApplicationCommandOptionChoice) error {
-	in.answered = true
-	if choices == nil {
-		choices = []*discordgo.ApplicationCommandOptionChoice{}
-	}
-	r := choicesResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult}
-	r.Data.Choices = choices
-	return b.respondPayload(in.ctx, in.i, r.Type, r)
-}
-
-// choicesResponse is an autocomplete's answer. discordgo's own leaves an
-// empty list of choices out (omitempty), and Discord refuses an answer
-// without the list (400): "no suggestion" must be sent as [].
-type choicesResponse struct {
-	Type discordgo.InteractionResponseType `json:"type"`
-	Data struct {
-		Choices []*discordgo.ApplicationCommandOptionChoice `json:"choices"`
-	} `json:"data"`
-}
-
-// noChoices answers the autocomplete of an option that offers none.
-func (b *Bot) noChoices(in *interaction) error {
-	return b.choices(in, []*discordgo.ApplicationCommandOptionChoice{})
+	return in.choices(choices)
 }
 
 func isEnPassant(pos *game.Position, m game.Move) bool {
@@ -246,8 +239,8 @@ func isEnPassant(pos *game.Position, m game.Move) bool {
 	return p != game.NoPiece && p.Kind() == game.Pawn && m.To() == pos.EnPassant()
 }
 
-func (b *Bot) boardCommand(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
-	g, err := b.gameHere(in)
+func (tb *tables) boardCommand(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
+	g, err := tb.gameHere(in)
 	if err != nil {
 		return err
 	}
@@ -256,35 +249,35 @@ func (b *Bot) boardCommand(in *interaction, data discordgo.ApplicationCommandInt
 		flip = o.BoolValue()
 	}
 	if _, player := g.ColorOf(in.user); !player {
-		return b.spectatorBoard(in, &g, flip)
+		return tb.spectatorBoard(in, &g, flip)
 	}
 	// A player's board is public: it counts among their posts.
-	if err := b.posted(in); err != nil {
+	if err := tb.posted(in); err != nil {
 		return err
 	}
-	m, err := b.boardMessage(in.ctx, in.public, view{g: &g, flip: flip, buttons: true})
+	m, err := tb.boards.boardMessage(in.ctx, in.public, view{g: &g, flip: flip, buttons: true})
 	if err != nil {
 		return err
 	}
 	if err := in.respond(m); err != nil {
 		return err
 	}
-	b.retireBoards(&g, in.i.ChannelID)
+	tb.threads.retireBoards(&g, in.i.ChannelID)
 	return nil
 }
 
 // spectatorBoard answers a non-player's /board: the board for them alone,
 // without the game's buttons, so that the players' board keeps its
 // buttons and no one fills the players' thread with boards.
-func (b *Bot) spectatorBoard(in *interaction, g *play.Game, flip bool) error {
-	ok, err := b.canSee(in, g)
+func (tb *tables) spectatorBoard(in *interaction, g *play.Game, flip bool) error {
+	ok, err := tb.sight.canSee(in, g)
 	if err != nil {
 		return err
 	}
 	if !ok {
 		return in.explain(tr(in.lang, "error.no_game_here", nil))
 	}
-	m, err := b.boardMessage(in.ctx, in.lang, view{g: g, flip: flip})
+	m, err := tb.boards.boardMessage(in.ctx, in.lang, view{g: g, flip: flip})
 	if err != nil {
 		return err
 	}
@@ -292,14 +285,14 @@ func (b *Bot) spectatorBoard(in *interaction, g *play.Game, flip bool) error {
 	return in.respond(m)
 }
 
-func (b *Bot) flipClick(in *interaction, a play.Act) error {
+func (tb *tables) flipClick(in *interaction, a play.Act) error {
 	// The button's game id is the clicker's to forge: show only a game
 	// they may see anyway.
-	g, err := b.visibleGame(in, a.Game)
+	g, err := tb.sight.visibleGame(in, a.Game)
 	if err != nil {
 		return err
 	}
-	m, err := b.boardMessage(in.ctx, in.lang, view{g: &g, flip: true})
+	m, err := tb.boards.boardMessage(in.ctx, in.lang, view{g: &g, flip: true})
 	if err != nil {
 		return err
 	}
@@ -307,17 +300,17 @@ func (b *Bot) flipClick(in *interaction, a play.Act) error {
 	return in.respond(m)
 }
 
-func (b *Bot) resignCommand(in *interaction, _ discordgo.ApplicationCommandInteractionData) error {
-	g, err := b.gameHere(in)
+func (tb *tables) resignCommand(in *interaction, _ discordgo.ApplicationCommandInteractionData) error {
+	g, err := tb.gameHere(in)
 	if err != nil {
 		return err
 	}
-	return b.resignClick(in, b.act(in, &g))
+	return tb.resignClick(in, tb.act(in, &g))
 }
 
 // resignClick asks the player to confirm, privately.
-func (b *Bot) resignClick(in *interaction, a play.Act) error {
-	if _, err := b.play.PlayersGame(in.ctx, a.Game, in.user); err != nil {
+func (tb *tables) resignClick(in *interaction, a play.Act) error {
+	if _, err := tb.play.PlayersGame(in.ctx, a.Game, in.user); err != nil {
 		return err
 	}
 	m := &message{Content: tr(in.lang, "resign.confirm", nil), Flags: discordgo.MessageFlagsEphemeral,
@@ -327,92 +320,92 @@ func (b *Bot) resignClick(in *interaction, a play.Act) error {
 	return in.respond(m)
 }
 
-func (b *Bot) resignConfirmed(in *interaction, a play.Act) error {
-	if g, err := b.play.Game(in.ctx, a.Game); err == nil && g.Private {
+func (tb *tables) resignConfirmed(in *interaction, a play.Act) error {
+	if g, err := tb.play.Game(in.ctx, a.Game); err == nil && g.Private {
 		// The bot may not post in a private game's DM: the board follows
 		// up on this click, then the confirmation says it is done.
 		if err := in.deferUpdate(); err != nil {
 			return err
 		}
-		if _, err := b.playRound(in, round.Act{Act: a, Kind: round.Resign}, answerNew); err != nil {
+		if _, err := tb.playRound(in, round.Act{Act: a, Kind: round.Resign}, answerNew); err != nil {
 			return err
 		}
 		return in.edit(&message{Content: tr(in.lang, "resign.done", nil), Components: []discordgo.MessageComponent{}, Embeds: []*discordgo.MessageEmbed{}})
 	}
-	if _, err := b.playRound(in, round.Act{Act: a, Kind: round.Resign}, answerElsewhere); err != nil {
+	if _, err := tb.playRound(in, round.Act{Act: a, Kind: round.Resign}, answerElsewhere); err != nil {
 		return err
 	}
 	return in.update(&message{Content: tr(in.lang, "resign.done", nil), Components: []discordgo.MessageComponent{}, Embeds: []*discordgo.MessageEmbed{}})
 }
 
-func (b *Bot) abortCommand(in *interaction, _ discordgo.ApplicationCommandInteractionData) error {
-	g, err := b.gameHere(in)
+func (tb *tables) abortCommand(in *interaction, _ discordgo.ApplicationCommandInteractionData) error {
+	g, err := tb.gameHere(in)
 	if err != nil {
 		return err
 	}
-	return b.abortClick(in, b.act(in, &g))
+	return tb.abortClick(in, tb.act(in, &g))
 }
 
-func (b *Bot) abortClick(in *interaction, a play.Act) error {
-	_, err := b.playRound(in, round.Act{Act: a, Kind: round.Abort}, answerNew)
+func (tb *tables) abortClick(in *interaction, a play.Act) error {
+	_, err := tb.playRound(in, round.Act{Act: a, Kind: round.Abort}, answerNew)
 	return err
 }
 
-func (b *Bot) drawCommand(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
-	g, err := b.gameHere(in)
+func (tb *tables) drawCommand(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
+	g, err := tb.gameHere(in)
 	if err != nil {
 		return err
 	}
-	a := b.act(in, &g)
+	a := tb.act(in, &g)
 	action := "offer"
 	if o := options(data)["action"]; o != nil {
 		action = o.StringValue()
 	}
 	switch action {
 	case "accept":
-		return b.drawAcceptClick(in, a)
+		return tb.drawAcceptClick(in, a)
 	case "decline":
-		return b.drawDeclineClick(in, a)
+		return tb.drawDeclineClick(in, a)
 	}
-	return b.drawClick(in, a)
+	return tb.drawClick(in, a)
 }
 
 // drawClick offers a draw (or, when the opponent offered one, agrees);
 // the engine answers one made to it at once.
-func (b *Bot) drawClick(in *interaction, a play.Act) error {
-	_, err := b.playRound(in, round.Act{Act: a, Kind: round.OfferDraw}, answerNew)
+func (tb *tables) drawClick(in *interaction, a play.Act) error {
+	_, err := tb.playRound(in, round.Act{Act: a, Kind: round.OfferDraw}, answerNew)
 	return err
 }
 
-func (b *Bot) drawAcceptClick(in *interaction, a play.Act) error {
-	_, err := b.playRound(in, round.Act{Act: a, Kind: round.AcceptDraw}, onOffer(in))
+func (tb *tables) drawAcceptClick(in *interaction, a play.Act) error {
+	_, err := tb.playRound(in, round.Act{Act: a, Kind: round.AcceptDraw}, onOffer(in))
 	return err
 }
 
-func (b *Bot) drawDeclineClick(in *interaction, a play.Act) error {
+func (tb *tables) drawDeclineClick(in *interaction, a play.Act) error {
 	by := answerNew
 	if in.i.Type == discordgo.InteractionMessageComponent {
 		by = answerClicked
 	}
-	_, err := b.playRound(in, round.Act{Act: a, Kind: round.DeclineDraw}, by)
+	_, err := tb.playRound(in, round.Act{Act: a, Kind: round.DeclineDraw}, by)
 	return err
 }
 
-func (b *Bot) takebackCommand(in *interaction, _ discordgo.ApplicationCommandInteractionData) error {
-	g, err := b.gameHere(in)
+func (tb *tables) takebackCommand(in *interaction, _ discordgo.ApplicationCommandInteractionData) error {
+	g, err := tb.gameHere(in)
 	if err != nil {
 		return err
 	}
-	_, err = b.playRound(in, round.Act{Act: b.act(in, &g), Kind: round.RequestTakeback}, answerNew)
+	_, err = tb.playRound(in, round.Act{Act: tb.act(in, &g), Kind: round.RequestTakeback}, answerNew)
 	return err
 }
 
-func (b *Bot) takebackAcceptClick(in *interaction, a play.Act) error {
-	_, err := b.playRound(in, round.Act{Act: a, Kind: round.AcceptTakeback}, answerClicked)
+func (tb *tables) takebackAcceptClick(in *interaction, a play.Act) error {
+	_, err := tb.playRound(in, round.Act{Act: a, Kind: round.AcceptTakeback}, answerClicked)
 	return err
 }
 
-func (b *Bot) takebackDeclineClick(in *interaction, a play.Act) error {
-	_, err := b.playRound(in, round.Act{Act: a, Kind: round.DeclineTakeback}, answerClicked)
+func (tb *tables) takebackDeclineClick(in *interaction, a play.Act) error {
+	_, err := tb.playRound(in, round.Act{Act: a, Kind: round.DeclineTakeback}, answerClicked)
 	return err
 }

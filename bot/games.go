@@ -19,9 +19,21 @@ import (
 // /games: a player's games in this server, those where it is their move
 // first, with a menu that links to a game's board in its thread.
 
+// gameList answers /games and its menu, which posts a game's board
+// again. It holds what every feature shares, the languages, the boards
+// and the threads whose older boards it retires.
+type gameList struct {
+	*shared
+	locales *locales
+	boards  *boards
+	threads *threads
+}
+
+func gameListOf(b *Bot) *gameList { return b.gameList }
+
 func init() {
-	addCommand(appCommand{name: "games", reach: anywhere, run: (*Bot).gamesCommand, help: helpCorrespondence + 1, declare: plain("games")})
-	clicks.handle(idGamesOpen, func(b *Bot, in *interaction, _ idFields) error { return b.gamesSelect(in) })
+	addCommand(appCommand{name: "games", reach: anywhere, run: runBy(gameListOf, (*gameList).gamesCommand), help: helpCorrespondence + 1, declare: plain("games")})
+	clicks.handle(idGamesOpen, clickBy(gameListOf, func(gl *gameList, in *interaction, _ idFields) error { return gl.gamesSelect(in) }))
 }
 
 // idGamesOpen is /games' menu; its value is the game's id.
@@ -44,8 +56,8 @@ func myMove(g *play.Game, user string) bool {
 
 // gamesCommand is /games: the user's active games in this server, those
 // where they are to act first, then by deadline.
-func (b *Bot) gamesCommand(in *interaction, _ discordgo.ApplicationCommandInteractionData) error {
-	all, err := b.play.ActiveGames(in.ctx, in.user)
+func (gl *gameList) gamesCommand(in *interaction, _ discordgo.ApplicationCommandInteractionData) error {
+	all, err := gl.play.ActiveGames(in.ctx, in.user)
 	if err != nil {
 		return err
 	}
@@ -56,7 +68,7 @@ func (b *Bot) gamesCommand(in *interaction, _ discordgo.ApplicationCommandIntera
 		}
 	}
 	sortGames(gs, in.user)
-	m := gamesMessage(in.lang, in.user, gs, b.prefs(in.ctx, in.user), b.cfg.Now)
+	m := gamesMessage(in.lang, in.user, gs, gl.prefs(in.ctx, in.user), gl.cfg.Now)
 	if in.i.GuildID == "" {
 		// In a DM: the games of DMs, each with its link.
 		e := m.Embeds[0]
@@ -181,21 +193,21 @@ func gameLine(lang i18n.Lang, user string, g *play.Game, now time.Time) string {
 // with a link to the game's current board, in its thread, where the
 // buttons work. Only when no board of the game is left there (deleted,
 // or pushed out by talk) is a new one posted.
-func (b *Bot) gamesSelect(in *interaction) error {
+func (gl *gameList) gamesSelect(in *interaction) error {
 	id, err := menuNumber(in)
 	if err != nil {
 		return err
 	}
-	g, err := b.play.PlayersGame(in.ctx, id, in.user)
+	g, err := gl.play.PlayersGame(in.ctx, id, in.user)
 	if err != nil {
 		return err
 	}
-	m, err := b.boardMessage(in.ctx, b.guildLang(in.ctx, g.Guild), view{g: &g, buttons: !g.Over() && g.Flag == nil})
+	m, err := gl.boards.boardMessage(in.ctx, gl.locales.guildLang(in.ctx, g.Guild), view{g: &g, buttons: !g.Over() && g.Flag == nil})
 	if err != nil {
 		return err
 	}
 	if g.Flag != nil {
-		m.Components = claimButtons(b.guildLang(in.ctx, g.Guild), &g)
+		m.Components = claimButtons(gl.locales.guildLang(in.ctx, g.Guild), &g)
 	}
 	if g.Private {
 		// The bot may not post in the game's DM: the board is for the
@@ -210,32 +222,32 @@ func (b *Bot) gamesSelect(in *interaction) error {
 	if err := in.deferReply(true); err != nil {
 		return err
 	}
-	board, err := b.currentBoard(in.ctx, &g)
+	board, err := gl.currentBoard(in.ctx, &g)
 	if err != nil {
 		// Without the channel's history (no permission to read it, say),
 		// a new board is the way to the game.
-		b.log.Warn("no current board to link to; posting one", "game", g.ID, "err", err)
+		gl.log.Warn("no current board to link to; posting one", "game", g.ID, "err", err)
 	}
 	if board != "" {
 		return in.tell(tr(in.lang, "games.current", map[string]any{"Board": messageLink(&g, board)}))
 	}
-	if _, err := b.post(in.ctx, g.Channel, m); err != nil {
+	if _, err := gl.post(in.ctx, g.Channel, m); err != nil {
 		return err
 	}
-	b.retireBoards(&g, g.Channel)
+	gl.threads.retireBoards(&g, g.Channel)
 	return in.tell(tr(in.lang, "games.posted", map[string]any{"Channel": channelRef(&g)}))
 }
 
 // currentBoard is the id of the newest board of g in its channel that
 // still has its buttons, found as retireBoards finds them; "" if none is
 // among the channel's newest messages or they cannot be read.
-func (b *Bot) currentBoard(ctx context.Context, g *play.Game) (string, error) {
-	msgs, err := b.scanBoards(ctx, g.Channel, liveBoardLookback)
+func (gl *gameList) currentBoard(ctx context.Context, g *play.Game) (string, error) {
+	msgs, err := gl.scanBoards(ctx, g.Channel, liveBoardLookback)
 	if err != nil {
 		return "", fmt.Errorf("reading the channel of game %d for its board: %w", g.ID, err)
 	}
 	for _, m := range msgs { // newest first
-		if b.isBoardOf(m, g.ID) {
+		if gl.threads.isBoardOf(m, g.ID) {
 			return m.ID, nil
 		}
 	}

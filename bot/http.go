@@ -1,12 +1,10 @@
 package bot
 
 import (
-	"context"
 	"crypto/ed25519"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -54,36 +52,6 @@ type httpWaiter struct {
 	deferred discordgo.InteractionResponseType // what it said when it was a deferral
 }
 
-// answerOverHTTP hands the first response to an interaction to the HTTP
-// request that brought it, if one waits: ok is true. When that request
-// was answered with a deferral meanwhile, deferred says which, and the
-// caller turns its answer into an edit or a follow-up (afterDeferral);
-// otherwise the caller sends it to Discord's callback endpoint.
-func (b *Bot) answerOverHTTP(i *discordgo.Interaction, payload any, m *message) (ok bool, deferred discordgo.InteractionResponseType, err error) {
-	w, found := b.http.waiting(i.ID)
-	if !found {
-		return false, 0, nil
-	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.answered {
-		return false, w.deferred, nil
-	}
-	var a httpAnswer
-	if m != nil && len(m.images) > 0 {
-		a.contentType, a.body, err = discordgo.MultipartBodyWithJSON(payload, m.files())
-	} else {
-		a.contentType = "application/json"
-		a.body, err = json.Marshal(payload)
-	}
-	if err != nil {
-		return true, 0, fmt.Errorf("bot: encoding an answer: %w", err)
-	}
-	w.answered = true
-	w.ch <- a
-	return true, 0, nil
-}
-
 // deferOverHTTP answers a slow interaction's HTTP request with a
 // deferral, unless its answer came meanwhile; false when it cannot be
 // deferred (an autocomplete).
@@ -104,28 +72,6 @@ func (w *httpWaiter) deferOverHTTP(kind discordgo.InteractionType) (httpAnswer, 
 	w.answered = true
 	body, _ := json.Marshal(discordgo.InteractionResponse{Type: w.deferred})
 	return httpAnswer{contentType: "application/json", body: body}, true
-}
-
-// afterDeferral sends an answer of typ to an interaction whose HTTP
-// request was answered with a deferral: the deferred message is edited,
-// or, for what it cannot become (a private answer after a public
-// deferral, a new message after a click's), replaced by a follow-up.
-func (b *Bot) afterDeferral(ctx context.Context, i *discordgo.Interaction, deferred, typ discordgo.InteractionResponseType, m *message) error {
-	switch {
-	case typ == discordgo.InteractionResponseUpdateMessage:
-		return b.editResponse(ctx, i, m)
-	case typ != discordgo.InteractionResponseChannelMessageWithSource:
-		return fmt.Errorf("bot: an answer of type %d after a deferral over HTTP", typ)
-	case deferred == discordgo.InteractionResponseDeferredChannelMessageWithSource && m.Flags&discordgo.MessageFlagsEphemeral == 0:
-		return b.editResponse(ctx, i, m)
-	case deferred == discordgo.InteractionResponseDeferredChannelMessageWithSource:
-		if err := b.followUp(ctx, i, m); err != nil {
-			return err
-		}
-		return b.deleteResponse(ctx, i)
-	default:
-		return b.followUp(ctx, i, m)
-	}
 }
 
 // MaxInteractionBytes is the largest interaction body the endpoint

@@ -53,14 +53,14 @@ func (in *interaction) serverWithoutBot() bool {
 // installLink is the link that adds the app to a server or to an
 // account, as the Developer Portal's Discord Provided Link does.
 func (b *Bot) installLink(in *interaction) string {
-	return "https://discord.com/oauth2/authorize?client_id=" + b.appID(in.i)
+	return "https://discord.com/oauth2/authorize?client_id=" + b.answers.appID(in.i)
 }
 
 // notInThisServer answers a command from a server without the bot: how
 // to add it, or to play in a DM.
 func (b *Bot) notInThisServer(in *interaction) error {
 	if in.i.Type == discordgo.InteractionApplicationCommandAutocomplete {
-		return b.noChoices(in)
+		return in.noChoices()
 	}
 	if err := in.tell(tr(in.lang, "install.no_bot_here", map[string]any{"Link": "<" + b.installLink(in) + ">"})); err != nil {
 		return err
@@ -140,22 +140,22 @@ func (f *followers) take(id uint64) (*discordgo.Interaction, i18n.Lang, bool) {
 // deliverPrivately shows the board of an outbox item of a private game:
 // as a follow-up in its DM to the act it answers, or by direct message
 // to the players the act tells so. A timeout answers no act.
-func (b *Bot) deliverPrivately(ctx context.Context, d *round.Delivery) error {
+func (oc *outcomes) deliverPrivately(ctx context.Context, d *round.Delivery) error {
 	timedOut := false
 	for _, e := range d.Events {
 		if _, ok := e.(round.TimedOut); ok {
 			timedOut = true
 		}
 	}
-	if i, lang, ok := b.followers.take(d.Game.ID); ok && !timedOut {
-		m, err := b.deliveryMessage(ctx, lang, d)
+	if i, lang, ok := oc.followers.take(d.Game.ID); ok && !timedOut {
+		m, err := oc.boards.deliveryMessage(ctx, lang, d)
 		if err != nil {
 			return err
 		}
-		if err = b.followUp(ctx, i, m); err == nil {
+		if err = oc.answers.followUp(ctx, i, m); err == nil {
 			return nil
 		}
-		b.log.Warn("following up in a private game failed; telling its players by DM", "game", d.Game.ID, "err", err)
+		oc.log.Warn("following up in a private game failed; telling its players by DM", "game", d.Game.ID, "err", err)
 	}
 	var tells []round.Tell
 	for _, e := range d.Events {
@@ -163,22 +163,22 @@ func (b *Bot) deliverPrivately(ctx context.Context, d *round.Delivery) error {
 			tells = append(tells, t)
 		}
 	}
-	return b.dmPlayers(ctx, &d.Game, tells, func(lang i18n.Lang) (*message, error) {
-		return b.deliveryMessage(ctx, lang, d)
+	return oc.dmPlayers(ctx, &d.Game, tells, func(lang i18n.Lang) (*message, error) {
+		return oc.boards.deliveryMessage(ctx, lang, d)
 	})
 }
 
 // dmPlayers sends each player of private game g whom the act tells by
 // direct message (tells) the message build makes in their language.
-func (b *Bot) dmPlayers(ctx context.Context, g *play.Game, tells []round.Tell, build func(i18n.Lang) (*message, error)) error {
+func (oc *outcomes) dmPlayers(ctx context.Context, g *play.Game, tells []round.Tell, build func(i18n.Lang) (*message, error)) error {
 	var errs []error
 	for _, t := range tells {
-		if t.How != round.DirectMessage || b.isEngine(t.User) {
+		if t.How != round.DirectMessage || oc.self.isEngine(t.User) {
 			continue
 		}
-		m, err := build(b.tellLang(ctx, &t, g.Guild))
+		m, err := build(oc.notices.tellLang(ctx, &t, g.Guild))
 		if err == nil {
-			err = b.dm(ctx, t.User, m)
+			err = oc.notices.dm(ctx, t.User, m)
 		}
 		if !errors.Is(err, errDMClosed) {
 			errs = append(errs, err)
@@ -190,7 +190,7 @@ func (b *Bot) dmPlayers(ctx context.Context, g *play.Game, tells []round.Tell, b
 // tellClaimPrivately tells the opponent of a private game, by direct
 // message, the choice its player made on a timeout: the choice is made on
 // buttons the bot sent by DM, so nothing in the game's DM shows it.
-func (b *Bot) tellClaimPrivately(in *interaction, out *round.Outcome, id string) {
+func (oc *outcomes) tellClaimPrivately(in *interaction, out *round.Outcome, id string) {
 	g := &out.Game
 	if !g.Private || in.i.ChannelID == g.Channel {
 		return
@@ -201,8 +201,8 @@ func (b *Bot) tellClaimPrivately(in *interaction, out *round.Outcome, id string)
 			tells = append(tells, t)
 		}
 	}
-	err := b.dmPlayers(in.ctx, g, tells, func(lang i18n.Lang) (*message, error) {
-		m, err := b.boardMessage(in.ctx, lang, view{g: g, headline: tr(lang, id, map[string]any{"Player": mention(in.user)})})
+	err := oc.dmPlayers(in.ctx, g, tells, func(lang i18n.Lang) (*message, error) {
+		m, err := oc.boards.boardMessage(in.ctx, lang, view{g: g, headline: tr(lang, id, map[string]any{"Player": mention(in.user)})})
 		if err == nil {
 			m.Content += "\n" + gameLink(g)
 			m.mentionOnly()
@@ -210,6 +210,6 @@ func (b *Bot) tellClaimPrivately(in *interaction, out *round.Outcome, id string)
 		return m, err
 	})
 	if err != nil {
-		b.log.Warn("telling the opponent of a private game a timeout's choice", "game", g.ID, "err", err)
+		oc.log.Warn("telling the opponent of a private game a timeout's choice", "game", g.ID, "err", err)
 	}
 }

@@ -13,8 +13,9 @@ import (
 // interaction is one interaction being handled, with who asked and in
 // which languages to answer them (lang) and the channel (public).
 type interaction struct {
-	b *Bot
-	i *discordgo.Interaction
+	// out is the way its answers go, and all of the bot it reaches.
+	out *answers
+	i   *discordgo.Interaction
 	// ctx bounds everything the interaction does (interactionDeadline);
 	// cancel releases it once the handler returns.
 	ctx      context.Context
@@ -35,7 +36,7 @@ type interaction struct {
 const interactionDeadline = interactionLife
 
 func (b *Bot) newInteraction(i *discordgo.Interaction) *interaction {
-	in := &interaction{b: b, i: i, lang: b.language(string(i.Locale))}
+	in := &interaction{out: b.answers, i: i, lang: b.language(string(i.Locale))}
 	in.ctx, in.cancel = context.WithTimeout(b.life.ctx(), interactionDeadline)
 	in.public = in.lang
 	if i.GuildLocale != nil {
@@ -71,9 +72,9 @@ func displayName(u *discordgo.User) string {
 	return u.Username
 }
 
-func (b *Bot) language(locale string) i18n.Lang {
+func (sh *shared) language(locale string) i18n.Lang {
 	if locale == "" {
-		return i18n.FromDiscord(b.cfg.DefaultLanguage)
+		return i18n.FromDiscord(sh.cfg.DefaultLanguage)
 	}
 	return i18n.FromDiscord(locale)
 }
@@ -96,36 +97,36 @@ func (in *interaction) respond(m *message) error {
 		// replaces it, since a deferral's message cannot turn private.
 		in.pending = false
 		if m.Flags&discordgo.MessageFlagsEphemeral == 0 || in.pendingPrivate {
-			return in.b.editResponse(in.ctx, in.i, m)
+			return in.out.editResponse(in.ctx, in.i, m)
 		}
-		if err := in.b.followUp(in.ctx, in.i, m); err != nil {
+		if err := in.out.followUp(in.ctx, in.i, m); err != nil {
 			return err
 		}
-		return in.b.deleteResponse(in.ctx, in.i)
+		return in.out.deleteResponse(in.ctx, in.i)
 	}
 	if in.answered {
-		return in.b.followUp(in.ctx, in.i, m)
+		return in.out.followUp(in.ctx, in.i, m)
 	}
 	in.answered = true
-	return in.b.respond(in.ctx, in.i, discordgo.InteractionResponseChannelMessageWithSource, m)
+	return in.out.respond(in.ctx, in.i, discordgo.InteractionResponseChannelMessageWithSource, m)
 }
 
 // update replaces the message a component is on.
 func (in *interaction) update(m *message) error {
 	in.answered = true
-	return in.b.respond(in.ctx, in.i, discordgo.InteractionResponseUpdateMessage, m)
+	return in.out.respond(in.ctx, in.i, discordgo.InteractionResponseUpdateMessage, m)
 }
 
 // deferUpdate acknowledges a click whose work may take a while; the
 // message is edited afterwards with edit.
 func (in *interaction) deferUpdate() error {
 	in.answered = true
-	return in.b.respondPlain(in.ctx, in.i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate})
+	return in.out.respondPlain(in.ctx, in.i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate})
 }
 
 func (in *interaction) edit(m *message) error {
 	in.pending = false
-	return in.b.editResponse(in.ctx, in.i, m)
+	return in.out.editResponse(in.ctx, in.i, m)
 }
 
 // sorry answers an unexpected failure politely: an autocomplete with no
@@ -136,7 +137,7 @@ func (in *interaction) sorry() {
 		return
 	}
 	if err := in.tell(tr(in.lang, "error.internal", nil)); err != nil {
-		in.b.log.Warn("could not apologise", "interaction", in.i.ID, "err", err)
+		in.out.log.Warn("could not apologise", "interaction", in.i.ID, "err", err)
 	}
 }
 
@@ -147,7 +148,7 @@ func (in *interaction) refused(x *play.Refusal) {
 		return
 	}
 	if err := in.tell(refusalText(in.lang, x)); err != nil {
-		in.b.log.Warn("could not explain a refusal", "interaction", in.i.ID, "err", err)
+		in.out.log.Warn("could not explain a refusal", "interaction", in.i.ID, "err", err)
 	}
 }
 
@@ -166,7 +167,33 @@ func (in *interaction) noSuggestion() {
 	if in.answered {
 		return
 	}
-	if err := in.b.noChoices(in); err != nil {
-		in.b.log.Warn("could not answer an autocomplete", "interaction", in.i.ID, "err", err)
+	if err := in.noChoices(); err != nil {
+		in.out.log.Warn("could not answer an autocomplete", "interaction", in.i.ID, "err", err)
 	}
+}
+
+// choices answers an autocomplete.
+func (in *interaction) choices(choices []*discordgo.ApplicationCommandOptionChoice) error {
+	in.answered = true
+	if choices == nil {
+		choices = []*discordgo.ApplicationCommandOptionChoice{}
+	}
+	r := choicesResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult}
+	r.Data.Choices = choices
+	return in.out.respondPayload(in.ctx, in.i, r.Type, r)
+}
+
+// choicesResponse is an autocomplete's answer. discordgo's own leaves an
+// empty list of choices out (omitempty), and Discord refuses an answer
+// without the list (400): "no suggestion" must be sent as [].
+type choicesResponse struct {
+	Type discordgo.InteractionResponseType `json:"type"`
+	Data struct {
+		Choices []*discordgo.ApplicationCommandOptionChoice `json:"choices"`
+	} `json:"data"`
+}
+
+// noChoices answers the autocomplete of an option that offers none.
+func (in *interaction) noChoices() error {
+	return in.choices([]*discordgo.ApplicationCommandOptionChoice{})
 }

@@ -27,15 +27,25 @@ import (
 // client cannot forget its wrong tries, and nothing is kept between
 // clicks but the stars a solved step earns (play.LessonProgress).
 
+// lessons answers /learn and its clicks. It holds what every feature
+// shares and the seals of the attempts its buttons carry; a lesson's
+// progress is in play's records.
+type lessons struct {
+	*shared
+	seals *seals
+}
+
+func lessonsOf(b *Bot) *lessons { return b.lessons }
+
 func init() {
-	addCommand(appCommand{name: "learn", reach: anywhere, run: (*Bot).learnCommand, help: helpOther, declare: plain("learn")})
-	clicks.handle(idLearnList, func(b *Bot, in *interaction, _ idFields) error { return b.learnList(in) })
-	clicks.handle(idLearnPick, (*Bot).learnPick)
-	clicks.handle(idLearnGo, (*Bot).learnGo)
-	clicks.handle(idLearnMan, (*Bot).learnMan)
-	clicks.handle(idLearnTo, (*Bot).learnTo)
-	clicks.handle(idLearnBack, (*Bot).learnBack)
-	clicks.handle(idLearnHint, (*Bot).learnHint)
+	addCommand(appCommand{name: "learn", reach: anywhere, run: runBy(lessonsOf, (*lessons).learnCommand), help: helpOther, declare: plain("learn")})
+	clicks.handle(idLearnList, clickBy(lessonsOf, func(ls *lessons, in *interaction, _ idFields) error { return ls.learnList(in) }))
+	clicks.handle(idLearnPick, clickBy(lessonsOf, (*lessons).learnPick))
+	clicks.handle(idLearnGo, clickBy(lessonsOf, (*lessons).learnGo))
+	clicks.handle(idLearnMan, clickBy(lessonsOf, (*lessons).learnMan))
+	clicks.handle(idLearnTo, clickBy(lessonsOf, (*lessons).learnTo))
+	clicks.handle(idLearnBack, clickBy(lessonsOf, (*lessons).learnBack))
+	clicks.handle(idLearnHint, clickBy(lessonsOf, (*lessons).learnHint))
 }
 
 var (
@@ -76,7 +86,7 @@ const learnSeal = "lesson"
 // learnStepOf reads the lesson, step and (when the pattern has one)
 // sealed state of a click; an id the bot did not make, or a state not
 // sealed for the clicker, is errBadCustomID.
-func (b *Bot) learnStepOf(in *interaction, f idFields) (learnStep, error) {
+func (ls *lessons) learnStepOf(in *interaction, f idFields) (learnStep, error) {
 	l, ok := lesson.ByID(f.str("lesson"))
 	if !ok {
 		return learnStep{}, fmt.Errorf("%w: lesson %q", errBadCustomID, f.str("lesson"))
@@ -89,7 +99,7 @@ func (b *Bot) learnStepOf(in *interaction, f idFields) (learnStep, error) {
 	state := "0" // a step started afresh (idLearnGo)
 	if strings.Contains(f.p.text, "{state}") {
 		state = f.str("state")
-		if !b.seals.check(f.str("seal"), learnSeal, in.user, l.ID, f.str("step"), state) {
+		if !ls.seals.check(f.str("seal"), learnSeal, in.user, l.ID, f.str("step"), state) {
 			return learnStep{}, fmt.Errorf("%w: state %q of step %d of %s is not sealed for %s", errBadCustomID, state, n+1, l.ID, in.user)
 		}
 	}
@@ -102,9 +112,9 @@ func (b *Bot) learnStepOf(in *interaction, f idFields) (learnStep, error) {
 
 // learnID returns the id of a step's button or menu at its attempt's state,
 // sealed for the user.
-func (b *Bot) learnID(p idPattern, s *learnStep) string {
+func (ls *lessons) learnID(p idPattern, s *learnStep) string {
 	step, state := strconv.Itoa(s.index), s.try.State()
-	return p.id(s.lesson.ID, step, state, b.seals.seal(learnSeal, s.user, s.lesson.ID, step, state))
+	return p.id(s.lesson.ID, step, state, ls.seals.seal(learnSeal, s.user, s.lesson.ID, step, state))
 }
 
 // stars writes n stars of most: ★★☆.
@@ -113,8 +123,8 @@ func stars(n, most int) string {
 	return strings.Repeat("★", n) + strings.Repeat("☆", most-n)
 }
 
-func (b *Bot) learnCommand(in *interaction, _ discordgo.ApplicationCommandInteractionData) error {
-	m, err := b.learnListMessage(in)
+func (ls *lessons) learnCommand(in *interaction, _ discordgo.ApplicationCommandInteractionData) error {
+	m, err := ls.learnListMessage(in)
 	if err != nil {
 		return err
 	}
@@ -123,8 +133,8 @@ func (b *Bot) learnCommand(in *interaction, _ discordgo.ApplicationCommandIntera
 }
 
 // learnList answers the Lessons button: the list, in place.
-func (b *Bot) learnList(in *interaction) error {
-	m, err := b.learnListMessage(in)
+func (ls *lessons) learnList(in *interaction) error {
+	m, err := ls.learnListMessage(in)
 	if err != nil {
 		return err
 	}
@@ -144,8 +154,8 @@ func learnReplacing(m *message) *message {
 }
 
 // learnListMessage lists the lessons with the stars the user earned.
-func (b *Bot) learnListMessage(in *interaction) (*message, error) {
-	p, err := b.play.LessonProgress(in.ctx, in.user)
+func (ls *lessons) learnListMessage(in *interaction) (*message, error) {
+	p, err := ls.play.LessonProgress(in.ctx, in.user)
 	if err != nil {
 		return nil, err
 	}
@@ -169,7 +179,7 @@ func (b *Bot) learnListMessage(in *interaction) (*message, error) {
 
 // learnPick opens the lesson chosen in the list at its first step not
 // solved yet (its first, once all are).
-func (b *Bot) learnPick(in *interaction, _ idFields) error {
+func (ls *lessons) learnPick(in *interaction, _ idFields) error {
 	v, err := menuValue(in)
 	if err != nil {
 		return err
@@ -178,7 +188,7 @@ func (b *Bot) learnPick(in *interaction, _ idFields) error {
 	if !ok {
 		return fmt.Errorf("%w: lesson %q", errBadCustomID, v)
 	}
-	p, err := b.play.LessonProgress(in.ctx, in.user)
+	p, err := ls.play.LessonProgress(in.ctx, in.user)
 	if err != nil {
 		return err
 	}
@@ -193,21 +203,21 @@ func (b *Bot) learnPick(in *interaction, _ idFields) error {
 	if s.try, err = exercise.New(&s.step.Exercise); err != nil {
 		return err
 	}
-	return b.learnShow(in, &s, learnNote{})
+	return ls.learnShow(in, &s, learnNote{})
 }
 
 // learnGo starts a step afresh.
-func (b *Bot) learnGo(in *interaction, f idFields) error {
-	s, err := b.learnStepOf(in, f)
+func (ls *lessons) learnGo(in *interaction, f idFields) error {
+	s, err := ls.learnStepOf(in, f)
 	if err != nil {
 		return err
 	}
-	return b.learnShow(in, &s, learnNote{})
+	return ls.learnShow(in, &s, learnNote{})
 }
 
 // learnMan shows the squares the chosen man's move reaches.
-func (b *Bot) learnMan(in *interaction, f idFields) error {
-	s, err := b.learnStepOf(in, f)
+func (ls *lessons) learnMan(in *interaction, f idFields) error {
+	s, err := ls.learnStepOf(in, f)
 	if err != nil {
 		return err
 	}
@@ -220,31 +230,31 @@ func (b *Bot) learnMan(in *interaction, f idFields) error {
 	if len(targets) == 0 {
 		return fmt.Errorf("%w: no man of the solver's on %s", errBadCustomID, from)
 	}
-	return b.learnShow(in, &s, learnNote{from: from, targets: targets})
+	return ls.learnShow(in, &s, learnNote{from: from, targets: targets})
 }
 
 // learnBack turns back to the men's menu.
-func (b *Bot) learnBack(in *interaction, f idFields) error {
-	s, err := b.learnStepOf(in, f)
+func (ls *lessons) learnBack(in *interaction, f idFields) error {
+	s, err := ls.learnStepOf(in, f)
 	if err != nil {
 		return err
 	}
-	return b.learnShow(in, &s, learnNote{})
+	return ls.learnShow(in, &s, learnNote{})
 }
 
 // learnHint shows the step's hint.
-func (b *Bot) learnHint(in *interaction, f idFields) error {
-	s, err := b.learnStepOf(in, f)
+func (ls *lessons) learnHint(in *interaction, f idFields) error {
+	s, err := ls.learnStepOf(in, f)
 	if err != nil {
 		return err
 	}
-	return b.learnShow(in, &s, learnNote{hint: true})
+	return ls.learnShow(in, &s, learnNote{hint: true})
 }
 
 // learnTo tries the chosen move and answers: why not, what went wrong,
 // the reply, or the stars.
-func (b *Bot) learnTo(in *interaction, f idFields) error {
-	s, err := b.learnStepOf(in, f)
+func (ls *lessons) learnTo(in *interaction, f idFields) error {
+	s, err := ls.learnStepOf(in, f)
 	if err != nil {
 		return err
 	}
@@ -258,9 +268,9 @@ func (b *Bot) learnTo(in *interaction, f idFields) error {
 	}
 	r := s.try.Try(mv)
 	if r.Verdict == exercise.Solved {
-		return b.learnSolved(in, &s, &r)
+		return ls.learnSolved(in, &s, &r)
 	}
-	return b.learnShow(in, &s, learnNote{result: &r})
+	return ls.learnShow(in, &s, learnNote{result: &r})
 }
 
 // isTarget reports whether m is among the targets a menu offers.
@@ -283,9 +293,9 @@ type learnNote struct {
 }
 
 // learnPicture draws a step's board for the clicker.
-func (b *Bot) learnPicture(in *interaction, s *learnStep, pos *game.Position, from game.Square, refused *game.MoveError, last game.Move) (image, error) {
+func (ls *lessons) learnPicture(in *interaction, s *learnStep, pos *game.Position, from game.Square, refused *game.MoveError, last game.Move) (image, error) {
 	var png bytes.Buffer
-	opt := render.Options{Theme: b.theme(in.ctx, in.user), Size: learnPictureSize, Words: i18n.BoardWords{Lang: in.lang}, FastPNG: true, LastMove: last}
+	opt := render.Options{Theme: ls.theme(in.ctx, in.user), Size: learnPictureSize, Words: i18n.BoardWords{Lang: in.lang}, FastPNG: true, LastMove: last}
 	if err := s.step.Picture(&png, pos, from, refused, opt); err != nil {
 		return image{}, fmt.Errorf("bot: drawing step %d of lesson %s: %w", s.index+1, s.lesson.ID, err)
 	}
@@ -303,7 +313,7 @@ func learnEmbed(lang i18n.Lang, s *learnStep) *discordgo.MessageEmbed {
 }
 
 // learnShow shows a step as its attempt stands, with the note.
-func (b *Bot) learnShow(in *interaction, s *learnStep, n learnNote) error {
+func (ls *lessons) learnShow(in *interaction, s *learnStep, n learnNote) error {
 	pos := s.try.Position()
 	var refused *game.MoveError
 	var content []string
@@ -331,7 +341,7 @@ func (b *Bot) learnShow(in *interaction, s *learnStep, n learnNote) error {
 	if r := n.result; r != nil && r.Verdict == exercise.Going {
 		last = r.Reply.Move
 	}
-	pic, err := b.learnPicture(in, s, &pos, from, refused, last)
+	pic, err := ls.learnPicture(in, s, &pos, from, refused, last)
 	if err != nil {
 		return err
 	}
@@ -344,7 +354,7 @@ func (b *Bot) learnShow(in *interaction, s *learnStep, n learnNote) error {
 	if r := n.result; r != nil && r.Verdict == exercise.Missed {
 		// What went wrong, as it stood after the move (and its Ice Age).
 		var png bytes.Buffer
-		opt := render.Options{Theme: b.theme(in.ctx, in.user), Size: learnPictureSize, Words: i18n.BoardWords{Lang: in.lang}, FastPNG: true, LastMove: r.Move.Move}
+		opt := render.Options{Theme: ls.theme(in.ctx, in.user), Size: learnPictureSize, Words: i18n.BoardWords{Lang: in.lang}, FastPNG: true, LastMove: r.Move.Move}
 		if r.Replied {
 			opt.LastMove = r.Reply.Move
 		}
@@ -356,18 +366,18 @@ func (b *Bot) learnShow(in *interaction, s *learnStep, n learnNote) error {
 	}
 	var first discordgo.MessageComponent
 	if n.targets != nil {
-		first = learnTargetMenu(in.lang, b.learnID(idLearnTo, s), &pos, n.from, n.targets)
+		first = learnTargetMenu(in.lang, ls.learnID(idLearnTo, s), &pos, n.from, n.targets)
 	} else {
-		first = learnMenMenu(in.lang, b.learnID(idLearnMan, s), &pos)
+		first = learnMenMenu(in.lang, ls.learnID(idLearnMan, s), &pos)
 	}
 	nav := []discordgo.MessageComponent{}
 	if n.targets != nil {
 		nav = append(nav, discordgo.Button{Label: tr(in.lang, "clickmove.other_man", nil), Style: discordgo.SecondaryButton,
-			CustomID: b.learnID(idLearnBack, s), Emoji: &discordgo.ComponentEmoji{Name: "↩️"}})
+			CustomID: ls.learnID(idLearnBack, s), Emoji: &discordgo.ComponentEmoji{Name: "↩️"}})
 	}
 	if !n.hint {
 		nav = append(nav, discordgo.Button{Label: tr(in.lang, "learn.hint", nil), Style: discordgo.SecondaryButton,
-			CustomID: b.learnID(idLearnHint, s), Emoji: &discordgo.ComponentEmoji{Name: "💡"}})
+			CustomID: ls.learnID(idLearnHint, s), Emoji: &discordgo.ComponentEmoji{Name: "💡"}})
 	}
 	if s.try.Moves() > 0 {
 		nav = append(nav, discordgo.Button{Label: tr(in.lang, "learn.restart", nil), Style: discordgo.SecondaryButton,
@@ -379,11 +389,11 @@ func (b *Bot) learnShow(in *interaction, s *learnStep, n learnNote) error {
 		discordgo.ActionsRow{Components: []discordgo.MessageComponent{first}},
 		discordgo.ActionsRow{Components: nav},
 	}
-	return b.learnAnswer(in, m)
+	return ls.learnAnswer(in, m)
 }
 
 // learnAnswer replaces the lesson's message, or opens it.
-func (b *Bot) learnAnswer(in *interaction, m *message) error {
+func (ls *lessons) learnAnswer(in *interaction, m *message) error {
 	if onEphemeral(in) {
 		return in.update(learnReplacing(m))
 	}
@@ -430,9 +440,9 @@ func learnTargetMenu(lang i18n.Lang, id string, pos *game.Position, from game.Sq
 
 // learnSolved keeps the stars of a solved step and shows them, with the
 // way on.
-func (b *Bot) learnSolved(in *interaction, s *learnStep, r *exercise.Result) error {
+func (ls *lessons) learnSolved(in *interaction, s *learnStep, r *exercise.Result) error {
 	earned := s.try.Stars()
-	p, err := b.play.EarnLessonStars(in.ctx, in.user, s.lesson.ID, s.index, earned, b.cfg.Now())
+	p, err := ls.play.EarnLessonStars(in.ctx, in.user, s.lesson.ID, s.index, earned, ls.cfg.Now())
 	if err != nil {
 		return fmt.Errorf("bot: keeping the stars of %s for %s: %w", s.lesson.ID, in.user, err)
 	}
@@ -440,7 +450,7 @@ func (b *Bot) learnSolved(in *interaction, s *learnStep, r *exercise.Result) err
 	if r.Replied {
 		last = r.Reply.Move
 	}
-	pic, err := b.learnPicture(in, s, &r.After, game.NoSquare, nil, last)
+	pic, err := ls.learnPicture(in, s, &r.After, game.NoSquare, nil, last)
 	if err != nil {
 		return err
 	}
@@ -477,5 +487,5 @@ func (b *Bot) learnSolved(in *interaction, s *learnStep, r *exercise.Result) err
 		discordgo.Button{Label: tr(in.lang, "learn.lessons", nil), Style: discordgo.SecondaryButton, CustomID: idLearnList.id(),
 			Emoji: &discordgo.ComponentEmoji{Name: "📚"}},
 	}}}
-	return b.learnAnswer(in, m)
+	return ls.learnAnswer(in, m)
 }

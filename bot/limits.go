@@ -57,9 +57,11 @@ type cooldownKey struct{ kind, user string }
 // cooldowns remember, per user and kind of work, when it may be asked
 // for again.
 type cooldowns struct {
-	mu    sync.Mutex
-	next  map[cooldownKey]time.Time
-	swept time.Time
+	limits Limits           // how long each kind's cooldown lasts
+	now    func() time.Time // Config.Now
+	mu     sync.Mutex
+	next   map[cooldownKey]time.Time
+	swept  time.Time
 }
 
 // take reports whether k may go ahead at now and, if so, starts its
@@ -99,24 +101,24 @@ func (c *cooldowns) giveBack(k cooldownKey) {
 // cooledDown starts the user's cooldown of kind; while one runs it tells
 // them when to try again and returns errNotHere. undo gives the cooldown
 // back, for work that did not happen after all.
-func (b *Bot) cooledDown(in *interaction, kind string) (undo func(), err error) {
+func (c *cooldowns) cooledDown(in *interaction, kind string) (undo func(), err error) {
 	var d time.Duration
 	switch kind {
 	case coolAnalyze:
-		d = b.cfg.Limits.Analyze
+		d = c.limits.Analyze
 	case coolGIF:
-		d = b.cfg.Limits.GIF
+		d = c.limits.GIF
 	}
 	k := cooldownKey{kind, in.user}
-	ok, until := b.cooldowns.take(k, b.cfg.Now(), d)
+	ok, until := c.take(k, c.now(), d)
 	if !ok {
 		return func() {}, in.explain(tr(in.lang, "limits."+kind, map[string]any{"When": timestamp(until, "R")}))
 	}
-	return func() { b.cooldowns.giveBack(k) }, nil
+	return func() { c.giveBack(k) }, nil
 }
 
 // posted counts a public post of the user (a board they asked for) and,
 // past their posts a minute, refuses it with play's TooManyPosts.
-func (b *Bot) posted(in *interaction) error {
-	return b.play.Post(in.ctx, in.user, b.cfg.Now(), b.cfg.Limits.caps())
+func (sh *shared) posted(in *interaction) error {
+	return sh.play.Post(in.ctx, in.user, sh.cfg.Now(), sh.cfg.Limits.caps())
 }

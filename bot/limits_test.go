@@ -186,7 +186,7 @@ func TestTextsFitDiscordsLimits(t *testing.T) {
 				t.Error("the queue shows no reply")
 			}
 			checkLimits(t, "/games", gamesMessage(lang, white.ID, many, play.Prefs{}, b.cfg.Now))
-			board, err := b.boardMessage(ctx, lang, view{g: &lg, headline: tr(lang, "game.moved", map[string]any{"Player": mention(white.ID), "Move": "**Nxf6**"}), buttons: true, ping: true})
+			board, err := b.boards.boardMessage(ctx, lang, view{g: &lg, headline: tr(lang, "game.moved", map[string]any{"Player": mention(white.ID), "Move": "**Nxf6**"}), buttons: true, ping: true})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -30,6 +30,9 @@ const lateAfter = 2 * time.Minute
 // so that messages nobody asked for (reminders, timeouts) come in the
 // reader's language.
 type locales struct {
+	// shared gives what a language is asked of: the server's settings,
+	// Discord, the default.
+	*shared
 	users  sync.Map // user id → i18n.Lang
 	guilds sync.Map // guild id → i18n.Lang
 }
@@ -57,6 +60,15 @@ func (l *locales) guild(guild string) (i18n.Lang, bool) {
 	return v.(i18n.Lang), true
 }
 
+// notices tell players what they did not ask for: whose turn it is, a
+// game's news, by direct message or in the game's channel, in the
+// reader's language.
+type notices struct {
+	*shared
+	locales  *locales
+	channels dmChannels
+}
+
 // dmChannels are the DM channels' ids by user: Discord's answer is the
 // same channel every time.
 type dmChannels struct {
@@ -74,71 +86,71 @@ func (d *dmChannels) known(user string) (string, bool) {
 }
 
 // remember notes the languages of an interaction's user and guild.
-func (b *Bot) remember(in *interaction) {
+func (l *locales) remember(in *interaction) {
 	if in.user != "" && in.i.Locale != "" {
-		b.locales.noteUser(in.user, b.language(string(in.i.Locale)))
+		l.noteUser(in.user, l.language(string(in.i.Locale)))
 	}
 	if in.i.GuildID != "" && in.i.GuildLocale != nil {
-		b.locales.noteGuild(in.i.GuildID, b.language(string(*in.i.GuildLocale)))
+		l.noteGuild(in.i.GuildID, l.language(string(*in.i.GuildLocale)))
 	}
 }
 
 // guildLang is the language of public posts in a guild: the one its
 // admins chose (/server-settings), or the one its interactions told, or
 // its preferred locale asked of Discord once, or the default.
-func (b *Bot) guildLang(ctx context.Context, guild string) i18n.Lang {
+func (l *locales) guildLang(ctx context.Context, guild string) i18n.Lang {
 	if guild != "" {
-		s, err := b.play.ServerSettings(ctx, guild)
+		s, err := l.play.ServerSettings(ctx, guild)
 		if err != nil {
-			b.log.Warn("reading a server's settings", "guild", guild, "err", err)
+			l.log.Warn("reading a server's settings", "guild", guild, "err", err)
 		}
 		if s.Language != "" {
 			return i18n.Lang(s.Language)
 		}
 	}
-	if l, ok := b.locales.guild(guild); ok {
+	if l, ok := l.guild(guild); ok {
 		return l
 	}
-	lang := b.language("")
+	lang := l.language("")
 	if guild != "" {
-		if g, err := b.s.Guild(guild, discordgo.WithContext(ctx)); err == nil && g.PreferredLocale != "" {
-			lang = b.language(g.PreferredLocale)
+		if g, err := l.s.Guild(guild, discordgo.WithContext(ctx)); err == nil && g.PreferredLocale != "" {
+			lang = l.language(g.PreferredLocale)
 		}
-		b.locales.noteGuild(guild, lang)
+		l.noteGuild(guild, lang)
 	}
 	return lang
 }
 
 // userLang is the language of what the bot tells a user alone: the one
 // they chose in /settings, or their Discord's, or their guild's.
-func (b *Bot) userLang(ctx context.Context, p *play.Prefs, user, guild string) i18n.Lang {
+func (l *locales) userLang(ctx context.Context, p *play.Prefs, user, guild string) i18n.Lang {
 	if p != nil && p.Language != "" {
 		return i18n.Lang(p.Language)
 	}
-	if l, ok := b.locales.user(user); ok {
+	if l, ok := l.user(user); ok {
 		return l
 	}
-	return b.guildLang(ctx, guild)
+	return l.guildLang(ctx, guild)
 }
 
-func (b *Bot) prefs(ctx context.Context, user string) play.Prefs {
-	p, err := b.play.Prefs(ctx, user)
+func (sh *shared) prefs(ctx context.Context, user string) play.Prefs {
+	p, err := sh.play.Prefs(ctx, user)
 	if err != nil {
-		b.log.Warn("reading settings", "user", user, "err", err)
+		sh.log.Warn("reading settings", "user", user, "err", err)
 	}
 	return p
 }
 
 // dm sends m to the user privately. A refusal for closed DMs is
 // remembered (play.Service.NoteDMRefused) and returned as errDMClosed.
-func (b *Bot) dm(ctx context.Context, user string, m *message) error {
-	channel, err := b.dmChannel(ctx, user)
+func (n *notices) dm(ctx context.Context, user string, m *message) error {
+	channel, err := n.dmChannel(ctx, user)
 	if err == nil {
-		_, err = b.post(ctx, channel, m)
+		_, err = n.post(ctx, channel, m)
 	}
 	if dmRefused(err) {
-		if nerr := b.play.NoteDMRefused(ctx, user, b.cfg.Now()); nerr != nil {
-			b.log.Warn("noting closed DMs", "user", user, "err", nerr)
+		if nerr := n.play.NoteDMRefused(ctx, user, n.cfg.Now()); nerr != nil {
+			n.log.Warn("noting closed DMs", "user", user, "err", nerr)
 		}
 		return errDMClosed
 	}
@@ -149,15 +161,15 @@ var errDMClosed = errors.New("bot: the user's direct messages are closed")
 
 // dmChannel is the DM channel with a user: Discord's answer is the same
 // channel every time, so it is asked once per user and process.
-func (b *Bot) dmChannel(ctx context.Context, user string) (string, error) {
-	if id, ok := b.dmChannels.known(user); ok {
+func (n *notices) dmChannel(ctx context.Context, user string) (string, error) {
+	if id, ok := n.channels.known(user); ok {
 		return id, nil
 	}
-	ch, err := b.s.UserChannelCreate(user, discordgo.WithContext(ctx))
+	ch, err := n.s.UserChannelCreate(user, discordgo.WithContext(ctx))
 	if err != nil {
 		return "", err
 	}
-	b.dmChannels.note(user, ch.ID)
+	n.channels.note(user, ch.ID)
 	return ch.ID, nil
 }
 
@@ -181,14 +193,14 @@ const errCodeNoMutualGuilds = 50278
 // mention in its channel (public, in the guild's language), also when
 // the direct message fails; nothing when the act says so.
 // A nonce, when given, makes the posts idempotent (deliver.go).
-func (b *Bot) tell(ctx context.Context, t round.Tell, g *play.Game, nonce string, dm func(i18n.Lang) *message, public func(i18n.Lang) *message) error {
+func (n *notices) tell(ctx context.Context, t round.Tell, g *play.Game, nonce string, dm func(i18n.Lang) *message, public func(i18n.Lang) *message) error {
 	switch t.How {
 	case round.Silently:
 		return nil
 	case round.DirectMessage:
-		m := dm(b.tellLang(ctx, &t, g.Guild))
+		m := dm(n.tellLang(ctx, &t, g.Guild))
 		m.setNonce(nonce)
-		err := b.dm(ctx, t.User, m)
+		err := n.dm(ctx, t.User, m)
 		if err == nil || g.Private && errors.Is(err, errDMClosed) {
 			return nil // a private game's players see it at their next command there
 		}
@@ -196,26 +208,26 @@ func (b *Bot) tell(ctx context.Context, t round.Tell, g *play.Game, nonce string
 			return err
 		}
 		if !errors.Is(err, errDMClosed) {
-			b.log.Warn("direct message failed; mentioning instead", "user", t.User, "game", g.ID, "err", err)
+			n.log.Warn("direct message failed; mentioning instead", "user", t.User, "game", g.ID, "err", err)
 		}
 	}
 	if g.Private {
 		return nil // its channel takes no post
 	}
-	m := public(b.guildLang(ctx, g.Guild))
+	m := public(n.locales.guildLang(ctx, g.Guild))
 	m.mentionOnly(t.User)
 	m.setNonce(nonce)
-	_, err := b.post(ctx, g.Channel, m)
+	_, err := n.post(ctx, g.Channel, m)
 	return err
 }
 
 // tellLang is the language of what t tells its user alone: the one the
 // act found in their settings, or the one the bot knows for them.
-func (b *Bot) tellLang(ctx context.Context, t *round.Tell, guild string) i18n.Lang {
+func (n *notices) tellLang(ctx context.Context, t *round.Tell, guild string) i18n.Lang {
 	if t.Lang != "" {
 		return i18n.Lang(t.Lang)
 	}
-	return b.userLang(ctx, nil, t.User, guild)
+	return n.locales.userLang(ctx, nil, t.User, guild)
 }
 
 // gameLink is a link to a game's channel or thread.
@@ -243,12 +255,12 @@ func opponentOf(g *play.Game, user string) play.Seat {
 // mention in the thread when the DM fails. played is the move just made
 // ("" at the start of a game); nonce, if any, makes the posts
 // idempotent.
-func (b *Bot) notifyTurn(ctx context.Context, g *play.Game, t round.Tell, played, nonce string) {
+func (n *notices) notifyTurn(ctx context.Context, g *play.Game, t round.Tell, played, nonce string) {
 	if g.Over() || t.How != round.DirectMessage {
 		return // the board mentions them, or they asked for nothing
 	}
 	opp := opponentOf(g, t.User)
-	err := b.tell(ctx, t, g, nonce, func(lang i18n.Lang) *message {
+	err := n.tell(ctx, t, g, nonce, func(lang i18n.Lang) *message {
 		key := "notify.your_move"
 		if t.Why == round.Paired {
 			key = "notify.paired"
@@ -265,7 +277,7 @@ func (b *Bot) notifyTurn(ctx context.Context, g *play.Game, t round.Tell, played
 		return &message{Content: tr(lang, "board.your_move", map[string]any{"Player": mention(t.User)})}
 	})
 	if err != nil {
-		b.log.Warn("telling a player of their game", "game", g.ID, "user", t.User, "err", err)
+		n.log.Warn("telling a player of their game", "game", g.ID, "user", t.User, "err", err)
 	}
 }
 
@@ -273,16 +285,16 @@ func (b *Bot) notifyTurn(ctx context.Context, g *play.Game, t round.Tell, played
 // that the opponent played something else: by DM, or not at all (the
 // act decides: round.QueueDropped is never a mention, which would tell
 // everyone there was a queue).
-func (b *Bot) notifyDropped(ctx context.Context, g *play.Game, t round.Tell, played, nonce string) {
+func (n *notices) notifyDropped(ctx context.Context, g *play.Game, t round.Tell, played, nonce string) {
 	if t.How != round.DirectMessage {
 		return
 	}
 	opp := opponentOf(g, t.User)
-	m := &message{Content: tr(b.tellLang(ctx, &t, g.Guild), "premove.dropped", map[string]any{"Opponent": mention(opp.ID), "Move": "**" + played + "**", "Game": gameLink(g)})}
+	m := &message{Content: tr(n.tellLang(ctx, &t, g.Guild), "premove.dropped", map[string]any{"Opponent": mention(opp.ID), "Move": "**" + played + "**", "Game": gameLink(g)})}
 	m.mentionOnly()
 	m.setNonce(nonce)
-	if err := b.dm(ctx, t.User, m); err != nil && !errors.Is(err, errDMClosed) {
-		b.log.Warn("telling a player their conditional moves were dropped", "game", g.ID, "user", t.User, "err", err)
+	if err := n.dm(ctx, t.User, m); err != nil && !errors.Is(err, errDMClosed) {
+		n.log.Warn("telling a player their conditional moves were dropped", "game", g.ID, "user", t.User, "err", err)
 	}
 }
 
@@ -296,7 +308,7 @@ func (b *Bot) Remind(ctx context.Context, r round.Reminder) error {
 		return map[string]any{"Player": mention(r.To.ID), "Opponent": mention(opp.ID), "When": timestamp(r.Deadline, "R"),
 			"Deadline": timestamp(r.Deadline, "f"), "Game": gameLink(g)}
 	}
-	return b.tell(ctx, r.Tell, g, "", func(lang i18n.Lang) *message {
+	return b.notices.tell(ctx, r.Tell, g, "", func(lang i18n.Lang) *message {
 		return &message{Content: "⏳ " + tr(lang, "remind.dm", data())}
 	}, func(lang i18n.Lang) *message {
 		return &message{Content: "⏳ " + tr(lang, "remind.thread", data())}
@@ -307,7 +319,7 @@ func (b *Bot) Remind(ctx context.Context, r round.Reminder) error {
 // (t), in lang: the game lost on time, or the opponent's choice with its
 // buttons. A timeout found late says when it really happened. It
 // notifies those the act tells by a mention.
-func (b *Bot) timeoutMessage(ctx context.Context, lang i18n.Lang, d *round.Delivery, t *round.TimedOut, mentions []string) (*message, error) {
+func (bd *boards) timeoutMessage(ctx context.Context, lang i18n.Lang, d *round.Delivery, t *round.TimedOut, mentions []string) (*message, error) {
 	g := &d.Game
 	headline, live := liveTimeout(lang, g, t)
 	switch {
@@ -328,7 +340,7 @@ func (b *Bot) timeoutMessage(ctx context.Context, lang i18n.Lang, d *round.Deliv
 	if t.Late > lateAfter {
 		headline += "\n" + tr(lang, "timeout.late", map[string]any{"When": timestamp(t.Due, "f")})
 	}
-	m, err := b.boardMessage(ctx, lang, view{g: g, headline: headline, mention: mentions, act: d})
+	m, err := bd.boardMessage(ctx, lang, view{g: g, headline: headline, mention: mentions, act: d})
 	if err != nil {
 		return nil, err
 	}
@@ -349,9 +361,9 @@ func (b *Bot) Expired(ctx context.Context, e round.Expired) error {
 		if e.Tell.How != round.DirectMessage {
 			return nil
 		}
-		m := &message{Content: "⌛ " + tr(b.tellLang(ctx, &e.Tell, ""), "challenge.expired", map[string]any{"From": mention(c.From.ID), "To": mention(c.To.ID)})}
+		m := &message{Content: "⌛ " + tr(b.notices.tellLang(ctx, &e.Tell, ""), "challenge.expired", map[string]any{"From": mention(c.From.ID), "To": mention(c.To.ID)})}
 		m.mentionOnly()
-		if err := b.dm(ctx, c.From.ID, m); err != nil && !errors.Is(err, errDMClosed) {
+		if err := b.notices.dm(ctx, c.From.ID, m); err != nil && !errors.Is(err, errDMClosed) {
 			return err
 		}
 		return nil
@@ -359,7 +371,7 @@ func (b *Bot) Expired(ctx context.Context, e round.Expired) error {
 	if c.Message == "" {
 		return nil
 	}
-	lang := b.guildLang(ctx, c.Guild)
+	lang := b.locales.guildLang(ctx, c.Guild)
 	payload := struct {
 		Content         string                            `json:"content"`
 		Components      []discordgo.MessageComponent      `json:"components"`
@@ -379,26 +391,26 @@ func (b *Bot) Expired(ctx context.Context, e round.Expired) error {
 // noteChallengeMessage records the message that shows a challenge just
 // posted as an interaction's answer, so that it can be edited when the
 // challenge expires.
-func (b *Bot) noteChallengeMessage(in *interaction, c *play.Challenge) {
+func (cs *challenges) noteChallengeMessage(in *interaction, c *play.Challenge) {
 	if c.Message != "" {
 		return
 	}
 	var msg struct {
 		ID string `json:"id"`
 	}
-	body, err := b.request(in.ctx, http.MethodGet, discordgo.EndpointInteractionResponseActions(b.appID(in.i), in.i.Token), nil, nil)
+	body, err := cs.request(in.ctx, http.MethodGet, discordgo.EndpointInteractionResponseActions(cs.answers.appID(in.i), in.i.Token), nil, nil)
 	if err == nil {
 		err = unmarshal(body, &msg)
 	}
 	if err == nil {
-		err = b.play.SetChallengeMessage(in.ctx, c.ID, msg.ID)
+		err = cs.play.SetChallengeMessage(in.ctx, c.ID, msg.ID)
 	}
 	var x *play.Refusal
 	switch {
 	case errors.As(err, &x):
 		// Answered already: its message was edited then.
 	case err != nil:
-		b.log.Warn("could not note the message of a challenge", "challenge", c.ID, "err", err)
+		cs.log.Warn("could not note the message of a challenge", "challenge", c.ID, "err", err)
 	}
 }
 

@@ -1,6 +1,11 @@
 package bot
 
-import "sync"
+import (
+	"context"
+	"sync"
+
+	"github.com/bwmarrin/discordgo"
+)
 
 // parents knows the parent channel of each thread the bot has heard of,
 // and "" for the channels that are no threads. A thread's parent never
@@ -9,7 +14,8 @@ import "sync"
 // code, /analyze and the visibility rule's look-ups all note and read it
 // here.
 type parents struct {
-	byChannel sync.Map // channel id → parent channel id, "" for no thread
+	discord   *discordgo.Session // asked of a channel no event told
+	byChannel sync.Map           // channel id → parent channel id, "" for no thread
 }
 
 // note remembers channel's parent, "" when channel is no thread.
@@ -22,4 +28,27 @@ func (p *parents) known(channel string) (string, bool) {
 		return "", false
 	}
 	return v.(string), true
+}
+
+// parentOf returns the channel a thread belongs to, "" if channel is no
+// thread or is unknown. A thread's parent never changes: each channel is
+// asked of Discord once, unless GUILD_CREATE listed it (catchUpThreads).
+// A channel's own parent is its category, not reported here.
+func (p *parents) parentOf(ctx context.Context, channel string) string {
+	if p, ok := p.known(channel); ok {
+		return p
+	}
+	ch, err := p.discord.Channel(channel, discordgo.WithContext(ctx))
+	switch {
+	case err == nil && ch != nil:
+		parent := ""
+		if isThreadType(ch.Type) {
+			parent = ch.ParentID
+		}
+		p.note(channel, parent)
+		return parent
+	case errCode(err) == codeUnknownChannel || isForbidden(err):
+		p.note(channel, "")
+	}
+	return ""
 }

@@ -18,7 +18,7 @@ import (
 // language writes numbers ("1,5" in French, not "1.5"), under the
 // language's title, with the final table beside the podium.
 func TestTheFinalPostSpeaksEveryLanguage(t *testing.T) {
-	b := &Bot{}
+	b := &tournaments{shared: &shared{}}
 	tn := goldenTournament(t, "final")
 	st := tn.Standings()
 	for _, lang := range i18n.Languages() {

@@ -15,8 +15,15 @@ import (
 // /premove: conditional moves, answers queued to the moves a player
 // expects.
 
+// premoves answers /premove: a premove is an act of the round.
+type premoves struct {
+	*shared
+}
+
+func premovesOf(b *Bot) *premoves { return b.premoves }
+
 func init() {
-	addCommand(appCommand{name: "premove", reach: anywhere, run: (*Bot).premoveCommand, help: helpCorrespondence + 2,
+	addCommand(appCommand{name: "premove", reach: anywhere, run: runBy(premovesOf, (*premoves).premoveCommand), help: helpCorrespondence + 2,
 		declare: func(*Config) *discordgo.ApplicationCommand {
 			line := option("premove", "line", discordgo.ApplicationCommandOptionString, false)
 			line.MaxLength = premoveMaxLength
@@ -29,8 +36,8 @@ const premoveMaxLength = 300
 
 // premoveCommand is /premove: queue conditional moves (line), drop them
 // (clear), or show them. Everything it says is for the asker alone.
-func (b *Bot) premoveCommand(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
-	g, err := b.gameHere(in)
+func (pm *premoves) premoveCommand(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
+	g, err := pm.gameHere(in)
 	if err != nil {
 		return err
 	}
@@ -51,7 +58,7 @@ func (b *Bot) premoveCommand(in *interaction, data discordgo.ApplicationCommandI
 	default:
 		return in.tell(premoveText(in.lang, &g, in.user))
 	}
-	out, err := b.round.Do(in.ctx, round.Act{Act: b.act(in, &g), Kind: round.Premove, Lines: lines})
+	out, err := pm.round.Do(in.ctx, round.Act{Act: pm.act(in, &g), Kind: round.Premove, Lines: lines})
 	if err != nil {
 		return err
 	}

@@ -37,23 +37,21 @@ import (
 // play's records.
 
 func init() {
-	addCommand(appCommand{name: "puzzle", reach: anywhere, run: func(b *Bot, in *interaction, data discordgo.ApplicationCommandInteractionData) error {
-		return puzzleDesk{b}.command(in, data)
-	}, help: helpOther + 5, declare: func(*Config) *discordgo.ApplicationCommand {
+	addCommand(appCommand{name: "puzzle", reach: anywhere, run: runBy(puzzlesOf, (*puzzleDesk).command), help: helpOther + 5, declare: func(*Config) *discordgo.ApplicationCommand {
 		return command("puzzle", option("puzzle", "id", discordgo.ApplicationCommandOptionString, false))
 	}})
-	clicks.handle(idPuzzleMen, puzzleClick(puzzleDesk.menClick))
-	clicks.handle(idPuzzleMan, puzzleClick(puzzleDesk.manChosen))
-	clicks.handle(idPuzzleTo, puzzleClick(puzzleDesk.moveChosen))
-	clicks.handle(idPuzzleHint, puzzleClick(puzzleDesk.hint))
-	clicks.handle(idPuzzleShow, puzzleClick(puzzleDesk.show))
-	clicks.handle(idPuzzleRetry, func(b *Bot, in *interaction, f idFields) error {
-		return puzzleDesk{b}.open(in, f.str("id"), false)
-	})
-	clicks.handle(idPuzzleDaily, func(b *Bot, in *interaction, f idFields) error {
-		return puzzleDesk{b}.open(in, f.str("id"), true)
-	})
-	clicks.handle(idPuzzleNext, func(b *Bot, in *interaction, _ idFields) error { return puzzleDesk{b}.next(in) })
+	clicks.handle(idPuzzleMen, puzzleClick((*puzzleDesk).menClick))
+	clicks.handle(idPuzzleMan, puzzleClick((*puzzleDesk).manChosen))
+	clicks.handle(idPuzzleTo, puzzleClick((*puzzleDesk).moveChosen))
+	clicks.handle(idPuzzleHint, puzzleClick((*puzzleDesk).hint))
+	clicks.handle(idPuzzleShow, puzzleClick((*puzzleDesk).show))
+	clicks.handle(idPuzzleRetry, clickBy(puzzlesOf, func(d *puzzleDesk, in *interaction, f idFields) error {
+		return d.open(in, f.str("id"), false)
+	}))
+	clicks.handle(idPuzzleDaily, clickBy(puzzlesOf, func(d *puzzleDesk, in *interaction, f idFields) error {
+		return d.open(in, f.str("id"), true)
+	}))
+	clicks.handle(idPuzzleNext, clickBy(puzzlesOf, func(d *puzzleDesk, in *interaction, _ idFields) error { return d.next(in) }))
 }
 
 var (
@@ -76,19 +74,30 @@ var (
 // puzzleBoardSize is the side of a puzzle's board: read on a phone.
 const puzzleBoardSize = 400
 
-// puzzleDesk answers /puzzle and its clicks.
-type puzzleDesk struct{ b *Bot }
-
-// puzzleStep is a click on a step of a puzzle: the puzzle and the
-// solver's moves made.
-type puzzleStep struct {
-	pz  puzzle.Puzzle
-	ply int
+// puzzleDesk answers /puzzle and its clicks. It holds what every feature
+// shares, and the readers' languages for the daily post's count: a try's
+// state is all in play's records.
+type puzzleDesk struct {
+	*shared
+	locales *locales
+	outbox  *deliveries // woken when a server's daily post is set
 }
 
-// puzzleClick reads a step's custom id and hands it on.
-func puzzleClick(fn func(d puzzleDesk, in *interaction, st puzzleStep) error) clickHandler {
-	return func(b *Bot, in *interaction, f idFields) error {
+func puzzlesOf(b *Bot) *puzzleDesk { return b.puzzles }
+
+// puzzleStep is a click on the current step of a puzzle: the puzzle, the
+// solver's moves made, and the solver's record that holds that step.
+type puzzleStep struct {
+	pz     puzzle.Puzzle
+	ply    int
+	solver play.Puzzler
+}
+
+// puzzleClick reads a step's custom id and hands it on if the step is
+// the solver's current one: a click on a menu left open on an older
+// step, or on another puzzle, is answered as stale here, for every step.
+func puzzleClick(fn func(d *puzzleDesk, in *interaction, st puzzleStep) error) clickHandler {
+	return clickBy(puzzlesOf, func(d *puzzleDesk, in *interaction, f idFields) error {
 		pz, ok := puzzle.ByID(f.str("id"))
 		if !ok {
 			return fmt.Errorf("%w: puzzle %q", errBadCustomID, f.str("id"))
@@ -97,8 +106,15 @@ func puzzleClick(fn func(d puzzleDesk, in *interaction, st puzzleStep) error) cl
 		if err != nil || int(ply) >= pz.SolverMoves() {
 			return fmt.Errorf("%w: puzzle %s ply %q", errBadCustomID, pz.ID, f.str("ply"))
 		}
-		return fn(puzzleDesk{b}, in, puzzleStep{pz, int(ply)})
-	}
+		st := puzzleStep{pz: pz, ply: int(ply)}
+		if st.solver, err = d.current(in, &st); err != nil {
+			if errors.Is(err, errPuzzleStale) {
+				return d.stale(in)
+			}
+			return err
+		}
+		return fn(d, in, st)
+	})
 }
 
 // scope is where a player's puzzle rating lives: the server, or "" in
@@ -106,7 +122,7 @@ func puzzleClick(fn func(d puzzleDesk, in *interaction, st puzzleStep) error) cl
 func puzzleScope(in *interaction) string { return in.i.GuildID }
 
 // command answers /puzzle [id].
-func (d puzzleDesk) command(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
+func (d *puzzleDesk) command(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
 	if o := options(data)["id"]; o != nil {
 		id := strings.TrimPrefix(strings.TrimSpace(o.StringValue()), "#")
 		if _, ok := puzzle.ByID(id); !ok {
@@ -119,12 +135,12 @@ func (d puzzleDesk) command(in *interaction, data discordgo.ApplicationCommandIn
 
 // next opens a puzzle near the player's rating, by the puzzles' ratings
 // as their tries have moved them, that they have not tried.
-func (d puzzleDesk) next(in *interaction) error {
-	p, err := d.b.play.PuzzlerOf(in.ctx, puzzleScope(in), in.user)
+func (d *puzzleDesk) next(in *interaction) error {
+	p, err := d.play.PuzzlerOf(in.ctx, puzzleScope(in), in.user)
 	if err != nil {
 		return err
 	}
-	rated, err := d.b.play.PuzzleRatings(in.ctx)
+	rated, err := d.play.PuzzleRatings(in.ctx)
 	if err != nil {
 		return err
 	}
@@ -137,13 +153,13 @@ func (d puzzleDesk) next(in *interaction) error {
 
 // open starts a try at puzzle id and shows it, privately: in place of
 // the message clicked when that is private, else as a new answer.
-func (d puzzleDesk) open(in *interaction, id string, daily bool) error {
+func (d *puzzleDesk) open(in *interaction, id string, daily bool) error {
 	pz, ok := puzzle.ByID(id)
 	if !ok {
 		return fmt.Errorf("%w: puzzle %q", errBadCustomID, id)
 	}
-	res, err := d.b.play.Puzzle(in.ctx, play.PuzzleStep{Scope: puzzleScope(in), User: in.user, Name: in.seat.Name,
-		Puzzle: pz.ID, First: pz.Rating, Event: play.PuzzleStarted, At: d.b.cfg.Now()})
+	res, err := d.play.Puzzle(in.ctx, play.PuzzleStep{Scope: puzzleScope(in), User: in.user, Name: in.seat.Name,
+		Puzzle: pz.ID, First: pz.Rating, Event: play.PuzzleStarted, At: d.cfg.Now()})
 	if err != nil {
 		return err
 	}
@@ -163,7 +179,7 @@ func (d puzzleDesk) open(in *interaction, id string, daily bool) error {
 
 // answer shows m privately: in place of a private message clicked, or as
 // a new private answer.
-func (d puzzleDesk) answer(in *interaction, m *message) error {
+func (d *puzzleDesk) answer(in *interaction, m *message) error {
 	if onEphemeral(in) {
 		return in.update(m)
 	}
@@ -173,8 +189,8 @@ func (d puzzleDesk) answer(in *interaction, m *message) error {
 
 // current checks that a click is on the player's current puzzle at the
 // ply it shows; a menu left open is stale.
-func (d puzzleDesk) current(in *interaction, st puzzleStep) (play.Puzzler, error) {
-	p, err := d.b.play.PuzzlerOf(in.ctx, puzzleScope(in), in.user)
+func (d *puzzleDesk) current(in *interaction, st *puzzleStep) (play.Puzzler, error) {
+	p, err := d.play.PuzzlerOf(in.ctx, puzzleScope(in), in.user)
 	if err != nil {
 		return p, err
 	}
@@ -188,18 +204,12 @@ func (d puzzleDesk) current(in *interaction, st puzzleStep) (play.Puzzler, error
 var errPuzzleStale = errors.New("bot: a puzzle's menu that is no longer current")
 
 // stale answers a click on an old step.
-func (d puzzleDesk) stale(in *interaction) error {
+func (d *puzzleDesk) stale(in *interaction) error {
 	return in.tell(tr(in.lang, "puzzle.stale", nil))
 }
 
 // menClick shows the men's menu again.
-func (d puzzleDesk) menClick(in *interaction, st puzzleStep) error {
-	if _, err := d.current(in, st); err != nil {
-		if errors.Is(err, errPuzzleStale) {
-			return d.stale(in)
-		}
-		return err
-	}
+func (d *puzzleDesk) menClick(in *interaction, st puzzleStep) error {
 	m, err := d.view(in, &st.pz, st.ply, viewing{menu: true})
 	if err != nil {
 		return err
@@ -209,13 +219,7 @@ func (d puzzleDesk) menClick(in *interaction, st puzzleStep) error {
 
 // manChosen shows the moves of the man chosen, on a board where their
 // targets are marked.
-func (d puzzleDesk) manChosen(in *interaction, st puzzleStep) error {
-	if _, err := d.current(in, st); err != nil {
-		if errors.Is(err, errPuzzleStale) {
-			return d.stale(in)
-		}
-		return err
-	}
+func (d *puzzleDesk) manChosen(in *interaction, st puzzleStep) error {
 	v, err := menuValue(in)
 	if err != nil {
 		return err
@@ -232,14 +236,7 @@ func (d puzzleDesk) manChosen(in *interaction, st puzzleStep) error {
 }
 
 // moveChosen judges the move chosen: the next step, the solve, or a miss.
-func (d puzzleDesk) moveChosen(in *interaction, st puzzleStep) error {
-	p, err := d.current(in, st)
-	if err != nil {
-		if errors.Is(err, errPuzzleStale) {
-			return d.stale(in)
-		}
-		return err
-	}
+func (d *puzzleDesk) moveChosen(in *interaction, st puzzleStep) error {
 	v, err := menuValue(in)
 	if err != nil {
 		return err
@@ -256,11 +253,11 @@ func (d puzzleDesk) moveChosen(in *interaction, st puzzleStep) error {
 	if !pos.IsLegal(mv) {
 		return fmt.Errorf("%w: move %q is not legal in puzzle %s", errBadCustomID, v, pz.ID)
 	}
-	step := play.PuzzleStep{Scope: puzzleScope(in), User: in.user, Name: in.seat.Name, Puzzle: pz.ID, First: pz.Rating, Ply: st.ply, At: d.b.cfg.Now()}
+	step := play.PuzzleStep{Scope: puzzleScope(in), User: in.user, Name: in.seat.Name, Puzzle: pz.ID, First: pz.Rating, Ply: st.ply, At: d.cfg.Now()}
 	san := pos.SAN(mv)
 	if !pz.Right(&pos, st.ply, mv) {
 		step.Event = play.PuzzleFailed
-		res, err := d.b.play.Puzzle(in.ctx, step)
+		res, err := d.play.Puzzle(in.ctx, step)
 		if err != nil {
 			return err
 		}
@@ -282,12 +279,12 @@ func (d puzzleDesk) moveChosen(in *interaction, st puzzleStep) error {
 	switch r.Verdict {
 	case exercise.Solved:
 		step.Event = play.PuzzleSolved
-		res, err := d.b.play.Puzzle(in.ctx, step)
+		res, err := d.play.Puzzle(in.ctx, step)
 		if err != nil {
 			return err
 		}
 		note := tr(in.lang, "puzzle.solved", map[string]any{"Move": san})
-		if p.Hinted && res.Rated {
+		if st.solver.Hinted && res.Rated {
 			note = tr(in.lang, "puzzle.solved_hinted", map[string]any{"Move": san})
 		}
 		d.countDaily(in, pz.ID)
@@ -298,7 +295,7 @@ func (d puzzleDesk) moveChosen(in *interaction, st puzzleStep) error {
 		return d.answer(in, m)
 	case exercise.Going:
 		step.Event = play.PuzzleAdvanced
-		if _, err := d.b.play.Puzzle(in.ctx, step); err != nil {
+		if _, err := d.play.Puzzle(in.ctx, step); err != nil {
 			return err
 		}
 		note := tr(in.lang, "puzzle.right", map[string]any{"Move": san, "Reply": r.Reply.SAN})
@@ -315,15 +312,9 @@ func (d puzzleDesk) moveChosen(in *interaction, st puzzleStep) error {
 
 // hint marks the man that moves next; the try is no longer rated as a
 // solve.
-func (d puzzleDesk) hint(in *interaction, st puzzleStep) error {
-	if _, err := d.current(in, st); err != nil {
-		if errors.Is(err, errPuzzleStale) {
-			return d.stale(in)
-		}
-		return err
-	}
-	if _, err := d.b.play.Puzzle(in.ctx, play.PuzzleStep{Scope: puzzleScope(in), User: in.user, Name: in.seat.Name,
-		Puzzle: st.pz.ID, First: st.pz.Rating, Ply: st.ply, Event: play.PuzzleHinted, At: d.b.cfg.Now()}); err != nil {
+func (d *puzzleDesk) hint(in *interaction, st puzzleStep) error {
+	if _, err := d.play.Puzzle(in.ctx, play.PuzzleStep{Scope: puzzleScope(in), User: in.user, Name: in.seat.Name,
+		Puzzle: st.pz.ID, First: st.pz.Rating, Ply: st.ply, Event: play.PuzzleHinted, At: d.cfg.Now()}); err != nil {
 		return err
 	}
 	pos, _, err := st.pz.At(st.ply)
@@ -344,15 +335,9 @@ func (d puzzleDesk) hint(in *interaction, st puzzleStep) error {
 
 // show gives the solution: the whole line, and the board at its end. A
 // first try shown the solution is rated as a miss.
-func (d puzzleDesk) show(in *interaction, st puzzleStep) error {
-	if _, err := d.current(in, st); err != nil {
-		if errors.Is(err, errPuzzleStale) {
-			return d.stale(in)
-		}
-		return err
-	}
-	res, err := d.b.play.Puzzle(in.ctx, play.PuzzleStep{Scope: puzzleScope(in), User: in.user, Name: in.seat.Name,
-		Puzzle: st.pz.ID, First: st.pz.Rating, Ply: st.ply, Event: play.PuzzleShown, At: d.b.cfg.Now()})
+func (d *puzzleDesk) show(in *interaction, st puzzleStep) error {
+	res, err := d.play.Puzzle(in.ctx, play.PuzzleStep{Scope: puzzleScope(in), User: in.user, Name: in.seat.Name,
+		Puzzle: st.pz.ID, First: st.pz.Rating, Ply: st.ply, Event: play.PuzzleShown, At: d.cfg.Now()})
 	if err != nil {
 		return err
 	}
@@ -395,7 +380,7 @@ func lineSAN(start *game.Position, line []game.Move) string {
 
 // ratingLine says how a rated step moved the player's rating, and the
 // streak; "" when it was not rated.
-func (d puzzleDesk) ratingLine(lang i18n.Lang, res *play.PuzzleResult) string {
+func (d *puzzleDesk) ratingLine(lang i18n.Lang, res *play.PuzzleResult) string {
 	if !res.Rated {
 		return "\n" + tr(lang, "puzzle.not_rated", nil)
 	}
@@ -434,7 +419,7 @@ type viewing struct {
 
 // view draws a puzzle at the solver's move ply: the board from the
 // solver's side, what it asks, and the menus and buttons of the step.
-func (d puzzleDesk) view(in *interaction, pz *puzzle.Puzzle, ply int, v viewing) (*message, error) {
+func (d *puzzleDesk) view(in *interaction, pz *puzzle.Puzzle, ply int, v viewing) (*message, error) {
 	pos, last, err := pz.At(ply)
 	if err != nil {
 		return nil, err
@@ -446,7 +431,7 @@ func (d puzzleDesk) view(in *interaction, pz *puzzle.Puzzle, ply int, v viewing)
 		solver = start.Turn()
 	}
 	shown := pos
-	opt := render.Options{Theme: d.b.theme(in.ctx, in.user), Size: puzzleBoardSize, Words: i18n.BoardWords{Lang: in.lang}, FastPNG: true,
+	opt := render.Options{Theme: d.theme(in.ctx, in.user), Size: puzzleBoardSize, Words: i18n.BoardWords{Lang: in.lang}, FastPNG: true,
 		Orientation: orientationOf(solver), LastMove: last}
 	switch {
 	case v.solved && v.after != nil:
@@ -469,7 +454,7 @@ func (d puzzleDesk) view(in *interaction, pz *puzzle.Puzzle, ply int, v viewing)
 	m.attach(image{name: "puzzle.png", data: png.Bytes(), alt: i18n.BoardDescription(in.lang, &shown)})
 	// The puzzle's rating as its tries have moved it.
 	rated := pz.Rating
-	if st, err := d.b.play.PuzzleStatsOf(in.ctx, pz.ID, pz.Rating); err == nil {
+	if st, err := d.play.PuzzleStatsOf(in.ctx, pz.ID, pz.Rating); err == nil {
 		rated = int(math.Round(st.Rating.Rating))
 	}
 	e := &discordgo.MessageEmbed{Color: colorOngoing, Title: puzzleTitle(in.lang, pz.ID, rated),
@@ -569,30 +554,30 @@ func containsTheme(ts []puzzle.Theme, t puzzle.Theme) bool {
 
 // countDaily counts a solve of the server's puzzle of the day, and
 // updates the post's count.
-func (d puzzleDesk) countDaily(in *interaction, id string) {
+func (d *puzzleDesk) countDaily(in *interaction, id string) {
 	guild := in.i.GuildID
 	if guild == "" {
 		return
 	}
-	dp, err := d.b.play.DailyPuzzleOf(in.ctx, guild)
+	dp, err := d.play.DailyPuzzleOf(in.ctx, guild)
 	if err != nil || dp.Puzzle != id || dp.Day == "" {
 		return
 	}
-	dp, added, err := d.b.play.DailySolved(in.ctx, guild, dp.Day, in.user)
+	dp, added, err := d.play.DailySolved(in.ctx, guild, dp.Day, in.user)
 	if err != nil {
-		d.b.log.Warn("counting a daily puzzle's solve", "guild", guild, "user", in.user, "err", err)
+		d.log.Warn("counting a daily puzzle's solve", "guild", guild, "user", in.user, "err", err)
 		return
 	}
 	if added && dp.Message != "" {
 		ctx := context.WithoutCancel(in.ctx)
-		lang := d.b.guildLang(ctx, guild)
+		lang := d.locales.guildLang(ctx, guild)
 		pz, ok := puzzle.ByID(id)
 		if !ok {
 			return
 		}
 		payload := map[string]any{"content": dailyText(lang, &pz, &dp)}
-		if _, err := d.b.request(ctx, http.MethodPatch, discordgo.EndpointChannelMessage(dp.Channel, dp.Message), payload, nil); err != nil {
-			d.b.log.Warn("updating a daily puzzle's count", "guild", guild, "err", err)
+		if _, err := d.request(ctx, http.MethodPatch, discordgo.EndpointChannelMessage(dp.Channel, dp.Message), payload, nil); err != nil {
+			d.log.Warn("updating a daily puzzle's count", "guild", guild, "err", err)
 		}
 	}
 }
@@ -609,12 +594,12 @@ func dailyText(lang i18n.Lang, pz *puzzle.Puzzle, dp *play.DailyPuzzle) string {
 // hour: the outbox item's nonce makes a retried post the same message,
 // and play records the post and puts the next day's item in one
 // transaction.
-func (b *Bot) deliverDailyPuzzle(ctx context.Context, it play.OutboxItem) error {
+func (d *puzzleDesk) deliverDailyPuzzle(ctx context.Context, it play.OutboxItem) error {
 	guild, day, hour, ok := play.ParseDailyKey(it.Key)
 	if !ok {
 		return fmt.Errorf("bot: a daily puzzle's outbox item %q", it.Key)
 	}
-	dp, err := b.play.DailyPuzzleOf(ctx, guild)
+	dp, err := d.play.DailyPuzzleOf(ctx, guild)
 	if err != nil {
 		return err
 	}
@@ -625,13 +610,13 @@ func (b *Bot) deliverDailyPuzzle(ctx context.Context, it play.OutboxItem) error 
 	if !ok {
 		return nil
 	}
-	lang := b.guildLang(ctx, guild)
+	lang := d.locales.guildLang(ctx, guild)
 	pos, err := pz.Position()
 	if err != nil {
 		return err
 	}
 	var png bytes.Buffer
-	if err := render.PNG(&png, &pos, render.Options{Theme: b.cfg.Theme, Size: puzzleBoardSize, Words: i18n.BoardWords{Lang: lang},
+	if err := render.PNG(&png, &pos, render.Options{Theme: d.cfg.Theme, Size: puzzleBoardSize, Words: i18n.BoardWords{Lang: lang},
 		Orientation: orientationOf(pos.Turn())}); err != nil {
 		return fmt.Errorf("bot: drawing the daily puzzle %s: %w", pz.ID, err)
 	}
@@ -642,30 +627,30 @@ func (b *Bot) deliverDailyPuzzle(ctx context.Context, it play.OutboxItem) error 
 	m.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 		discordgo.Button{Label: tr(lang, "puzzle.daily_solve", nil), Style: discordgo.PrimaryButton, CustomID: idPuzzleDaily.id(pz.ID), Emoji: &discordgo.ComponentEmoji{Name: "🧩"}}}}}
 	m.setNonce(nonce(it.Key))
-	msg, err := b.post(ctx, dp.Channel, m)
+	msg, err := d.post(ctx, dp.Channel, m)
 	if err != nil {
 		return err
 	}
-	if _, err := b.play.DailyPosted(ctx, guild, day, pz.ID, msg, b.cfg.Now()); err != nil {
+	if _, err := d.play.DailyPosted(ctx, guild, day, pz.ID, msg, d.cfg.Now()); err != nil {
 		var x *play.Refusal
 		if errors.As(err, &x) && x.Kind == play.Stale {
 			return nil // recorded by an earlier delivery of the same item
 		}
 		return err
 	}
-	b.wakeOutbox()
+	d.outbox.wakeUp()
 	return nil
 }
 
 // dailySettings applies /server-settings' daily puzzle options, if any
 // were given, and returns the line that tells them; ok is false when
 // none was given.
-func (b *Bot) dailySettings(in *interaction, opts map[string]*discordgo.ApplicationCommandInteractionDataOption) (changed bool, err error) {
+func (d *puzzleDesk) dailySettings(in *interaction, opts map[string]*discordgo.ApplicationCommandInteractionDataOption) (changed bool, err error) {
 	ch, hour, off := opts["puzzle_channel"], opts["puzzle_hour"], opts["no_daily_puzzle"]
 	if ch == nil && hour == nil && (off == nil || !off.BoolValue()) {
 		return false, nil
 	}
-	dp, err := b.play.DailyPuzzleOf(in.ctx, in.i.GuildID)
+	dp, err := d.play.DailyPuzzleOf(in.ctx, in.i.GuildID)
 	if err != nil {
 		return false, err
 	}
@@ -679,16 +664,16 @@ func (b *Bot) dailySettings(in *interaction, opts map[string]*discordgo.Applicat
 	if off != nil && off.BoolValue() {
 		channel = ""
 	}
-	if _, err := b.play.SetDailyPuzzle(in.ctx, in.i.GuildID, channel, h, b.cfg.Now()); err != nil {
+	if _, err := d.play.SetDailyPuzzle(in.ctx, in.i.GuildID, channel, h, d.cfg.Now()); err != nil {
 		return false, err
 	}
-	b.wakeOutbox()
+	d.outbox.wakeUp()
 	return true, nil
 }
 
 // dailySettingsText tells a server's daily puzzle setting.
-func (b *Bot) dailySettingsText(ctx context.Context, lang i18n.Lang, guild string) string {
-	dp, err := b.play.DailyPuzzleOf(ctx, guild)
+func (d *puzzleDesk) dailySettingsText(ctx context.Context, lang i18n.Lang, guild string) string {
+	dp, err := d.play.DailyPuzzleOf(ctx, guild)
 	if err != nil || !dp.On() {
 		return "🧩 " + tr(lang, "serversettings.daily_off", nil)
 	}
@@ -700,8 +685,8 @@ func (b *Bot) dailySettingsText(ctx context.Context, lang i18n.Lang, guild strin
 // puzzleBoardMessage is a page of the server's puzzle leaderboard
 // (the last when page is past it): rating, puzzles rated and best
 // streak, with the other leaderboards' page buttons.
-func (b *Bot) puzzleBoardMessage(ctx context.Context, lang i18n.Lang, guild string, page int) (*message, error) {
-	board, err := b.play.PuzzleBoard(ctx, guild, math.MaxInt)
+func (sh *shared) puzzleBoardMessage(ctx context.Context, lang i18n.Lang, guild string, page int) (*message, error) {
+	board, err := sh.play.PuzzleBoard(ctx, guild, math.MaxInt)
 	if err != nil {
 		return nil, err
 	}

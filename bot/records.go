@@ -31,29 +31,45 @@ const (
 	boardPuzzles = "puzzles"
 )
 
+// records answers the commands of results (/leaderboard, /stats, /pgn,
+// /gif, /history) and their clicks. It holds what every feature shares,
+// the visibility rule's sight, the cooldowns, the replays being drawn,
+// the servers' names, the languages, and the tournaments /stats lists.
+type records struct {
+	*shared
+	sight       *sight
+	cooldowns   *cooldowns
+	drawing     *drawing
+	guildNames  *guildNames
+	locales     *locales
+	tournaments *tournaments
+}
+
+func recordsOf(b *Bot) *records { return b.records }
+
 func init() {
-	addCommand(appCommand{name: "leaderboard", run: (*Bot).leaderboardCommand, help: helpResults + 1,
+	addCommand(appCommand{name: "leaderboard", run: runBy(recordsOf, (*records).leaderboardCommand), help: helpResults + 1,
 		declare: func(*Config) *discordgo.ApplicationCommand {
 			page := option("leaderboard", "page", discordgo.ApplicationCommandOptionInteger, false)
 			page.MinValue = ptr(1.0)
 			return command("leaderboard", option("leaderboard", "scope", discordgo.ApplicationCommandOptionString, false, scopeServer, scopeGlobal), page, speedOption(),
 				option("leaderboard", "board", discordgo.ApplicationCommandOptionString, false, boardGames, boardPuzzles))
 		}})
-	addCommand(appCommand{name: "stats", run: (*Bot).statsCommand, help: helpResults + 2,
+	addCommand(appCommand{name: "stats", run: runBy(recordsOf, (*records).statsCommand), help: helpResults + 2,
 		declare: func(*Config) *discordgo.ApplicationCommand {
 			return command("stats", option("stats", "user", discordgo.ApplicationCommandOptionUser, false), speedOption())
 		}})
-	addCommand(appCommand{name: "history", run: (*Bot).historyCommand, help: helpResults + 3,
+	addCommand(appCommand{name: "history", run: runBy(recordsOf, (*records).historyCommand), help: helpResults + 3,
 		declare: func(*Config) *discordgo.ApplicationCommand {
 			return command("history", option("history", "user", discordgo.ApplicationCommandOptionUser, false))
 		}})
-	addCommand(appCommand{name: "pgn", reach: anywhere, run: (*Bot).pgnCommand, help: helpResults + 4, declare: declarePick("pgn")})
-	addCommand(appCommand{name: "gif", run: (*Bot).gifCommand, help: helpResults + 5, declare: declarePick("gif")})
-	addCommand(appCommand{name: "variantstats", run: (*Bot).variantStatsCommand, help: helpResults + 6, declare: plain("variantstats")})
-	clicks.handle(idLeaderboard, (*Bot).leaderboardClick)
-	clicks.handle(idHistoryPGN, func(b *Bot, in *interaction, _ idFields) error { return b.historyPick(in, false) })
-	clicks.handle(idHistoryGIF, func(b *Bot, in *interaction, _ idFields) error { return b.historyPick(in, true) })
-	clicks.handle(idHistoryOlder, (*Bot).historyOlderClick)
+	addCommand(appCommand{name: "pgn", reach: anywhere, run: runBy(recordsOf, (*records).pgnCommand), help: helpResults + 4, declare: declarePick("pgn")})
+	addCommand(appCommand{name: "gif", run: runBy(recordsOf, (*records).gifCommand), help: helpResults + 5, declare: declarePick("gif")})
+	addCommand(appCommand{name: "variantstats", run: runBy(recordsOf, (*records).variantStatsCommand), help: helpResults + 6, declare: plain("variantstats")})
+	clicks.handle(idLeaderboard, clickBy(recordsOf, (*records).leaderboardClick))
+	clicks.handle(idHistoryPGN, clickBy(recordsOf, func(rs *records, in *interaction, _ idFields) error { return rs.historyPick(in, false) }))
+	clicks.handle(idHistoryGIF, clickBy(recordsOf, func(rs *records, in *interaction, _ idFields) error { return rs.historyPick(in, true) }))
+	clicks.handle(idHistoryOlder, clickBy(recordsOf, (*records).historyOlderClick))
 }
 
 var (
@@ -75,7 +91,7 @@ func declarePick(name string) func(*Config) *discordgo.ApplicationCommand {
 	}
 }
 
-func (b *Bot) leaderboardCommand(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
+func (rs *records) leaderboardCommand(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
 	opts := options(data)
 	scope, page := scopeServer, 1
 	if o := opts["scope"]; o != nil && o.StringValue() == scopeGlobal {
@@ -85,45 +101,45 @@ func (b *Bot) leaderboardCommand(in *interaction, data discordgo.ApplicationComm
 		page = int(o.IntValue())
 	}
 	if o := opts["board"]; o != nil && o.StringValue() == boardPuzzles {
-		m, err := b.puzzleBoardMessage(in.ctx, in.public, in.i.GuildID, page)
+		m, err := rs.puzzleBoardMessage(in.ctx, in.public, in.i.GuildID, page)
 		if err != nil {
 			return err
 		}
 		return in.respond(m)
 	}
-	m, err := b.leaderboardMessage(in.ctx, in.public, in.i.GuildID, boardScope(scope, speedIn(opts)), page)
+	m, err := rs.leaderboardMessage(in.ctx, in.public, in.i.GuildID, boardScope(scope, speedIn(opts)), page)
 	if err != nil {
 		return err
 	}
 	return in.respond(m)
 }
 
-func (b *Bot) statsCommand(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
+func (rs *records) statsCommand(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
 	target := in.seat
 	if u, name := userOption(data, "user"); u != "" {
 		target = play.Seat{ID: u, Name: name}
 	}
-	m, err := b.statsMessage(in.ctx, in.public, in.i.GuildID, target, in.user, speedIn(options(data)))
+	m, err := rs.statsMessage(in.ctx, in.public, in.i.GuildID, target, in.user, speedIn(options(data)))
 	if err != nil {
 		return err
 	}
 	return in.respond(m)
 }
 
-func (b *Bot) variantStatsCommand(in *interaction, _ discordgo.ApplicationCommandInteractionData) error {
-	m, err := b.variantStatsMessage(in.ctx, in.public, in.i.GuildID)
+func (rs *records) variantStatsCommand(in *interaction, _ discordgo.ApplicationCommandInteractionData) error {
+	m, err := rs.variantStatsMessage(in.ctx, in.public, in.i.GuildID)
 	if err != nil {
 		return err
 	}
 	return in.respond(m)
 }
 
-func (b *Bot) pgnCommand(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
-	g, err := b.pickGame(in, data)
+func (rs *records) pgnCommand(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
+	g, err := rs.pickGame(in, data)
 	if err != nil {
 		return err
 	}
-	m, err := b.pgnMessage(in.ctx, in.public, &g)
+	m, err := rs.pgnMessage(in.ctx, in.public, &g)
 	if err != nil {
 		return err
 	}
@@ -131,31 +147,31 @@ func (b *Bot) pgnCommand(in *interaction, data discordgo.ApplicationCommandInter
 }
 
 // gifCommand defers: drawing a long game takes a while.
-func (b *Bot) gifCommand(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
-	g, err := b.pickGame(in, data)
+func (rs *records) gifCommand(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
+	g, err := rs.pickGame(in, data)
 	if err != nil {
 		return err
 	}
-	if _, err := b.cooledDown(in, coolGIF); err != nil {
+	if _, err := rs.cooldowns.cooledDown(in, coolGIF); err != nil {
 		return err
 	}
 	if err := in.deferReply(false); err != nil {
 		return err
 	}
-	m, err := b.gifMessage(in.ctx, in.public, &g)
+	m, err := rs.gifMessage(in.ctx, in.public, &g)
 	if err != nil {
 		return err
 	}
 	return in.edit(m)
 }
 
-func (b *Bot) historyCommand(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
+func (rs *records) historyCommand(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
 	target := in.seat
 	if u, name := userOption(data, "user"); u != "" {
 		target = play.Seat{ID: u, Name: name}
 	}
-	see := b.historySight(in, target.ID, func() error { return in.deferReply(true) })
-	m, err := b.historyMessage(in.ctx, in.lang, in.i.GuildID, target, 0, see)
+	see := rs.historySight(in, target.ID, func() error { return in.deferReply(true) })
+	m, err := rs.historyMessage(in.ctx, in.lang, in.i.GuildID, target, 0, see)
 	if err != nil {
 		return err
 	}
@@ -167,7 +183,7 @@ func (b *Bot) historyCommand(in *interaction, data discordgo.ApplicationCommandI
 // games the asker may see. Looking at their channels may take longer
 // than Discord waits for an answer, so the interaction is acknowledged
 // (ack) before the first look. A player's own games need none.
-func (b *Bot) historySight(in *interaction, target string, ack func() error) func(*play.Game) (bool, error) {
+func (rs *records) historySight(in *interaction, target string, ack func() error) func(*play.Game) (bool, error) {
 	if target == in.user {
 		return nil
 	}
@@ -180,25 +196,25 @@ func (b *Bot) historySight(in *interaction, target string, ack func() error) fun
 				return false, err
 			}
 		}
-		return b.canSee(in, g)
+		return rs.sight.canSee(in, g)
 	}
 }
 
 // leaderboardClick turns a leaderboard's page.
-func (b *Bot) leaderboardClick(in *interaction, f idFields) error {
+func (rs *records) leaderboardClick(in *interaction, f idFields) error {
 	scope := f.str("scope")
 	page, err := f.num("page")
 	if _, _, ok := parseBoardScope(scope); err != nil || !(ok || scope == boardPuzzles) || page > math.MaxInt32 {
 		return fmt.Errorf("%w: leaderboard %q page %q", errBadCustomID, scope, f.str("page"))
 	}
 	if scope == boardPuzzles {
-		m, err := b.puzzleBoardMessage(in.ctx, in.public, in.i.GuildID, int(page))
+		m, err := rs.puzzleBoardMessage(in.ctx, in.public, in.i.GuildID, int(page))
 		if err != nil {
 			return err
 		}
 		return in.update(m)
 	}
-	m, err := b.leaderboardMessage(in.ctx, in.public, in.i.GuildID, scope, int(page))
+	m, err := rs.leaderboardMessage(in.ctx, in.public, in.i.GuildID, scope, int(page))
 	if err != nil {
 		return err
 	}
@@ -207,30 +223,30 @@ func (b *Bot) leaderboardClick(in *interaction, f idFields) error {
 
 // historyPick answers a game chosen in /history's menus: its PGN, or
 // its replay.
-func (b *Bot) historyPick(in *interaction, gif bool) error {
+func (rs *records) historyPick(in *interaction, gif bool) error {
 	id, err := menuNumber(in)
 	if err != nil {
 		return err
 	}
-	g, err := b.visibleGame(in, id)
+	g, err := rs.sight.visibleGame(in, id)
 	if err != nil {
 		return err
 	}
 	if !gif {
-		m, err := b.pgnMessage(in.ctx, in.lang, &g)
+		m, err := rs.pgnMessage(in.ctx, in.lang, &g)
 		if err != nil {
 			return err
 		}
 		m.Flags = discordgo.MessageFlagsEphemeral
 		return in.respond(m)
 	}
-	if _, err := b.cooledDown(in, coolGIF); err != nil {
+	if _, err := rs.cooldowns.cooledDown(in, coolGIF); err != nil {
 		return err
 	}
 	if err := in.deferReply(true); err != nil {
 		return err
 	}
-	m, err := b.gifMessage(in.ctx, in.lang, &g)
+	m, err := rs.gifMessage(in.ctx, in.lang, &g)
 	if err != nil {
 		return err
 	}
@@ -238,13 +254,13 @@ func (b *Bot) historyPick(in *interaction, gif bool) error {
 }
 
 // historyOlderClick shows a /history's older games.
-func (b *Bot) historyOlderClick(in *interaction, f idFields) error {
+func (rs *records) historyOlderClick(in *interaction, f idFields) error {
 	before, err := f.num("before")
 	if err != nil {
 		return err
 	}
 	target := f.str("user")
-	m, err := b.historyMessage(in.ctx, in.lang, in.i.GuildID, play.Seat{ID: target}, before, b.historySight(in, target, in.deferUpdate))
+	m, err := rs.historyMessage(in.ctx, in.lang, in.i.GuildID, play.Seat{ID: target}, before, rs.historySight(in, target, in.deferUpdate))
 	if err != nil {
 		return err
 	}
@@ -258,7 +274,7 @@ func (b *Bot) historyOlderClick(in *interaction, f idFields) error {
 // one finished against an opponent, or this channel's (going on, or the
 // last finished here: a game's thread keeps its game). When there is none
 // it tells the user and returns errNotHere.
-func (b *Bot) pickGame(in *interaction, data discordgo.ApplicationCommandInteractionData) (play.Game, error) {
+func (rs *records) pickGame(in *interaction, data discordgo.ApplicationCommandInteractionData) (play.Game, error) {
 	ctx := in.ctx
 	opts := options(data)
 	if o := opts["game"]; o != nil {
@@ -266,41 +282,24 @@ func (b *Bot) pickGame(in *interaction, data discordgo.ApplicationCommandInterac
 		if id <= 0 {
 			return play.Game{}, in.explain(tr(in.lang, "export.no_such_game", map[string]any{"ID": id}))
 		}
-		return b.visibleGame(in, uint64(id))
+		return rs.sight.visibleGame(in, uint64(id))
 	}
 	if u, _ := userOption(data, "opponent"); u != "" {
-		g, err := b.play.LastBetween(ctx, in.i.GuildID, in.user, u)
+		g, err := rs.play.LastBetween(ctx, in.i.GuildID, in.user, u)
 		if isNoGame(err) {
 			return g, in.explain(tr(in.lang, "export.none_between", map[string]any{"Player": mention(u)}))
 		}
 		return g, err
 	}
-	g, err := b.play.LastIn(ctx, in.i.GuildID, in.i.ChannelID)
+	g, err := rs.play.LastIn(ctx, in.i.GuildID, in.i.ChannelID)
 	if err == nil {
 		var ok bool
-		if ok, err = b.canSee(in, &g); err == nil && !ok {
+		if ok, err = rs.sight.canSee(in, &g); err == nil && !ok {
 			err = &play.Refusal{Kind: play.NoGame}
 		}
 	}
 	if isNoGame(err) {
 		return g, in.explain(tr(in.lang, "export.none_here", nil))
-	}
-	return g, err
-}
-
-// visibleGame returns game id if the user may see it (package
-// visibility's rule). Any other is answered as unknown, so that no one
-// learns even that it exists.
-func (b *Bot) visibleGame(in *interaction, id uint64) (play.Game, error) {
-	g, err := b.play.Game(in.ctx, id)
-	if err == nil {
-		var ok bool
-		if ok, err = b.canSee(in, &g); err == nil && !ok {
-			err = &play.Refusal{Kind: play.NoGame, Game: id}
-		}
-	}
-	if isNoGame(err) {
-		return g, in.explain(tr(in.lang, "export.no_such_game", map[string]any{"ID": id}))
 	}
 	return g, err
 }
@@ -326,7 +325,7 @@ func (in *interaction) deferReply(ephemeral bool) error {
 	if ephemeral {
 		r.Data = &discordgo.InteractionResponseData{Flags: discordgo.MessageFlagsEphemeral}
 	}
-	return in.b.respondPlain(in.ctx, in.i, r)
+	return in.out.respondPlain(in.ctx, in.i, r)
 }
 
 // userOption returns the id and display name of a user option, or "".
@@ -382,19 +381,19 @@ func (b *Bot) onGuildUpdate(_ *discordgo.Session, g *discordgo.GuildUpdate) {
 
 // siteName is a game's PGN Site: the server's name, from the gateway's
 // events or, for a server not seen yet, asked of Discord once.
-func (b *Bot) siteName(ctx context.Context, guild string) string {
+func (rs *records) siteName(ctx context.Context, guild string) string {
 	if guild == "" {
 		return "Discord"
 	}
-	if name, ok := b.guildNames.known(guild); ok {
+	if name, ok := rs.guildNames.known(guild); ok {
 		return name + ", Discord"
 	}
-	g, err := b.s.Guild(guild, discordgo.WithContext(ctx))
+	g, err := rs.s.Guild(guild, discordgo.WithContext(ctx))
 	if err != nil || g.Name == "" {
-		b.log.Warn("no name for a guild", "guild", guild, "err", err)
+		rs.log.Warn("no name for a guild", "guild", guild, "err", err)
 		return "Discord"
 	}
-	b.guildNames.note(guild, g.Name)
+	rs.guildNames.note(guild, g.Name)
 	return g.Name + ", Discord"
 }
 

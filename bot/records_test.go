@@ -581,20 +581,20 @@ func TestRecordsReadInEveryLanguage(t *testing.T) {
 func TestSiteIsTheServersNameFromTheGateway(t *testing.T) {
 	f := newRecordsFixture(t)
 	f.b.onGuildCreate(f.b.s, &discordgo.GuildCreate{Guild: &discordgo.Guild{ID: "g1", Name: "Glacier"}})
-	if got := f.b.siteName(context.Background(), "g1"); got != "Glacier, Discord" {
+	if got := f.b.records.siteName(context.Background(), "g1"); got != "Glacier, Discord" {
 		t.Errorf("after GUILD_CREATE: %q", got)
 	}
 	f.b.onGuildUpdate(f.b.s, &discordgo.GuildUpdate{Guild: &discordgo.Guild{ID: "g1", Name: "Permafrost"}})
-	if got := f.b.siteName(context.Background(), "g1"); got != "Permafrost, Discord" {
+	if got := f.b.records.siteName(context.Background(), "g1"); got != "Permafrost, Discord" {
 		t.Errorf("after GUILD_UPDATE: %q", got)
 	}
 	if reqs := f.api.take(); len(reqs) != 0 {
 		t.Errorf("asked Discord: %+v", reqs)
 	}
-	if got := f.b.siteName(context.Background(), "g2"); got != "Ice Club, Discord" {
+	if got := f.b.records.siteName(context.Background(), "g2"); got != "Ice Club, Discord" {
 		t.Errorf("a server not seen: %q", got)
 	}
-	if got := f.b.siteName(context.Background(), ""); got != "Discord" {
+	if got := f.b.records.siteName(context.Background(), ""); got != "Discord" {
 		t.Errorf("no server: %q", got)
 	}
 }

@@ -32,9 +32,9 @@ const (
 
 // leaderboardMessage is one page of a leaderboard, with buttons to the
 // pages beside it.
-func (b *Bot) leaderboardMessage(ctx context.Context, lang i18n.Lang, guild, board string, page int) (*message, error) {
+func (rs *records) leaderboardMessage(ctx context.Context, lang i18n.Lang, guild, board string, page int) (*message, error) {
 	scope, speed, _ := parseBoardScope(board)
-	st, err := b.play.Leaderboard(ctx, play.RatingScope(scopeOf(scope, guild), speed), page, leaderboardPageSize, b.cfg.Now())
+	st, err := rs.play.Leaderboard(ctx, play.RatingScope(scopeOf(scope, guild), speed), page, leaderboardPageSize, rs.cfg.Now())
 	if err != nil {
 		return nil, err
 	}
@@ -59,7 +59,7 @@ func (b *Bot) leaderboardMessage(ctx context.Context, lang i18n.Lang, guild, boa
 	// The page on the web is the server's correspondence leaderboard: a
 	// speed's board does not link to it as if it were the same.
 	if scope == scopeServer && speed == play.Correspondence {
-		m.Components = b.withLeaderboardLink(lang, guild, m.Components)
+		m.Components = rs.withLeaderboardLink(lang, guild, m.Components)
 	}
 	return m, nil
 }
@@ -83,13 +83,13 @@ func boardPageButtons(lang i18n.Lang, board string, page, pages int) []discordgo
 // statsMessage shows a player's statistics on the server, their rating
 // everywhere, their record against the viewer and their rating chart.
 // speed picks the chart: the correspondence ratings', or a live speed's.
-func (b *Bot) statsMessage(ctx context.Context, lang i18n.Lang, guild string, target play.Seat, viewer string, speed play.Speed) (*message, error) {
-	now := b.cfg.Now()
-	pr, err := b.play.PlayerStats(ctx, guild, target.ID, viewer)
+func (rs *records) statsMessage(ctx context.Context, lang i18n.Lang, guild string, target play.Seat, viewer string, speed play.Speed) (*message, error) {
+	now := rs.cfg.Now()
+	pr, err := rs.play.PlayerStats(ctx, guild, target.ID, viewer)
 	if err != nil {
 		return nil, err
 	}
-	global, err := b.play.Player(ctx, "", target.ID)
+	global, err := rs.play.Player(ctx, "", target.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -120,7 +120,7 @@ func (b *Bot) statsMessage(ctx context.Context, lang i18n.Lang, guild string, ta
 	}
 	field(tr(lang, "stats.rating", nil), ratingText(p), true)
 	field(tr(lang, "stats.global", nil), ratingText(global), true)
-	if lines, err := b.speedLines(ctx, lang, guild, target.ID, ratingText); err != nil {
+	if lines, err := rs.speedLines(ctx, lang, guild, target.ID, ratingText); err != nil {
 		return nil, err
 	} else if lines != "" {
 		field(tr(lang, "clock.speed_ratings", nil), lines, false)
@@ -142,14 +142,14 @@ func (b *Bot) statsMessage(ctx context.Context, lang i18n.Lang, guild string, ta
 	if viewer != target.ID && pr.Versus.Games() > 0 {
 		field(tr(lang, "stats.versus", map[string]any{"Player": name}), score(pr.Versus), false)
 	}
-	if hist := b.tournamentHistory(ctx, lang, guild, target.ID); hist != "" {
+	if hist := rs.tournaments.tournamentHistory(ctx, lang, guild, target.ID); hist != "" {
 		field(tr(lang, "tournament.stats.title", nil), hist, false)
 	}
 	e.Footer = &discordgo.MessageEmbedFooter{Text: tr(lang, "stats.legend", nil)}
 	history, title, current := pr.History, truncate(target.Name, nameLength), p.Rating
 	if speed != play.Correspondence {
 		history, title = pr.BySpeed[speed], title+" · "+speedName(lang, speed)
-		sp, err := b.play.Player(ctx, play.RatingScope(guild, speed), target.ID)
+		sp, err := rs.play.Player(ctx, play.RatingScope(guild, speed), target.ID)
 		if err != nil {
 			return nil, err
 		}
@@ -160,7 +160,7 @@ func (b *Bot) statsMessage(ctx context.Context, lang i18n.Lang, guild string, ta
 		for i, h := range history {
 			points[i] = render.RatingPoint{Time: h.At, Rating: h.Rating, Deviation: h.Deviation}
 		}
-		png, err := render.RatingChart(points, render.ChartOptions{Theme: b.theme(ctx, viewer), Title: title, Dates: i18n.ChartDates{Lang: lang}})
+		png, err := render.RatingChart(points, render.ChartOptions{Theme: rs.theme(ctx, viewer), Title: title, Dates: i18n.ChartDates{Lang: lang}})
 		if err != nil {
 			return nil, fmt.Errorf("bot: drawing the rating chart of %s: %w", target.ID, err)
 		}
@@ -185,10 +185,10 @@ func chartAltText(lang i18n.Lang, name string, h []play.RatingPoint, now play.Ra
 func score(t play.Tally) string { return fmt.Sprintf("+%d =%d −%d", t.Won, t.Drawn, t.Lost) }
 
 // variantStatsMessage shows how games end, on the server and everywhere.
-func (b *Bot) variantStatsMessage(ctx context.Context, lang i18n.Lang, guild string) (*message, error) {
+func (rs *records) variantStatsMessage(ctx context.Context, lang i18n.Lang, guild string) (*message, error) {
 	e := &discordgo.MessageEmbed{Title: tr(lang, "variantstats.title", nil), Color: colorOngoing}
 	for _, sc := range []struct{ scope, title string }{{guild, "variantstats.server"}, {"", "variantstats.global"}} {
-		st, err := b.play.VariantStats(ctx, sc.scope)
+		st, err := rs.play.VariantStats(ctx, sc.scope)
 		if err != nil {
 			return nil, err
 		}
@@ -214,8 +214,8 @@ func (b *Bot) variantStatsMessage(ctx context.Context, lang i18n.Lang, guild str
 }
 
 // pgnMessage attaches a game as a .pgn file.
-func (b *Bot) pgnMessage(ctx context.Context, lang i18n.Lang, g *play.Game) (*message, error) {
-	text, err := g.PGN(b.siteName(ctx, g.Guild))
+func (rs *records) pgnMessage(ctx context.Context, lang i18n.Lang, g *play.Game) (*message, error) {
+	text, err := g.PGN(rs.siteName(ctx, g.Guild))
 	if err != nil {
 		return nil, err
 	}
@@ -250,22 +250,22 @@ func (d *drawing) enter(ctx context.Context) error {
 func (d *drawing) leave() { <-d.places }
 
 // gifMessage attaches a game's animated replay.
-func (b *Bot) gifMessage(ctx context.Context, lang i18n.Lang, g *play.Game) (*message, error) {
+func (rs *records) gifMessage(ctx context.Context, lang i18n.Lang, g *play.Game) (*message, error) {
 	mt, err := g.Match()
 	if err != nil {
 		return nil, err
 	}
 	moves := mt.Moves()
-	if err := b.drawing.enter(ctx); err != nil {
+	if err := rs.drawing.enter(ctx); err != nil {
 		return nil, err
 	}
-	defer b.drawing.leave()
+	defer rs.drawing.leave()
 	var buf bytes.Buffer
 	// A long game is sampled to render.DefaultMaxFrames frames: its
 	// memory and time are bounded whatever its length.
 	// The replay ends on the result, also when the moves do not say it
 	// (a resignation, a draw agreed, a flag).
-	opt := render.Options{Theme: b.cfg.Theme, Size: gifSize, Words: i18n.BoardWords{Lang: lang}}
+	opt := render.Options{Theme: rs.cfg.Theme, Size: gifSize, Words: i18n.BoardWords{Lang: lang}}
 	if g.Outcome.Over() {
 		opt.Title = i18n.Outcome(lang, g.Outcome)
 	}
@@ -296,13 +296,13 @@ func gameData(lang i18n.Lang, g *play.Game) map[string]any {
 //
 // see keeps out the games the asker may not see (nil: all are theirs);
 // at most historyScanned games are looked at for one page.
-func (b *Bot) historyMessage(ctx context.Context, lang i18n.Lang, guild string, target play.Seat, before uint64, see func(*play.Game) (bool, error)) (*message, error) {
-	gs, more, err := b.visibleHistory(ctx, guild, target.ID, before, see)
+func (rs *records) historyMessage(ctx context.Context, lang i18n.Lang, guild string, target play.Seat, before uint64, see func(*play.Game) (bool, error)) (*message, error) {
+	gs, more, err := rs.visibleHistory(ctx, guild, target.ID, before, see)
 	if err != nil {
 		return nil, err
 	}
 	if target.Name == "" {
-		p, err := b.play.Player(ctx, guild, target.ID)
+		p, err := rs.play.Player(ctx, guild, target.ID)
 		if err != nil {
 			return nil, err
 		}
@@ -371,10 +371,10 @@ const historyScanned = 5 * historyShown
 // visibleHistory returns up to historyShown finished games of user in
 // guild before the game id before (0: the newest) that see lets through,
 // and, when there may be older ones, the id to continue before (else 0).
-func (b *Bot) visibleHistory(ctx context.Context, guild, user string, before uint64, see func(*play.Game) (bool, error)) ([]play.Game, uint64, error) {
+func (rs *records) visibleHistory(ctx context.Context, guild, user string, before uint64, see func(*play.Game) (bool, error)) ([]play.Game, uint64, error) {
 	var out []play.Game
 	for scanned := 0; ; {
-		gs, err := b.play.History(ctx, user, guild, before, historyShown)
+		gs, err := rs.play.History(ctx, user, guild, before, historyShown)
 		if err != nil {
 			return nil, 0, err
 		}

@@ -41,6 +41,12 @@ func (i *identity) appID() string { return i.app.Load().(string) }
 // userID is the bot's own user id, the engine's seat; "" before READY.
 func (i *identity) userID() string { return i.user.Load().(string) }
 
+// isEngine reports whether user is the bot itself, the engine's seat.
+func (i *identity) isEngine(user string) bool {
+	id := i.userID()
+	return id != "" && user == id
+}
+
 // markReady closes the channel readied returns, once.
 func (i *identity) markReady() { i.readyOnce.Do(func() { close(i.ready) }) }
 

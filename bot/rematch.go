@@ -13,7 +13,7 @@ import (
 // swapped, the same time control and rating; against the engine it starts
 // a new game at once at the same level, colours swapped too.
 
-func init() { clicks.handle(idRematch, gameAct((*Bot).rematchClick)) }
+func init() { clicks.handle(idRematch, gameAct(challengesOf, (*challenges).rematchClick)) }
 
 // idRematch is the Rematch button of a finished game.
 var idRematch = gamePattern("rematch")
@@ -31,8 +31,8 @@ func rematchButtons(lang i18n.Lang, g *play.Game) []discordgo.MessageComponent {
 
 // rematchClick answers Rematch: only the game's players may ask, and only
 // once it is over.
-func (b *Bot) rematchClick(in *interaction, a play.Act) error {
-	g, err := b.play.Game(in.ctx, a.Game)
+func (cs *challenges) rematchClick(in *interaction, a play.Act) error {
+	g, err := cs.play.Game(in.ctx, a.Game)
 	if err != nil {
 		return err
 	}
@@ -49,11 +49,11 @@ func (b *Bot) rematchClick(in *interaction, a play.Act) error {
 		color = play.BlackSide
 	}
 	n := play.NewChallenge{Guild: g.Guild, Channel: in.i.ChannelID, From: in.seat, Color: color,
-		DaysPerMove: g.DaysPerMove, Time: g.TimeControl(), Rated: g.Rated, At: b.cfg.Now()}
+		DaysPerMove: g.DaysPerMove, Time: g.TimeControl(), Rated: g.Rated, At: cs.cfg.Now()}
 	if level := g.Engine[mine.Other()]; level > 0 {
-		return b.engineChallenge(in, n, level)
+		return cs.engineChallenge(in, n, level)
 	}
 	opp := g.Seat(mine.Other())
 	n.To = opp
-	return b.challenge(in, n)
+	return cs.challenge(in, n)
 }

@@ -32,7 +32,7 @@ func (b *Bot) route(in *interaction) error {
 		data := in.i.ApplicationCommandData()
 		c := commandTable[data.Name]
 		if c == nil || c.complete == nil || !wellFormed(data.Options) {
-			return b.noChoices(in)
+			return in.noChoices()
 		}
 		return c.complete(b, in)
 	case discordgo.InteractionMessageComponent:
@@ -83,7 +83,7 @@ func options(data discordgo.ApplicationCommandInteractionData) map[string]*disco
 // the user in the language they chose in /settings, if any, and the
 // public in the server's, if its admins chose one (/server-settings).
 func (b *Bot) prepare(in *interaction) {
-	b.remember(in)
+	b.locales.remember(in)
 	if in.i.Type == discordgo.InteractionApplicationCommandAutocomplete || in.user == "" {
 		return
 	}

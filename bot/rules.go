@@ -79,12 +79,20 @@ func rulesPictures(lang i18n.Lang) ([2]image, error) {
 	}, nil
 }
 
-func init() {
-	addCommand(appCommand{name: "rules", reach: anywhere, run: (*Bot).rulesCommand, help: helpOther + 1, declare: plain("rules")})
-	addCommand(appCommand{name: "help", reach: anywhere, run: (*Bot).helpCommand, help: helpOther + 2, declare: plain("help")})
+// guide answers /rules and /help. It holds the bot's identity, whose
+// commands' ids /help mentions.
+type guide struct {
+	self *identity
 }
 
-func (b *Bot) rulesCommand(in *interaction, _ discordgo.ApplicationCommandInteractionData) error {
+func guideOf(b *Bot) *guide { return b.guide }
+
+func init() {
+	addCommand(appCommand{name: "rules", reach: anywhere, run: runBy(guideOf, (*guide).rulesCommand), help: helpOther + 1, declare: plain("rules")})
+	addCommand(appCommand{name: "help", reach: anywhere, run: runBy(guideOf, (*guide).helpCommand), help: helpOther + 2, declare: plain("help")})
+}
+
+func (gd *guide) rulesCommand(in *interaction, _ discordgo.ApplicationCommandInteractionData) error {
 	imgs, err := rulesPictures(in.lang)
 	if err != nil {
 		return err
@@ -101,13 +109,13 @@ func (b *Bot) rulesCommand(in *interaction, _ discordgo.ApplicationCommandIntera
 	return in.respond(m)
 }
 
-func (b *Bot) helpCommand(in *interaction, _ discordgo.ApplicationCommandInteractionData) error {
+func (gd *guide) helpCommand(in *interaction, _ discordgo.ApplicationCommandInteractionData) error {
 	var lines []string
 	for _, c := range helpOrder() {
 		if in.i.GuildID == "" && c.reach != anywhere {
 			continue // a server's command, not offered in DMs
 		}
-		lines = append(lines, b.helpLine(in, c))
+		lines = append(lines, gd.helpLine(in, c))
 	}
 	m := &message{Flags: discordgo.MessageFlagsEphemeral, Embeds: []*discordgo.MessageEmbed{{
 		Title: tr(in.lang, "help.title", nil), Color: colorOngoing,
@@ -119,10 +127,10 @@ func (b *Bot) helpCommand(in *interaction, _ discordgo.ApplicationCommandInterac
 // helpLine is one command in /help: a mention Discord shows as the
 // command, under its name in the reader's language, that a click fills
 // in; or its name alone when Discord did not say its id.
-func (b *Bot) helpLine(in *interaction, c *appCommand) string {
+func (gd *guide) helpLine(in *interaction, c *appCommand) string {
 	local := tr(in.lang, "cmd."+c.name+".name", nil)
 	desc := tr(in.lang, "cmd."+c.name+".desc", nil)
-	id := b.self.commandID(in.i.GuildID, c.name)
+	id := gd.self.commandID(in.i.GuildID, c.name)
 	switch {
 	case id == "":
 		return "`/" + local + "` — " + desc

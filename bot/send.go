@@ -3,6 +3,7 @@ package bot
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"hash/fnv"
 	"net/http"
@@ -66,18 +67,18 @@ func (m *message) mentionOnly(users ...string) {
 // request machinery: its rate limiter, retries and error type. Its rate
 // limit bucket is the route's (bucketOf), and an error's text never shows
 // an interaction's token.
-func (b *Bot) request(ctx context.Context, method, url string, payload any, m *message) ([]byte, error) {
+func (sh *shared) request(ctx context.Context, method, url string, payload any, m *message) ([]byte, error) {
 	bucket := bucketOf(url)
 	var body []byte
 	var err error
 	if m == nil || len(m.images) == 0 {
-		body, err = b.s.RequestWithBucketID(method, url, payload, bucket, discordgo.WithContext(ctx))
+		body, err = sh.s.RequestWithBucketID(method, url, payload, bucket, discordgo.WithContext(ctx))
 	} else {
 		ct, multipart, merr := discordgo.MultipartBodyWithJSON(payload, m.files())
 		if merr != nil {
 			return nil, fmt.Errorf("bot: encoding a message with %d files: %w", len(m.images), merr)
 		}
-		body, err = b.s.RequestRaw(method, url, ct, multipart, bucket, 0, discordgo.WithContext(ctx))
+		body, err = sh.s.RequestRaw(method, url, ct, multipart, bucket, 0, discordgo.WithContext(ctx))
 	}
 	return body, redact(err)
 }
@@ -152,33 +153,95 @@ type redactedError struct {
 func (e redactedError) Error() string { return e.text }
 func (e redactedError) Unwrap() error { return e.err }
 
+// answers sends the answers of interactions: in the response to the
+// HTTP request that brought one, while it waits (http.go), else to
+// Discord's endpoints. Every handler answers through its interaction's
+// (interaction.respond), and reaches nothing else of the bot through it.
+type answers struct {
+	*shared
+	self *identity    // the application's id, when an interaction has none
+	http *httpWaiters // the HTTP requests waiting for their first answer
+}
+
+// answerOverHTTP hands the first response to an interaction to the HTTP
+// request that brought it, if one waits: ok is true. When that request
+// was answered with a deferral meanwhile, deferred says which, and the
+// caller turns its answer into an edit or a follow-up (afterDeferral);
+// otherwise the caller sends it to Discord's callback endpoint.
+func (a *answers) answerOverHTTP(i *discordgo.Interaction, payload any, m *message) (ok bool, deferred discordgo.InteractionResponseType, err error) {
+	w, found := a.http.waiting(i.ID)
+	if !found {
+		return false, 0, nil
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.answered {
+		return false, w.deferred, nil
+	}
+	var first httpAnswer
+	if m != nil && len(m.images) > 0 {
+		first.contentType, first.body, err = discordgo.MultipartBodyWithJSON(payload, m.files())
+	} else {
+		first.contentType = "application/json"
+		first.body, err = json.Marshal(payload)
+	}
+	if err != nil {
+		return true, 0, fmt.Errorf("bot: encoding an answer: %w", err)
+	}
+	w.answered = true
+	w.ch <- first
+	return true, 0, nil
+}
+
+// afterDeferral sends an answer of typ to an interaction whose HTTP
+// request was answered with a deferral: the deferred message is edited,
+// or, for what it cannot become (a private answer after a public
+// deferral, a new message after a click's), replaced by a follow-up.
+func (a *answers) afterDeferral(ctx context.Context, i *discordgo.Interaction, deferred, typ discordgo.InteractionResponseType, m *message) error {
+	switch {
+	case typ == discordgo.InteractionResponseUpdateMessage:
+		return a.editResponse(ctx, i, m)
+	case typ != discordgo.InteractionResponseChannelMessageWithSource:
+		return fmt.Errorf("bot: an answer of type %d after a deferral over HTTP", typ)
+	case deferred == discordgo.InteractionResponseDeferredChannelMessageWithSource && m.Flags&discordgo.MessageFlagsEphemeral == 0:
+		return a.editResponse(ctx, i, m)
+	case deferred == discordgo.InteractionResponseDeferredChannelMessageWithSource:
+		if err := a.followUp(ctx, i, m); err != nil {
+			return err
+		}
+		return a.deleteResponse(ctx, i)
+	default:
+		return a.followUp(ctx, i, m)
+	}
+}
+
 // respond answers an interaction with a message (typ 4, or 7 to update
 // the message a component is on).
-func (b *Bot) respond(ctx context.Context, i *discordgo.Interaction, typ discordgo.InteractionResponseType, m *message) error {
+func (a *answers) respond(ctx context.Context, i *discordgo.Interaction, typ discordgo.InteractionResponseType, m *message) error {
 	payload := struct {
 		Type discordgo.InteractionResponseType `json:"type"`
 		Data *message                          `json:"data,omitempty"`
 	}{typ, m}
-	ok, deferred, err := b.answerOverHTTP(i, payload, m)
+	ok, deferred, err := a.answerOverHTTP(i, payload, m)
 	switch {
 	case ok:
 		return err
 	case deferred != 0:
-		return b.afterDeferral(ctx, i, deferred, typ, m)
+		return a.afterDeferral(ctx, i, deferred, typ, m)
 	}
-	_, err = b.request(ctx, http.MethodPost, discordgo.EndpointInteractionResponse(i.ID, i.Token), payload, m)
+	_, err = a.request(ctx, http.MethodPost, discordgo.EndpointInteractionResponse(i.ID, i.Token), payload, m)
 	return err
 }
 
 // respondPlain answers an interaction with a response that carries no
 // files (an autocomplete's choices, a deferral).
-func (b *Bot) respondPlain(ctx context.Context, i *discordgo.Interaction, r *discordgo.InteractionResponse) error {
-	return b.respondPayload(ctx, i, r.Type, r)
+func (a *answers) respondPlain(ctx context.Context, i *discordgo.Interaction, r *discordgo.InteractionResponse) error {
+	return a.respondPayload(ctx, i, r.Type, r)
 }
 
 // respondPayload is respondPlain with a response of any shape, of type typ.
-func (b *Bot) respondPayload(ctx context.Context, i *discordgo.Interaction, typ discordgo.InteractionResponseType, payload any) error {
-	ok, deferred, err := b.answerOverHTTP(i, payload, nil)
+func (a *answers) respondPayload(ctx context.Context, i *discordgo.Interaction, typ discordgo.InteractionResponseType, payload any) error {
+	ok, deferred, err := a.answerOverHTTP(i, payload, nil)
 	switch {
 	case ok:
 		return err
@@ -187,31 +250,31 @@ func (b *Bot) respondPayload(ctx context.Context, i *discordgo.Interaction, typ 
 	case deferred != 0:
 		return fmt.Errorf("bot: a response of type %d after a deferral over HTTP", typ)
 	}
-	_, err = b.request(ctx, http.MethodPost, discordgo.EndpointInteractionResponse(i.ID, i.Token), payload, nil)
+	_, err = a.request(ctx, http.MethodPost, discordgo.EndpointInteractionResponse(i.ID, i.Token), payload, nil)
 	return err
 }
 
 // editResponse replaces the deferred or sent response of an interaction.
-func (b *Bot) editResponse(ctx context.Context, i *discordgo.Interaction, m *message) error {
-	_, err := b.request(ctx, http.MethodPatch, discordgo.EndpointInteractionResponseActions(b.appID(i), i.Token), m, m)
+func (a *answers) editResponse(ctx context.Context, i *discordgo.Interaction, m *message) error {
+	_, err := a.request(ctx, http.MethodPatch, discordgo.EndpointInteractionResponseActions(a.appID(i), i.Token), m, m)
 	return err
 }
 
 // deleteResponse deletes an interaction's response.
-func (b *Bot) deleteResponse(ctx context.Context, i *discordgo.Interaction) error {
-	_, err := b.request(ctx, http.MethodDelete, discordgo.EndpointInteractionResponseActions(b.appID(i), i.Token), nil, nil)
+func (a *answers) deleteResponse(ctx context.Context, i *discordgo.Interaction) error {
+	_, err := a.request(ctx, http.MethodDelete, discordgo.EndpointInteractionResponseActions(a.appID(i), i.Token), nil, nil)
 	return err
 }
 
 // followUp posts one more message for an interaction.
-func (b *Bot) followUp(ctx context.Context, i *discordgo.Interaction, m *message) error {
-	_, err := b.request(ctx, http.MethodPost, discordgo.EndpointFollowupMessage(b.appID(i), i.Token), m, m)
+func (a *answers) followUp(ctx context.Context, i *discordgo.Interaction, m *message) error {
+	_, err := a.request(ctx, http.MethodPost, discordgo.EndpointFollowupMessage(a.appID(i), i.Token), m, m)
 	return err
 }
 
 // post sends a message to a channel and returns its id.
-func (b *Bot) post(ctx context.Context, channel string, m *message) (string, error) {
-	body, err := b.request(ctx, http.MethodPost, discordgo.EndpointChannelMessages(channel), m, m)
+func (sh *shared) post(ctx context.Context, channel string, m *message) (string, error) {
+	body, err := sh.request(ctx, http.MethodPost, discordgo.EndpointChannelMessages(channel), m, m)
 	if err != nil {
 		return "", err
 	}
@@ -224,11 +287,11 @@ func (b *Bot) post(ctx context.Context, channel string, m *message) (string, err
 	return got.ID, nil
 }
 
-func (b *Bot) appID(i *discordgo.Interaction) string {
+func (a *answers) appID(i *discordgo.Interaction) string {
 	if i.AppID != "" {
 		return i.AppID
 	}
-	return b.self.appID()
+	return a.self.appID()
 }
 
 // truncate cuts s to at most n runes, with an ellipsis.

@@ -20,8 +20,19 @@ import (
 // server's Integrations settings, so the bot checks the member's
 // permissions itself too.
 
+// serverAdmin answers /server-settings. It holds what every feature
+// shares, the languages it forgets when the server's changes, and the
+// puzzles, whose daily post it sets.
+type serverAdmin struct {
+	*shared
+	locales *locales
+	puzzles *puzzleDesk
+}
+
+func serverAdminOf(b *Bot) *serverAdmin { return b.serverAdmin }
+
 func init() {
-	addCommand(appCommand{name: "server-settings", run: (*Bot).serverSettingsCommand, help: helpOther + 3, declare: declareServerSettings})
+	addCommand(appCommand{name: "server-settings", run: runBy(serverAdminOf, (*serverAdmin).serverSettingsCommand), help: helpOther + 3, declare: declareServerSettings})
 }
 
 // manageServer is the permission /server-settings asks for.
@@ -56,27 +67,27 @@ func declareServerSettings(cfg *Config) *discordgo.ApplicationCommand {
 
 // serverSettingsCommand shows the server's settings, or changes those
 // given; only a member who may manage the server may use it.
-func (b *Bot) serverSettingsCommand(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
+func (sa *serverAdmin) serverSettingsCommand(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
 	if in.i.GuildID == "" {
 		return in.tell(tr(in.lang, "error.guild_only", nil))
 	}
 	if in.i.Member == nil || in.i.Member.Permissions&manageServer == 0 {
 		return in.tell(tr(in.lang, "serversettings.not_allowed", nil))
 	}
-	set, err := b.play.ServerSettings(in.ctx, in.i.GuildID)
+	set, err := sa.play.ServerSettings(in.ctx, in.i.GuildID)
 	if err != nil {
 		return err
 	}
 	opts := options(data)
 	if len(opts) == 0 {
-		return in.tell(b.serverSettingsText(in.lang, &set) + "\n" + b.dailySettingsText(in.ctx, in.lang, in.i.GuildID))
+		return in.tell(sa.serverSettingsText(in.lang, &set) + "\n" + sa.puzzles.dailySettingsText(in.ctx, in.lang, in.i.GuildID))
 	}
-	daily, err := b.dailySettings(in, opts)
+	daily, err := sa.puzzles.dailySettings(in, opts)
 	if err != nil {
 		return err
 	}
 	if daily && len(opts) == countSet(opts, "puzzle_channel", "puzzle_hour", "no_daily_puzzle") {
-		return in.tell("✅ " + tr(in.lang, "serversettings.saved", nil) + "\n" + b.dailySettingsText(in.ctx, in.lang, in.i.GuildID))
+		return in.tell("✅ " + tr(in.lang, "serversettings.saved", nil) + "\n" + sa.puzzles.dailySettingsText(in.ctx, in.lang, in.i.GuildID))
 	}
 	if o := opts["language"]; o != nil {
 		set.Language = o.StringValue()
@@ -108,12 +119,12 @@ func (b *Bot) serverSettingsCommand(in *interaction, data discordgo.ApplicationC
 	if o := opts["no_organiser_role"]; o != nil && o.BoolValue() {
 		set.OrganiserRole = ""
 	}
-	saved, err := b.play.SetServerSettings(in.ctx, in.i.GuildID, set, in.user, b.cfg.Now())
+	saved, err := sa.play.SetServerSettings(in.ctx, in.i.GuildID, set, in.user, sa.cfg.Now())
 	if err != nil {
 		return err
 	}
-	b.locales.forgetGuild(in.i.GuildID) // the language may have changed
-	return in.tell("✅ " + tr(in.lang, "serversettings.saved", nil) + "\n" + b.serverSettingsText(in.lang, &saved) + "\n" + b.dailySettingsText(in.ctx, in.lang, in.i.GuildID))
+	sa.locales.forgetGuild(in.i.GuildID) // the language may have changed
+	return in.tell("✅ " + tr(in.lang, "serversettings.saved", nil) + "\n" + sa.serverSettingsText(in.lang, &saved) + "\n" + sa.puzzles.dailySettingsText(in.ctx, in.lang, in.i.GuildID))
 }
 
 // countSet counts the options among names that were given.
@@ -136,13 +147,13 @@ func toggle(on bool) play.Toggle {
 
 // serverSettingsText shows a server's settings, each with its value, the
 // defaults said as such.
-func (b *Bot) serverSettingsText(lang i18n.Lang, s *play.ServerSettings) string {
+func (sa *serverAdmin) serverSettingsText(lang i18n.Lang, s *play.ServerSettings) string {
 	language := tr(lang, "serversettings.auto", nil)
 	if s.Language != "" {
 		language = tr(lang, "choice."+s.Language, nil)
 	}
 	days := tr(lang, "choice.no_limit", nil)
-	if d := s.Days(b.cfg.DefaultDays); d > 0 {
+	if d := s.Days(sa.cfg.DefaultDays); d > 0 {
 		days = i18n.DaysPerMove(lang, d)
 	}
 	yes := func(on bool) string {
@@ -162,7 +173,7 @@ func (b *Bot) serverSettingsText(lang i18n.Lang, s *play.ServerSettings) string 
 	lines := []string{"**" + tr(lang, "serversettings.title", nil) + "**",
 		"🌐 " + tr(lang, "serversettings.language", map[string]any{"Value": language}),
 		"⏳ " + tr(lang, "serversettings.days", map[string]any{"Value": days}),
-		"⚖️ " + tr(lang, "serversettings.opponent_chooses", map[string]any{"Value": yes(s.OpponentChooses.Or(b.play.OpponentChooses()))}),
+		"⚖️ " + tr(lang, "serversettings.opponent_chooses", map[string]any{"Value": yes(s.OpponentChooses.Or(sa.play.OpponentChooses()))}),
 		"🧵 " + tr(lang, "serversettings.threads", map[string]any{"Value": yes(s.Threads.Or(true))}),
 		"📌 " + tr(lang, "serversettings.games_channel", map[string]any{"Value": channel}),
 		"🏆 " + tr(lang, "serversettings.organiser_role", map[string]any{"Value": role}),
@@ -172,21 +183,21 @@ func (b *Bot) serverSettingsText(lang i18n.Lang, s *play.ServerSettings) string 
 
 // serverSettings returns a guild's settings; on a failure to read them,
 // the defaults (logged): a setting is never worth refusing a move for.
-func (b *Bot) serverSettings(in *interaction) play.ServerSettings {
+func (sh *shared) serverSettings(in *interaction) play.ServerSettings {
 	if in.i.GuildID == "" {
 		return play.ServerSettings{}
 	}
-	s, err := b.play.ServerSettings(in.ctx, in.i.GuildID)
+	s, err := sh.play.ServerSettings(in.ctx, in.i.GuildID)
 	if err != nil {
-		b.log.Warn("reading a server's settings", "guild", in.i.GuildID, "err", err)
+		sh.log.Warn("reading a server's settings", "guild", in.i.GuildID, "err", err)
 	}
 	return s
 }
 
 // challengeHere tells the user, when the server keeps its games in another
 // channel, to challenge there; ok is false then.
-func (b *Bot) challengeHere(in *interaction, s *play.ServerSettings) (bool, error) {
-	if s.GamesChannel == "" || s.GamesChannel == in.i.ChannelID || in.i.GuildID == "" || b.parentOf(in.ctx, in.i.ChannelID) == s.GamesChannel {
+func (cs *challenges) challengeHere(in *interaction, s *play.ServerSettings) (bool, error) {
+	if s.GamesChannel == "" || s.GamesChannel == in.i.ChannelID || in.i.GuildID == "" || cs.parents.parentOf(in.ctx, in.i.ChannelID) == s.GamesChannel {
 		return true, nil
 	}
 	return false, in.tell(tr(in.lang, "serversettings.challenge_there", map[string]any{"Channel": "<#" + s.GamesChannel + ">"}))

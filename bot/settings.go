@@ -16,8 +16,16 @@ import (
 // /settings: how a player is told it is their move, their reminders,
 // their language and the colours of their boards.
 
+// userSettings answers /settings: a player's settings are play's
+// records.
+type userSettings struct {
+	*shared
+}
+
+func settingsOf(b *Bot) *userSettings { return b.settings }
+
 func init() {
-	addCommand(appCommand{name: "settings", reach: anywhere, run: (*Bot).settingsCommand, help: helpCorrespondence + 4,
+	addCommand(appCommand{name: "settings", reach: anywhere, run: runBy(settingsOf, (*userSettings).settingsCommand), help: helpCorrespondence + 4,
 		declare: func(*Config) *discordgo.ApplicationCommand {
 			reminders := option("settings", "reminders", discordgo.ApplicationCommandOptionString, false)
 			reminders.MaxLength = 40
@@ -34,11 +42,11 @@ var languageChoices = []string{"auto", "en", "fr", "ru", "nb", "es", "nl"}
 
 // settingsCommand is /settings: with options it changes them, without it
 // shows them.
-func (b *Bot) settingsCommand(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
-	p := b.prefs(in.ctx, in.user)
+func (us *userSettings) settingsCommand(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
+	p := us.prefs(in.ctx, in.user)
 	opts := options(data)
 	if len(opts) == 0 {
-		return in.tell(settingsText(in.lang, &p, b.cfg.Theme, b.cfg.Now))
+		return in.tell(settingsText(in.lang, &p, us.cfg.Theme, us.cfg.Now))
 	}
 	if o := opts["notifications"]; o != nil {
 		p.Notifications = o.StringValue()
@@ -59,7 +67,7 @@ func (b *Bot) settingsCommand(in *interaction, data discordgo.ApplicationCommand
 		}
 		p.Reminders = hours
 	}
-	saved, err := b.play.SetPrefs(in.ctx, in.user, p, b.cfg.Now())
+	saved, err := us.play.SetPrefs(in.ctx, in.user, p, us.cfg.Now())
 	if err != nil {
 		return err
 	}
@@ -69,9 +77,9 @@ func (b *Bot) settingsCommand(in *interaction, data discordgo.ApplicationCommand
 	if saved.Language != "" {
 		lang = i18n.Lang(saved.Language)
 	} else {
-		lang = b.language(string(in.i.Locale))
+		lang = us.language(string(in.i.Locale))
 	}
-	return in.tell("✅ " + tr(lang, "settings.saved", nil) + "\n" + settingsText(lang, &saved, b.cfg.Theme, b.cfg.Now))
+	return in.tell("✅ " + tr(lang, "settings.saved", nil) + "\n" + settingsText(lang, &saved, us.cfg.Theme, us.cfg.Now))
 }
 
 // parseHours reads reminder hours, "24 1" or "24h, 1h"; "0" means none.
@@ -139,23 +147,23 @@ func themeOf(p *play.Prefs, byDefault render.Theme) render.Theme {
 }
 
 // theme is the theme of the pictures drawn for user alone.
-func (b *Bot) theme(ctx context.Context, user string) render.Theme {
-	p := b.prefs(ctx, user)
-	return themeOf(&p, b.cfg.Theme)
+func (sh *shared) theme(ctx context.Context, user string) render.Theme {
+	p := sh.prefs(ctx, user)
+	return themeOf(&p, sh.cfg.Theme)
 }
 
 // gameTheme is the theme of a game's board: the one of the player it
 // waits for, who looks at it from their side, or of the person when it
 // waits for the engine.
-func (b *Bot) gameTheme(ctx context.Context, g *play.Game) render.Theme {
+func (sh *shared) gameTheme(ctx context.Context, g *play.Game) render.Theme {
 	c := g.Turn()
 	if g.Engine[c] != 0 {
 		c = c.Other()
 	}
 	if g.Engine[c] != 0 || g.Over() {
-		return b.cfg.Theme
+		return sh.cfg.Theme
 	}
-	return b.theme(ctx, g.Seat(c).ID)
+	return sh.theme(ctx, g.Seat(c).ID)
 }
 
 func hoursText(lang i18n.Lang, hours []int) string {

@@ -61,11 +61,26 @@ type threadPlace struct {
 	later time.Duration
 }
 
+// threads keep each game in a thread of its own (doc.go, "Caveats"):
+// they open it, add the players, move a game whose thread was locked or
+// deleted, and retire the boards a newer one replaced. They hold what
+// every feature shares, the bot's identity, its life (for the work they
+// do in the background), the languages, the threads' parents and the
+// outbox they wake.
+type threads struct {
+	*shared
+	self    *identity
+	life    *lifetime
+	locales *locales
+	parents *parents
+	outbox  *deliveries
+}
+
 // waitThread opens a thread with open, waiting out Discord's rate limits
 // on threads while they add up to no more than Config.ThreadWait. A
 // longer one is returned, as *discordgo.RateLimitError.
-func (b *Bot) waitThread(ctx context.Context, open func() (*discordgo.Channel, error)) (*discordgo.Channel, error) {
-	left := b.cfg.ThreadWait
+func (th *threads) waitThread(ctx context.Context, open func() (*discordgo.Channel, error)) (*discordgo.Channel, error) {
+	left := th.cfg.ThreadWait
 	for {
 		ch, err := open()
 		var limited *discordgo.RateLimitError
@@ -74,7 +89,7 @@ func (b *Bot) waitThread(ctx context.Context, open func() (*discordgo.Channel, e
 		}
 		wait := max(limited.RetryAfter, 50*time.Millisecond)
 		left -= wait
-		b.log.Info("waiting out Discord's rate limit on threads", "wait", wait)
+		th.log.Info("waiting out Discord's rate limit on threads", "wait", wait)
 		select {
 		case <-ctx.Done():
 			return nil, err
@@ -97,12 +112,12 @@ type threadItem struct {
 // moveLater has the outbox move game, just started in channel for a rate
 // limit on threads that lasts after, to a thread of its own when the
 // limit ends (deliverThread).
-func (b *Bot) moveLater(ctx context.Context, game uint64, channel string, after time.Duration) {
+func (th *threads) moveLater(ctx context.Context, game uint64, channel string, after time.Duration) {
 	body, _ := json.Marshal(threadItem{Channel: channel}) // a string: cannot fail
-	now := b.cfg.Now()
+	now := th.cfg.Now()
 	it := play.OutboxItem{Key: fmt.Sprintf("g%d.thread", game), Game: game, Kind: kindThread, Body: body, Due: now.Add(after), Created: now}
-	if err := b.play.Storage().Update(ctx, func(tx play.Tx) error { return tx.PutOutbox(it) }); err != nil {
-		b.log.Error("a game started in its channel for a rate limit will stay there", "game", game, "channel", channel, "err", err)
+	if err := th.play.Storage().Update(ctx, func(tx play.Tx) error { return tx.PutOutbox(it) }); err != nil {
+		th.log.Error("a game started in its channel for a rate limit will stay there", "game", game, "channel", channel, "err", err)
 	}
 }
 
@@ -119,15 +134,15 @@ func (e *rateLimited) Unwrap() error { return e.err }
 // deliverThread is the delivery of a kindThread item: the game moves to
 // its own thread, or, while Discord's rate limit lasts, the item waits for
 // its end.
-func (b *Bot) deliverThread(ctx context.Context, it play.OutboxItem) error {
+func (th *threads) deliverThread(ctx context.Context, it play.OutboxItem) error {
 	var body threadItem
 	if err := json.Unmarshal(it.Body, &body); err != nil || body.Channel == "" {
 		return fmt.Errorf("bot: outbox item %q names no channel: %v", it.Key, err)
 	}
-	err := b.moveToThread(ctx, it.Key, it.Game, body.Channel)
+	err := th.moveToThread(ctx, it.Key, it.Game, body.Channel)
 	var limited *discordgo.RateLimitError
 	if errors.As(err, &limited) {
-		return &rateLimited{at: b.cfg.Now().Add(max(limited.RetryAfter, time.Second)), err: err}
+		return &rateLimited{at: th.cfg.Now().Add(max(limited.RetryAfter, time.Second)), err: err}
 	}
 	return err
 }
@@ -137,32 +152,32 @@ func (b *Bot) deliverThread(ctx context.Context, it play.OutboxItem) error {
 // under nonces of key: tried again after a failure half-way, it finds the
 // game in a thread of channel already and posts what is missing, once.
 // A game over, or moved elsewhere meanwhile, is left as it is.
-func (b *Bot) moveToThread(ctx context.Context, key string, id uint64, channel string) error {
-	g, err := b.play.Game(ctx, id)
+func (th *threads) moveToThread(ctx context.Context, key string, id uint64, channel string) error {
+	g, err := th.play.Game(ctx, id)
 	if err != nil || g.Over() {
 		return err
 	}
 	if g.Channel != channel {
 		// Moved by an earlier try, or elsewhere by something else.
-		c, err := b.s.Channel(g.Channel, discordgo.WithContext(ctx))
+		c, err := th.s.Channel(g.Channel, discordgo.WithContext(ctx))
 		if err != nil || !isThreadType(c.Type) || c.ParentID != channel {
 			return nil
 		}
-		return b.linkMoved(ctx, key, &g, channel)
+		return th.linkMoved(ctx, key, &g, channel)
 	}
-	lang := b.guildLang(ctx, g.Guild)
+	lang := th.locales.guildLang(ctx, g.Guild)
 	name := truncate(tr(lang, "thread.name", map[string]any{"White": g.White.Name, "Black": g.Black.Name}), 100)
-	ch, err := b.s.ThreadStartComplex(channel, &discordgo.ThreadStart{Name: name, AutoArchiveDuration: threadArchiveMinutes,
+	ch, err := th.s.ThreadStartComplex(channel, &discordgo.ThreadStart{Name: name, AutoArchiveDuration: threadArchiveMinutes,
 		Type: discordgo.ChannelTypeGuildPublicThread}, discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(false))
 	if err != nil {
 		return err
 	}
-	b.parents.note(ch.ID, channel)
-	out, err := b.round.Rehome(ctx, g.ID, channel, ch.ID, round.OwnThread, b.cfg.Now())
+	th.parents.note(ch.ID, channel)
+	out, err := th.round.Rehome(ctx, g.ID, channel, ch.ID, round.OwnThread, th.cfg.Now())
 	if err != nil {
 		// Over or moved meanwhile: the thread is not needed.
-		if _, derr := b.s.ChannelDelete(ch.ID, discordgo.WithContext(ctx)); derr != nil {
-			b.log.Warn("could not delete the thread of a game not moved", "thread", ch.ID, "err", redact(derr))
+		if _, derr := th.s.ChannelDelete(ch.ID, discordgo.WithContext(ctx)); derr != nil {
+			th.log.Warn("could not delete the thread of a game not moved", "thread", ch.ID, "err", redact(derr))
 		}
 		var x *play.Refusal
 		if errors.As(err, &x) {
@@ -171,23 +186,23 @@ func (b *Bot) moveToThread(ctx context.Context, key string, id uint64, channel s
 		return err
 	}
 	moved := out.Game
-	b.log.Info("a game started in its channel moved to its own thread", "game", g.ID, "channel", channel, "thread", ch.ID)
-	b.addPlayers(ctx, ch.ID, moved.White.ID, moved.Black.ID)
+	th.log.Info("a game started in its channel moved to its own thread", "game", g.ID, "channel", channel, "thread", ch.ID)
+	th.addPlayers(ctx, ch.ID, moved.White.ID, moved.Black.ID)
 	// Its board in the thread, which tells both players, is in the
 	// outbox, written with the move.
-	b.wakeOutbox()
-	return b.linkMoved(ctx, key, &moved, channel)
+	th.outbox.wakeUp()
+	return th.linkMoved(ctx, key, &moved, channel)
 }
 
 // linkMoved takes the buttons off the boards of game g in channel, which
 // it left for a thread of its own, and links the thread there.
-func (b *Bot) linkMoved(ctx context.Context, key string, g *play.Game, channel string) error {
-	lang := b.guildLang(ctx, g.Guild)
-	b.retire(g, channel, false)
+func (th *threads) linkMoved(ctx context.Context, key string, g *play.Game, channel string) error {
+	lang := th.locales.guildLang(ctx, g.Guild)
+	th.retire(g, channel, false)
 	link := &message{Content: tr(lang, "game.moved_to_thread", map[string]any{"White": g.White.Name, "Black": g.Black.Name, "Thread": "<#" + g.Channel + ">"})}
 	link.mentionOnly()
 	link.setNonce(nonce(key + ".link"))
-	if _, err := b.post(ctx, channel, link); err != nil {
+	if _, err := th.post(ctx, channel, link); err != nil {
 		return fmt.Errorf("bot: linking game %d's new thread: %w", g.ID, err)
 	}
 	return nil
@@ -211,39 +226,39 @@ const DefaultThreadWait = 10 * time.Second
 // is waited out; a longer one, which may last minutes, leaves the game
 // in the channel, and threadPlace.later says when to move it to its own
 // thread (moveLater).
-func (b *Bot) openGameThread(ctx context.Context, in *interaction, name, fromMessage string) (threadPlace, error) {
+func (th *threads) openGameThread(ctx context.Context, in *interaction, name, fromMessage string) (threadPlace, error) {
 	here := threadPlace{channel: in.i.ChannelID}
 	start := &discordgo.ThreadStart{Name: name, AutoArchiveDuration: threadArchiveMinutes, Type: discordgo.ChannelTypeGuildPublicThread}
 	var ch *discordgo.Channel
 	var err error
-	parent := b.parentOf(ctx, in.i.ChannelID)
+	parent := th.parents.parentOf(ctx, in.i.ChannelID)
 	switch {
 	case parent != "":
-		ch, err = b.waitThread(ctx, func() (*discordgo.Channel, error) {
-			return b.s.ThreadStartComplex(parent, start, discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(false))
+		ch, err = th.waitThread(ctx, func() (*discordgo.Channel, error) {
+			return th.s.ThreadStartComplex(parent, start, discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(false))
 		})
 	case fromMessage != "":
-		ch, err = b.waitThread(ctx, func() (*discordgo.Channel, error) {
-			return b.s.MessageThreadStartComplex(in.i.ChannelID, fromMessage, start, discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(false))
+		ch, err = th.waitThread(ctx, func() (*discordgo.Channel, error) {
+			return th.s.MessageThreadStartComplex(in.i.ChannelID, fromMessage, start, discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(false))
 		})
 	default:
-		ch, err = b.waitThread(ctx, func() (*discordgo.Channel, error) {
-			return b.s.ThreadStartComplex(in.i.ChannelID, start, discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(false))
+		ch, err = th.waitThread(ctx, func() (*discordgo.Channel, error) {
+			return th.s.ThreadStartComplex(in.i.ChannelID, start, discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(false))
 		})
 	}
 	if parent == "" && errCode(err) == codeChannelType {
 		// Inside a thread parentOf could not tell: a new thread of its
 		// parent, if that is a channel that has threads.
-		if c, cerr := b.s.Channel(in.i.ChannelID, discordgo.WithContext(ctx)); cerr == nil && isThreadType(c.Type) && c.ParentID != "" {
-			ch, err = b.waitThread(ctx, func() (*discordgo.Channel, error) {
-				return b.s.ThreadStartComplex(c.ParentID, start, discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(false))
+		if c, cerr := th.s.Channel(in.i.ChannelID, discordgo.WithContext(ctx)); cerr == nil && isThreadType(c.Type) && c.ParentID != "" {
+			ch, err = th.waitThread(ctx, func() (*discordgo.Channel, error) {
+				return th.s.ThreadStartComplex(c.ParentID, start, discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(false))
 			})
 		}
 	}
 	var limited *discordgo.RateLimitError
 	switch code := errCode(err); {
 	case err == nil:
-		b.parents.note(ch.ID, ch.ParentID)
+		th.parents.note(ch.ID, ch.ParentID)
 		return threadPlace{channel: ch.ID, thread: ch.ID}, nil
 	case code == codeThreadExists:
 		// Another accept of the same challenge opened it: the game, if
@@ -267,13 +282,13 @@ func (b *Bot) openGameThread(ctx context.Context, in *interaction, name, fromMes
 
 // addPlayers makes the players members of their game's thread, so that
 // it shows in their sidebars for as long as the game lasts.
-func (b *Bot) addPlayers(ctx context.Context, thread string, users ...string) {
+func (th *threads) addPlayers(ctx context.Context, thread string, users ...string) {
 	for _, u := range users {
-		if u == "" || b.isEngine(u) {
+		if u == "" || th.self.isEngine(u) {
 			continue
 		}
-		if err := b.s.ThreadMemberAdd(thread, u, discordgo.WithContext(ctx)); err != nil {
-			b.log.Warn("could not add a player to their game's thread", "thread", thread, "user", u, "err", redact(err))
+		if err := th.s.ThreadMemberAdd(thread, u, discordgo.WithContext(ctx)); err != nil {
+			th.log.Warn("could not add a player to their game's thread", "thread", thread, "user", u, "err", redact(err))
 		}
 	}
 }
@@ -283,51 +298,51 @@ func (b *Bot) addPlayers(ctx context.Context, thread string, users ...string) {
 // command in an archived thread, so the bot, which opened it, unarchives
 // it. A thread a moderator locked cannot be reopened by the bot: the game
 // moves to a new thread.
-func (b *Bot) onThreadUpdate(_ *discordgo.Session, u *discordgo.ThreadUpdate) {
+func (th *threads) onThreadUpdate(_ *discordgo.Session, u *discordgo.ThreadUpdate) {
 	if u.Channel == nil || u.ThreadMetadata == nil || !(u.ThreadMetadata.Archived || u.ThreadMetadata.Locked) {
 		return
 	}
-	b.background(func(ctx context.Context) {
-		g, err := b.play.GameIn(ctx, u.ID)
+	th.background(func(ctx context.Context) {
+		g, err := th.play.GameIn(ctx, u.ID)
 		if err != nil {
 			return // no game goes on there
 		}
 		if u.ThreadMetadata.Locked {
-			b.rehome(ctx, &g, u.ParentID)
+			th.rehome(ctx, &g, u.ParentID)
 			return
 		}
-		_, err = b.s.ChannelEditComplex(u.ID, &discordgo.ChannelEdit{Archived: ptr(false)}, discordgo.WithContext(ctx))
+		_, err = th.s.ChannelEditComplex(u.ID, &discordgo.ChannelEdit{Archived: ptr(false)}, discordgo.WithContext(ctx))
 		switch code := errCode(err); {
 		case err == nil:
 		case code == codeThreadLocked || code == codeUnknownChannel || isForbidden(err):
-			b.rehome(ctx, &g, u.ParentID)
+			th.rehome(ctx, &g, u.ParentID)
 		default:
-			b.log.Warn("could not unarchive a game's thread", "thread", u.ID, "game", g.ID, "err", redact(err))
+			th.log.Warn("could not unarchive a game's thread", "thread", u.ID, "game", g.ID, "err", redact(err))
 		}
 	})
 }
 
 // onThreadDelete moves the game of a deleted thread to a new one.
-func (b *Bot) onThreadDelete(_ *discordgo.Session, d *discordgo.ThreadDelete) {
+func (th *threads) onThreadDelete(_ *discordgo.Session, d *discordgo.ThreadDelete) {
 	if d.Channel == nil {
 		return
 	}
-	b.background(func(ctx context.Context) {
-		if g, err := b.play.GameIn(ctx, d.ID); err == nil {
-			b.rehome(ctx, &g, d.ParentID)
+	th.background(func(ctx context.Context) {
+		if g, err := th.play.GameIn(ctx, d.ID); err == nil {
+			th.rehome(ctx, &g, d.ParentID)
 		}
 	})
 }
 
 // background runs fn under the bot's life, counted among the work in
 // flight that Run waits for.
-func (b *Bot) background(fn func(ctx context.Context)) {
-	if b.play == nil || !b.life.enter() {
+func (th *threads) background(fn func(ctx context.Context)) {
+	if th.play == nil || !th.life.enter() {
 		return
 	}
 	go func() {
-		defer b.life.leave()
-		ctx, cancel := context.WithTimeout(b.life.ctx(), deliveryDeadline)
+		defer th.life.leave()
+		ctx, cancel := context.WithTimeout(th.life.ctx(), deliveryDeadline)
 		defer cancel()
 		fn(ctx)
 	}()
@@ -337,43 +352,43 @@ func (b *Bot) background(fn func(ctx context.Context)) {
 // of the parent channel (or the parent itself, where threads cannot be
 // opened), posts the board there and mentions both players, so that the
 // game can be played on and /games links to where it is.
-func (b *Bot) rehome(ctx context.Context, g *play.Game, parent string) {
+func (th *threads) rehome(ctx context.Context, g *play.Game, parent string) {
 	if parent == "" {
-		b.log.Error("a game's thread is gone, and its channel is unknown", "game", g.ID, "thread", g.Channel)
+		th.log.Error("a game's thread is gone, and its channel is unknown", "game", g.ID, "thread", g.Channel)
 		return
 	}
-	lang := b.guildLang(ctx, g.Guild)
+	lang := th.locales.guildLang(ctx, g.Guild)
 	name := truncate(tr(lang, "thread.name", map[string]any{"White": g.White.Name, "Black": g.Black.Name}), 100)
 	channel, thread := parent, ""
-	ch, err := b.s.ThreadStartComplex(parent, &discordgo.ThreadStart{Name: name, AutoArchiveDuration: threadArchiveMinutes,
+	ch, err := th.s.ThreadStartComplex(parent, &discordgo.ThreadStart{Name: name, AutoArchiveDuration: threadArchiveMinutes,
 		Type: discordgo.ChannelTypeGuildPublicThread}, discordgo.WithContext(ctx), discordgo.WithRetryOnRatelimit(false))
 	if err == nil {
 		channel, thread = ch.ID, ch.ID
-		b.parents.note(ch.ID, parent)
+		th.parents.note(ch.ID, parent)
 	} else {
-		b.log.Warn("no new thread for a game whose thread is gone; moving it to the channel", "game", g.ID, "channel", parent, "err", redact(err))
+		th.log.Warn("no new thread for a game whose thread is gone; moving it to the channel", "game", g.ID, "channel", parent, "err", redact(err))
 	}
 	old := g.Channel
-	out, err := b.round.Rehome(ctx, g.ID, old, channel, round.ThreadGone, b.cfg.Now())
+	out, err := th.round.Rehome(ctx, g.ID, old, channel, round.ThreadGone, th.cfg.Now())
 	if err != nil {
 		var x *play.Refusal
 		if !errors.As(err, &x) {
-			b.log.Error("moving a game to a new thread", "game", g.ID, "err", err)
+			th.log.Error("moving a game to a new thread", "game", g.ID, "err", err)
 		}
 		if thread != "" {
-			if _, derr := b.s.ChannelDelete(thread, discordgo.WithContext(ctx)); derr != nil {
-				b.log.Warn("could not delete the thread of a game not moved", "thread", thread, "err", redact(derr))
+			if _, derr := th.s.ChannelDelete(thread, discordgo.WithContext(ctx)); derr != nil {
+				th.log.Warn("could not delete the thread of a game not moved", "thread", thread, "err", redact(derr))
 			}
 		}
 		return
 	}
-	b.log.Info("a game moved to a new thread", "game", g.ID, "from", old, "to", channel)
+	th.log.Info("a game moved to a new thread", "game", g.ID, "from", old, "to", channel)
 	if thread != "" {
-		b.addPlayers(ctx, thread, out.Game.White.ID, out.Game.Black.ID)
+		th.addPlayers(ctx, thread, out.Game.White.ID, out.Game.Black.ID)
 	}
 	// The board in the new place, which tells both players, is in the
 	// outbox, written with the move.
-	b.wakeOutbox()
+	th.outbox.wakeUp()
 }
 
 // gone reports a refusal of Discord's that says the game's channel can no
@@ -435,18 +450,18 @@ const finishedThreadMinutes = 60
 // behind); another's archive time is shortened (finishedThreadMinutes).
 // A channel that is no thread, or where another game goes on already, is
 // left as it is.
-func (b *Bot) windDown(g *play.Game, channel string) {
+func (th *threads) windDown(g *play.Game, channel string) {
 	if !g.Over() || g.Private || channel == "" {
 		return
 	}
 	id, aborted := g.ID, g.Outcome.Reason == game.Aborted
-	b.background(func(ctx context.Context) {
-		if _, err := b.play.GameIn(ctx, channel); err == nil {
+	th.background(func(ctx context.Context) {
+		if _, err := th.play.GameIn(ctx, channel); err == nil {
 			return
 		}
-		c, err := b.s.Channel(channel, discordgo.WithContext(ctx))
+		c, err := th.s.Channel(channel, discordgo.WithContext(ctx))
 		if err != nil {
-			b.log.Warn("reading the thread of a finished game", "game", id, "channel", channel, "err", redact(err))
+			th.log.Warn("reading the thread of a finished game", "game", id, "channel", channel, "err", redact(err))
 			return
 		}
 		if !isThreadType(c.Type) || c.ThreadMetadata == nil || c.ThreadMetadata.Archived {
@@ -459,8 +474,8 @@ func (b *Bot) windDown(g *play.Game, channel string) {
 			}
 			edit = &discordgo.ChannelEdit{AutoArchiveDuration: finishedThreadMinutes}
 		}
-		if _, err := b.s.ChannelEditComplex(channel, edit, discordgo.WithContext(ctx)); err != nil {
-			b.log.Warn("closing the thread of a finished game", "game", id, "thread", channel, "err", redact(err))
+		if _, err := th.s.ChannelEditComplex(channel, edit, discordgo.WithContext(ctx)); err != nil {
+			th.log.Warn("closing the thread of a finished game", "game", id, "thread", channel, "err", redact(err))
 		}
 	})
 }
@@ -482,25 +497,25 @@ const retireGlance = 5
 // rather than remembering boards: any process may have posted them. It
 // reads the newest few messages first, and further back only when no
 // earlier board was among them.
-func (b *Bot) retireBoards(g *play.Game, channel string) { b.retire(g, channel, true) }
+func (th *threads) retireBoards(g *play.Game, channel string) { th.retire(g, channel, true) }
 
 // retire is retireBoards; without keepNewest, in a channel the game
 // left, the newest board loses its buttons too.
-func (b *Bot) retire(g *play.Game, channel string, keepNewest bool) {
+func (th *threads) retire(g *play.Game, channel string, keepNewest bool) {
 	if g.Private || channel == "" {
 		return
 	}
 	id := g.ID
-	b.background(func(ctx context.Context) {
+	th.background(func(ctx context.Context) {
 		for _, n := range []int{retireGlance, liveBoardLookback} {
-			msgs, err := b.scanBoards(ctx, channel, n)
+			msgs, err := th.scanBoards(ctx, channel, n)
 			if err != nil {
-				b.log.Warn("reading a game's channel for its earlier boards", "game", id, "channel", channel, "err", err)
+				th.log.Warn("reading a game's channel for its earlier boards", "game", id, "channel", channel, "err", err)
 				return
 			}
 			newest, retired := keepNewest, 0
 			for _, m := range msgs { // newest first
-				if !b.isBoardOf(m, id) {
+				if !th.isBoardOf(m, id) {
 					continue
 				}
 				if newest {
@@ -509,8 +524,8 @@ func (b *Bot) retire(g *play.Game, channel string, keepNewest bool) {
 				}
 				retired++
 				payload := map[string]any{"components": []discordgo.MessageComponent{}}
-				if _, err := b.request(ctx, http.MethodPatch, discordgo.EndpointChannelMessage(channel, m.ID), payload, nil); err != nil {
-					b.log.Warn("taking the buttons off an earlier board", "game", id, "message", m.ID, "err", err)
+				if _, err := th.request(ctx, http.MethodPatch, discordgo.EndpointChannelMessage(channel, m.ID), payload, nil); err != nil {
+					th.log.Warn("taking the buttons off an earlier board", "game", id, "message", m.ID, "err", err)
 				}
 			}
 			if retired > 0 || len(msgs) < n {
@@ -522,8 +537,8 @@ func (b *Bot) retire(g *play.Game, channel string, keepNewest bool) {
 
 // isBoardOf reports whether m is a board of game id that still has its
 // buttons: the bot's, with a picture and a game button of id.
-func (b *Bot) isBoardOf(m *discordgo.Message, id uint64) bool {
-	if m.Author == nil || !b.isEngine(m.Author.ID) || len(m.Attachments) == 0 {
+func (th *threads) isBoardOf(m *discordgo.Message, id uint64) bool {
+	if m.Author == nil || !th.self.isEngine(m.Author.ID) || len(m.Attachments) == 0 {
 		return false
 	}
 	for range buttonsOfGame(m, id) {
@@ -537,7 +552,7 @@ func (b *Bot) isBoardOf(m *discordgo.Message, id uint64) bool {
 // GUILD_CREATE lists the channels and the active threads, so a game whose
 // channel is in neither is asked of Discord, and unarchived or moved as
 // onThreadUpdate would have; so are those whose active thread is locked.
-func (b *Bot) catchUpThreads(_ *discordgo.Session, gc *discordgo.GuildCreate) {
+func (th *threads) catchUpThreads(_ *discordgo.Session, gc *discordgo.GuildCreate) {
 	if gc.Guild == nil || gc.Unavailable {
 		return
 	}
@@ -545,7 +560,7 @@ func (b *Bot) catchUpThreads(_ *discordgo.Session, gc *discordgo.GuildCreate) {
 	for _, c := range gc.Channels {
 		known[c.ID] = true
 		if !isThreadType(c.Type) {
-			b.parents.note(c.ID, "") // no thread: parentOf need not ask
+			th.parents.note(c.ID, "") // no thread: parentOf need not ask
 		}
 	}
 	var locked []*discordgo.Channel
@@ -555,21 +570,21 @@ func (b *Bot) catchUpThreads(_ *discordgo.Session, gc *discordgo.GuildCreate) {
 		}
 		known[t.ID] = true
 		if t.ParentID != "" {
-			b.parents.note(t.ID, t.ParentID)
+			th.parents.note(t.ID, t.ParentID)
 		}
 	}
 	for _, t := range locked {
-		b.onThreadUpdate(nil, &discordgo.ThreadUpdate{Channel: t})
+		th.onThreadUpdate(nil, &discordgo.ThreadUpdate{Channel: t})
 	}
 	guild := gc.ID
-	b.background(func(ctx context.Context) {
+	th.background(func(ctx context.Context) {
 		var games []play.Game
-		err := b.play.Storage().View(ctx, func(tx play.ReadTx) (err error) {
+		err := th.play.Storage().View(ctx, func(tx play.ReadTx) (err error) {
 			games, err = tx.GuildGames(guild)
 			return err
 		})
 		if err != nil {
-			b.log.Warn("reading a server's games to check their threads", "guild", guild, "err", err)
+			th.log.Warn("reading a server's games to check their threads", "guild", guild, "err", err)
 			return
 		}
 		for i := range games {
@@ -577,12 +592,12 @@ func (b *Bot) catchUpThreads(_ *discordgo.Session, gc *discordgo.GuildCreate) {
 			if known[g.Channel] || g.Private || ctx.Err() != nil {
 				continue
 			}
-			c, err := b.s.Channel(g.Channel, discordgo.WithContext(ctx))
+			c, err := th.s.Channel(g.Channel, discordgo.WithContext(ctx))
 			if err != nil || !isThreadType(c.Type) || c.ThreadMetadata == nil {
 				continue
 			}
-			b.parents.note(c.ID, c.ParentID)
-			b.onThreadUpdate(nil, &discordgo.ThreadUpdate{Channel: c})
+			th.parents.note(c.ID, c.ParentID)
+			th.onThreadUpdate(nil, &discordgo.ThreadUpdate{Channel: c})
 		}
 	})
 }

@@ -34,20 +34,34 @@ var (
 // Swiss needs, few enough that a sign-up post reads well.
 const maxSwissRounds = 20
 
-func init() {
-	addCommand(appCommand{name: "tournament", declare: declareTournament, run: (*Bot).tournamentCommand, complete: (*Bot).completeTimeOption, help: helpOther - 50})
-	clicks.handle(tournamentJoin, tournamentClick((*Bot).joinClick))
-	clicks.handle(tournamentLeave, tournamentClick((*Bot).leaveClick))
+// tournaments answers /tournament and its sign-up's buttons, and
+// renders the news of package tournament's runner. It holds what every
+// feature shares, the readers' languages, the notices to players, and
+// the outbox it wakes; a tournament's state is in play's records.
+type tournaments struct {
+	*shared
+	locales *locales
+	notices *notices
+	outbox  *deliveries
 }
 
-func tournamentClick(h func(*Bot, *interaction, uint64) error) clickHandler {
-	return func(b *Bot, in *interaction, f idFields) error {
+func tournamentsOf(b *Bot) *tournaments { return b.tournaments }
+
+func init() {
+	addCommand(appCommand{name: "tournament", declare: declareTournament, run: runBy(tournamentsOf, (*tournaments).tournamentCommand), complete: completeAlone((*interaction).completeTimeOption), help: helpOther - 50})
+	clicks.handle(tournamentJoin, tournamentClick((*tournaments).joinClick))
+	clicks.handle(tournamentLeave, tournamentClick((*tournaments).leaveClick))
+}
+
+// tournamentClick reads the tournament a button's id names, and hands it on.
+func tournamentClick(h func(*tournaments, *interaction, uint64) error) clickHandler {
+	return clickBy(tournamentsOf, func(ts *tournaments, in *interaction, f idFields) error {
 		id, err := f.num("t")
 		if err != nil {
 			return err
 		}
-		return h(b, in, id)
-	}
+		return h(ts, in, id)
+	})
 }
 
 func sub(name string, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
@@ -99,13 +113,13 @@ func declareTournament(cfg *Config) *discordgo.ApplicationCommand {
 		sub("join", id()), sub("withdraw", id()), sub("start", id()), sub("standings", id()))
 }
 
-func (b *Bot) runner() *tournament.Runner {
-	return &tournament.Runner{Round: b.round, Channel: b.boardThread, MaxPlayers: b.cfg.Limits.TournamentPlayers, Lot: b.drawColour}
+func (ts *tournaments) runner() *tournament.Runner {
+	return &tournament.Runner{Round: ts.round, Channel: ts.boardThread, MaxPlayers: ts.cfg.Limits.TournamentPlayers, Lot: ts.drawColour}
 }
 
 // drawColour draws the top seed's colour in round 1 by lot.
-func (b *Bot) drawColour() tournament.Color {
-	if b.cfg.Lot() {
+func (ts *tournaments) drawColour() tournament.Color {
+	if ts.cfg.Lot() {
 		return tournament.Black
 	}
 	return tournament.White
@@ -113,13 +127,13 @@ func (b *Bot) drawColour() tournament.Color {
 
 // boardThread opens the public thread a board's game is played in, in
 // the tournament's channel.
-func (b *Bot) boardThread(ctx context.Context, t *tournament.Tournament, board int) (string, error) {
-	lang := b.guildLang(ctx, t.Guild)
+func (ts *tournaments) boardThread(ctx context.Context, t *tournament.Tournament, board int) (string, error) {
+	lang := ts.locales.guildLang(ctx, t.Guild)
 	r := t.Played[len(t.Played)-1]
 	bd := r.Boards[board]
 	name := truncate(tr(lang, "tournament.thread", map[string]any{"Name": t.Name, "Round": len(t.Played),
 		"White": t.Members[bd.White].Name, "Black": t.Members[bd.Black].Name}), 100)
-	ch, err := b.s.ThreadStartComplex(t.Channel, &discordgo.ThreadStart{Name: name, Type: discordgo.ChannelTypeGuildPublicThread,
+	ch, err := ts.s.ThreadStartComplex(t.Channel, &discordgo.ThreadStart{Name: name, Type: discordgo.ChannelTypeGuildPublicThread,
 		AutoArchiveDuration: threadArchiveMinutes}, discordgo.WithContext(ctx))
 	if err != nil {
 		return "", err
@@ -127,7 +141,7 @@ func (b *Bot) boardThread(ctx context.Context, t *tournament.Tournament, board i
 	return ch.ID, nil
 }
 
-func (b *Bot) tournamentCommand(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
+func (ts *tournaments) tournamentCommand(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
 	if len(data.Options) != 1 || data.Options[0].Type != discordgo.ApplicationCommandOptionSubCommand {
 		return in.tell(tr(in.lang, "error.unknown_command", nil))
 	}
@@ -137,26 +151,26 @@ func (b *Bot) tournamentCommand(in *interaction, data discordgo.ApplicationComma
 		opts[o.Name] = o
 	}
 	if sc.Name == "create" {
-		return b.createTournament(in, opts)
+		return ts.createTournament(in, opts)
 	}
-	t, err := b.pickTournament(in, opts)
+	t, err := ts.pickTournament(in, opts)
 	if err != nil {
 		return err
 	}
 	switch sc.Name {
 	case "join":
-		return b.joinTournament(in, t.ID, false)
+		return ts.joinTournament(in, t.ID, false)
 	case "withdraw":
-		return b.leaveTournament(in, t.ID, false)
+		return ts.leaveTournament(in, t.ID, false)
 	case "start":
-		return b.startTournament(in, t)
+		return ts.startTournament(in, t)
 	case "standings":
 		// Drawing a large table can take longer than Discord waits for
 		// an answer.
 		if err := in.deferReply(false); err != nil {
 			return err
 		}
-		m, err := b.standingsMessage(in.public, t)
+		m, err := ts.standingsMessage(in.public, t)
 		if err != nil {
 			return err
 		}
@@ -168,7 +182,7 @@ func (b *Bot) tournamentCommand(in *interaction, data discordgo.ApplicationComma
 // pickTournament finds the tournament a command names (id), or the
 // newest one of this channel; a tournament of another server is as good
 // as none.
-func (b *Bot) pickTournament(in *interaction, opts map[string]*discordgo.ApplicationCommandInteractionDataOption) (*tournament.Tournament, error) {
+func (ts *tournaments) pickTournament(in *interaction, opts map[string]*discordgo.ApplicationCommandInteractionDataOption) (*tournament.Tournament, error) {
 	none := func() (*tournament.Tournament, error) {
 		_ = in.tell(tr(in.lang, "tournament.refused.none", nil))
 		return nil, errNotHere
@@ -178,13 +192,13 @@ func (b *Bot) pickTournament(in *interaction, opts map[string]*discordgo.Applica
 		if v <= 0 {
 			return none()
 		}
-		t, err := b.runner().Get(in.ctx, uint64(v))
+		t, err := ts.runner().Get(in.ctx, uint64(v))
 		if errors.Is(err, play.ErrNotFound) || err == nil && t.Guild != in.i.GuildID {
 			return none()
 		}
 		return t, err
 	}
-	list, err := b.runner().List(in.ctx, in.i.GuildID)
+	list, err := ts.runner().List(in.ctx, in.i.GuildID)
 	if err != nil {
 		return nil, err
 	}
@@ -197,8 +211,8 @@ func (b *Bot) pickTournament(in *interaction, opts map[string]*discordgo.Applica
 }
 
 // mayOrganise: the tournament's organiser, or anyone who may open one.
-func (b *Bot) mayOrganise(in *interaction, t *tournament.Tournament) bool {
-	return in.i.Member != nil && (in.user == t.Organiser || b.mayOpenTournaments(in))
+func (ts *tournaments) mayOrganise(in *interaction, t *tournament.Tournament) bool {
+	return in.i.Member != nil && (in.user == t.Organiser || ts.mayOpenTournaments(in))
 }
 
 // mayOpenTournaments: a member with Manage Server, or one of the role the
@@ -206,7 +220,7 @@ func (b *Bot) mayOrganise(in *interaction, t *tournament.Tournament) bool {
 // server's choice rather than each tournament's, so that whoever holds it
 // may open tournaments at all, and a role is never given power by the
 // member who names it.
-func (b *Bot) mayOpenTournaments(in *interaction) bool {
+func (ts *tournaments) mayOpenTournaments(in *interaction) bool {
 	m := in.i.Member
 	if m == nil || in.i.GuildID == "" {
 		return false
@@ -214,17 +228,17 @@ func (b *Bot) mayOpenTournaments(in *interaction) bool {
 	if m.Permissions&discordgo.PermissionManageGuild != 0 {
 		return true
 	}
-	set := b.serverSettings(in)
+	set := ts.serverSettings(in)
 	return set.OrganiserRole != "" && slices.Contains(m.Roles, set.OrganiserRole)
 }
 
-func (b *Bot) createTournament(in *interaction, opts map[string]*discordgo.ApplicationCommandInteractionDataOption) error {
-	if !b.mayOpenTournaments(in) {
+func (ts *tournaments) createTournament(in *interaction, opts map[string]*discordgo.ApplicationCommandInteractionDataOption) error {
+	if !ts.mayOpenTournaments(in) {
 		return in.tell(tr(in.lang, "tournament.refused.create", nil))
 	}
-	now := b.cfg.Now()
+	now := ts.cfg.Now()
 	t := tournament.Tournament{Guild: in.i.GuildID, Channel: in.i.ChannelID, Organiser: in.user, System: tournament.Swiss, Rounds: 5,
-		DaysPerMove: b.cfg.DefaultDays}
+		DaysPerMove: ts.cfg.DefaultDays}
 	if t.DaysPerMove == 0 {
 		t.DaysPerMove = 3
 	}
@@ -251,7 +265,7 @@ func (b *Bot) createTournament(in *interaction, opts map[string]*discordgo.Appli
 	if tc.Live() {
 		t.Time, t.DaysPerMove = tc, 0
 	}
-	if !tc.Live() && !allowed(b.cfg.AllowedDays, t.DaysPerMove) {
+	if !tc.Live() && !allowed(ts.cfg.AllowedDays, t.DaysPerMove) {
 		return in.tell(tr(in.lang, "tournament.refused.days", nil))
 	}
 	if o := opts["rated"]; o != nil {
@@ -284,15 +298,15 @@ func (b *Bot) createTournament(in *interaction, opts map[string]*discordgo.Appli
 			t.Name = truncate(s, 60)
 		}
 	}
-	created, err := b.runner().Create(in.ctx, t, now)
+	created, err := ts.runner().Create(in.ctx, t, now)
 	if err != nil {
 		return err
 	}
-	post, err := b.post(in.ctx, created.Channel, b.signupMessage(in.public, created))
+	post, err := ts.post(in.ctx, created.Channel, ts.signupMessage(in.public, created))
 	if err != nil {
 		return err
 	}
-	if _, err := b.runner().Do(in.ctx, created.ID, now, func(t *tournament.Tournament) error { t.Post = post; return nil }); err != nil {
+	if _, err := ts.runner().Do(in.ctx, created.ID, now, func(t *tournament.Tournament) error { t.Post = post; return nil }); err != nil {
 		return err
 	}
 	return in.tell(tr(in.lang, "tournament.created", map[string]any{"Name": created.Name, "ID": created.ID}))
@@ -344,32 +358,36 @@ func (in *interaction) tournamentRefusal(t *tournament.Tournament, err error) er
 	return errNotHere
 }
 
-func (b *Bot) joinClick(in *interaction, id uint64) error  { return b.joinTournament(in, id, true) }
-func (b *Bot) leaveClick(in *interaction, id uint64) error { return b.leaveTournament(in, id, true) }
+func (ts *tournaments) joinClick(in *interaction, id uint64) error {
+	return ts.joinTournament(in, id, true)
+}
+func (ts *tournaments) leaveClick(in *interaction, id uint64) error {
+	return ts.leaveTournament(in, id, true)
+}
 
 // joinTournament signs the user up with their rating in the server of
 // the tournament's speed: a blitz Swiss is seeded by blitz ratings.
-func (b *Bot) joinTournament(in *interaction, id uint64, click bool) error {
+func (ts *tournaments) joinTournament(in *interaction, id uint64, click bool) error {
 	speed := play.Correspondence
-	if t, err := b.runner().Get(in.ctx, id); err == nil {
+	if t, err := ts.runner().Get(in.ctx, id); err == nil {
 		speed = t.Time.Speed()
 	}
 	rating := 0
-	if p, err := b.play.Player(in.ctx, play.RatingScope(in.i.GuildID, speed), in.user); err == nil {
+	if p, err := ts.play.Player(in.ctx, play.RatingScope(in.i.GuildID, speed), in.user); err == nil {
 		rating = int(p.Rating.Rating)
 	}
 	m := tournament.Member{ID: in.user, Name: in.seat.Name, Rating: rating}
-	return b.changeSignup(in, id, click, "tournament.joined", func(t *tournament.Tournament) error { return t.Join(m) })
+	return ts.changeSignup(in, id, click, "tournament.joined", func(t *tournament.Tournament) error { return t.Join(m) })
 }
 
-func (b *Bot) leaveTournament(in *interaction, id uint64, click bool) error {
-	return b.changeSignup(in, id, click, "tournament.left", func(t *tournament.Tournament) error { return t.Withdraw(in.user) })
+func (ts *tournaments) leaveTournament(in *interaction, id uint64, click bool) error {
+	return ts.changeSignup(in, id, click, "tournament.left", func(t *tournament.Tournament) error { return t.Withdraw(in.user) })
 }
 
 // changeSignup applies a join or a withdrawal and shows it on the
 // sign-up post: the click's own message, or the post edited.
-func (b *Bot) changeSignup(in *interaction, id uint64, click bool, done string, fn func(*tournament.Tournament) error) error {
-	before, err := b.runner().Get(in.ctx, id)
+func (ts *tournaments) changeSignup(in *interaction, id uint64, click bool, done string, fn func(*tournament.Tournament) error) error {
+	before, err := ts.runner().Get(in.ctx, id)
 	if errors.Is(err, play.ErrNotFound) {
 		return in.tell(tr(in.lang, "tournament.refused.none", nil))
 	}
@@ -379,11 +397,11 @@ func (b *Bot) changeSignup(in *interaction, id uint64, click bool, done string, 
 	if before.Guild != in.i.GuildID {
 		return in.tell(tr(in.lang, "tournament.refused.none", nil))
 	}
-	t, err := b.runner().Do(in.ctx, id, b.cfg.Now(), fn)
+	t, err := ts.runner().Do(in.ctx, id, ts.cfg.Now(), fn)
 	if err != nil {
 		return in.tournamentRefusal(before, err)
 	}
-	post := b.signupMessage(in.public, t)
+	post := ts.signupMessage(in.public, t)
 	if click && in.i.Message != nil && in.i.Message.ID == t.Post {
 		if err := in.update(post); err != nil {
 			return err
@@ -391,21 +409,21 @@ func (b *Bot) changeSignup(in *interaction, id uint64, click bool, done string, 
 		return in.tell(tr(in.lang, done, map[string]any{"Name": t.Name}))
 	}
 	if t.Post != "" {
-		if err := b.editPost(in.ctx, t.Channel, t.Post, post); err != nil {
-			b.log.Warn("could not update a tournament's sign-up post", "tournament", t.ID, "err", err)
+		if err := ts.editPost(in.ctx, t.Channel, t.Post, post); err != nil {
+			ts.log.Warn("could not update a tournament's sign-up post", "tournament", t.ID, "err", err)
 		}
 	}
 	return in.tell(tr(in.lang, done, map[string]any{"Name": t.Name}))
 }
 
-func (b *Bot) editPost(ctx context.Context, channel, id string, m *message) error {
-	_, err := b.request(ctx, "PATCH", discordgo.EndpointChannelMessage(channel, id), m, m)
+func (ts *tournaments) editPost(ctx context.Context, channel, id string, m *message) error {
+	_, err := ts.request(ctx, "PATCH", discordgo.EndpointChannelMessage(channel, id), m, m)
 	return err
 }
 
 // signupMessage is the sign-up post: the terms, the players so far, and
 // Join and Withdraw while sign-up is open.
-func (b *Bot) signupMessage(lang i18n.Lang, t *tournament.Tournament) *message {
+func (ts *tournaments) signupMessage(lang i18n.Lang, t *tournament.Tournament) *message {
 	var players []string
 	for _, m := range t.Members {
 		if !m.Withdrawn {
@@ -443,7 +461,7 @@ func (b *Bot) signupMessage(lang i18n.Lang, t *tournament.Tournament) *message {
 			discordgo.Button{Label: tr(lang, "tournament.button.leave", nil), Style: discordgo.SecondaryButton, CustomID: tournamentLeave.id(t.ID)},
 		}}}
 	}
-	m.Components = b.withTournamentLink(lang, t.ID, m.Components)
+	m.Components = ts.withTournamentLink(lang, t.ID, m.Components)
 	m.mentionOnly()
 	return m
 }
@@ -489,22 +507,22 @@ func byeKey(s tournament.ByeScore) string {
 	return "full"
 }
 
-func (b *Bot) startTournament(in *interaction, t *tournament.Tournament) error {
-	if !b.mayOrganise(in, t) {
+func (ts *tournaments) startTournament(in *interaction, t *tournament.Tournament) error {
+	if !ts.mayOrganise(in, t) {
 		return in.tell(tr(in.lang, "tournament.refused.organiser", nil))
 	}
 	if err := in.deferReply(true); err != nil {
 		return err
 	}
-	now := b.cfg.Now()
-	started, err := b.runner().Start(in.ctx, t.ID, t.Organiser, now)
+	now := ts.cfg.Now()
+	started, err := ts.runner().Start(in.ctx, t.ID, t.Organiser, now)
 	if err != nil {
 		if rerr := in.tournamentRefusal(t, err); rerr != errNotHere {
 			return rerr
 		}
 		return errNotHere
 	}
-	if err := b.announce(in.ctx, started); err != nil {
+	if err := ts.announce(in.ctx, started); err != nil {
 		return err
 	}
 	return in.edit(&message{Content: tr(in.lang, "tournament.started", map[string]any{"Name": started.Name})})
@@ -514,21 +532,21 @@ func (b *Bot) startTournament(in *interaction, t *tournament.Tournament) error {
 // tournament runs it: Runner.RunTask) and tells its news: the round's
 // pairings or the final standings, or the organiser what stops it. Each
 // is told once (the posts carry nonces), however often it runs.
-func (b *Bot) deliverTournament(ctx context.Context, it play.OutboxItem) error {
+func (ts *tournaments) deliverTournament(ctx context.Context, it play.OutboxItem) error {
 	k, err := tournament.DecodeTask(it)
 	if err != nil {
 		return err
 	}
-	n, err := b.runner().RunTask(ctx, k, b.cfg.Now())
+	n, err := ts.runner().RunTask(ctx, k, ts.cfg.Now())
 	if n.Tournament != nil {
 		var told error
 		switch n.Kind {
 		case tournament.NewsTooFewPlayers:
-			told = b.tournamentNews(ctx, n.Tournament, "tournament.news.too_few")
+			told = ts.tournamentNews(ctx, n.Tournament, "tournament.news.too_few")
 		case tournament.NewsNoPairing:
-			told = b.tournamentNews(ctx, n.Tournament, "tournament.news.no_pairing")
+			told = ts.tournamentNews(ctx, n.Tournament, "tournament.news.no_pairing")
 		default:
-			told = b.announce(ctx, n.Tournament)
+			told = ts.announce(ctx, n.Tournament)
 		}
 		if told != nil {
 			return told
@@ -537,12 +555,12 @@ func (b *Bot) deliverTournament(ctx context.Context, it play.OutboxItem) error {
 	return err
 }
 
-func (b *Bot) tournamentNews(ctx context.Context, t *tournament.Tournament, key string) error {
-	lang := b.guildLang(ctx, t.Guild)
+func (ts *tournaments) tournamentNews(ctx context.Context, t *tournament.Tournament, key string) error {
+	lang := ts.locales.guildLang(ctx, t.Guild)
 	m := &message{Content: tr(lang, key, map[string]any{"Name": t.Name, "Organiser": mention(t.Organiser)})}
 	m.mentionOnly(t.Organiser)
 	m.setNonce(nonce(fmt.Sprintf("tn:%d:%s:%d", t.ID, key, len(t.Played))))
-	_, err := b.post(ctx, t.Channel, m)
+	_, err := ts.post(ctx, t.Channel, m)
 	return err
 }
 
@@ -550,20 +568,20 @@ func (b *Bot) tournamentNews(ctx context.Context, t *tournament.Tournament, key 
 // current round's pairings, or the final standings and podium; and it
 // brings the sign-up post up to date. The games' first boards are the
 // outbox's, written with the games.
-func (b *Bot) announce(ctx context.Context, t *tournament.Tournament) error {
-	lang := b.guildLang(ctx, t.Guild)
+func (ts *tournaments) announce(ctx context.Context, t *tournament.Tournament) error {
+	lang := ts.locales.guildLang(ctx, t.Guild)
 	if t.Post != "" {
-		if err := b.editPost(ctx, t.Channel, t.Post, b.signupMessage(lang, t)); err != nil {
-			b.log.Warn("could not update a tournament's sign-up post", "tournament", t.ID, "err", err)
+		if err := ts.editPost(ctx, t.Channel, t.Post, ts.signupMessage(lang, t)); err != nil {
+			ts.log.Warn("could not update a tournament's sign-up post", "tournament", t.ID, "err", err)
 		}
 	}
 	if t.Status == tournament.Finished {
-		m, err := b.podiumMessage(lang, t)
+		m, err := ts.podiumMessage(lang, t)
 		if err != nil {
 			return err
 		}
 		m.setNonce(nonce(fmt.Sprintf("tn:%d:final", t.ID)))
-		_, err = b.post(ctx, t.Channel, m)
+		_, err = ts.post(ctx, t.Channel, m)
 		return err
 	}
 	if len(t.Played) == 0 {
@@ -575,7 +593,7 @@ func (b *Bot) announce(ctx context.Context, t *tournament.Tournament) error {
 	for i, bd := range r.Boards {
 		where := ""
 		if bd.GameID != 0 {
-			if g, err := b.play.Game(ctx, bd.GameID); err == nil {
+			if g, err := ts.play.Game(ctx, bd.GameID); err == nil {
 				where = "<#" + g.Channel + ">"
 			}
 		}
@@ -608,13 +626,13 @@ func (b *Bot) announce(ctx context.Context, t *tournament.Tournament) error {
 	m := &message{Content: truncate(title(lang)+"\n"+strings.Join(lines, "\n"), 2000)}
 	m.mentionOnly(pings...)
 	m.setNonce(nonce(fmt.Sprintf("tn:%d:round:%d", t.ID, k)))
-	if _, err := b.post(ctx, t.Channel, m); err != nil {
+	if _, err := ts.post(ctx, t.Channel, m); err != nil {
 		return err
 	}
 	if bye.How == round.DirectMessage {
 		// By direct message, as they asked; a mention where the
 		// tournament is played should Discord refuse it.
-		err := b.tell(ctx, bye, &play.Game{Guild: t.Guild, Channel: t.Channel}, nonce(fmt.Sprintf("tn:%d:bye:%d", t.ID, k)), func(lang i18n.Lang) *message {
+		err := ts.notices.tell(ctx, bye, &play.Game{Guild: t.Guild, Channel: t.Channel}, nonce(fmt.Sprintf("tn:%d:bye:%d", t.ID, k)), func(lang i18n.Lang) *message {
 			m := &message{Content: title(lang) + "\n" + tr(lang, byeLine, map[string]any{"Player": mention(bye.User)})}
 			m.mentionOnly()
 			return m
@@ -622,12 +640,12 @@ func (b *Bot) announce(ctx context.Context, t *tournament.Tournament) error {
 			return &message{Content: tr(lang, byeLine, map[string]any{"Player": mention(bye.User)})}
 		})
 		if err != nil {
-			b.log.Warn("telling a player of their bye", "tournament", t.ID, "user", bye.User, "err", err)
+			ts.log.Warn("telling a player of their bye", "tournament", t.ID, "user", bye.User, "err", err)
 		}
 	}
 	// Each game's first board, which tells its players as their
 	// settings say, is in the outbox, written with the game.
-	b.wakeOutbox()
+	ts.outbox.wakeUp()
 	return nil
 }
 
@@ -653,7 +671,7 @@ func standingsTable(lang i18n.Lang, t *tournament.Tournament) (render.Table, sta
 
 // standingsEmbed is the table as an embed over its picture, and the
 // picture (nil for a tournament without players).
-func (b *Bot) standingsEmbed(lang i18n.Lang, t *tournament.Tournament) (*discordgo.MessageEmbed, *image, error) {
+func (ts *tournaments) standingsEmbed(lang i18n.Lang, t *tournament.Tournament) (*discordgo.MessageEmbed, *image, error) {
 	table, st := standingsTable(lang, t)
 	var lines, alt []string
 	for i, row := range table.Rows {
@@ -678,7 +696,7 @@ func (b *Bot) standingsEmbed(lang i18n.Lang, t *tournament.Tournament) (*discord
 		e.Description = tr(lang, "tournament.signup.nobody", nil)
 		return e, nil, nil
 	}
-	png, err := render.TablePNG(table, b.cfg.Theme)
+	png, err := render.TablePNG(table, ts.cfg.Theme)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -688,8 +706,8 @@ func (b *Bot) standingsEmbed(lang i18n.Lang, t *tournament.Tournament) (*discord
 }
 
 // standingsMessage is the table as an embed and as a picture.
-func (b *Bot) standingsMessage(lang i18n.Lang, t *tournament.Tournament) (*message, error) {
-	e, img, err := b.standingsEmbed(lang, t)
+func (ts *tournaments) standingsMessage(lang i18n.Lang, t *tournament.Tournament) (*message, error) {
+	e, img, err := ts.standingsEmbed(lang, t)
 	if err != nil {
 		return nil, err
 	}
@@ -697,7 +715,7 @@ func (b *Bot) standingsMessage(lang i18n.Lang, t *tournament.Tournament) (*messa
 	if img != nil {
 		m.attach(*img)
 	}
-	m.Components = b.withTournamentLink(lang, t.ID, m.Components)
+	m.Components = ts.withTournamentLink(lang, t.ID, m.Components)
 	m.mentionOnly()
 	return m, nil
 }
@@ -724,8 +742,8 @@ func podium(lang i18n.Lang, t *tournament.Tournament, st []tournament.Standing) 
 
 // podiumMessage ends a tournament: the first three in words and in a
 // podium's picture, with the final table beside them.
-func (b *Bot) podiumMessage(lang i18n.Lang, t *tournament.Tournament) (*message, error) {
-	e, img, err := b.standingsEmbed(lang, t)
+func (ts *tournaments) podiumMessage(lang i18n.Lang, t *tournament.Tournament) (*message, error) {
+	e, img, err := ts.standingsEmbed(lang, t)
 	if err != nil {
 		return nil, err
 	}
@@ -739,7 +757,7 @@ func (b *Bot) podiumMessage(lang i18n.Lang, t *tournament.Tournament) (*message,
 	}
 	m := &message{Content: "**" + tr(lang, "tournament.final.title", map[string]any{"Name": t.Name}) + "**\n" + strings.Join(lines, "\n")}
 	if len(st) > 0 {
-		pic, err := render.PodiumPNG(podium(lang, t, st), b.cfg.Theme)
+		pic, err := render.PodiumPNG(podium(lang, t, st), ts.cfg.Theme)
 		if err != nil {
 			return nil, err
 		}
@@ -759,10 +777,10 @@ func (b *Bot) podiumMessage(lang i18n.Lang, t *tournament.Tournament) (*message,
 
 // tournamentHistory lists the user's latest tournaments in the guild
 // with their place, for /stats ("" for none).
-func (b *Bot) tournamentHistory(ctx context.Context, lang i18n.Lang, guild, user string) string {
-	list, err := b.runner().List(ctx, guild)
+func (ts *tournaments) tournamentHistory(ctx context.Context, lang i18n.Lang, guild, user string) string {
+	list, err := ts.runner().List(ctx, guild)
 	if err != nil {
-		b.log.Warn("reading a guild's tournaments for /stats", "guild", guild, "err", err)
+		ts.log.Warn("reading a guild's tournaments for /stats", "guild", guild, "err", err)
 		return ""
 	}
 	var lines []string

@@ -62,7 +62,7 @@ func goldenTournament(t *testing.T, stage string) *tournament.Tournament {
 // a round and at the end, and the podium, in French and in Russian, as
 // the bot draws them.
 func TestTournamentGoldenPictures(t *testing.T) {
-	b := &Bot{}
+	b := &tournaments{shared: &shared{}}
 	for _, lang := range []i18n.Lang{i18n.French, i18n.Russian} {
 		for _, stage := range []string{"before", "during", "after", "final"} {
 			tr := goldenTournament(t, stage)

@@ -13,8 +13,18 @@ import (
 
 // /vacation: a player's clocks stand still in all their games.
 
+// vacations answers /vacation, and tells the opponents. It holds what
+// every feature shares, the notices and the languages.
+type vacations struct {
+	*shared
+	notices *notices
+	locales *locales
+}
+
+func vacationsOf(b *Bot) *vacations { return b.vacations }
+
 func init() {
-	addCommand(appCommand{name: "vacation", run: (*Bot).vacationCommand, help: helpCorrespondence + 3, declare: declareVacation})
+	addCommand(appCommand{name: "vacation", run: runBy(vacationsOf, (*vacations).vacationCommand), help: helpCorrespondence + 3, declare: declareVacation})
 }
 
 // declareVacation declares /vacation; the yearly allowance is the most
@@ -29,7 +39,7 @@ func declareVacation(cfg *Config) *discordgo.ApplicationCommand {
 }
 
 // vacationCommand is /vacation days: away for days, or back with 0.
-func (b *Bot) vacationCommand(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
+func (vc *vacations) vacationCommand(in *interaction, data discordgo.ApplicationCommandInteractionData) error {
 	days := 0
 	if o := options(data)["days"]; o != nil {
 		days = int(o.IntValue())
@@ -37,7 +47,7 @@ func (b *Bot) vacationCommand(in *interaction, data discordgo.ApplicationCommand
 	if days < 0 {
 		days = 0
 	}
-	away, err := b.round.Vacation(in.ctx, in.user, days, b.cfg.Now())
+	away, err := vc.round.Vacation(in.ctx, in.user, days, vc.cfg.Now())
 	if err != nil {
 		return err
 	}
@@ -54,7 +64,7 @@ func (b *Bot) vacationCommand(in *interaction, data discordgo.ApplicationCommand
 	if err := in.tell(strings.Join(lines, "\n")); err != nil {
 		return err
 	}
-	b.announceAway(in.ctx, in.user, away)
+	vc.announceAway(in.ctx, in.user, away)
 	return nil
 }
 
@@ -62,7 +72,7 @@ func (b *Bot) vacationCommand(in *interaction, data discordgo.ApplicationCommand
 // ping, that a player's clock stands still, or runs again; in a private
 // game, by direct message or not at all, as the round decided from their
 // settings (away.Tells).
-func (b *Bot) announceAway(ctx context.Context, user string, away round.Vacation) {
+func (vc *vacations) announceAway(ctx context.Context, user string, away round.Vacation) {
 	for _, g := range away.Playing {
 		note := func(lang i18n.Lang, where string) *message {
 			text := "🏖️ " + tr(lang, "vacation.note", map[string]any{"Player": mention(user), "Until": timestamp(away.Until, "f")})
@@ -80,15 +90,15 @@ func (b *Bot) announceAway(ctx context.Context, user string, away round.Vacation
 			if !ok || t.How != round.DirectMessage {
 				continue
 			}
-			err := b.dm(ctx, t.User, note(b.tellLang(ctx, &t, g.Guild), gameLink(&g)))
+			err := vc.notices.dm(ctx, t.User, note(vc.notices.tellLang(ctx, &t, g.Guild), gameLink(&g)))
 			if err != nil && !errors.Is(err, errDMClosed) {
-				b.log.Warn("announcing a vacation", "game", g.ID, "err", err)
+				vc.log.Warn("announcing a vacation", "game", g.ID, "err", err)
 			}
 			continue
 		}
-		m := note(b.guildLang(ctx, g.Guild), "")
-		if _, err := b.post(ctx, g.Channel, m); err != nil {
-			b.log.Warn("announcing a vacation", "game", g.ID, "err", err)
+		m := note(vc.locales.guildLang(ctx, g.Guild), "")
+		if _, err := vc.post(ctx, g.Channel, m); err != nil {
+			vc.log.Warn("announcing a vacation", "game", g.ID, "err", err)
 		}
 	}
 }

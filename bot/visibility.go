@@ -17,13 +17,30 @@ import (
 
 // canSee reports whether the interaction's user may see g. Its error
 // means Discord could not say: the caller apologises rather than refuse.
-func (b *Bot) canSee(in *interaction, g *play.Game) (bool, error) {
+func (v *sight) canSee(in *interaction, g *play.Game) (bool, error) {
 	a := visibility.Asker{User: in.user, Guild: in.i.GuildID, Channel: in.i.ChannelID}
 	if m := in.i.Member; m != nil && in.i.GuildID != "" {
 		a.Permissions, a.Roles = visibility.Permissions(m.Permissions), m.Roles
 	}
 	seen := visibility.Game{Guild: g.Guild, Channel: g.Channel, Players: []string{g.White.ID, g.Black.ID}}
-	return visibility.CanSee(in.ctx, a, seen, b.sight)
+	return visibility.CanSee(in.ctx, a, seen, v)
+}
+
+// visibleGame returns game id if the user may see it (package
+// visibility's rule). Any other is answered as unknown, so that no one
+// learns even that it exists.
+func (v *sight) visibleGame(in *interaction, id uint64) (play.Game, error) {
+	g, err := v.games.Game(in.ctx, id)
+	if err == nil {
+		var ok bool
+		if ok, err = v.canSee(in, &g); err == nil && !ok {
+			err = &play.Refusal{Kind: play.NoGame, Game: id}
+		}
+	}
+	if isNoGame(err) {
+		return g, in.explain(tr(in.lang, "export.no_such_game", map[string]any{"ID": id}))
+	}
+	return g, err
 }
 
 // sightLife is how long a channel's overwrites or a server's roles are
@@ -38,6 +55,7 @@ const sightKept = 4096
 // them sightLife; a channel or server that is gone, or hidden from the
 // bot, is kept as visibility.ErrGone.
 type sight struct {
+	games    *play.Service // the games it says who may see
 	discord  *discordgo.Session
 	parents  *parents // the threads' parents it finds, noted for all
 	mu       sync.Mutex
@@ -45,8 +63,8 @@ type sight struct {
 	guilds   map[string]kept[visibility.Guild]
 }
 
-func newSight(discord *discordgo.Session, p *parents) *sight {
-	return &sight{discord: discord, parents: p}
+func newSight(games *play.Service, discord *discordgo.Session, p *parents) *sight {
+	return &sight{games: games, discord: discord, parents: p}
 }
 
 type kept[T any] struct {

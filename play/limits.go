@@ -120,6 +120,32 @@ func (l *limiter) challengeAgain(to string, wait time.Duration) error {
 	return nil
 }
 
+// forgiveEachOther clears what came to nothing between two players who
+// begin a game together: whoever played a game may challenge the same
+// opponent again at once, or press Rematch, whatever the one of them
+// declined, withdrew or let expire before. Each player's Recent is read
+// in the order of their ids, the order every transaction that locks both
+// takes.
+func forgiveEachOther(tx Tx, a, b string, at time.Time) error {
+	if b < a {
+		a, b = b, a
+	}
+	for _, pair := range [][2]string{{a, b}, {b, a}} {
+		l, err := limit(tx, pair[0], at)
+		if err != nil {
+			return err
+		}
+		if n := len(l.r.Dropped); n > 0 {
+			l.r.Dropped = slices.DeleteFunc(l.r.Dropped, func(d Dropped) bool { return d.To == pair[1] })
+			l.changed = l.changed || len(l.r.Dropped) != n
+		}
+		if err := l.save(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // dropped remembers that a challenge to user came to nothing.
 func (l *limiter) dropped(to string) {
 	if to == "" {

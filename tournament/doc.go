@@ -85,8 +85,12 @@
 // round in which nobody has played is the first candidate of Article 4
 // and needs no matching. BenchmarkPairDutchTRF times rounds 1 and 5 of
 // 200 and 1,000 players on the files in testdata/bench, the ones the
-// endorsed engine is timed on; the standings of 200 players take 50 µs
-// (BenchmarkStandings200).
+// endorsed engine is timed on. Run side by side as whole processes, the
+// pairing program (cmd/pairings) pairs round 5 of 200 players in 0.13 s
+// of CPU and 6.5 MB where bbpPairings takes 0.18 s and 7.4 MB, and of
+// 1,000 players in 20 s and 49 MB where it takes 38 s and 83 MB; the
+// rounds 1 take no matching (bbpPairings: 0.15 s and 26 s). The
+// standings of 200 players take 50 µs (BenchmarkStandings200).
 //
 // # Caveats
 //

@@ -107,6 +107,50 @@ func runLimitsSuite(t *testing.T, open func(t *testing.T) play.Storage) {
 		}
 	})
 
+	t.Run("a game between two players forgives what came to nothing between them", func(t *testing.T) {
+		st := open(t)
+		svc := play.New(st, play.Options{Rand: func(int) int { return 0 }})
+		caps := play.Caps{ChallengeAgain: 10 * time.Minute}
+		challenge := func(from, to play.Seat, at time.Time) (play.Challenge, error) {
+			return svc.Challenge(ctx, play.NewChallenge{Guild: "g1", Channel: "c1", From: from, To: to, At: at, Caps: caps})
+		}
+		// Ann's challenge is declined, and so is one of hers to Cat.
+		c, err := challenge(ann, bob, T0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := svc.Decline(ctx, c.ID, bob.ID, T0.Add(time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+		cat := play.Seat{ID: "cat"}
+		c, err = challenge(ann, cat, T0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := svc.Decline(ctx, c.ID, cat.ID, T0.Add(time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := challenge(ann, bob, T0.Add(2*time.Minute)); !isKind(err, play.ChallengedLately) {
+			t.Fatalf("a challenge a minute after a declined one: %v", err)
+		}
+		// Bob challenges Ann in turn; she accepts, and they play.
+		c, err = challenge(bob, ann, T0.Add(2*time.Minute))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := svc.Accept(ctx, c.ID, ann, "t1", T0.Add(3*time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+		// Ann may challenge Bob again at once (a Rematch is one); her
+		// declined challenge to Cat still holds her back.
+		if _, err := challenge(ann, bob, T0.Add(4*time.Minute)); err != nil {
+			t.Fatalf("Ann's challenge to Bob after their game: %v", err)
+		}
+		if _, err := challenge(ann, cat, T0.Add(4*time.Minute)); !isKind(err, play.ChallengedLately) {
+			t.Fatalf("Ann's challenge to Cat, who declined one 3 minutes ago: %v", err)
+		}
+	})
+
 	t.Run("posts are counted in a sliding minute", func(t *testing.T) {
 		st := open(t)
 		svc := play.New(st, play.Options{})
