@@ -2,12 +2,9 @@ package main
 
 import (
 	"context"
-	"regexp"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
@@ -26,73 +23,11 @@ func TestTheTournamentPageFollowsATournamentPlayedInDiscord(t *testing.T) {
 	c := startClub(t, clubOptions{web: true, within: 120 * time.Second})
 	srv, ctx := c.srv, c.ctx
 	carol := srv.AddUser(fakediscord.User{Username: "carol", Locale: "en-US"})
-	org := srv.AddUser(fakediscord.User{Username: "olga", Locale: "en-US"})
-	srv.SetMemberPermissions(c.guild.ID, org.ID, discordgo.PermissionManageGuild)
-	players := map[string]fakediscord.User{c.alice.ID: c.alice, c.bob.ID: c.bob, carol.ID: carol}
-	answer := func(id string) fakediscord.Message {
-		t.Helper()
-		r, err := srv.WaitResponse(ctx, id)
-		if err != nil || r.Err != nil {
-			t.Fatalf("the answer to %s: %v %v", id, err, r.Err)
-		}
-		if r.ResponseType != discordgo.InteractionResponseDeferredChannelMessageWithSource {
-			return r.Message
-		}
-		r, err = srv.WaitFor(ctx, func(x fakediscord.Call) bool {
-			return x.InteractionID == id && (x.Kind == fakediscord.KindResponseEdit || x.Kind == fakediscord.KindFollowup)
-		})
-		if err != nil || r.Err != nil {
-			t.Fatalf("the answer after the deferral of %s: %v %v", id, err, r.Err)
-		}
-		return r.Message
-	}
-	waitMessage := func(channel string, match func(fakediscord.Message) bool) fakediscord.Message {
-		t.Helper()
-		m, err := srv.WaitFor(ctx, func(x fakediscord.Call) bool {
-			return x.Kind == fakediscord.KindMessage && x.Message.ChannelID == channel && match(x.Message)
-		})
-		if err != nil {
-			t.Fatalf("no such message in %s: %v", channel, err)
-		}
-		return m.Message
-	}
-	buttonOf := func(m fakediscord.Message, prefix string) string {
-		t.Helper()
-		for _, b := range m.Buttons() {
-			if strings.HasPrefix(b.CustomID, prefix) || strings.Contains(b.CustomID, ":"+prefix+":") {
-				return b.CustomID
-			}
-		}
-		t.Fatalf("no %s button on %q: %v", prefix, m.Content, m.Buttons())
-		return ""
-	}
-
-	answer(srv.Command(org.ID, c.chess.ID, "tournament", fakediscord.SubCommand("create", fakediscord.StringOption("system", "swiss"),
-		fakediscord.IntOption("rounds", 2), fakediscord.IntOption("days", 3), fakediscord.StringOption("title", "Winter Swiss"))))
-	post := waitMessage(c.chess.ID, func(m fakediscord.Message) bool {
-		for _, b := range m.Buttons() {
-			if strings.HasPrefix(b.CustomID, "tn:join:") {
-				return true
-			}
-		}
-		return false
-	})
-	var link string
-	for _, b := range post.Buttons() {
-		if b.Style == discordgo.LinkButton && strings.Contains(b.URL, "/t/") {
-			link = b.URL
-		}
-	}
-	if link == "" {
-		t.Fatalf("the sign-up post links to no page: %v", post.Buttons())
-	}
-	for _, p := range []fakediscord.User{c.alice, c.bob, carol} {
-		answer(srv.Click(p.ID, post.ID, buttonOf(post, "tn:join:")))
-	}
+	d := newDiscordTournament(ctx, t, srv, c.guild.ID, c.chess.ID, c.alice, c.bob, carol)
 
 	if err := chromedp.Do(tab,
 		onNewDocument(`window.violations = []; document.addEventListener("securitypolicyviolation", function (e) { window.violations.push(e.violatedDirective + " " + e.blockedURI); });`),
-		chromedp.Navigate(link),
+		chromedp.Navigate(d.Link),
 		chromedp.WaitVisible(chromedp.CSS("#standings table")),
 		chromedp.Evaluate[chromedp.Void](`window.noReload = true`),
 	); err != nil {
@@ -110,26 +45,7 @@ func TestTheTournamentPageFollowsATournamentPlayedInDiscord(t *testing.T) {
 	results := `Array.from(document.querySelectorAll("#standings .games .result")).map(function (e) { return e.textContent; }).join(",")`
 
 	// The organiser starts it: round 1's pairings appear.
-	answer(srv.Command(org.ID, c.chess.ID, "tournament", fakediscord.SubCommand("start")))
-	threadRef, userRef := regexp.MustCompile(`<#(\d+)>`), regexp.MustCompile(`<@(\d+)>`)
-	// resignRound has White resign each game of round k, and returns
-	// the winners.
-	resignRound := func(k int) (winners []fakediscord.User) {
-		t.Helper()
-		rp := waitMessage(c.chess.ID, func(m fakediscord.Message) bool { return strings.Contains(m.Content, ": round "+string(rune('0'+k))+" of") })
-		for _, line := range strings.Split(rp.Content, "\n") {
-			th := threadRef.FindStringSubmatch(line)
-			if th == nil {
-				continue
-			}
-			users := userRef.FindAllStringSubmatch(line, 2)
-			white, black := players[users[0][1]], players[users[1][1]]
-			winners = append(winners, black)
-			confirm := answer(srv.Command(white.ID, th[1], "resign"))
-			answer(srv.Click(white.ID, confirm.ID, buttonOf(confirm, "resignok")))
-		}
-		return winners
-	}
+	d.start()
 	points := func(u fakediscord.User) string {
 		return `Array.from(document.querySelectorAll("#standings tbody tr")).filter(function (r) { return r.cells[1].textContent === "` + u.Username + `"; }).map(function (r) { return r.cells[2].textContent; }).join()`
 	}
@@ -137,14 +53,14 @@ func TestTheTournamentPageFollowsATournamentPlayedInDiscord(t *testing.T) {
 
 	// White resigns round 1's game in its thread: the result and the
 	// standings follow, then round 2's pairings.
-	if won := resignRound(1); len(won) != 1 {
+	if won := d.resignRound(1); len(won) != 1 {
 		t.Fatalf("round 1 of three has %d games", len(won))
 	} else {
 		waitFor("round 1's result and the standings did not appear", `(document.querySelector("#standings .games .result").textContent === "0–1" || `+heads+`.startsWith("Games of round 2")) && `+points(won[0])+` === "1"`)
 	}
 	waitFor("round 2's pairings did not appear", heads+` === "Games of round 2,Games of round 1" && `+results+` === "playing,0–1"`)
 
-	resignRound(2)
+	d.resignRound(2)
 	// Two games won and two byes of a point each: four points in all.
 	total := `Array.from(document.querySelectorAll("#standings tbody tr")).reduce(function (n, r) { return n + Number(r.cells[2].textContent); }, 0)`
 	waitFor("the final standings did not appear", `document.getElementById("title").textContent.includes("Final standings") && document.getElementById("live") === null && `+
