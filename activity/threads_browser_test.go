@@ -38,6 +38,11 @@ func TestTheActivityFindsTheGameOfItsChannelsThread(t *testing.T) {
 	if got := eval[string](t, carol, `act().getElementById("games").textContent`); !strings.Contains(got, "Alice — Bob") || !strings.Contains(got, "Смотреть") {
 		t.Errorf("Carol's lobby lists %q, want Alice — Bob to watch, in Russian", got)
 	}
+	// The time controls' speeds read without the comma Russian puts
+	// before them in a sentence ("5+3, блиц").
+	if got := eval[string](t, carol, `[...act().querySelectorAll(".times small")].map(s => s.textContent).join("|")`); !strings.HasPrefix(got, "пуля|блиц|блиц|рапид|рапид|") {
+		t.Errorf("Carol's time controls read %q", got)
+	}
 	shoot(t, carol, "activity-thread-games-phone.png", 400, 860)
 	press(t, carol, "#games .game button")
 	x.wait(t, carol, fmt.Sprintf(`act().getElementById("activity").dataset.game === "%d" && act().querySelector("#board svg") !== null && act().getElementById("lobby").hidden`, x.game.ID))

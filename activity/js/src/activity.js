@@ -229,7 +229,9 @@ function buildLobby(box) {
   const T = (k) => texts["lobby." + k];
   const times = el("div", { className: "chips times", role: "group" });
   for (const t of lobby.times) {
-    const speed = t.terms.replace(t.time, "").trim();
+    // The speed's name, without the punctuation some languages put
+    // before it ("5+3, блиц").
+    const speed = t.terms.replace(t.time, "").replace(/^[\s,;:·–—-]+/, "").trim();
     times.append(el("button", { type: "button", className: "chip", title: t.terms }, el("b", {}, t.time), el("small", {}, speed)));
     times.lastChild.dataset.time = t.time;
   }
