@@ -53,13 +53,15 @@ func DecodeChallenge(it play.OutboxItem) (play.Challenge, error) {
 // as a click on its buttons does. The body is an Answered.
 const KindAnswered = "challenge.answered"
 
-// Answer is how a challenge was answered.
+// Answer is how a challenge was answered, or ended unanswered.
 type Answer string
 
 const (
 	AnswerAccepted  Answer = "accepted"
 	AnswerDeclined  Answer = "declined"
 	AnswerWithdrawn Answer = "withdrawn"
+	// AnswerExpired: no answer came in time (Expire).
+	AnswerExpired Answer = "expired"
 )
 
 // Answered is a challenge, as it was before its answer, and the answer.
