@@ -44,6 +44,9 @@ type lobbyAnswer struct {
 	// Ended tell the asker of their challenges lately declined,
 	// withdrawn or expired by the other side, or by time (endings.go).
 	Ended []notice `json:"ended"`
+	// Games are those going on in the channel's threads that the asker
+	// may see, their own first (threads.go).
+	Games []threadGame `json:"games"`
 	// Rematch is the challenge a Rematch makes after the asker's game;
 	// nil when there is none to make.
 	Rematch *rematch `json:"rematch,omitempty"`
@@ -95,7 +98,7 @@ type rematch struct {
 
 // lobbyFor is the lobby of the asker's instance; last is the game the
 // page shows, over (nil for none).
-func (s *Server) lobbyFor(ctx context.Context, a *asker, last *play.Game) (*lobbyAnswer, error) {
+func (s *Server) lobbyFor(ctx context.Context, a *asker, last *play.Game, rc reach) (*lobbyAnswer, error) {
 	svc := s.opts.Round.Service()
 	now := s.opts.Now()
 	l := &lobbyAnswer{People: []person{}, Challenges: []lobbyChallenge{}}
@@ -129,6 +132,7 @@ func (s *Server) lobbyFor(ctx context.Context, a *asker, last *play.Game) (*lobb
 	}
 	slices.SortFunc(l.Challenges, func(x, y lobbyChallenge) int { return cmp.Compare(x.ID, y.ID) })
 	l.Ended = s.ended.told(a.instance.Channel, a.User, a.lang, now)
+	l.Games = s.threadGames(ctx, a, rc)
 	for _, t := range play.OfferedTimes {
 		tc, _ := play.ParseTimeControl(t)
 		l.Times = append(l.Times, timeChoice{Time: t, Terms: i18n.LiveTerms(a.lang, tc)})
@@ -415,4 +419,4 @@ func answer(w http.ResponseWriter, v any) {
 // (activity.lobby.*).
 var lobbyWords = []string{"title", "people", "alone", "opponent", "anyone", "time", "custom", "minutes", "seconds",
 	"correspondence", "color", "random", "white", "black", "rated", "challenge", "accept", "decline", "withdraw",
-	"rematch", "sent", "waiting", "engine", "level", "close"}
+	"rematch", "sent", "waiting", "engine", "level", "close", "games", "watch", "play"}
