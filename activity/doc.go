@@ -11,7 +11,8 @@
 // secret, authorization_code) for an access token, and the SDK's
 // authenticate takes it. GET /api/game names the game the Activity shows
 // (the one its Play here named, else the user's game in the instance's
-// channel, else the channel's) and a signed ticket with which the page
+// channel or in one of its threads, where a /challenge accepted in the
+// channel is played, else the channel's) and a signed ticket with which the page
 // follows it (api/watch/TICKET/view and /events: the live page's view and
 // event stream, served as to the user signed in, since an event stream
 // sends no Authorization header and the frame keeps no cookie). POST
@@ -23,9 +24,13 @@
 //
 // Where no game goes on in a server's channel, or once the game shown
 // ends, GET /api/game also answers the lobby (lobby.go): the others in
-// the instance who signed in, by name; the challenges waiting in the
+// the instance, whom Discord's instance endpoint names by id, by the
+// names the server shows for them; the challenges waiting in the
 // channel that the asker made or may take; the usual time controls; the
-// engine, when it can play; and the Rematch of the asker's game. The
+// engine, when it can play; the games going on in the channel's
+// threads, to watch (threads.go: Discord names the threads, and the
+// visibility package decides, the asker seeing the channel); and the
+// Rematch of the asker's game. The
 // page asks again every two seconds while it shows it. POST
 // /api/challenge makes a challenge through the round (round.Challenge),
 // which writes, in its transaction, the item with which the bot posts it
@@ -35,7 +40,11 @@
 // starts at once (round.Start), as /challenge's does. POST /api/answer
 // accepts (round.AcceptAnswered), declines or withdraws
 // (round.Decline) a challenge, and the bot edits its message as a click
-// would. Refusals — a time control out of range, oneself, someone not in
+// would. A challenge that ends without a game — declined or withdrawn
+// here or with its buttons in the channel, or expired — is told to the
+// other side in their lobby, in their language, for two minutes
+// (endings.go; the bot tells the Activity through
+// bot.ActivityConfig.ChallengeEnded). Refusals — a time control out of range, oneself, someone not in
 // the instance, a game going on, and play's own — are sentences in the
 // asker's language; times in them are read in the page's time zone.
 //

@@ -141,11 +141,22 @@ func (h *Hub) committed(games []play.Committed, lost bool) {
 		return
 	}
 	for _, c := range games {
+		if c.Game == 0 {
+			continue // a tournament's write
+		}
 		if f := h.games[c.Game]; f != nil {
 			f.push(item{c: c})
 		}
 	}
 }
+
+// Feed passes on its storage's feed (play.Feed), for what follows
+// other writes than a game's: a tournament's page.
+func (h *Hub) Feed(fn func(games []play.Committed, lost bool)) (stop func()) {
+	return h.st.(play.Feed).Feed(fn) // New took no storage that is not one
+}
+
+var _ play.Feed = (*Hub)(nil)
 
 // Followed returns how many games the hub follows.
 func (h *Hub) Followed() int {

@@ -30,6 +30,11 @@ let lobby = null; // the server's lobby, when no game goes on
 let lobbyTimer = null;
 let asking = false; // a lobby request on its way
 let justSent = false; // the user's challenge was just sent
+// told are the notices of the user's challenges that ended without them
+// (declined, withdrawn, expired), by challenge: kept until closed, for
+// the server offers each only for a while.
+const told = new Map();
+const closed = new Set();
 // pick is the lobby's form as the user left it: who, which time control
 // ("" correspondence, "custom" the minutes and seconds typed), which
 // colour, rated or not.
@@ -96,11 +101,13 @@ function auth() {
 // load asks which game to show, and the lobby when none goes on: the
 // lobby asks again every two seconds, so that a challenge made to the
 // user appears, and an accepted one opens its board in both windows.
-async function load() {
+// game names one the lobby offered (a game of the channel's threads).
+async function load(game) {
   clearTimeout(lobbyTimer);
   let r, body;
+  const which = typeof game === "number" && game > 0 ? "&game=" + game : "";
   try {
-    r = await fetch("api/game?instance=" + encodeURIComponent(instance), { headers: auth(), cache: "no-store" });
+    r = await fetch("api/game?instance=" + encodeURIComponent(instance) + which, { headers: auth(), cache: "no-store" });
     body = await r.json().catch(() => ({}));
   } catch (e) {
     lobbyTimer = setTimeout(load, 3000);
@@ -222,7 +229,9 @@ function buildLobby(box) {
   const T = (k) => texts["lobby." + k];
   const times = el("div", { className: "chips times", role: "group" });
   for (const t of lobby.times) {
-    const speed = t.terms.replace(t.time, "").trim();
+    // The speed's name, without the punctuation some languages put
+    // before it ("5+3, блиц").
+    const speed = t.terms.replace(t.time, "").replace(/^[\s,;:·–—-]+/, "").trim();
     times.append(el("button", { type: "button", className: "chip", title: t.terms }, el("b", {}, t.time), el("small", {}, speed)));
     times.lastChild.dataset.time = t.time;
   }
@@ -246,7 +255,10 @@ function buildLobby(box) {
   const send = el("button", { type: "button", id: "send", className: "primary" }, T("challenge"));
   box.append(
     el("h2", {}, T("title")),
+    el("div", { id: "ended", className: "ended", role: "status" }),
     el("div", { id: "incoming", className: "challenges" }),
+    el("div", { id: "games-box", className: "field", hidden: true },
+      el("span", { className: "label" }, T("games")), el("div", { id: "games", className: "games" })),
     el("div", { id: "rematch-box", className: "rematch", hidden: true },
       el("button", { type: "button", id: "rematch", className: "primary" }, T("rematch")), el("span", { id: "rematch-text" })),
     field(T("people"), el("div", { id: "people", className: "people" })),
@@ -281,6 +293,17 @@ function buildLobby(box) {
     if (m) ask("api/challenge", { to: m.to, engine: m.engine, level: m.level, time: m.time, color: m.color, rated: m.rated });
   });
   $("level").addEventListener("change", (e) => (pick.level = +e.target.value));
+  $("ended").addEventListener("click", (e) => {
+    const card = e.target.closest(".notice");
+    if (!e.target.closest("button") || !card) return;
+    closed.add(card.dataset.id);
+    told.delete(card.dataset.id);
+    drawEnded();
+  });
+  $("games").addEventListener("click", (e) => {
+    const row = e.target.closest(".game");
+    if (e.target.closest("button") && row) load(+row.dataset.id);
+  });
   $("incoming").addEventListener("click", (e) => {
     const b = e.target.closest("button");
     const card = e.target.closest(".challenge");
@@ -295,6 +318,19 @@ function drawPick() {
   $("custom").hidden = pick.time !== "custom";
   $("level-box").hidden = pick.to !== "engine";
   $("custom-text").textContent = $("custom-min").value.trim() + "+" + $("custom-sec").value.trim();
+}
+
+// drawEnded shows the notices of challenges that ended, until closed.
+function drawEnded() {
+  $("ended").replaceChildren(
+    ...[...told].map(([id, text]) => {
+      const close = el("button", { type: "button", className: "close", title: texts["lobby.close"] }, "✕");
+      close.setAttribute("aria-label", texts["lobby.close"]);
+      const n = el("div", { className: "notice" }, el("p", {}, text), close);
+      n.dataset.id = id;
+      return n;
+    }),
+  );
 }
 
 // drawLobby shows the lobby as the server last told it.
@@ -327,6 +363,18 @@ function drawLobby() {
     pick.level = lobby.engine.level;
     level.value = String(pick.level);
   }
+  for (const n of lobby.ended || []) if (!closed.has(String(n.id))) told.set(String(n.id), n.text);
+  drawEnded();
+  const games = lobby.games || [];
+  $("games-box").hidden = !games.length;
+  $("games").replaceChildren(
+    ...games.map((g) => {
+      const row = el("div", { className: "game" + (g.mine ? " mine" : "") }, el("p", {}, g.text),
+        el("button", { type: "button", className: g.mine ? "primary" : "secondary" }, g.mine ? T("play") : T("watch")));
+      row.dataset.id = String(g.id);
+      return row;
+    }),
+  );
   const list = $("incoming");
   list.replaceChildren(
     ...lobby.challenges.map((c) => {
