@@ -402,8 +402,8 @@ func (s *Server) serveGame(w http.ResponseWriter, r *http.Request) {
 	if q := r.URL.Query().Get("game"); q != "" {
 		// A game the lobby offered to watch: one of the channel's or its
 		// threads'.
-		id, perr := strconv.ParseUint(q, 10, 64)
-		if perr != nil || id == 0 {
+		id, ok := parseGameQuery(q)
+		if !ok {
 			problem(w, http.StatusBadRequest, i18n.T(a.lang, "activity.page.failed", nil))
 			return
 		}
