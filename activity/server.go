@@ -89,7 +89,7 @@ type Server struct {
 	static   http.Handler
 	launches launches
 	// names are the names of the users who signed in lately, by id: the
-	// lobby names the people of an instance by them.
+	// lobby names the people of an instance by them first (people.go).
 	names cache[string]
 	// ended are the challenges lately ended without a game, for the
 	// lobby to tell the other side (endings.go).
