@@ -106,11 +106,17 @@ func (s *Server) lobbyFor(ctx context.Context, a *asker, last *play.Game, rc rea
 	if len(users) > maxLobbyPeople {
 		users = users[:maxLobbyPeople]
 	}
+	asked := 0
 	for _, u := range users {
 		if u == a.User {
 			continue
 		}
-		if name, ok := s.personName(ctx, a.instance.Guild, u); ok {
+		name, ok := s.knownName(a.instance.Guild, u)
+		if !ok && asked < maxNamesAsked {
+			asked++
+			name, ok = s.personName(ctx, a.instance.Guild, u)
+		}
+		if ok {
 			l.People = append(l.People, person{ID: u, Name: name})
 		}
 	}
