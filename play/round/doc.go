@@ -11,9 +11,12 @@
 // Do for a player's act (a move, an offer, its answer, a claim after a
 // timeout, a resignation, an abort, conditional moves), Start and
 // StartWith for a new game (a game against the engine, a tournament's
-// board), Accept for a challenge accepted, TimeOut for a deadline passed
-// (the scheduler's), Rehome for a game moved to another channel. Each
-// writes what follows from it in its own transaction.
+// board), Accept for a challenge accepted, Ask for a challenge made —
+// which accepts instead the opponent's own challenge waiting on the same
+// terms, so that two players pressing Rematch start one game — TimeOut
+// for a deadline passed (the scheduler's), Rehome for a game moved to
+// another channel. Each writes what follows from it in its own
+// transaction.
 //
 // Round.Do runs an Act through package play, and then what the rules of
 // a game's life make of it: a conditional reply (play plays it in the same transaction), the
