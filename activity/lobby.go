@@ -106,11 +106,17 @@ func (s *Server) lobbyFor(ctx context.Context, a *asker, last *play.Game, rc rea
 	if len(users) > maxLobbyPeople {
 		users = users[:maxLobbyPeople]
 	}
+	asked := 0
 	for _, u := range users {
 		if u == a.User {
 			continue
 		}
-		if name, ok := s.personName(ctx, a.instance.Guild, u); ok {
+		name, ok := s.knownName(a.instance.Guild, u)
+		if !ok && asked < maxNamesAsked {
+			asked++
+			name, ok = s.personName(ctx, a.instance.Guild, u)
+		}
+		if ok {
 			l.People = append(l.People, person{ID: u, Name: name})
 		}
 	}
@@ -279,7 +285,7 @@ func (s *Server) serveChallenge(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
-	c, err := s.opts.Round.Challenge(r.Context(), n)
+	asked, err := s.opts.Round.Ask(r.Context(), n, false)
 	var x *play.Refusal
 	switch {
 	case errors.As(err, &x):
@@ -291,8 +297,16 @@ func (s *Server) serveChallenge(w http.ResponseWriter, r *http.Request) {
 		problem(w, http.StatusInternalServerError, i18n.T(a.lang, "activity.page.failed", nil))
 		return
 	}
-	s.log.Info("activity challenge", "user", a.User, "challenge", c.ID, "outcome", "ok")
-	answer(w, map[string]any{"challenge": c.ID})
+	if c := &asked.Challenge; asked.Accepted {
+		// Their challenge on the same terms was waiting: asking took it,
+		// and the page shows the game that started.
+		g := asked.Outcome.Game.ID
+		s.log.Info("activity challenge", "user", a.User, "challenge", c.ID, "outcome", "accepted theirs", "game", g)
+		answer(w, map[string]any{"game": g})
+		return
+	}
+	s.log.Info("activity challenge", "user", a.User, "challenge", asked.Challenge.ID, "outcome", "ok")
+	answer(w, map[string]any{"challenge": asked.Challenge.ID})
 }
 
 // startEngineGame starts at once, in the channel, a game against the

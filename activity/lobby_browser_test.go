@@ -99,7 +99,7 @@ func TestTheLobbyInABrowser(t *testing.T) {
 	in := x.srv.LaunchActivity(room.ID, x.alice.ID, x.bob.ID)
 	alice := x.openLobby(t, browser, in, x.alice)
 	bob := x.openLobby(t, browser, in, x.bob)
-	// Each sees the other, once the other signed in.
+	// Each sees the other, named as the server shows them.
 	x.wait(t, alice, `act().getElementById("people").textContent.includes("Bob") && act().getElementById("opponent").value === "`+x.bob.ID+`"`)
 	x.wait(t, bob, `act().getElementById("people").textContent.includes("Alice")`)
 	if got := eval[string](t, bob, `act().getElementById("lobby").textContent`); !strings.Contains(got, "Nouvelle partie") || !strings.Contains(got, "Cadence") {

@@ -89,7 +89,7 @@ type Server struct {
 	static   http.Handler
 	launches launches
 	// names are the names of the users who signed in lately, by id: the
-	// lobby names the people of an instance by them.
+	// lobby names the people of an instance by them first (people.go).
 	names cache[string]
 	// ended are the challenges lately ended without a game, for the
 	// lobby to tell the other side (endings.go).
@@ -402,8 +402,8 @@ func (s *Server) serveGame(w http.ResponseWriter, r *http.Request) {
 	if q := r.URL.Query().Get("game"); q != "" {
 		// A game the lobby offered to watch: one of the channel's or its
 		// threads'.
-		id, perr := strconv.ParseUint(q, 10, 64)
-		if perr != nil || id == 0 {
+		id, ok := parseGameQuery(q)
+		if !ok {
 			problem(w, http.StatusBadRequest, i18n.T(a.lang, "activity.page.failed", nil))
 			return
 		}
