@@ -8,6 +8,8 @@ import (
 	"github.com/iceagechess/iceage/bot"
 	"github.com/iceagechess/iceage/config"
 	"github.com/iceagechess/iceage/i18n"
+	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/play/round"
 	"github.com/iceagechess/iceage/web"
 )
 
@@ -26,6 +28,17 @@ func (d *activityDoor) launched(user, channel string, game uint64) {
 	}
 	if s := d.srv.Load(); s != nil {
 		s.Launched(user, channel, game)
+	}
+}
+
+// challengeEnded is bot.ActivityConfig.ChallengeEnded; nil-safe as
+// launched.
+func (d *activityDoor) challengeEnded(c play.Challenge, how round.Answer) {
+	if d == nil {
+		return
+	}
+	if s := d.srv.Load(); s != nil {
+		s.ChallengeEnded(c, how)
 	}
 }
 

@@ -204,7 +204,7 @@ func newApp(cfg config.Config, logTo io.Writer) (*app, error) {
 			ChallengeAgain: time.Duration(cfg.Limits.ChallengeAgainMinutes) * time.Minute,
 			Analyze:        time.Duration(cfg.Limits.AnalyzeSeconds) * time.Second, GIF: time.Duration(cfg.Limits.GIFSeconds) * time.Second,
 			TournamentPlayers: cfg.Limits.TournamentPlayers},
-		InteractionIDs: a.interactionIDs, Web: links, Secret: secret, Activity: bot.ActivityConfig{Enabled: act != nil, Launched: act.launched}}, a.play)
+		InteractionIDs: a.interactionIDs, Web: links, Secret: secret, Activity: bot.ActivityConfig{Enabled: act != nil, Launched: act.launched, ChallengeEnded: act.challengeEnded}}, a.play)
 	if err != nil {
 		_ = a.closeStore() // err says why the bot cannot start
 		return nil, err

@@ -120,8 +120,9 @@ func newLive(t *testing.T, challenge ...*fakediscord.Option) *live {
 	}
 	var act *activity.Server
 	b, err := bot.New(bot.Config{Token: x.srv.Token(), DefaultDays: 3, Web: w,
-		Activity: bot.ActivityConfig{Enabled: true, Launched: func(u, c string, g uint64) { act.Launched(u, c, g) }},
-		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil))}, x.svc)
+		Activity: bot.ActivityConfig{Enabled: true, Launched: func(u, c string, g uint64) { act.Launched(u, c, g) },
+			ChallengeEnded: func(c play.Challenge, how round.Answer) { act.ChallengeEnded(c, how) }},
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}, x.svc)
 	if err != nil {
 		t.Fatal(err)
 	}

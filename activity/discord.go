@@ -53,6 +53,9 @@ type discord struct {
 
 	identities cache[identity]
 	instances  cache[instance]
+	// members are the names servers show for their members, by
+	// "guild/user" (people.go).
+	members cache[string]
 }
 
 // identity is the user an access token belongs to.

@@ -23,7 +23,8 @@
 //
 // Where no game goes on in a server's channel, or once the game shown
 // ends, GET /api/game also answers the lobby (lobby.go): the others in
-// the instance who signed in, by name; the challenges waiting in the
+// the instance, whom Discord's instance endpoint names by id, by the
+// names the server shows for them; the challenges waiting in the
 // channel that the asker made or may take; the usual time controls; the
 // engine, when it can play; and the Rematch of the asker's game. The
 // page asks again every two seconds while it shows it. POST
@@ -35,7 +36,11 @@
 // starts at once (round.Start), as /challenge's does. POST /api/answer
 // accepts (round.AcceptAnswered), declines or withdraws
 // (round.Decline) a challenge, and the bot edits its message as a click
-// would. Refusals — a time control out of range, oneself, someone not in
+// would. A challenge that ends without a game — declined or withdrawn
+// here or with its buttons in the channel, or expired — is told to the
+// other side in their lobby, in their language, for two minutes
+// (endings.go; the bot tells the Activity through
+// bot.ActivityConfig.ChallengeEnded). Refusals — a time control out of range, oneself, someone not in
 // the instance, a game going on, and play's own — are sentences in the
 // asker's language; times in them are read in the page's time zone.
 //

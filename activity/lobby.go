@@ -36,11 +36,14 @@ const (
 
 // lobbyAnswer is what the page shows in the lobby.
 type lobbyAnswer struct {
-	// People are the others in the instance who signed in, by name.
+	// People are the others in the instance, by name (people.go).
 	People []person `json:"people"`
 	// Challenges are those waiting in the channel that the asker made,
 	// or may accept.
 	Challenges []lobbyChallenge `json:"challenges"`
+	// Ended tell the asker of their challenges lately declined,
+	// withdrawn or expired by the other side, or by time (endings.go).
+	Ended []notice `json:"ended"`
 	// Rematch is the challenge a Rematch makes after the asker's game;
 	// nil when there is none to make.
 	Rematch *rematch `json:"rematch,omitempty"`
@@ -101,7 +104,10 @@ func (s *Server) lobbyFor(ctx context.Context, a *asker, last *play.Game) (*lobb
 		users = users[:maxLobbyPeople]
 	}
 	for _, u := range users {
-		if name, ok := s.names.get(u, now); ok && u != a.User {
+		if u == a.User {
+			continue
+		}
+		if name, ok := s.personName(ctx, a.instance.Guild, u); ok {
 			l.People = append(l.People, person{ID: u, Name: name})
 		}
 	}
@@ -122,6 +128,7 @@ func (s *Server) lobbyFor(ctx context.Context, a *asker, last *play.Game) (*lobb
 		}
 	}
 	slices.SortFunc(l.Challenges, func(x, y lobbyChallenge) int { return cmp.Compare(x.ID, y.ID) })
+	l.Ended = s.ended.told(a.instance.Channel, a.User, a.lang, now)
 	for _, t := range play.OfferedTimes {
 		tc, _ := play.ParseTimeControl(t)
 		l.Times = append(l.Times, timeChoice{Time: t, Terms: i18n.LiveTerms(a.lang, tc)})
@@ -256,12 +263,16 @@ func (s *Server) serveChallenge(w http.ResponseWriter, r *http.Request) {
 	}
 	if req.To != "" {
 		n.To = play.Seat{ID: req.To}
-		if name, ok := s.names.get(req.To, s.opts.Now()); ok {
-			n.To.Name = name
-		}
-		if req.To != a.User && (!slices.Contains(a.instance.Users, req.To) || n.To.Name == "") {
+		if req.To != a.User && !slices.Contains(a.instance.Users, req.To) {
 			problem(w, http.StatusConflict, i18n.T(a.lang, "activity.lobby.not_here", nil))
 			return
+		}
+		if req.To != a.User {
+			var named bool
+			if n.To.Name, named = s.personName(r.Context(), a.instance.Guild, req.To); !named {
+				problem(w, http.StatusServiceUnavailable, i18n.T(a.lang, "activity.page.failed", nil))
+				return
+			}
 		}
 	}
 	c, err := s.opts.Round.Challenge(r.Context(), n)
@@ -369,7 +380,13 @@ func (s *Server) serveAnswer(w http.ResponseWriter, r *http.Request) {
 	// The round writes the item that edits the challenge's message in
 	// the channel, as a click on its buttons would.
 	if !req.Accept {
-		err = s.opts.Round.Decline(ctx, &c, a.User, now)
+		if err = s.opts.Round.Decline(ctx, &c, a.User, now); err == nil {
+			how := round.AnswerDeclined
+			if c.From.ID == a.User {
+				how = round.AnswerWithdrawn
+			}
+			s.ended.note(&c, how, now)
+		}
 	} else if err = play.MayAccept(&c, a.User, now); err == nil {
 		out, aerr := s.opts.Round.AcceptAnswered(ctx, &c, me, a.instance.Channel, now)
 		game, err = out.Game.ID, aerr
@@ -398,4 +415,4 @@ func answer(w http.ResponseWriter, v any) {
 // (activity.lobby.*).
 var lobbyWords = []string{"title", "people", "alone", "opponent", "anyone", "time", "custom", "minutes", "seconds",
 	"correspondence", "color", "random", "white", "black", "rated", "challenge", "accept", "decline", "withdraw",
-	"rematch", "sent", "waiting", "engine", "level"}
+	"rematch", "sent", "waiting", "engine", "level", "close"}

@@ -92,6 +92,9 @@ type Server struct {
 	// names are the names of the users who signed in lately, by id: the
 	// lobby names the people of an instance by them.
 	names cache[string]
+	// ended are the challenges lately ended without a game, for the
+	// lobby to tell the other side (endings.go).
+	ended endings
 }
 
 // New returns the Activity's server.

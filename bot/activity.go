@@ -8,6 +8,7 @@ import (
 
 	"github.com/iceagechess/iceage/i18n"
 	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/play/round"
 )
 
 // The Discord Activity's doors in the bot: the Play here button under a
@@ -24,6 +25,17 @@ type ActivityConfig struct {
 	// Launched, when set, hears of each Play here click: user asked for
 	// the Activity in channel to show game.
 	Launched func(user, channel string, game uint64)
+	// ChallengeEnded, when set, hears of each challenge of a server's
+	// channel declined or withdrawn with its buttons, or expired: the
+	// Activity's lobby tells the other side.
+	ChallengeEnded func(c play.Challenge, how round.Answer)
+}
+
+// challengeEnded tells the Activity, if it listens, that c ended so.
+func (a *ActivityConfig) challengeEnded(c *play.Challenge, how round.Answer) {
+	if a.ChallengeEnded != nil && c.Guild != "" {
+		a.ChallengeEnded(*c, how)
+	}
 }
 
 // discordgo v0.29.0 lacks these: the LAUNCH_ACTIVITY callback type, the

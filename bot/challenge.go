@@ -10,6 +10,7 @@ import (
 	"github.com/iceagechess/iceage/engine"
 	"github.com/iceagechess/iceage/i18n"
 	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/play/round"
 )
 
 // threadArchiveMinutes keeps a game's thread open a week without
@@ -350,16 +351,18 @@ func (cs *challenges) declineClick(in *interaction, id uint64) error {
 	if err != nil {
 		return err
 	}
-	key := "challenge.declined"
+	how := round.AnswerDeclined
 	if in.user == c.From.ID {
 		c, err = cs.play.Cancel(ctx, id, in.user, cs.cfg.Now())
-		key = "challenge.withdrawn"
+		how = round.AnswerWithdrawn
 	} else {
 		c, err = cs.play.Decline(ctx, id, in.user, cs.cfg.Now())
 	}
 	if err != nil {
 		return err
 	}
+	cs.cfg.Activity.challengeEnded(&c, how)
+	key := "challenge." + string(how)
 	m := &message{Content: tr(in.public, key, map[string]any{"From": mention(c.From.ID), "By": mention(in.user)}), Components: []discordgo.MessageComponent{}}
 	if in.i.Message != nil {
 		m.Embeds = settledEmbeds(in.i.Message.Embeds)

@@ -55,7 +55,7 @@ func (w *corrWorld) start() {
 	logger := slog.New(slog.NewTextHandler(testWriter{w.t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	sch := schedule.New(schedule.Options{Clock: w.clk, Logger: logger, MaxSleep: 30 * 24 * time.Hour})
 	w.svc = play.New(sch.Watch(w.st), w.opts)
-	b, err := bot.New(bot.Config{Token: w.srv.Token(), Now: w.clk.Now, DefaultDays: 1, VacationDays: 14, Logger: logger}, w.svc)
+	b, err := bot.New(bot.Config{Token: w.srv.Token(), Now: w.clk.Now, DefaultDays: 1, VacationDays: 14, Logger: logger, Activity: w.activity}, w.svc)
 	if err != nil {
 		w.t.Fatal(err)
 	}

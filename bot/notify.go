@@ -354,6 +354,7 @@ func (bd *boards) timeoutMessage(ctx context.Context, lang i18n.Lang, d *round.D
 // buttons go, a line says why. It implements schedule.Notifier.
 func (b *Bot) Expired(ctx context.Context, e round.Expired) error {
 	c := &e.Challenge
+	b.cfg.Activity.challengeEnded(c, round.AnswerExpired)
 	if c.Private {
 		// Its message, in a DM without the bot, is not the bot's to edit:
 		// the challenger hears it by direct message, if the round

@@ -88,6 +88,18 @@ func (t *txn) note(g *play.Game, rec []byte) {
 	t.notes = append(t.notes, n)
 }
 
+// noteTournament notes the write of tournament id, once a transaction.
+// Its payload is "t" and its id: a game's starts with a digit.
+func (t *txn) noteTournament(id uint64) {
+	p := "t " + strconv.FormatUint(id, 10)
+	for _, n := range t.notes {
+		if n.game == 0 && n.payload == p {
+			return
+		}
+	}
+	t.notes = append(t.notes, note{payload: p})
+}
+
 // notification returns the payload that tells of g, stored as rec.
 func notification(g *play.Game, rec []byte) string {
 	head := strconv.FormatUint(g.ID, 10) + " " + strconv.Itoa(g.Revision)
@@ -102,6 +114,13 @@ func parseNotification(p string) (play.Committed, error) {
 	f := strings.SplitN(p, " ", 3)
 	if len(f) < 2 {
 		return play.Committed{}, fmt.Errorf("pgstore: a notification %.40q", p)
+	}
+	if f[0] == "t" {
+		id, err := strconv.ParseUint(f[1], 10, 64)
+		if err != nil || id == 0 || len(f) > 2 {
+			return play.Committed{}, fmt.Errorf("pgstore: a notification's tournament %.40q", p)
+		}
+		return play.Committed{Tournament: id}, nil
 	}
 	id, err := strconv.ParseUint(f[0], 10, 64)
 	if err != nil {

@@ -27,6 +27,14 @@ func TestANotificationCarriesTheRecordWhenItFits(t *testing.T) {
 			t.Fatalf("a record of %d bytes comes back as %d bytes", size, len(c.Record))
 		}
 	}
+	if c, err := parseNotification("t 42"); err != nil || c.Tournament != 42 || c.Game != 0 {
+		t.Fatalf("a tournament's notification reads as %+v, %v", c, err)
+	}
+	for _, bad := range []string{"t", "t 0", "t x", "t 1 2"} {
+		if c, err := parseNotification(bad); err == nil {
+			t.Errorf("%q reads as %+v", bad, c)
+		}
+	}
 	for _, bad := range []string{"", "1", "x 1", "1 x", "1 2 !!"} {
 		c, err := parseNotification(bad)
 		if err == nil && (c.Record != nil || strings.Count(bad, " ") < 1) {
@@ -39,6 +47,7 @@ func FuzzParseNotification(f *testing.F) {
 	f.Add("12 3 AAEC")
 	f.Add("12 3")
 	f.Add("1 2 !!")
+	f.Add("t 7")
 	f.Fuzz(func(t *testing.T, p string) {
 		c, err := parseNotification(p)
 		if err == nil && c.Record != nil {

@@ -113,5 +113,6 @@ func (t *txn) PutTournament(r play.TournamentRecord) error {
 			return err
 		}
 	}
+	t.noteTournament(r.ID)
 	return nil
 }

@@ -250,7 +250,16 @@ func (s *Service) Accept(ctx context.Context, id uint64, by Seat, channel string
 //
 // Refusals: NoChallenge, NotYourChallenge.
 func (s *Service) Decline(ctx context.Context, id uint64, by string, at time.Time) (Challenge, error) {
-	return s.dropChallenge(ctx, id, at, false, func(c *Challenge) error {
+	return s.DeclineThen(ctx, id, by, at, nil)
+}
+
+// DeclineThen is Decline with then run in the decline's transaction once
+// it is decided (nil for nothing): a front end writes there what follows
+// from it, as package round writes the edit of the challenge's message.
+// An error from then declines nothing; like the decline, then may run
+// more than once.
+func (s *Service) DeclineThen(ctx context.Context, id uint64, by string, at time.Time, then func(tx Tx, c *Challenge) error) (Challenge, error) {
+	return s.dropChallenge(ctx, id, at, false, then, func(c *Challenge) error {
 		if c.Open() || by != c.To.ID {
 			return &Refusal{Kind: NotYourChallenge, Game: c.ID, Who: c.To}
 		}
@@ -265,7 +274,13 @@ func (s *Service) Decline(ctx context.Context, id uint64, by string, at time.Tim
 //
 // Refusals: NoChallenge, NotYourChallenge.
 func (s *Service) Cancel(ctx context.Context, id uint64, by string, at time.Time) (Challenge, error) {
-	return s.dropChallenge(ctx, id, at, true, func(c *Challenge) error {
+	return s.CancelThen(ctx, id, by, at, nil)
+}
+
+// CancelThen is Cancel with then run in the withdrawal's transaction, as
+// DeclineThen.
+func (s *Service) CancelThen(ctx context.Context, id uint64, by string, at time.Time, then func(tx Tx, c *Challenge) error) (Challenge, error) {
+	return s.dropChallenge(ctx, id, at, true, then, func(c *Challenge) error {
 		if by != c.From.ID {
 			return &Refusal{Kind: NotYourChallenge, Game: c.ID, Who: c.From}
 		}
@@ -273,7 +288,7 @@ func (s *Service) Cancel(ctx context.Context, id uint64, by string, at time.Time
 	})
 }
 
-func (s *Service) dropChallenge(ctx context.Context, id uint64, at time.Time, withdrawn bool, may func(*Challenge) error) (Challenge, error) {
+func (s *Service) dropChallenge(ctx context.Context, id uint64, at time.Time, withdrawn bool, then func(Tx, *Challenge) error, may func(*Challenge) error) (Challenge, error) {
 	at = normTime(at)
 	var c Challenge
 	err := s.st.Update(ctx, func(tx Tx) (err error) {
@@ -290,7 +305,13 @@ func (s *Service) dropChallenge(ctx context.Context, id uint64, at time.Time, wi
 		if err := tx.DeleteChallenge(id); err != nil {
 			return err
 		}
-		return cameToNothing(tx, &c, at, withdrawn)
+		if err := cameToNothing(tx, &c, at, withdrawn); err != nil {
+			return err
+		}
+		if then != nil {
+			return then(tx, &c)
+		}
+		return nil
 	})
 	return c, err
 }

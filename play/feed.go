@@ -1,6 +1,7 @@
 package play
 
-// Committed is a game as a committed transaction wrote it.
+// Committed is a game as a committed transaction wrote it, or a
+// tournament it wrote.
 type Committed struct {
 	Game     uint64
 	Revision int
@@ -8,6 +9,11 @@ type Committed struct {
 	// to keep; nil when the storage could not pass it on (a game too
 	// large for PostgreSQL's notification): the receiver reads the game.
 	Record []byte
+	// Tournament, when not 0, is a tournament the transaction wrote
+	// (Tx.PutTournament), told once a transaction however often it was
+	// put; Game, Revision and Record are then empty: the receiver reads
+	// the tournament, whose page follows its results and rounds.
+	Tournament uint64
 }
 
 // Feed is a storage that tells what games its transactions wrote once
@@ -22,7 +28,9 @@ type Feed interface {
 	// the order of their revisions on one connection to PostgreSQL, and
 	// nearly so in a process, where two commits' calls may cross: the
 	// receiver puts them in order. A write that changes no revision (a
-	// reminder, conditional moves) is told too, with its revision.
+	// reminder, conditional moves) is told too, with its revision. A
+	// tournament written is told as a Committed of its own, among the
+	// games, in the order it was first written.
 	//
 	// lost is true, with no games, when writes may have gone untold
 	// (PostgreSQL's listening connection broke and is back, or was
@@ -66,4 +74,16 @@ func (f *Feeders) List() []func([]Committed, bool) {
 		fns = append(fns, fn)
 	}
 	return fns
+}
+
+// NoteTournament adds the write of tournament id to a transaction's
+// writes to tell (fed), unless it is among them already: the storages'
+// one way of telling a tournament.
+func NoteTournament(fed []Committed, id uint64) []Committed {
+	for _, c := range fed {
+		if c.Tournament == id {
+			return fed
+		}
+	}
+	return append(fed, Committed{Tournament: id})
 }

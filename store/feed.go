@@ -71,3 +71,11 @@ func (t *txn) feed(g *play.Game, b []byte) {
 	}
 	t.fed = append(t.fed, c)
 }
+
+// feedTournament notes a write of tournament id, when a feed listens,
+// once a transaction.
+func (t *txn) feedTournament(id uint64) {
+	if t.feeding {
+		t.fed = play.NoteTournament(t.fed, id)
+	}
+}

@@ -127,5 +127,6 @@ func (t *txn) PutTournament(r play.TournamentRecord) error {
 			return err
 		}
 	}
+	t.feedTournament(r.ID)
 	return nil
 }

@@ -37,14 +37,20 @@ func TestDutchAllocatesOneTableOfWeights(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	if _, err := PairDutch(&trf.Field); err != nil {
-		t.Fatal(err)
+	// The least of two pairings, so that what another goroutine of the
+	// test process allocates meanwhile is not counted.
+	least := uint64(1<<64 - 1)
+	for range 2 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		if _, err := PairDutch(&trf.Field); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		least = min(least, after.TotalAlloc-before.TotalAlloc)
 	}
-	runtime.ReadMemStats(&after)
 	const most = 5 << 19 // 2.5 MiB
-	if got := after.TotalAlloc - before.TotalAlloc; got > most {
-		t.Errorf("pairing allocated %d bytes, more than %d", got, most)
+	if least > most {
+		t.Errorf("pairing allocated %d bytes, more than %d", least, most)
 	}
 }

@@ -19,6 +19,8 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /g/{id}/{token}/events", s.gameEvents)
 	s.mux.HandleFunc("GET /lb/{guild}/{token}", s.leaderboardPage)
 	s.mux.HandleFunc("GET /t/{id}/{token}", s.tournamentPage)
+	s.mux.HandleFunc("GET /t/{id}/{token}/view", s.tournamentViewPage)
+	s.mux.HandleFunc("GET /t/{id}/{token}/events", s.tournamentEvents)
 	s.mux.HandleFunc("GET /signin", s.signin)
 	s.mux.HandleFunc("GET /signin/callback", s.callback)
 	s.mux.HandleFunc("POST /signout", s.signout)
@@ -60,7 +62,7 @@ func (s *Server) refuse(w http.ResponseWriter, r *http.Request, err error, page 
 	case errors.Is(err, errHidden):
 		status, key = http.StatusForbidden, "web.private"
 	default:
-		s.log.Error("web: reading a game", "err", err)
+		s.log.Error("web: reading a page's game or tournament", "err", err)
 	}
 	if !page {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
@@ -156,23 +158,8 @@ func (s *Server) gameEvents(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer watch.Close()
-	rc := http.NewResponseController(w)
-	// The stream outlives the server's read and write timeouts: it has no
-	// body to read, and each write gets its own deadline.
-	_ = rc.SetReadDeadline(time.Time{})
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Accel-Buffering", "no")
-
-	write := func(b []byte) bool {
-		_ = rc.SetWriteDeadline(time.Now().Add(writeWait))
-		if _, err := w.Write(b); err != nil { // #nosec G705 -- event-stream frames of JSON this package encoded, as text/event-stream
-			return false
-		}
-		return rc.Flush() == nil
-	}
-	if !write([]byte("retry: 2000\n\n")) {
+	write := s.openStream(w)
+	if write == nil {
 		return
 	}
 	beat := time.NewTicker(s.opts.Heartbeat)
@@ -210,6 +197,31 @@ func (s *Server) gameEvents(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+}
+
+// openStream starts an event stream's answer — its headers, how soon a
+// page reconnects — and returns how to send it a frame, flushed; nil
+// when the page is gone already. The stream outlives the server's read
+// and write timeouts: it has no body to read, and each write gets its
+// own deadline. One home for every page's stream.
+func (s *Server) openStream(w http.ResponseWriter) (write func([]byte) bool) {
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Time{})
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no")
+	write = func(b []byte) bool {
+		_ = rc.SetWriteDeadline(time.Now().Add(writeWait))
+		if _, err := w.Write(b); err != nil { // #nosec G705 -- event-stream frames of JSON this package encoded, as text/event-stream
+			return false
+		}
+		return rc.Flush() == nil
+	}
+	if !write([]byte("retry: 2000\n\n")) {
+		return nil
+	}
+	return write
 }
 
 // writeWait is how long one write of an event stream may take.

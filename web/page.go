@@ -35,9 +35,6 @@ type pageData struct {
 	Board *leaderboardData
 	// Tournament is a tournament's standings.
 	Tournament *tournamentData
-	// Refresh, when not 0, has the page reload itself after as many
-	// seconds.
-	Refresh int
 }
 
 // scriptTexts are the messages the game page's script shows.

@@ -86,11 +86,13 @@ const (
 // its event stream, each server's leaderboard, sign-in with Discord, the
 // static files. Other pages join it with Handle.
 type Server struct {
-	opts   Options
-	keys   Keys
-	base   *url.URL
-	mux    *http.ServeMux
-	views  *views
+	opts  Options
+	keys  Keys
+	base  *url.URL
+	mux   *http.ServeMux
+	views *views
+	// tours follows the tournaments whose pages are open.
+	tours  *followed
 	static http.Handler
 	log    *slog.Logger
 	// limited serves the mux, each viewer within its caps.
@@ -134,6 +136,9 @@ func New(opts Options) (*Server, error) {
 	s := &Server{opts: opts, keys: NewKeys(opts.Secret), base: base, mux: http.NewServeMux(), log: opts.Logger,
 		static: StaticHandler(sub)}
 	s.views = newViews(s)
+	if opts.Play != nil {
+		s.tours = newFollowed(opts.Play.Storage())
+	}
 	s.limited = connlimit.NewClients(opts.PerClient).Handler(http.HandlerFunc(s.serve), s.tooMany)
 	s.mux.Handle("GET /static/", http.StripPrefix("/static", s.static))
 	s.mux.HandleFunc("GET /{$}", s.home)

@@ -1,11 +1,16 @@
 package web
 
 import (
-	"errors"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/iceagechess/iceage/i18n"
+	"github.com/iceagechess/iceage/internal/connlimit"
 	"github.com/iceagechess/iceage/play"
 	"github.com/iceagechess/iceage/tournament"
 	"github.com/iceagechess/iceage/tournament/standings"
@@ -19,9 +24,10 @@ type tournamentData struct {
 	Rows    [][]string
 	Legend  string
 	Rounds  []tournamentRound
-	// Refresh is how many seconds the page waits before it reloads
-	// itself, while the tournament runs; 0 once it is over.
-	Refresh int
+	// Version names the state shown, the id of the page's events;
+	// Over is true once the tournament is finished: nothing follows.
+	Version string
+	Over    bool
 }
 
 // tournamentRound is one round's pairings: its games, and who had the
@@ -41,46 +47,64 @@ type tournamentGame struct {
 	URL    string
 }
 
-// tournamentRefresh is how often a running tournament's page reloads
-// itself, so that a page left open follows its results.
-const tournamentRefresh = 30
-
 // TournamentURL is the address of a tournament's page.
 func (s *Server) TournamentURL(id uint64) string {
 	return s.base.JoinPath("t", strconv.FormatUint(id, 10), s.keys.Tournament(id)).String()
 }
 
-// tournamentPage shows a tournament's standings, by its token only.
-func (s *Server) tournamentPage(w http.ResponseWriter, r *http.Request) {
-	lang := s.lang(r)
+// tournamentID returns the tournament a path names, once its token is
+// checked, before anything is read: a stranger's request costs nothing.
+func (s *Server) tournamentID(r *http.Request) (uint64, bool) {
 	id, ok := ParseGameRef(r.PathValue("id"), r.PathValue("token"))
-	if !ok || !s.keys.CheckTournament(id, r.PathValue("token")) {
-		s.problem(w, r, http.StatusNotFound, lang, "web.not_found")
-		return
-	}
-	var t *tournament.Tournament
-	err := s.opts.Play.Storage().View(r.Context(), func(tx play.ReadTx) error {
-		rec, err := tx.Tournament(id)
-		if err != nil {
-			return err
-		}
-		t, err = tournament.FromRecord(rec)
+	return id, ok && s.keys.CheckTournament(id, r.PathValue("token"))
+}
+
+// readTournament reads tournament id as committed.
+func readTournament(ctx context.Context, st play.Storage, id uint64) (*tourState, error) {
+	var rec play.TournamentRecord
+	err := st.View(ctx, func(tx play.ReadTx) error {
+		var err error
+		rec, err = tx.Tournament(id)
 		return err
 	})
-	if errors.Is(err, play.ErrNotFound) {
-		s.problem(w, r, http.StatusNotFound, lang, "web.not_found")
-		return
-	}
 	if err != nil {
-		s.log.Error("web: a tournament", "tournament", id, "err", err)
-		s.problem(w, r, http.StatusInternalServerError, lang, "web.error")
+		return nil, err
+	}
+	t, err := tournament.FromRecord(rec)
+	if err != nil {
+		return nil, err
+	}
+	return &tourState{t: t, version: tourVersion(rec)}, nil
+}
+
+// tournamentFailed answers a tournament that could not be read.
+func (s *Server) tournamentFailed(w http.ResponseWriter, r *http.Request, id uint64, err error, page bool) {
+	s.refuse(w, r, fmt.Errorf("tournament %d: %w", id, err), page)
+}
+
+// tournamentPage shows a tournament's standings and rounds, by its
+// token only, as committed; its script follows them (tournament.js).
+func (s *Server) tournamentPage(w http.ResponseWriter, r *http.Request) {
+	id, ok := s.tournamentID(r)
+	if !ok {
+		s.refuse(w, r, play.ErrNotFound, true)
 		return
 	}
-	st := standings.Of(lang, t)
-	d := &tournamentData{Columns: st.Columns, Rows: st.Rows, Legend: st.Legend}
-	if t.Status != tournament.Finished {
-		d.Refresh = tournamentRefresh
+	st, err := readTournament(r.Context(), s.opts.Play.Storage(), id)
+	if err != nil {
+		s.tournamentFailed(w, r, id, err, true)
+		return
 	}
+	lang := s.lang(r)
+	title, d := s.tournamentData(lang, st)
+	s.page(w, r, http.StatusOK, "tournament", pageData{Lang: lang, Title: title, Tournament: d})
+}
+
+// tournamentData is st's page in lang, and its title.
+func (s *Server) tournamentData(lang i18n.Lang, st *tourState) (string, *tournamentData) {
+	t := st.t
+	sd := standings.Of(lang, t)
+	d := &tournamentData{Columns: sd.Columns, Rows: sd.Rows, Legend: sd.Legend, Version: st.version, Over: t.Status == tournament.Finished}
 	for k := len(t.Played) - 1; k >= 0; k-- {
 		rd := t.Played[k]
 		tr := tournamentRound{Title: i18n.T(lang, "web.tournament.round", map[string]any{"Round": k + 1})}
@@ -97,5 +121,152 @@ func (s *Server) tournamentPage(w http.ResponseWriter, r *http.Request) {
 		}
 		d.Rounds = append(d.Rounds, tr)
 	}
-	s.page(w, r, http.StatusOK, "tournament", pageData{Lang: lang, Title: st.Title, Tournament: d, Refresh: d.Refresh})
+	return sd.Title, d
+}
+
+// tournamentJSON is what the page's script takes: the state's version,
+// the page's title, its standings and rounds as the page's template
+// writes them, and whether it is over.
+type tournamentJSON struct {
+	Version string `json:"v"`
+	Title   string `json:"title"`
+	HTML    string `json:"html"`
+	Over    bool   `json:"over"`
+}
+
+// tournamentView encodes st's page in lang as JSON, on one line.
+func (s *Server) tournamentView(lang i18n.Lang, st *tourState) ([]byte, error) {
+	title, d := s.tournamentData(lang, st)
+	var html bytes.Buffer
+	if err := templates.ExecuteTemplate(&html, "tournament-body", d); err != nil {
+		return nil, err
+	}
+	return json.Marshal(tournamentJSON{Version: st.version, Title: title, HTML: html.String(), Over: d.Over})
+}
+
+// tournamentViewPage is the tournament's page as JSON: what the page
+// polls when its event stream cannot get through.
+func (s *Server) tournamentViewPage(w http.ResponseWriter, r *http.Request) {
+	id, ok := s.tournamentID(r)
+	if !ok {
+		s.refuse(w, r, play.ErrNotFound, false)
+		return
+	}
+	st, err := readTournament(r.Context(), s.opts.Play.Storage(), id)
+	if err != nil {
+		s.tournamentFailed(w, r, id, err, false)
+		return
+	}
+	b, err := s.tournamentView(s.lang(r), st)
+	if err != nil {
+		s.tournamentFailed(w, r, id, err, false)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	_, _ = w.Write(b) // #nosec G705 -- the page encoded as JSON by this package (html/template's escaping inside), as application/json
+}
+
+// tournamentEvents streams the tournament's page as server-sent events,
+// one each time a commit changes it, each with the state's version as
+// its id: a page that reconnects (Last-Event-ID) is sent the state at
+// once unless it has it. The stream ends once the tournament is over.
+func (s *Server) tournamentEvents(w http.ResponseWriter, r *http.Request) {
+	id, ok := s.tournamentID(r)
+	if !ok {
+		s.refuse(w, r, play.ErrNotFound, false)
+		return
+	}
+	v := r.Header.Get("Last-Event-ID")
+	if v == "" {
+		v = r.URL.Query().Get("after")
+	}
+	seen, ok := ParseTourVersion(v)
+	if !ok {
+		http.Error(w, "Last-Event-ID: want a version", http.StatusBadRequest)
+		return
+	}
+	if r.Method == http.MethodHead {
+		w.Header().Set("Content-Type", "text/event-stream")
+		return
+	}
+	if !connlimit.Stream(r) {
+		s.tooMany(w, r, connlimit.TooManyStreams)
+		return
+	}
+	watch, cur, err := s.tours.watch(r.Context(), id)
+	if err != nil {
+		s.tournamentFailed(w, r, id, err, false)
+		return
+	}
+	defer s.tours.close(watch)
+	if cur.version == seen && cur.t.Status == tournament.Finished {
+		w.WriteHeader(http.StatusNoContent) // an event stream's end: the page has it all
+		return
+	}
+	write := s.openStream(w)
+	if write == nil {
+		return
+	}
+	lang := s.lang(r)
+	send := func(st *tourState) bool {
+		if st.version == seen {
+			return true
+		}
+		b, err := st.view(s, lang)
+		if err != nil {
+			s.log.Error("web: a tournament's page", "tournament", id, "err", err)
+			return false
+		}
+		seen = st.version
+		return write(sseFrame(st.version, b)) && st.t.Status != tournament.Finished
+	}
+	if !send(cur) {
+		return
+	}
+	beat := time.NewTicker(s.opts.Heartbeat)
+	defer beat.Stop()
+	for {
+		select {
+		case st := <-watch.ch:
+			if !send(st) {
+				return
+			}
+		case <-beat.C:
+			if !write([]byte(": alive\n\n")) {
+				return
+			}
+		case <-r.Context().Done():
+			return
+		}
+	}
+}
+
+// view is the state's page in lang as JSON, made once for all its
+// watchers of that language.
+func (st *tourState) view(s *Server, lang i18n.Lang) ([]byte, error) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if b, ok := st.views[lang]; ok {
+		return b, nil
+	}
+	b, err := s.tournamentView(lang, st)
+	if err != nil {
+		return nil, err
+	}
+	if st.views == nil {
+		st.views = map[i18n.Lang][]byte{}
+	}
+	st.views[lang] = b
+	return b, nil
+}
+
+// sseFrame is an event "view" of data (JSON, one line) with its id.
+func sseFrame(id string, data []byte) []byte {
+	b := make([]byte, 0, len(data)+64)
+	b = append(b, "id: "...)
+	b = append(b, id...)
+	b = append(b, "\nevent: view\ndata: "...)
+	b = append(b, data...)
+	return append(b, "\n\n"...)
 }

@@ -16,8 +16,8 @@ import (
 )
 
 // A tournament's page shows every round's pairings with their results,
-// the latest first, and who had the bye, in the reader's language; it
-// reloads itself while the tournament runs, and stops once it is over.
+// the latest first, and who had the bye, in the reader's language; its
+// script follows it while it runs, and not once it is over.
 func TestATournamentsPageShowsEveryRoundsResults(t *testing.T) {
 	x := newSite(t, "777", Options{})
 	ctx := context.Background()
@@ -96,8 +96,8 @@ func TestATournamentsPageShowsEveryRoundsResults(t *testing.T) {
 			t.Errorf("round 2's game %d is not linked to its page", b.GameID)
 		}
 	}
-	if !strings.Contains(body, `<meta http-equiv="refresh" content="30">`) {
-		t.Errorf("the page of a running tournament does not reload itself")
+	if !strings.Contains(body, `data-over="false"`) || !strings.Contains(body, `/static/tournament.js`) || strings.Contains(body, `http-equiv="refresh"`) {
+		t.Errorf("the page of a running tournament does not follow it by its script, without a reload")
 	}
 
 	play(t0.Add(2 * time.Hour))
@@ -105,7 +105,7 @@ func TestATournamentsPageShowsEveryRoundsResults(t *testing.T) {
 		t.Fatalf("after the last round: %v", tr.Status)
 	}
 	body = page()
-	if strings.Contains(body, `http-equiv="refresh"`) || !strings.Contains(body, "Classement final") || strings.Contains(body, playing) {
+	if !strings.Contains(body, `data-over="true"`) || !strings.Contains(body, "Classement final") || strings.Contains(body, playing) {
 		t.Errorf("the page of a finished tournament:\n%s", body)
 	}
 }

@@ -57,3 +57,12 @@ func (t *memTx) feed(g play.Game) error {
 	t.fed = append(t.fed, c)
 	return nil
 }
+
+// feedTournament notes a write of tournament id for the feeds, once a
+// transaction.
+func (t *memTx) feedTournament(id uint64) {
+	if len(t.m.feeds.fns) == 0 {
+		return
+	}
+	t.fed = play.NoteTournament(t.fed, id)
+}

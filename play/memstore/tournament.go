@@ -75,6 +75,7 @@ func (t *memTx) PutTournament(r play.TournamentRecord) error {
 		r.KeepGames(old.Games)
 	}
 	t.tournaments[r.ID] = r
+	t.feedTournament(r.ID)
 	return nil
 }
 

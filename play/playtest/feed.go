@@ -159,4 +159,37 @@ func runFeedSuite(t *testing.T, open func(t *testing.T) play.Storage) {
 	if c, ok := next(200 * time.Millisecond); ok {
 		t.Fatalf("told more: game %d at revision %d", c.Game, c.Revision)
 	}
+
+	// A tournament written twice in a transaction, with a game: told
+	// once, as a tournament; one rolled back, never.
+	if err := st.Update(ctx, func(tx play.Tx) error {
+		return tx.PutTournament(play.TournamentRecord{ID: 9001, Guild: "g1", Body: []byte(`{"v":1}`)})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if c, ok := next(20 * time.Second); !ok || c.Tournament != 9001 || c.Game != 0 || c.Record != nil {
+		t.Fatalf("a tournament's creation is told as %+v (%v)", c, ok)
+	}
+	if err := st.Update(ctx, func(tx play.Tx) error {
+		if err := tx.PutTournament(play.TournamentRecord{ID: 9001, Guild: "g1", Body: []byte(`{"v":2}`)}); err != nil {
+			return err
+		}
+		return tx.PutTournament(play.TournamentRecord{ID: 9001, Guild: "g1", Body: []byte(`{"v":3}`)})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Update(ctx, func(tx play.Tx) error {
+		if err := tx.PutTournament(play.TournamentRecord{ID: 9001, Guild: "g1", Body: []byte(`{"v":4}`)}); err != nil {
+			return err
+		}
+		return rollback
+	}); !errors.Is(err, rollback) {
+		t.Fatalf("Update: %v", err)
+	}
+	if c, ok := next(20 * time.Second); !ok || c.Tournament != 9001 || c.Game != 0 || c.Record != nil {
+		t.Fatalf("a tournament's two writes are told as %+v (%v)", c, ok)
+	}
+	if c, ok := next(300 * time.Millisecond); ok {
+		t.Fatalf("told more after a tournament's writes: %+v", c)
+	}
 }

@@ -53,13 +53,15 @@ func DecodeChallenge(it play.OutboxItem) (play.Challenge, error) {
 // as a click on its buttons does. The body is an Answered.
 const KindAnswered = "challenge.answered"
 
-// Answer is how a challenge was answered.
+// Answer is how a challenge was answered, or ended unanswered.
 type Answer string
 
 const (
 	AnswerAccepted  Answer = "accepted"
 	AnswerDeclined  Answer = "declined"
 	AnswerWithdrawn Answer = "withdrawn"
+	// AnswerExpired: no answer came in time (Expire).
+	AnswerExpired Answer = "expired"
 )
 
 // Answered is a challenge, as it was before its answer, and the answer.
@@ -105,30 +107,30 @@ func (r *Round) AcceptAnswered(ctx context.Context, c *play.Challenge, by play.S
 }
 
 // Decline declines challenge c, as the front end read it, or withdraws
-// it when by made it, as play.Service.Decline and Cancel do, then writes
-// the item that edits its message. The item's transaction follows the
-// answer's: should the process stop between the two, the message keeps
-// its buttons, which answer that the challenge is gone.
+// it when by made it, as play.Service.Decline and Cancel do, and writes
+// in the same transaction the item that edits its message
+// (KindAnswered): an answer recorded is always shown, as an accept's is.
 func (r *Round) Decline(ctx context.Context, c *play.Challenge, by string, at time.Time) error {
 	answer := AnswerDeclined
-	var err error
+	drop := r.play.DeclineThen
 	if by == c.From.ID {
-		answer = AnswerWithdrawn
-		_, err = r.play.Cancel(ctx, c.ID, by, at)
-	} else {
-		_, err = r.play.Decline(ctx, c.ID, by, at)
+		answer, drop = AnswerWithdrawn, r.play.CancelThen
 	}
+	var key string
+	_, err := drop(ctx, c.ID, by, at, func(tx play.Tx, stored *play.Challenge) error {
+		// As stored, the message that shows it is known even when it was
+		// posted after the front end read the challenge.
+		it, err := answeredItem(&Answered{Challenge: *stored, Answer: answer, By: by}, at)
+		if err != nil {
+			return err
+		}
+		key = it.Key
+		return tx.PutOutbox(it)
+	})
 	if err != nil {
 		return err
 	}
-	it, err := answeredItem(&Answered{Challenge: *c, Answer: answer, By: by}, at)
-	if err != nil {
-		return err
-	}
-	if err := r.st.Update(ctx, func(tx play.Tx) error { return tx.PutOutbox(it) }); err != nil {
-		return err
-	}
-	r.committed(&Delivery{Key: it.Key})
+	r.committed(&Delivery{Key: key})
 	return nil
 }
 

@@ -1,11 +1,14 @@
 package round_test
 
 import (
+	"context"
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/iceagechess/iceage/play"
+	"github.com/iceagechess/iceage/play/memstore"
 	"github.com/iceagechess/iceage/play/round"
 )
 
@@ -118,6 +121,108 @@ func TestAnAnswerWritesTheItemThatEditsTheChallenge(t *testing.T) {
 		}
 		if got := pending(t, st, t0); len(got) != 0 {
 			t.Errorf("a refused answer wrote %v", got)
+		}
+	}
+}
+
+// answerStore is a memstore that can fail the write of an answer's item
+// (as a process stopping there would), and records which transactions
+// removed a challenge and wrote an item.
+type answerStore struct {
+	*memstore.Memory
+	failItem bool
+	// txs are the committed transactions: the challenges each removed
+	// and the kinds of the items each wrote.
+	txs []answerTx
+}
+
+type answerTx struct {
+	deleted []uint64
+	items   []string
+}
+
+var errStopped = errors.New("the process stopped")
+
+func (s *answerStore) Update(ctx context.Context, fn func(play.Tx) error) error {
+	var rec answerTx
+	err := s.Memory.Update(ctx, func(tx play.Tx) error {
+		rec = answerTx{}
+		return fn(&answerTxn{Tx: tx, s: s, rec: &rec})
+	})
+	if err == nil {
+		s.txs = append(s.txs, rec)
+	}
+	return err
+}
+
+type answerTxn struct {
+	play.Tx
+	s   *answerStore
+	rec *answerTx
+}
+
+func (tx *answerTxn) DeleteChallenge(id uint64) error {
+	tx.rec.deleted = append(tx.rec.deleted, id)
+	return tx.Tx.DeleteChallenge(id)
+}
+
+func (tx *answerTxn) PutOutbox(items ...play.OutboxItem) error {
+	for _, it := range items {
+		if it.Kind == round.KindAnswered && tx.s.failItem {
+			return errStopped
+		}
+		tx.rec.items = append(tx.rec.items, it.Kind)
+	}
+	return tx.Tx.PutOutbox(items...)
+}
+
+// TestADeclineWritesItsItemInItsTransaction: a decline and a withdrawal
+// are one transaction with the item that edits the challenge's message,
+// as an accept is: should the item's write fail (the process stopping
+// there), the challenge still stands, and the message's buttons still
+// answer it; the answer then goes through, item and all, in one
+// transaction.
+func TestADeclineWritesItsItemInItsTransaction(t *testing.T) {
+	st := &answerStore{Memory: memstore.New()}
+	r, err := round.New(play.New(st, play.Options{}), round.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		by   play.Seat
+		want round.Answer
+	}{{bob, round.AnswerDeclined}, {ann, round.AnswerWithdrawn}} {
+		c, err := r.Challenge(ctx, play.NewChallenge{Guild: "g1", Channel: "c1", From: ann, To: bob, InChannel: true, At: t0})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := r.Service().SetChallengeMessage(ctx, c.ID, "m1"); err != nil {
+			t.Fatal(err)
+		}
+		pending(t, st.Memory, t0)
+		st.failItem = true
+		if err := r.Decline(ctx, &c, tc.by.ID, t0); !errors.Is(err, errStopped) {
+			t.Fatalf("%s's answer with its item failing: %v", tc.by.ID, err)
+		}
+		if _, err := r.Service().GetChallenge(ctx, c.ID); err != nil {
+			t.Fatalf("%s's answer failed, yet the challenge is gone (%v): its message keeps buttons that answer nothing", tc.by.ID, err)
+		}
+		if got := pending(t, st.Memory, t0); len(got) != 0 {
+			t.Errorf("a failed answer wrote %v", got)
+		}
+		st.failItem, st.txs = false, nil
+		if err := r.Decline(ctx, &c, tc.by.ID, t0); err != nil {
+			t.Fatal(err)
+		}
+		if len(st.txs) != 1 || !slices.Equal(st.txs[0].deleted, []uint64{c.ID}) || !slices.Equal(st.txs[0].items, []string{round.KindAnswered}) {
+			t.Errorf("%s's answer committed %+v, want one transaction that removes challenge %d and writes its item", tc.by.ID, st.txs, c.ID)
+		}
+		got := pending(t, st.Memory, t0)
+		if len(got[round.KindAnswered]) != 1 {
+			t.Fatalf("%s's answer left %v", tc.by.ID, got)
+		}
+		if a, _ := round.DecodeAnswered(got[round.KindAnswered][0]); a.Answer != tc.want || a.By != tc.by.ID || a.Challenge.Message != "m1" {
+			t.Errorf("%s's answer reads %+v, want %s of the challenge shown in m1", tc.by.ID, a, tc.want)
 		}
 	}
 }

@@ -141,6 +141,9 @@ func (h *Hub) committed(games []play.Committed, lost bool) {
 		return
 	}
 	for _, c := range games {
+		if c.Game == 0 {
+			continue // a tournament's write
+		}
 		if f := h.games[c.Game]; f != nil {
 			f.push(item{c: c})
 		}

@@ -1,7 +1,7 @@
 // game.js keeps a game's live page up to date: the view the page came
 // with, then each revision from the server's event stream (which resumes
 // from the last revision it sent after a drop), or, when no stream gets
-// through, from polling. The buttons and the arrow keys go back through
+// through, from polling (live.js). The buttons and the arrow keys go back through
 // the moves, each with its Ice Age.
 "use strict";
 
@@ -178,11 +178,7 @@
     root.dataset.rev = String(view.rev);
   }
 
-  function live(ok) {
-    var el = $("live");
-    el.className = "live " + (ok ? "on" : "off");
-    text(el, ok ? texts["web.live"] : texts["web.reconnecting"]);
-  }
+  function live(ok) { window.iceageLive.mark($("live"), texts, ok); }
 
   // refetch reads the whole view, for a step that does not follow the
   // view shown.
@@ -193,33 +189,8 @@
       .catch(function () { live(false); });
   }
 
-  var polling = null;
-  function poll() {
-    if (polling) return;
-    polling = setInterval(function () {
-      fetch(base + "/view", { credentials: "same-origin", cache: "no-store" })
-        .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
-        .then(function (v) { live(true); update(v); })
-        .catch(function () { live(false); });
-    }, 5000);
-  }
-
   function listen() {
-    if (!window.EventSource) { poll(); return; }
-    var es = new EventSource(base + "/events?after=" + view.rev);
-    var failures = 0;
-    es.addEventListener("open", function () { failures = 0; live(true); });
-    es.addEventListener("view", function (e) { update(JSON.parse(e.data)); });
-    es.addEventListener("error", function () {
-      live(false);
-      failures++;
-      // The browser reconnects by itself, with Last-Event-ID; when it
-      // gives up, or keeps failing (a proxy that buffers), poll.
-      if (es.readyState === EventSource.CLOSED || failures >= 5) {
-        es.close();
-        poll();
-      }
-    });
+    window.iceageLive.follow(base + "/events?after=" + view.rev, base + "/view", update, live);
   }
 
   root.dataset.rev = String(view.rev);

@@ -30,6 +30,11 @@ let lobby = null; // the server's lobby, when no game goes on
 let lobbyTimer = null;
 let asking = false; // a lobby request on its way
 let justSent = false; // the user's challenge was just sent
+// told are the notices of the user's challenges that ended without them
+// (declined, withdrawn, expired), by challenge: kept until closed, for
+// the server offers each only for a while.
+const told = new Map();
+const closed = new Set();
 // pick is the lobby's form as the user left it: who, which time control
 // ("" correspondence, "custom" the minutes and seconds typed), which
 // colour, rated or not.
@@ -246,6 +251,7 @@ function buildLobby(box) {
   const send = el("button", { type: "button", id: "send", className: "primary" }, T("challenge"));
   box.append(
     el("h2", {}, T("title")),
+    el("div", { id: "ended", className: "ended", role: "status" }),
     el("div", { id: "incoming", className: "challenges" }),
     el("div", { id: "rematch-box", className: "rematch", hidden: true },
       el("button", { type: "button", id: "rematch", className: "primary" }, T("rematch")), el("span", { id: "rematch-text" })),
@@ -281,6 +287,13 @@ function buildLobby(box) {
     if (m) ask("api/challenge", { to: m.to, engine: m.engine, level: m.level, time: m.time, color: m.color, rated: m.rated });
   });
   $("level").addEventListener("change", (e) => (pick.level = +e.target.value));
+  $("ended").addEventListener("click", (e) => {
+    const card = e.target.closest(".notice");
+    if (!e.target.closest("button") || !card) return;
+    closed.add(card.dataset.id);
+    told.delete(card.dataset.id);
+    drawEnded();
+  });
   $("incoming").addEventListener("click", (e) => {
     const b = e.target.closest("button");
     const card = e.target.closest(".challenge");
@@ -295,6 +308,19 @@ function drawPick() {
   $("custom").hidden = pick.time !== "custom";
   $("level-box").hidden = pick.to !== "engine";
   $("custom-text").textContent = $("custom-min").value.trim() + "+" + $("custom-sec").value.trim();
+}
+
+// drawEnded shows the notices of challenges that ended, until closed.
+function drawEnded() {
+  $("ended").replaceChildren(
+    ...[...told].map(([id, text]) => {
+      const close = el("button", { type: "button", className: "close", title: texts["lobby.close"] }, "✕");
+      close.setAttribute("aria-label", texts["lobby.close"]);
+      const n = el("div", { className: "notice" }, el("p", {}, text), close);
+      n.dataset.id = id;
+      return n;
+    }),
+  );
 }
 
 // drawLobby shows the lobby as the server last told it.
@@ -327,6 +353,8 @@ function drawLobby() {
     pick.level = lobby.engine.level;
     level.value = String(pick.level);
   }
+  for (const n of lobby.ended || []) if (!closed.has(String(n.id))) told.set(String(n.id), n.text);
+  drawEnded();
   const list = $("incoming");
   list.replaceChildren(
     ...lobby.challenges.map((c) => {
