@@ -56,6 +56,9 @@ type discord struct {
 	// members are the names servers show for their members, by
 	// "guild/user" (people.go).
 	members cache[string]
+	// threads are each server's active threads, by parent channel
+	// (threads.go).
+	threads cache[map[string][]string]
 }
 
 // identity is the user an access token belongs to.

@@ -11,7 +11,8 @@
 // secret, authorization_code) for an access token, and the SDK's
 // authenticate takes it. GET /api/game names the game the Activity shows
 // (the one its Play here named, else the user's game in the instance's
-// channel, else the channel's) and a signed ticket with which the page
+// channel or in one of its threads, where a /challenge accepted in the
+// channel is played, else the channel's) and a signed ticket with which the page
 // follows it (api/watch/TICKET/view and /events: the live page's view and
 // event stream, served as to the user signed in, since an event stream
 // sends no Authorization header and the frame keeps no cookie). POST
@@ -26,7 +27,10 @@
 // the instance, whom Discord's instance endpoint names by id, by the
 // names the server shows for them; the challenges waiting in the
 // channel that the asker made or may take; the usual time controls; the
-// engine, when it can play; and the Rematch of the asker's game. The
+// engine, when it can play; the games going on in the channel's
+// threads, to watch (threads.go: Discord names the threads, and the
+// visibility package decides, the asker seeing the channel); and the
+// Rematch of the asker's game. The
 // page asks again every two seconds while it shows it. POST
 // /api/challenge makes a challenge through the round (round.Challenge),
 // which writes, in its transaction, the item with which the bot posts it

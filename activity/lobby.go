@@ -44,6 +44,9 @@ type lobbyAnswer struct {
 	// Ended tell the asker of their challenges lately declined,
 	// withdrawn or expired by the other side, or by time (endings.go).
 	Ended []notice `json:"ended"`
+	// Games are those going on in the channel's threads that the asker
+	// may see, their own first (threads.go).
+	Games []threadGame `json:"games"`
 	// Rematch is the challenge a Rematch makes after the asker's game;
 	// nil when there is none to make.
 	Rematch *rematch `json:"rematch,omitempty"`
@@ -95,7 +98,7 @@ type rematch struct {
 
 // lobbyFor is the lobby of the asker's instance; last is the game the
 // page shows, over (nil for none).
-func (s *Server) lobbyFor(ctx context.Context, a *asker, last *play.Game) (*lobbyAnswer, error) {
+func (s *Server) lobbyFor(ctx context.Context, a *asker, last *play.Game, rc reach) (*lobbyAnswer, error) {
 	svc := s.opts.Round.Service()
 	now := s.opts.Now()
 	l := &lobbyAnswer{People: []person{}, Challenges: []lobbyChallenge{}}
@@ -103,11 +106,17 @@ func (s *Server) lobbyFor(ctx context.Context, a *asker, last *play.Game) (*lobb
 	if len(users) > maxLobbyPeople {
 		users = users[:maxLobbyPeople]
 	}
+	asked := 0
 	for _, u := range users {
 		if u == a.User {
 			continue
 		}
-		if name, ok := s.personName(ctx, a.instance.Guild, u); ok {
+		name, ok := s.knownName(a.instance.Guild, u)
+		if !ok && asked < maxNamesAsked {
+			asked++
+			name, ok = s.personName(ctx, a.instance.Guild, u)
+		}
+		if ok {
 			l.People = append(l.People, person{ID: u, Name: name})
 		}
 	}
@@ -129,6 +138,7 @@ func (s *Server) lobbyFor(ctx context.Context, a *asker, last *play.Game) (*lobb
 	}
 	slices.SortFunc(l.Challenges, func(x, y lobbyChallenge) int { return cmp.Compare(x.ID, y.ID) })
 	l.Ended = s.ended.told(a.instance.Channel, a.User, a.lang, now)
+	l.Games = s.threadGames(ctx, a, rc)
 	for _, t := range play.OfferedTimes {
 		tc, _ := play.ParseTimeControl(t)
 		l.Times = append(l.Times, timeChoice{Time: t, Terms: i18n.LiveTerms(a.lang, tc)})
@@ -275,7 +285,7 @@ func (s *Server) serveChallenge(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
-	c, err := s.opts.Round.Challenge(r.Context(), n)
+	asked, err := s.opts.Round.Ask(r.Context(), n, false)
 	var x *play.Refusal
 	switch {
 	case errors.As(err, &x):
@@ -287,8 +297,16 @@ func (s *Server) serveChallenge(w http.ResponseWriter, r *http.Request) {
 		problem(w, http.StatusInternalServerError, i18n.T(a.lang, "activity.page.failed", nil))
 		return
 	}
-	s.log.Info("activity challenge", "user", a.User, "challenge", c.ID, "outcome", "ok")
-	answer(w, map[string]any{"challenge": c.ID})
+	if c := &asked.Challenge; asked.Accepted {
+		// Their challenge on the same terms was waiting: asking took it,
+		// and the page shows the game that started.
+		g := asked.Outcome.Game.ID
+		s.log.Info("activity challenge", "user", a.User, "challenge", c.ID, "outcome", "accepted theirs", "game", g)
+		answer(w, map[string]any{"game": g})
+		return
+	}
+	s.log.Info("activity challenge", "user", a.User, "challenge", asked.Challenge.ID, "outcome", "ok")
+	answer(w, map[string]any{"challenge": asked.Challenge.ID})
 }
 
 // startEngineGame starts at once, in the channel, a game against the
@@ -415,4 +433,4 @@ func answer(w http.ResponseWriter, v any) {
 // (activity.lobby.*).
 var lobbyWords = []string{"title", "people", "alone", "opponent", "anyone", "time", "custom", "minutes", "seconds",
 	"correspondence", "color", "random", "white", "black", "rated", "challenge", "accept", "decline", "withdraw",
-	"rematch", "sent", "waiting", "engine", "level", "close"}
+	"rematch", "sent", "waiting", "engine", "level", "close", "games", "watch", "play"}

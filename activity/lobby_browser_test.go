@@ -89,14 +89,17 @@ func shoot(t *testing.T, tab context.Context, name string, w, h int64) {
 func TestTheLobbyInABrowser(t *testing.T) {
 	browser := browsertest.New(t, 1000, 900)
 	x := newLive(t)
+	// A channel where no game goes on: #chess has Alice and Bob's in
+	// a thread, which the Activity there would show them.
+	room := x.srv.AddChannel(fakediscord.Channel{GuildID: x.guild.ID, Name: "lobby"})
 	ctx := context.Background()
 	if _, err := x.svc.SetPrefs(ctx, x.bob.ID, play.Prefs{Language: "fr"}, time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	in := x.srv.LaunchActivity(x.chess.ID, x.alice.ID, x.bob.ID)
+	in := x.srv.LaunchActivity(room.ID, x.alice.ID, x.bob.ID)
 	alice := x.openLobby(t, browser, in, x.alice)
 	bob := x.openLobby(t, browser, in, x.bob)
-	// Each sees the other, once the other signed in.
+	// Each sees the other, named as the server shows them.
 	x.wait(t, alice, `act().getElementById("people").textContent.includes("Bob") && act().getElementById("opponent").value === "`+x.bob.ID+`"`)
 	x.wait(t, bob, `act().getElementById("people").textContent.includes("Alice")`)
 	if got := eval[string](t, bob, `act().getElementById("lobby").textContent`); !strings.Contains(got, "Nouvelle partie") || !strings.Contains(got, "Cadence") {
@@ -123,11 +126,11 @@ func TestTheLobbyInABrowser(t *testing.T) {
 	press(t, alice, `.colors button[data-color="white"]`)
 	press(t, alice, "#send")
 	posted, err := x.srv.WaitFor(x.ctx(t), func(c fakediscord.Call) bool {
-		return c.Kind == fakediscord.KindMessage && c.Message.ChannelID == x.chess.ID && len(c.Message.Buttons()) == 2 &&
+		return c.Kind == fakediscord.KindMessage && c.Message.ChannelID == room.ID && len(c.Message.Buttons()) == 2 &&
 			strings.Contains(c.Message.Content, "<@"+x.bob.ID+">")
 	})
 	if err != nil {
-		t.Fatalf("the challenge was not posted in #chess: %v", err)
+		t.Fatalf("the challenge was not posted in #lobby: %v", err)
 	}
 	if e := posted.Message.Embeds; len(e) != 1 || !strings.Contains(e[0].Description, "1+0 bullet") {
 		t.Errorf("the posted challenge reads %+v", e)
@@ -144,14 +147,14 @@ func TestTheLobbyInABrowser(t *testing.T) {
 	press(t, bob, "#incoming .challenge.incoming .accept")
 	g, err := func() (play.Game, error) {
 		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-			if g, err := x.svc.GameIn(ctx, x.chess.ID); err == nil {
+			if g, err := x.svc.GameIn(ctx, room.ID); err == nil {
 				return g, nil
 			}
 		}
-		return x.svc.GameIn(ctx, x.chess.ID)
+		return x.svc.GameIn(ctx, room.ID)
 	}()
 	if err != nil || g.White.ID != x.alice.ID || g.TimeControl().String() != "1+0" {
-		t.Fatalf("the game in #chess: %+v, %v", g, err)
+		t.Fatalf("the game in #lobby: %+v, %v", g, err)
 	}
 	onBoard := fmt.Sprintf(`act().getElementById("activity").dataset.game === "%d" && act().querySelector("#board svg") !== null && act().getElementById("lobby").hidden && act().querySelectorAll(".clock").length === 2`, g.ID)
 	x.wait(t, alice, onBoard)
@@ -165,11 +168,11 @@ func TestTheLobbyInABrowser(t *testing.T) {
 		t.Error("Alice does not play White in her window, or Bob Black in his")
 	}
 	if _, err := x.srv.WaitFor(x.ctx(t), func(c fakediscord.Call) bool {
-		return c.Kind == fakediscord.KindMessage && c.Message.ChannelID == x.chess.ID && len(c.Message.Files) > 0
+		return c.Kind == fakediscord.KindMessage && c.Message.ChannelID == room.ID && len(c.Message.Files) > 0
 	}); err != nil {
-		t.Errorf("the game's first board was not posted in #chess: %v", err)
+		t.Errorf("the game's first board was not posted in #lobby: %v", err)
 	}
-	// The challenge's message in #chess says it was accepted, and keeps
+	// The challenge's message in #lobby says it was accepted, and keeps
 	// no button.
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		if m, ok := x.srv.Message(posted.Message.ID); ok && len(m.Buttons()) == 0 && strings.Contains(m.Content, "accepted") {
@@ -211,11 +214,11 @@ func TestTheLobbyInABrowser(t *testing.T) {
 	press(t, bob, "#incoming .challenge.incoming .accept")
 	var second play.Game
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		if second, err = x.svc.GameIn(ctx, x.chess.ID); err == nil && second.ID != g.ID && !second.Over() {
+		if second, err = x.svc.GameIn(ctx, room.ID); err == nil && second.ID != g.ID && !second.Over() {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("no rematch in #chess: %+v %v", second, err)
+			t.Fatalf("no rematch in #lobby: %+v %v", second, err)
 		}
 	}
 	if second.White.ID != x.bob.ID || second.Black.ID != x.alice.ID || second.TimeControl().String() != "1+0" {
@@ -248,7 +251,10 @@ const recordRequests = `(function () {
 func TestTheEngineFromTheLobby(t *testing.T) {
 	browser := browsertest.New(t, 1000, 900)
 	x := newLive(t)
-	in := x.srv.LaunchActivity(x.chess.ID, x.alice.ID)
+	// A channel where no game goes on: #chess has Alice and Bob's in
+	// a thread, which the Activity there would show them.
+	room := x.srv.AddChannel(fakediscord.Channel{GuildID: x.guild.ID, Name: "lobby"})
+	in := x.srv.LaunchActivity(room.ID, x.alice.ID)
 	alice := x.openLobby(t, browser, in, x.alice, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 		if _, err := cdp.Call(ctx, tg, emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{TimezoneID: "Asia/Tokyo"}); err != nil {
 			return err
@@ -266,7 +272,7 @@ func TestTheEngineFromTheLobby(t *testing.T) {
 	press(t, alice, `.colors button[data-color="white"]`)
 	press(t, alice, "#send")
 	x.wait(t, alice, `act().getElementById("lobby").hidden && act().querySelector("#board svg") !== null && act().querySelectorAll(".clock").length === 2`)
-	g, err := x.svc.GameIn(context.Background(), x.chess.ID)
+	g, err := x.svc.GameIn(context.Background(), room.ID)
 	if err != nil || g.White.ID != x.alice.ID || g.Engine[game.Black] != 1 || g.TimeControl().String() != "1+0" {
 		t.Fatalf("the game against the engine: %+v, %v", g, err)
 	}

@@ -3,6 +3,7 @@ package activity
 import (
 	"encoding/json"
 	"errors"
+	"strconv"
 	"strings"
 	"time"
 
@@ -274,4 +275,14 @@ func zone(s string) *time.Location {
 		return nil
 	}
 	return loc
+}
+
+// parseGameQuery reads the game a page asks to watch (api/game?game=):
+// a game's number, digits only.
+func parseGameQuery(q string) (uint64, bool) {
+	if q == "" || len(q) > 20 || strings.Trim(q, "0123456789") != "" {
+		return 0, false
+	}
+	id, err := strconv.ParseUint(q, 10, 64)
+	return id, err == nil && id != 0
 }

@@ -1,6 +1,7 @@
 package activity
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -71,6 +72,20 @@ func FuzzValidInstance(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		if validInstance(s) && (len(s) > 100 || strings.ContainsAny(s, "/?#%. ")) {
 			t.Errorf("accepted %q, which would change the path it is put in", s)
+		}
+	})
+}
+
+// FuzzParseGameQuery: no input panics, and one accepted is a game's
+// number written as it is read back.
+func FuzzParseGameQuery(f *testing.F) {
+	for _, s := range []string{"1", "18446744073709551615", "18446744073709551616", "0", "+1", "-1", " 1", "1e3", "0x10", "007"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		id, ok := parseGameQuery(q)
+		if ok && (id == 0 || strings.TrimLeft(q, "0") != strconv.FormatUint(id, 10)) {
+			t.Errorf("%q read as game %d", q, id)
 		}
 	})
 }

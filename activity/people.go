@@ -14,12 +14,26 @@ import (
 // shows for them (their nickname there, else their display name),
 // asked of Discord with the bot's token and remembered as long.
 
+// maxNamesAsked bounds the names one lobby answer asks of Discord: the
+// others come with the next polls, so that a crowd arriving at once
+// neither slows a poll much nor spends the bot's rate limit at once.
+const maxNamesAsked = 4
+
+// knownName is user's name in an instance in guild if it is known
+// without asking Discord.
+func (s *Server) knownName(guild, user string) (string, bool) {
+	now := s.opts.Now()
+	if name, ok := s.names.get(user, now); ok {
+		return name, true
+	}
+	return s.discord.members.get(guild+"/"+user, now)
+}
+
 // personName is user's name in the lobby of an instance in guild ("" in
 // a DM): ok false when it cannot be known now (Discord refused or is
 // busy), and the person is left out until it can.
 func (s *Server) personName(ctx context.Context, guild, user string) (string, bool) {
-	now := s.opts.Now()
-	if name, ok := s.names.get(user, now); ok {
+	if name, ok := s.knownName(guild, user); ok {
 		return name, true
 	}
 	name, err := s.discord.memberName(ctx, guild, user)

@@ -3,6 +3,8 @@ package activity_test
 import (
 	"fmt"
 	"testing"
+
+	"github.com/iceagechess/iceage/internal/fakediscord"
 )
 
 // TestTheLobbyNamesEveryoneInTheInstance: the lobby lists everyone
@@ -35,5 +37,22 @@ func TestTheLobbyNamesEveryoneInTheInstance(t *testing.T) {
 	w.now.Add(11) // the instance is asked again
 	if status, got := w.call(t, "POST", "/api/challenge", alice, challengeBody(in, w.carol.ID, "3+2", "white")); status != 409 {
 		t.Errorf("a challenge to Carol, who left: %d %v, want refused", status, got)
+	}
+}
+
+// TestACrowdIsNamedOverAFewPolls: a poll asks Discord for four names at
+// most; the others come with the next polls.
+func TestACrowdIsNamedOverAFewPolls(t *testing.T) {
+	w := newWorld(t)
+	ids := []string{w.alice.ID}
+	for i := range 6 {
+		ids = append(ids, w.srv.AddUser(fakediscord.User{Username: fmt.Sprintf("player%d", i)}).ID)
+	}
+	in := w.srv.LaunchActivity(w.lobby.ID, ids...).ID
+	alice := w.signIn(t, w.alice)
+	for i, want := range []int{4, 6, 6} {
+		if got := len(w.lobbyOf(t, in, alice)["people"].([]any)); got != want {
+			t.Errorf("poll %d lists %d people, want %d", i+1, got, want)
+		}
 	}
 }

@@ -21,7 +21,6 @@ import (
 	"github.com/iceagechess/iceage/i18n"
 	"github.com/iceagechess/iceage/play"
 	"github.com/iceagechess/iceage/play/round"
-	"github.com/iceagechess/iceage/visibility"
 	"github.com/iceagechess/iceage/web"
 )
 
@@ -90,7 +89,7 @@ type Server struct {
 	static   http.Handler
 	launches launches
 	// names are the names of the users who signed in lately, by id: the
-	// lobby names the people of an instance by them.
+	// lobby names the people of an instance by them first (people.go).
 	names cache[string]
 	// ended are the challenges lately ended without a game, for the
 	// lobby to tell the other side (endings.go).
@@ -339,9 +338,10 @@ func (s *Server) userLang(ctx context.Context, id identity) i18n.Lang {
 
 // gameFor chooses the game the Activity shows the asker: the one their
 // Play here named, if it goes on in the instance's channel; else their
-// own game there; else the one their Play here named, over; else the
-// channel's game, going on or last finished.
-func (s *Server) gameFor(ctx context.Context, a *asker) (play.Game, error) {
+// own game there, or in one of its threads (a /challenge accepted in the
+// channel is played in a thread of it); else the one their Play here
+// named, over; else the channel's game, going on or last finished.
+func (s *Server) gameFor(ctx context.Context, a *asker, rc reach) (play.Game, error) {
 	svc := s.opts.Round.Service()
 	ch := a.instance.Channel
 	var launched *play.Game
@@ -359,6 +359,11 @@ func (s *Server) gameFor(ctx context.Context, a *asker) (play.Game, error) {
 				return g, nil
 			}
 		}
+		for _, g := range mine {
+			if g.Guild == a.instance.Guild && rc.holds(&g) {
+				return g, nil
+			}
+		}
 	}
 	if launched != nil {
 		if g, err := svc.GameIn(ctx, ch); err != nil || g.Over() {
@@ -366,16 +371,6 @@ func (s *Server) gameFor(ctx context.Context, a *asker) (play.Game, error) {
 		}
 	}
 	return svc.LastIn(ctx, a.instance.Guild, ch)
-}
-
-// mayWatch applies the visibility rule: a server's game is seen by those
-// in its channel's Activity; a DM's only by its players.
-func mayWatch(ctx context.Context, g *play.Game, user string) bool {
-	if g.Guild != "" {
-		return true
-	}
-	ok, err := visibility.CanSee(ctx, visibility.Asker{User: user}, visibility.Game{Players: g.Players()}, nil)
-	return ok && err == nil
 }
 
 // gameAnswer is what the page needs to show the asker their game.
@@ -401,13 +396,29 @@ func (s *Server) serveGame(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	g, err := s.gameFor(r.Context(), &a)
-	if isNoGame(err) && a.instance.Guild != "" {
+	rc := s.reachOf(r.Context(), &a)
+	var g play.Game
+	var err error
+	if q := r.URL.Query().Get("game"); q != "" {
+		// A game the lobby offered to watch: one of the channel's or its
+		// threads'.
+		id, ok := parseGameQuery(q)
+		if !ok {
+			problem(w, http.StatusBadRequest, i18n.T(a.lang, "activity.page.failed", nil))
+			return
+		}
+		if g, err = s.opts.Round.Service().Game(r.Context(), id); err == nil && !rc.holds(&g) {
+			err = &play.Refusal{Kind: play.NoGame, Game: id}
+		}
+	} else {
+		g, err = s.gameFor(r.Context(), &a, rc)
+	}
+	if isNoGame(err) && a.instance.Guild != "" && r.URL.Query().Get("game") == "" {
 		// Nothing played here yet: the lobby alone.
-		s.serveLobby(w, r, &a, gameAnswer{Lang: string(a.lang), Texts: pageTexts(a.lang), Name: a.Name}, nil)
+		s.serveLobby(w, r, &a, gameAnswer{Lang: string(a.lang), Texts: pageTexts(a.lang), Name: a.Name}, nil, rc)
 		return
 	}
-	if err != nil || !mayWatch(r.Context(), &g, a.User) {
+	if err != nil || !s.mayWatch(r.Context(), &a, &g, rc) {
 		if err != nil && !isNoGame(err) {
 			s.log.Warn("activity: finding the game", "channel", a.instance.Channel, "err", err)
 			problem(w, http.StatusInternalServerError, i18n.T(a.lang, "activity.page.failed", nil))
@@ -427,7 +438,7 @@ func (s *Server) serveGame(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if g.Over() && g.Guild != "" {
-		s.serveLobby(w, r, &a, ans, &g)
+		s.serveLobby(w, r, &a, ans, &g, rc)
 		return
 	}
 	answer(w, ans)
@@ -435,8 +446,8 @@ func (s *Server) serveGame(w http.ResponseWriter, r *http.Request) {
 
 // serveLobby answers ans with the lobby of the asker's instance, after
 // the game last (nil for none).
-func (s *Server) serveLobby(w http.ResponseWriter, r *http.Request, a *asker, ans gameAnswer, last *play.Game) {
-	l, err := s.lobbyFor(r.Context(), a, last)
+func (s *Server) serveLobby(w http.ResponseWriter, r *http.Request, a *asker, ans gameAnswer, last *play.Game, rc reach) {
+	l, err := s.lobbyFor(r.Context(), a, last, rc)
 	if err != nil {
 		s.log.Warn("activity: reading a lobby", "channel", a.instance.Channel, "err", err)
 		problem(w, http.StatusInternalServerError, i18n.T(a.lang, "activity.page.failed", nil))
@@ -514,8 +525,10 @@ func (s *Server) serveMove(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	g, err := s.opts.Round.Service().Game(r.Context(), req.Game)
-	if err != nil || g.Channel != a.instance.Channel || !mayWatch(r.Context(), &g, a.User) {
-		// A game of another channel is none of this Activity's.
+	rc := s.reachOf(r.Context(), &a)
+	if err != nil || !rc.holds(&g) || !s.mayWatch(r.Context(), &a, &g, rc) {
+		// A game of another channel (not one of its threads) is none of
+		// this Activity's.
 		problem(w, http.StatusNotFound, i18n.T(a.lang, "activity.page.no_game", nil))
 		return
 	}

@@ -17,7 +17,7 @@ import (
 // one, once, and its Accept button starts the game.
 func TestAChallengeOfTheRoundIsPostedWithItsButtons(t *testing.T) {
 	w := newWorld(t, memstore.New(), "en-US")
-	c, err := w.bot.Round().Challenge(w.ctx(), play.NewChallenge{Guild: w.guild.ID, Channel: w.chess.ID,
+	c, err := askInActivity(w, play.NewChallenge{Guild: w.guild.ID, Channel: w.chess.ID,
 		From: play.Seat{ID: w.alice.ID, Name: "Alice"}, To: play.Seat{ID: w.bob.ID, Name: "Bob"}, Color: play.WhiteSide,
 		Time: play.TimeControl{Limit: time.Minute}, At: w.clock.Now()})
 	if err != nil {
@@ -62,7 +62,7 @@ func TestAChallengeOfTheRoundIsPostedWithItsButtons(t *testing.T) {
 // in its channel, where the Activity shows it, not in a thread.
 func TestAnActivityChallengeIsPlayedInItsChannel(t *testing.T) {
 	w := newWorld(t, memstore.New(), "en-US")
-	if _, err := w.bot.Round().Challenge(w.ctx(), play.NewChallenge{Guild: w.guild.ID, Channel: w.chess.ID,
+	if _, err := askInActivity(w, play.NewChallenge{Guild: w.guild.ID, Channel: w.chess.ID,
 		From: play.Seat{ID: w.alice.ID, Name: "Alice"}, Color: play.WhiteSide, Time: play.TimeControl{Limit: 3 * time.Minute, Increment: 2 * time.Second},
 		InChannel: true, At: w.clock.Now()}); err != nil {
 		t.Fatal(err)
@@ -88,7 +88,7 @@ func TestAnAnswerInTheActivityEditsTheChallenge(t *testing.T) {
 	w := newWorld(t, memstore.New(), "en-US")
 	r := w.bot.Round()
 	for _, accept := range []bool{false, true} {
-		c, err := r.Challenge(w.ctx(), play.NewChallenge{Guild: w.guild.ID, Channel: w.chess.ID, From: play.Seat{ID: w.alice.ID, Name: "Alice"},
+		c, err := askInActivity(w, play.NewChallenge{Guild: w.guild.ID, Channel: w.chess.ID, From: play.Seat{ID: w.alice.ID, Name: "Alice"},
 			To: play.Seat{ID: w.bob.ID, Name: "Bob"}, Time: play.TimeControl{Limit: time.Minute}, InChannel: true, At: w.clock.Now()})
 		if err != nil {
 			t.Fatal(err)

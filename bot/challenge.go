@@ -202,14 +202,26 @@ func (cs *challenges) challenge(in *interaction, n play.NewChallenge) error {
 	}
 	n.Private = in.private()
 	n.Caps = cs.cfg.Limits.caps()
-	c, err := cs.play.Challenge(in.ctx, n)
+	place, err := cs.crossingThread(in, &n)
 	if err != nil {
 		return err
 	}
+	asked, err := cs.round.Ask(in.ctx, n, true)
+	if err != nil || !asked.Accepted {
+		cs.dropThread(in, place.thread)
+	}
+	if err != nil {
+		return err
+	}
+	if asked.Accepted {
+		return cs.tookTheirs(in, &asked, place)
+	}
+	c := asked.Challenge
 	if err := in.respond(challengeMessage(in.public, &c)); err != nil {
 		return err
 	}
 	cs.noteChallengeMessage(in, &c)
+	cs.settleIfTaken(in, &c)
 	return nil
 }
 

@@ -103,11 +103,13 @@ func TestBothPlayersOfAFinishedGameMayPlayTheNextAtOnce(t *testing.T) {
 	w := limitedWorld(t)
 	thread, board := w.challengeAccepted(w.chess, w.alice, w.bob)
 	end := w.resignByClicking(w.bob, thread, board)
-	// Alice challenged first; both may ask for the rematch at once.
-	for _, u := range []fakediscord.User{w.alice, w.bob} {
-		if got := w.click(u, end, "rematch"); got.Ephemeral() {
-			t.Fatalf("%s's Rematch is refused: %q", u.Username, got.Content)
-		}
+	// Alice challenged first; both may ask for the rematch at once: hers
+	// is a challenge, and Bob's accepts it.
+	if got := w.click(w.alice, end, "rematch"); got.Ephemeral() {
+		t.Fatalf("Alice's Rematch is refused: %q", got.Content)
+	}
+	if got := w.click(w.bob, end, "rematch"); !strings.Contains(got.Content, "avait déjà demandé la revanche") {
+		t.Fatalf("Bob's Rematch is answered %q", got.Content)
 	}
 	// And /challenge of the same opponent after a finished game.
 	thread, board = w.challengeAccepted(w.chess, w.carol, w.dan)

@@ -48,3 +48,17 @@ func TestCapsHoldAcrossProcesses(t *testing.T) {
 	t.Cleanup(b.Close)
 	playtest.RunCapsAtOnce(t, a, b)
 }
+
+// TestCrossingAsksAcrossProcesses: two players asking each other at the
+// same instant through two stores on one database, as two processes
+// would, start one game: the second ask waits for the first, then
+// accepts its challenge.
+func TestCrossingAsksAcrossProcesses(t *testing.T) {
+	a, url := openTest(t, nil)
+	b, err := pgstore.Open(ctx, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(b.Close)
+	playtest.RunCrossingAtOnce(t, a, b)
+}

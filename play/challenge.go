@@ -34,33 +34,63 @@ type NewChallenge struct {
 	// Caps are the challenger's: their challenges waiting, their posts,
 	// their challenges to To that came to nothing lately.
 	Caps Caps
+	// PlayIn is where the game is played should asking accept To's own
+	// challenge instead (Service.Ask): a thread the front end opened for
+	// it, say; "" for that challenge's channel, which is also where one
+	// made in the Activity (InChannel) is always played.
+	PlayIn string
 }
 
 // Challenge records a challenge, waiting for an answer until it expires
-// (Options.ChallengeTTL).
+// (Options.ChallengeTTL), as Ask does: when the opponent's own
+// challenge on the same terms was waiting, it accepts that one instead,
+// and the challenge returned is theirs (Ask tells the two apart).
+func (s *Service) Challenge(ctx context.Context, n NewChallenge) (Challenge, error) {
+	a, err := s.Ask(ctx, n, nil)
+	return a.Challenge, err
+}
+
+// Asked is what Ask did: a challenge made, or the opponent's accepted.
+type Asked struct {
+	// Challenge is the challenge made or, when Accepted, the opponent's
+	// challenge accepted, as it was before.
+	Challenge Challenge
+	// Accepted: the opponent's challenge on the same terms (Crosses)
+	// was waiting, and asking accepted it.
+	Accepted bool
+	// Result is the game an accepted challenge became.
+	Result Result
+}
+
+// Ask records a challenge, waiting for an answer until it expires
+// (Options.ChallengeTTL) — unless the person challenged has a challenge
+// of their own to the challenger waiting, on the same terms (Crosses):
+// then, as on any serious chess server, asking accepts it, in the same
+// transaction, and the game starts (with the Service's Then run on it,
+// as Accept runs it) in n.PlayIn, or that challenge's channel. Two
+// players who press Rematch together get one game, never two challenges
+// that cross: the two players' records of what they did lately
+// (Recent), read in the order of their ids, are the lock under which the
+// second ask sees the first.
+//
+// then, when not nil, runs in the same transaction once it is decided
+// what asking did: a front end writes there what follows from it, as
+// package round writes the message that shows a challenge. An error from
+// then records nothing. Like the challenge, then may run more than once.
 //
 // Refusals: SelfChallenge, BadColor, BadTimeControl, BadPosition,
 // AlreadyChallenged (the same two players already have one waiting in the
 // channel), and those of n.Caps: TooManyChallenges, TooManyPosts,
-// ChallengedLately.
-func (s *Service) Challenge(ctx context.Context, n NewChallenge) (Challenge, error) {
-	return s.ChallengeThen(ctx, n, nil)
-}
-
-// ChallengeThen is Challenge with then run in the challenge's
-// transaction once it is recorded (nil for nothing): a front end writes
-// there what follows from it, as package round writes the message that
-// shows it. An error from then records nothing. Like the challenge,
-// then may run more than once.
-func (s *Service) ChallengeThen(ctx context.Context, n NewChallenge, then func(tx Tx, c *Challenge) error) (Challenge, error) {
+// ChallengedLately; when it accepts, those of Accept.
+func (s *Service) Ask(ctx context.Context, n NewChallenge, then func(tx Tx, a *Asked) error) (Asked, error) {
 	if n.At.IsZero() {
-		return Challenge{}, errors.New("play: a challenge without a time")
+		return Asked{}, errors.New("play: a challenge without a time")
 	}
 	switch {
 	case n.From.ID == "" || n.Channel == "":
-		return Challenge{}, errors.New("play: a challenge needs a challenger and a channel")
+		return Asked{}, errors.New("play: a challenge needs a challenger and a channel")
 	case n.To.ID == n.From.ID:
-		return Challenge{}, &Refusal{Kind: SelfChallenge}
+		return Asked{}, &Refusal{Kind: SelfChallenge}
 	}
 	if n.Color == "" {
 		n.Color = Random
@@ -68,27 +98,41 @@ func (s *Service) ChallengeThen(ctx context.Context, n NewChallenge, then func(t
 	switch n.Color {
 	case Random, WhiteSide, BlackSide:
 	default:
-		return Challenge{}, &Refusal{Kind: BadColor}
+		return Asked{}, &Refusal{Kind: BadColor}
 	}
 	if n.Time.Live() {
 		n.DaysPerMove = 0
 	}
 	if !n.Time.Valid() {
-		return Challenge{}, &Refusal{Kind: BadTimeControl}
+		return Asked{}, &Refusal{Kind: BadTimeControl}
 	}
 	if !s.validDays(n.DaysPerMove) {
-		return Challenge{}, s.badDays(n.DaysPerMove)
+		return Asked{}, s.badDays(n.DaysPerMove)
 	}
 	if err := checkStart(n.StartFEN); err != nil {
-		return Challenge{}, err
+		return Asked{}, err
 	}
 	at := normTime(n.At)
-	c := Challenge{Guild: n.Guild, Channel: n.Channel, From: n.From, To: n.To, Color: n.Color,
-		StartFEN: n.StartFEN, Rated: n.Rated, DaysPerMove: n.DaysPerMove, Time: n.Time,
-		Created: at, Expires: at.Add(s.opts.ChallengeTTL), Private: n.Private, InChannel: n.InChannel}
-	err := s.st.Update(ctx, func(tx Tx) error {
-		// The challenger's Recent first: it is the lock under which their
-		// challenges are counted.
+	whiteFirst := s.opts.Rand(2) == 0
+	var a Asked
+	err := s.update(ctx, func(tx Tx) error {
+		a = Asked{}
+		if n.To.ID != "" {
+			// Both players' Recent, in the order of their ids, before
+			// their challenges are read: of two asks that cross, the
+			// second waits here for the first, then sees its challenge.
+			first, second := n.From.ID, n.To.ID
+			if second < first {
+				first, second = second, first
+			}
+			for _, u := range []string{first, second} {
+				if _, err := tx.Recent(u); err != nil {
+					return err
+				}
+			}
+		}
+		// The challenger's Recent before their challenges: it is the lock
+		// under which they are counted.
 		var l *limiter
 		if n.Caps != (Caps{}) {
 			var err error
@@ -99,6 +143,12 @@ func (s *Service) ChallengeThen(ctx context.Context, n NewChallenge, then func(t
 		mine, err := tx.Challenges(n.From.ID)
 		if err != nil {
 			return err
+		}
+		for _, o := range mine {
+			if o.Crosses(&n, at) {
+				// Accepting is neither a post nor a challenge: no cap.
+				return s.acceptCrossing(tx, &a, o.ID, &n, at, whiteFirst, then)
+			}
 		}
 		for _, o := range mine {
 			if o.From.ID == n.From.ID && o.To.ID == n.To.ID && o.Channel == n.Channel && o.Expires.After(at) {
@@ -123,19 +173,67 @@ func (s *Service) ChallengeThen(ctx context.Context, n NewChallenge, then func(t
 		if err != nil {
 			return err
 		}
-		c.ID = id
-		if err := tx.PutChallenge(c); err != nil {
+		a.Challenge = Challenge{ID: id, Guild: n.Guild, Channel: n.Channel, From: n.From, To: n.To, Color: n.Color,
+			StartFEN: n.StartFEN, Rated: n.Rated, DaysPerMove: n.DaysPerMove, Time: n.Time,
+			Created: at, Expires: at.Add(s.opts.ChallengeTTL), Private: n.Private, InChannel: n.InChannel}
+		if err := tx.PutChallenge(a.Challenge); err != nil {
 			return err
 		}
 		if then != nil {
-			return then(tx, &c)
+			return then(tx, &a)
 		}
 		return nil
 	})
 	if err != nil {
-		return Challenge{}, err
+		return Asked{}, err
 	}
-	return c, nil
+	return a, nil
+}
+
+// acceptCrossing accepts, for Ask, challenge id that n crosses: n's
+// challenger takes it with the colour they asked for when its author
+// left the colours to chance.
+func (s *Service) acceptCrossing(tx Tx, a *Asked, id uint64, n *NewChallenge, at time.Time, whiteFirst bool, then func(tx Tx, a *Asked) error) error {
+	c, err := tx.Challenge(id) // read again: this read locks it
+	if errors.Is(err, ErrNotFound) {
+		return &Refusal{Kind: NoChallenge, Game: id}
+	}
+	if err != nil {
+		return err
+	}
+	a.Challenge, a.Accepted = c, true
+	if c.Color == Random {
+		switch n.Color {
+		case WhiteSide:
+			c.Color = BlackSide
+		case BlackSide:
+			c.Color = WhiteSide
+		}
+	}
+	where := n.PlayIn
+	if c.InChannel {
+		where = ""
+	}
+	if a.Result, err = s.accept(tx, &c, n.From, where, at, whiteFirst); err != nil {
+		return err
+	}
+	if then != nil {
+		return then(tx, a)
+	}
+	return nil
+}
+
+// Crosses reports whether c, waiting at the time at, is the challenge of
+// n's opponent to n's challenger on n's terms: the same time control,
+// rating and start, colours that agree (one asks for White, the other
+// for Black, or either leaves them to chance), on the same server, and
+// for a private game in the same conversation. Asking then accepts c
+// (Ask).
+func (c *Challenge) Crosses(n *NewChallenge, at time.Time) bool {
+	return n.To.ID != "" && c.From.ID == n.To.ID && c.To.ID == n.From.ID && at.Before(c.Expires) &&
+		c.Guild == n.Guild && c.Private == n.Private && (!c.Private || c.Channel == n.Channel) &&
+		c.Rated == n.Rated && c.Time == n.Time && c.DaysPerMove == n.DaysPerMove && c.StartFEN == n.StartFEN &&
+		(c.Color == Random || n.Color == Random || c.Color != n.Color)
 }
 
 func checkStart(fen string) error {
@@ -210,38 +308,48 @@ func (s *Service) Accept(ctx context.Context, id uint64, by Seat, channel string
 		if err != nil {
 			return err
 		}
-		if err := MayAccept(&c, by.ID, at); err != nil {
-			return err
-		}
-		taker := by
-		if taker.Name == "" {
-			taker.Name = c.To.Name
-		}
-		white, black := c.From, taker
-		if c.Color == BlackSide || c.Color == Random && !whiteFirst {
-			white, black = taker, c.From
-		}
-		where := channel
-		if where == "" {
-			where = c.Channel
-		}
-		// start decides before it writes, so a refusal (a busy channel)
-		// leaves the challenge standing and nothing written.
-		g, err := s.start(tx, NewGame{Guild: c.Guild, Channel: where, White: white, Black: black,
-			StartFEN: c.StartFEN, Rated: c.Rated, DaysPerMove: c.DaysPerMove, Time: c.Time, At: at, Private: c.Private})
-		if err != nil {
-			return err
-		}
-		if err := tx.DeleteChallenge(id); err != nil {
-			return err
-		}
-		r = Result{Game: g, Event: Started}
-		if s.then != nil {
-			return s.then(tx, &r)
-		}
-		return nil
+		r, err = s.accept(tx, &c, by, channel, at, whiteFirst)
+		return err
 	})
 	return r, err
+}
+
+// accept turns challenge c, read in tx, into a game between its
+// challenger and by, in channel ("" for c's own), and runs the Service's
+// Then on it; whiteFirst draws a random colour.
+func (s *Service) accept(tx Tx, c *Challenge, by Seat, channel string, at time.Time, whiteFirst bool) (Result, error) {
+	if err := MayAccept(c, by.ID, at); err != nil {
+		return Result{}, err
+	}
+	taker := by
+	if taker.Name == "" {
+		taker.Name = c.To.Name
+	}
+	white, black := c.From, taker
+	if c.Color == BlackSide || c.Color == Random && !whiteFirst {
+		white, black = taker, c.From
+	}
+	where := channel
+	if where == "" {
+		where = c.Channel
+	}
+	// start decides before it writes, so a refusal (a busy channel)
+	// leaves the challenge standing and nothing written.
+	g, err := s.start(tx, NewGame{Guild: c.Guild, Channel: where, White: white, Black: black,
+		StartFEN: c.StartFEN, Rated: c.Rated, DaysPerMove: c.DaysPerMove, Time: c.Time, At: at, Private: c.Private})
+	if err != nil {
+		return Result{}, err
+	}
+	if err := tx.DeleteChallenge(c.ID); err != nil {
+		return Result{}, err
+	}
+	r := Result{Game: g, Event: Started}
+	if s.then != nil {
+		if err := s.then(tx, &r); err != nil {
+			return Result{}, err
+		}
+	}
+	return r, nil
 }
 
 // Decline refuses a challenge: only the challenged user may (anyone, for

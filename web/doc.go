@@ -21,6 +21,18 @@
 // A server's leaderboard, /lb/GUILD/TOKEN, is the one /leaderboard shows
 // in Discord, where the bot links to it.
 //
+// A tournament's page, /t/ID/TOKEN, shows its standings (the words of
+// tournament/standings) and every round's pairings with their results.
+// It follows the tournament without a reload: /t/ID/TOKEN/events sends
+// the page anew each time a commit writes the tournament (a result, a
+// round paired, a withdrawal, the end), told by the storage's feed —
+// every process's on PostgreSQL — through the hub; a followed
+// tournament is read once a commit for all its pages, and its page made
+// once a language. An event's id is a hash of the tournament as stored:
+// a page that reconnects with it is sent nothing until it changes.
+// /t/ID/TOKEN/view is the same for a page that can only poll; both
+// pages follow by static/live.js.
+//
 // Other pages (the Discord Activity) join the listener with
 // Server.Handle, under the same headers and limits.
 //

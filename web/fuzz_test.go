@@ -58,6 +58,24 @@ func FuzzParseLastEventID(f *testing.F) {
 	})
 }
 
+func FuzzParseTourVersion(f *testing.F) {
+	for _, s := range []string{"", "0", "6e041bc454eeb3d0", "6E041BC454EEB3D0", "6e041bc454eeb3d01", "-1", " 1", "g"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		got, ok := ParseTourVersion(v)
+		if !ok {
+			return
+		}
+		if got != v || len(v) > 16 {
+			t.Fatalf("ParseTourVersion(%q) = %q", v, got)
+		}
+		if _, err := strconv.ParseUint("0"+v, 16, 64); err != nil || strings.ToLower(v) != v {
+			t.Fatalf("ParseTourVersion(%q) takes what is no version: %v", v, err)
+		}
+	})
+}
+
 func FuzzParsePage(f *testing.F) {
 	for _, s := range []string{"", "1", "0", "100000", "100001", "-3", "+2", "02"} {
 		f.Add(s)

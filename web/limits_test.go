@@ -68,3 +68,22 @@ func TestOneViewerHoldsAtMostItsStreams(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// TestATournamentsStreamsAreCappedAsAGamesAre: a tournament's event
+// streams count among its viewer's, past which it is answered 429 and
+// its page polls.
+func TestATournamentsStreamsAreCappedAsAGamesAre(t *testing.T) {
+	x := newSite(t, "777", Options{PerClient: connlimit.Limits{Requests: 4, Streams: 1}})
+	y := newTourney(t, x, 3, 1)
+	events := y.path() + "/events"
+	first := openTourSSE(t, x, events, nil)
+	if first.resp.StatusCode != http.StatusOK {
+		t.Fatalf("the first stream: %d", first.resp.StatusCode)
+	}
+	if resp, _ := x.get(events, nil); resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" {
+		t.Errorf("a second stream from one viewer: %d, Retry-After %q", resp.StatusCode, resp.Header.Get("Retry-After"))
+	}
+	if resp, _ := x.get(y.path()+"/view", nil); resp.StatusCode != http.StatusOK {
+		t.Errorf("the page's poll, its viewer holding its stream: %d", resp.StatusCode)
+	}
+}

@@ -137,7 +137,11 @@ func New(opts Options) (*Server, error) {
 		static: StaticHandler(sub)}
 	s.views = newViews(s)
 	if opts.Play != nil {
-		s.tours = newFollowed(opts.Play.Storage())
+		var feed play.Feed
+		if opts.Hub != nil {
+			feed = opts.Hub
+		}
+		s.tours = newFollowed(opts.Play.Storage(), feed)
 	}
 	s.limited = connlimit.NewClients(opts.PerClient).Handler(http.HandlerFunc(s.serve), s.tooMany)
 	s.mux.Handle("GET /static/", http.StripPrefix("/static", s.static))

@@ -79,6 +79,9 @@ func readTournament(ctx context.Context, st play.Storage, id uint64) (*tourState
 
 // tournamentFailed answers a tournament that could not be read.
 func (s *Server) tournamentFailed(w http.ResponseWriter, r *http.Request, id uint64, err error, page bool) {
+	if r.Context().Err() != nil {
+		return // the page left
+	}
 	s.refuse(w, r, fmt.Errorf("tournament %d: %w", id, err), page)
 }
 

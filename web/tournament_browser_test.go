@@ -63,6 +63,10 @@ func TestATournamentsPageFollowsItWithoutAReload(t *testing.T) {
 	}
 	y.next(t)
 	waitFor("the final standings did not appear", `document.getElementById("title").textContent.includes("Final standings") && document.getElementById("live") === null`)
+	// All of it came by the event stream: the page never polled.
+	if n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`performance.getEntriesByType("resource").filter(function (e) { return e.name.endsWith("/view"); }).length`)); err != nil || n != 0 {
+		t.Errorf("the page polled its view %d times (%v), where its event stream gets through", n, err)
+	}
 	if v, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`window.violations`)); err != nil || len(v) > 0 {
 		t.Errorf("the page broke its Content-Security-Policy: %v %v", v, err)
 	}

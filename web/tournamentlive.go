@@ -22,7 +22,8 @@ import (
 // open, and reads a followed tournament once for each commit that wrote
 // it, however many watch it.
 type followed struct {
-	st play.Storage
+	st   play.Storage
+	feed play.Feed // nil: no page follows live (each polls)
 	// recheck is how often a followed tournament is read all the same:
 	// on PostgreSQL, a process that dies between a commit and its
 	// notification leaves it untold.
@@ -71,16 +72,21 @@ type tourWatch struct {
 // polls).
 var errNoFeed = errors.New("web: the storage tells no commits")
 
-func newFollowed(st play.Storage) *followed {
-	return &followed{st: st, recheck: time.Minute, tours: map[uint64]*tourFollow{}}
+// newFollowed follows the tournaments of st, told by feed (the hub's,
+// which passes on its storage's: st may wrap it and tell nothing).
+func newFollowed(st play.Storage, feed play.Feed) *followed {
+	if feed == nil {
+		feed, _ = st.(play.Feed)
+	}
+	return &followed{st: st, feed: feed, recheck: time.Minute, tours: map[uint64]*tourFollow{}}
 }
 
 // watch follows tournament id for a page until ctx ends or Close, and
 // returns its state as now committed; the watch's channel then gets
 // each newer one. play.ErrNotFound: no tournament has that id.
 func (fs *followed) watch(ctx context.Context, id uint64) (*tourWatch, *tourState, error) {
-	feed, ok := fs.st.(play.Feed)
-	if !ok {
+	feed := fs.feed
+	if feed == nil {
 		return nil, nil, errNoFeed
 	}
 	fs.feedMu.Lock()

@@ -32,6 +32,7 @@ func (s *Server) routes() *http.ServeMux {
 	handle("GET /guilds/{guild}", "", s.getGuild)
 	handle("GET /guilds/{guild}/channels", "", s.getGuildChannels)
 	handle("GET /guilds/{guild}/members/{user}", "", s.getMember)
+	handle("GET /guilds/{guild}/threads/active", "", s.listActiveThreads)
 	handle(RouteChannel, "", s.getChannel)
 	handle(RouteChannelEdit, KindChannelEdit, s.modifyChannel)
 	handle(RouteThreadMember, KindThreadMember, s.addThreadMember)

@@ -66,7 +66,8 @@ func runLimitsSuite(t *testing.T, open func(t *testing.T) play.Storage) {
 		if err != nil {
 			t.Fatalf("a challenge after an accepted one: %v", err)
 		}
-		back, err := challenge(bob, ann, T0.Add(2*time.Minute))
+		// Rated, Bob's does not cross Ann's casual one: it waits beside it.
+		back, err := svc.Challenge(ctx, play.NewChallenge{Guild: "g1", Channel: "c1", From: bob, To: ann, Rated: true, At: T0.Add(2 * time.Minute), Caps: caps})
 		if err != nil {
 			t.Fatalf("the other player's challenge: %v", err)
 		}

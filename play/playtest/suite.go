@@ -696,6 +696,7 @@ func RunStorageSuite(t *testing.T, open func(t *testing.T) play.Storage) {
 	t.Run("tournaments", func(t *testing.T) { runTournamentSuite(t, open) })
 	t.Run("export", func(t *testing.T) { runExportSuite(t, open) })
 	t.Run("caps", func(t *testing.T) { runLimitsSuite(t, open) })
+	t.Run("crossing challenges", func(t *testing.T) { runCrossingSuite(t, open) })
 	t.Run("feed", func(t *testing.T) { runFeedSuite(t, open) })
 	t.Run("puzzles", func(t *testing.T) { runPuzzleSuite(t, open) })
 	t.Run("live clocks", func(t *testing.T) { runClockSuite(t, open) })

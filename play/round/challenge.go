@@ -18,13 +18,49 @@ const KindChallenge = "challenge"
 // ChallengeKey is the key of the item that shows challenge id.
 func ChallengeKey(id uint64) string { return fmt.Sprintf("c%d.%s", id, KindChallenge) }
 
-// Challenge records a challenge as play.Service.Challenge does, and
-// writes in the same transaction the item that shows it in its channel
-// (KindChallenge), for a front end that has no interaction to answer
-// with it: a challenge made is always shown, and shown once.
-func (r *Round) Challenge(ctx context.Context, n play.NewChallenge) (play.Challenge, error) {
+// Asked is what a challenge came to (play.Service.Ask): a challenge
+// waiting for its answer or, when the opponent's own challenge on the
+// same terms was waiting, the game that accepting it started.
+type Asked struct {
+	play.Asked
+	// Outcome is the game's start, when Accepted: its first board and
+	// the players to tell are in the outbox, for the outbox to deliver.
+	Outcome Outcome
+}
+
+// Ask makes challenge n as play.Service.Ask does — or accepts the
+// opponent's challenge that n crosses, as Accept and AcceptAnswered do,
+// whatever the front end: a Rematch pressed by both players, or two
+// /challenge on the same terms, start one game and ping nobody twice.
+// What follows is written in the same transaction: a challenge made is
+// shown in its channel by the outbox (KindChallenge) unless shows says
+// that the front end answers with it itself (an interaction's answer); a
+// challenge accepted has its message edited (KindAnswered), and the
+// game's first board and the players to tell are the outbox's to deliver.
+func (r *Round) Ask(ctx context.Context, n play.NewChallenge, shows bool) (Asked, error) {
+	a := Act{Act: play.Act{By: n.From.ID, At: n.At}, Kind: Accept}
+	var board Delivery
+	var keys []string
+	svc := r.play.Then(func(tx play.Tx, res *play.Result) error {
+		var err error
+		board, keys, err = r.record(tx, a, res)
+		return err
+	})
 	var key string
-	c, err := r.play.ChallengeThen(ctx, n, func(tx play.Tx, c *play.Challenge) error {
+	asked, err := svc.Ask(ctx, n, func(tx play.Tx, x *play.Asked) error {
+		key = ""
+		c := &x.Challenge
+		if x.Accepted {
+			it, err := answeredItem(&Answered{Challenge: *c, Answer: AnswerAccepted, By: n.From.ID, Game: x.Result.Game.ID}, x.Result.Game.Updated)
+			if err != nil {
+				return err
+			}
+			key = it.Key
+			return tx.PutOutbox(it)
+		}
+		if shows {
+			return nil
+		}
 		body, err := json.Marshal(c)
 		if err != nil {
 			return fmt.Errorf("round: encoding challenge %d: %w", c.ID, err)
@@ -33,10 +69,19 @@ func (r *Round) Challenge(ctx context.Context, n play.NewChallenge) (play.Challe
 		return tx.PutOutbox(play.OutboxItem{Key: key, Kind: KindChallenge, Body: body, Due: c.Created, Created: c.Created})
 	})
 	if err != nil {
-		return play.Challenge{}, err
+		return Asked{}, err
 	}
-	r.committed(&Delivery{Key: key})
-	return c, nil
+	out := Asked{Asked: asked}
+	if !asked.Accepted {
+		r.committed(&Delivery{Key: key})
+		return out, nil
+	}
+	r.committed(&board)
+	out.Outcome = Outcome{Result: asked.Result, Game: asked.Result.Game, Events: board.Events, Boards: []Delivery{board}, Keys: append(keys, key)}
+	if e, ok := r.think(&out.Outcome.Game); ok {
+		out.Outcome.Events = append(out.Outcome.Events, e)
+	}
+	return out, nil
 }
 
 // DecodeChallenge reads the body of a KindChallenge item.

@@ -18,7 +18,7 @@ import (
 func TestAChallengeWritesTheItemThatShowsIt(t *testing.T) {
 	r, st := newRound(t, nil)
 	tc := play.TimeControl{Limit: time.Minute}
-	c, err := r.Challenge(ctx, play.NewChallenge{Guild: "g1", Channel: "c1", From: ann, To: bob, Color: play.WhiteSide, Time: tc, At: t0})
+	c, err := challenge(r, play.NewChallenge{Guild: "g1", Channel: "c1", From: ann, To: bob, Color: play.WhiteSide, Time: tc, At: t0})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func TestAChallengeWritesTheItemThatShowsIt(t *testing.T) {
 		{Guild: "g1", Channel: "c1", From: ann, Time: play.TimeControl{Limit: time.Second}, At: t0.Add(time.Second)},
 	} {
 		var x *play.Refusal
-		if _, err := r.Challenge(ctx, n); !errors.As(err, &x) {
+		if _, err := challenge(r, n); !errors.As(err, &x) {
 			t.Errorf("challenge %+v: %v, want a refusal", n, err)
 		}
 	}
@@ -65,7 +65,7 @@ func TestAnAnswerWritesTheItemThatEditsTheChallenge(t *testing.T) {
 	r, st := newRound(t, nil)
 	newChallenge := func(to play.Seat) play.Challenge {
 		t.Helper()
-		c, err := r.Challenge(ctx, play.NewChallenge{Guild: "g1", Channel: "c1", From: ann, To: to, Color: play.WhiteSide, InChannel: true, At: t0})
+		c, err := challenge(r, play.NewChallenge{Guild: "g1", Channel: "c1", From: ann, To: to, Color: play.WhiteSide, InChannel: true, At: t0})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -101,7 +101,7 @@ func TestAnAnswerWritesTheItemThatEditsTheChallenge(t *testing.T) {
 		by   play.Seat
 		want round.Answer
 	}{{bob, round.AnswerDeclined}, {ann, round.AnswerWithdrawn}} {
-		c, err := r.Challenge(ctx, play.NewChallenge{Guild: "g1", Channel: "c2", From: ann, To: bob, At: t0})
+		c, err := challenge(r, play.NewChallenge{Guild: "g1", Channel: "c2", From: ann, To: bob, At: t0})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -122,6 +122,58 @@ func TestAnAnswerWritesTheItemThatEditsTheChallenge(t *testing.T) {
 		if got := pending(t, st, t0); len(got) != 0 {
 			t.Errorf("a refused answer wrote %v", got)
 		}
+	}
+}
+
+// challenge makes n through the round, shown by the outbox.
+func challenge(r *round.Round, n play.NewChallenge) (play.Challenge, error) {
+	a, err := r.Ask(ctx, n, false)
+	if err == nil && a.Accepted {
+		return play.Challenge{}, errors.New("the challenge accepted another")
+	}
+	return a.Challenge, err
+}
+
+// TestAnAskThatCrossesStartsTheGameWithItsItems: Ann asks Bob, whose
+// challenge to her on the same terms waits: the round accepts his, and
+// writes in that transaction the game's first board and the item that
+// edits his challenge's message — no challenge of hers, nothing to show.
+// A challenge the front end shows itself (shows) leaves no item.
+func TestAnAskThatCrossesStartsTheGameWithItsItems(t *testing.T) {
+	r, st := newRound(t, nil)
+	tc := play.TimeControl{Limit: time.Minute}
+	his, err := r.Ask(ctx, play.NewChallenge{Guild: "g1", Channel: "t1", From: bob, To: ann, Color: play.BlackSide, Time: tc, At: t0}, true)
+	if err != nil || his.Accepted {
+		t.Fatalf("Bob's challenge: %+v, %v", his, err)
+	}
+	if got := pending(t, st, t0); len(got) != 0 {
+		t.Errorf("a challenge the front end shows left %v", got)
+	}
+	if err := r.Service().SetChallengeMessage(ctx, his.Challenge.ID, "m1"); err != nil {
+		t.Fatal(err)
+	}
+	got, err := r.Ask(ctx, play.NewChallenge{Guild: "g1", Channel: "t1", From: ann, To: bob, Color: play.WhiteSide, Time: tc, At: t0.Add(time.Second)}, true)
+	if err != nil || !got.Accepted || got.Challenge.ID != his.Challenge.ID {
+		t.Fatalf("Ann's ask: %+v, %v; want Bob's accepted", got, err)
+	}
+	g := got.Outcome.Game
+	if g.White.ID != "ann" || g.Black.ID != "bob" || g.Channel != "t1" || len(got.Outcome.Boards) != 1 {
+		t.Errorf("the game: %s White, %s Black, in %q, boards %d", g.White.ID, g.Black.ID, g.Channel, len(got.Outcome.Boards))
+	}
+	items := pending(t, st, t0.Add(time.Second))
+	if len(items[round.KindBoard]) != 1 || len(items[round.KindAnswered]) != 1 || len(items[round.KindChallenge]) != 0 {
+		t.Fatalf("the ask wrote %v, want a board and the answer", items)
+	}
+	a, err := round.DecodeAnswered(items[round.KindAnswered][0])
+	if err != nil || a.Answer != round.AnswerAccepted || a.By != "ann" || a.Game != g.ID || a.Challenge.Message != "m1" {
+		t.Errorf("the answer is %+v, %v", a, err)
+	}
+	d, err := round.DecodeDelivery(items[round.KindBoard][0])
+	if err != nil || d.Game.ID != g.ID || d.Act != round.Accept || d.By != "ann" {
+		t.Errorf("the board is %+v, %v", d, err)
+	}
+	if len(got.Outcome.Keys) != 2 {
+		t.Errorf("the outcome's keys %v, want the board's and the answer's", got.Outcome.Keys)
 	}
 }
 
@@ -192,7 +244,7 @@ func TestADeclineWritesItsItemInItsTransaction(t *testing.T) {
 		by   play.Seat
 		want round.Answer
 	}{{bob, round.AnswerDeclined}, {ann, round.AnswerWithdrawn}} {
-		c, err := r.Challenge(ctx, play.NewChallenge{Guild: "g1", Channel: "c1", From: ann, To: bob, InChannel: true, At: t0})
+		c, err := challenge(r, play.NewChallenge{Guild: "g1", Channel: "c1", From: ann, To: bob, InChannel: true, At: t0})
 		if err != nil {
 			t.Fatal(err)
 		}

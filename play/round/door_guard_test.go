@@ -22,7 +22,7 @@ import (
 // from them (boards, whom to tell, the engine's turn) is written by
 // package round in their transaction, so nothing but round calls them.
 var actMethods = []string{
-	"Accept", "Start", "Move", "Premove", "OfferDraw", "AcceptDraw", "DeclineDraw", "WithdrawDraw",
+	"Accept", "Ask", "Challenge", "Start", "Move", "Premove", "OfferDraw", "AcceptDraw", "DeclineDraw", "WithdrawDraw",
 	"RequestTakeback", "AcceptTakeback", "DeclineTakeback", "WithdrawTakeback",
 	"Resign", "Abort", "TimeOut", "ClaimWin", "ClaimDraw", "Rehome", "Adjudicate", "Then",
 	// The notices that are no act on a game decide whom they tell in

@@ -150,6 +150,14 @@ func (h *Hub) committed(games []play.Committed, lost bool) {
 	}
 }
 
+// Feed passes on its storage's feed (play.Feed), for what follows
+// other writes than a game's: a tournament's page.
+func (h *Hub) Feed(fn func(games []play.Committed, lost bool)) (stop func()) {
+	return h.st.(play.Feed).Feed(fn) // New took no storage that is not one
+}
+
+var _ play.Feed = (*Hub)(nil)
+
 // Followed returns how many games the hub follows.
 func (h *Hub) Followed() int {
 	h.mu.RLock()

@@ -101,11 +101,13 @@ function auth() {
 // load asks which game to show, and the lobby when none goes on: the
 // lobby asks again every two seconds, so that a challenge made to the
 // user appears, and an accepted one opens its board in both windows.
-async function load() {
+// game names one the lobby offered (a game of the channel's threads).
+async function load(game) {
   clearTimeout(lobbyTimer);
   let r, body;
+  const which = typeof game === "number" && game > 0 ? "&game=" + game : "";
   try {
-    r = await fetch("api/game?instance=" + encodeURIComponent(instance), { headers: auth(), cache: "no-store" });
+    r = await fetch("api/game?instance=" + encodeURIComponent(instance) + which, { headers: auth(), cache: "no-store" });
     body = await r.json().catch(() => ({}));
   } catch (e) {
     lobbyTimer = setTimeout(load, 3000);
@@ -227,7 +229,9 @@ function buildLobby(box) {
   const T = (k) => texts["lobby." + k];
   const times = el("div", { className: "chips times", role: "group" });
   for (const t of lobby.times) {
-    const speed = t.terms.replace(t.time, "").trim();
+    // The speed's name, without the punctuation some languages put
+    // before it ("5+3, блиц").
+    const speed = t.terms.replace(t.time, "").replace(/^[\s,;:·–—-]+/, "").trim();
     times.append(el("button", { type: "button", className: "chip", title: t.terms }, el("b", {}, t.time), el("small", {}, speed)));
     times.lastChild.dataset.time = t.time;
   }
@@ -253,6 +257,8 @@ function buildLobby(box) {
     el("h2", {}, T("title")),
     el("div", { id: "ended", className: "ended", role: "status" }),
     el("div", { id: "incoming", className: "challenges" }),
+    el("div", { id: "games-box", className: "field", hidden: true },
+      el("span", { className: "label" }, T("games")), el("div", { id: "games", className: "games" })),
     el("div", { id: "rematch-box", className: "rematch", hidden: true },
       el("button", { type: "button", id: "rematch", className: "primary" }, T("rematch")), el("span", { id: "rematch-text" })),
     field(T("people"), el("div", { id: "people", className: "people" })),
@@ -293,6 +299,10 @@ function buildLobby(box) {
     closed.add(card.dataset.id);
     told.delete(card.dataset.id);
     drawEnded();
+  });
+  $("games").addEventListener("click", (e) => {
+    const row = e.target.closest(".game");
+    if (e.target.closest("button") && row) load(+row.dataset.id);
   });
   $("incoming").addEventListener("click", (e) => {
     const b = e.target.closest("button");
@@ -355,6 +365,16 @@ function drawLobby() {
   }
   for (const n of lobby.ended || []) if (!closed.has(String(n.id))) told.set(String(n.id), n.text);
   drawEnded();
+  const games = lobby.games || [];
+  $("games-box").hidden = !games.length;
+  $("games").replaceChildren(
+    ...games.map((g) => {
+      const row = el("div", { className: "game" + (g.mine ? " mine" : "") }, el("p", {}, g.text),
+        el("button", { type: "button", className: g.mine ? "primary" : "secondary" }, g.mine ? T("play") : T("watch")));
+      row.dataset.id = String(g.id);
+      return row;
+    }),
+  );
   const list = $("incoming");
   list.replaceChildren(
     ...lobby.challenges.map((c) => {
