@@ -101,11 +101,10 @@ func (cs *challenges) tookTheirs(in *interaction, asked *round.Asked, place thre
 		// The one button that asks is a finished game's Rematch.
 		key = "rematch.crossed"
 	}
-	text := tr(in.lang, key, map[string]any{"From": mention(asked.Challenge.From.ID), "Channel": channelRef(&g)})
-	if place.note != "" && place.channel == g.Channel {
-		text += "\n" + place.note
-	}
-	return in.tell(text)
+	// The answer names where the game is; why it is not in a thread of
+	// its own (place.note) is the public's to read, in the server's
+	// language, on a challenge's message, and this answer is private.
+	return in.tell(tr(in.lang, key, map[string]any{"From": mention(asked.Challenge.From.ID), "Channel": channelRef(&g)}))
 }
 
 // settleIfTaken settles the message just posted for challenge c when

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/iceagechess/iceage/internal/fakediscord"
+	"github.com/iceagechess/iceage/internal/pgtest"
+	"github.com/iceagechess/iceage/pgstore"
 	"github.com/iceagechess/iceage/play"
 	"github.com/iceagechess/iceage/play/memstore"
 )
@@ -171,7 +173,20 @@ func TestAChallengeOnTheSameTermsAcceptsTheirs(t *testing.T) {
 // the same instant: exactly one game, one board; one press made a
 // challenge, which the other accepted, and whose message is settled.
 func TestRematchPressedTogetherStartsOneGame(t *testing.T) {
-	w := newWorld(t, memstore.New(), "en-US")
+	t.Run("in memory", func(t *testing.T) { rematchPressedTogether(t, memstore.New()) })
+	t.Run("on bbolt", func(t *testing.T) { rematchPressedTogether(t, nil) })
+	t.Run("on PostgreSQL", func(t *testing.T) {
+		st, err := pgstore.Open(context.Background(), pgtest.New(t), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(st.Close)
+		rematchPressedTogether(t, st)
+	})
+}
+
+func rematchPressedTogether(t *testing.T, st play.Storage) {
+	w := newWorld(t, st, "en-US")
 	thread, end := w.finishedGame()
 	boards := map[string]int{thread: w.boardsIn(thread)}
 	ids := w.srv.ClickTogether(end.ID, button(t, end, "rematch").CustomID, w.alice.ID, w.bob.ID)
@@ -250,4 +265,28 @@ func (w *world) threadCalls() int {
 		}
 	}
 	return n
+}
+
+// TestCrossingChallengesWhereNoThreadOpens: in a channel where the bot
+// may not open threads, a challenge that accepts the one waiting starts
+// the game in the channel itself, once, and answers the asker in their
+// language: Bob reads French.
+func TestCrossingChallengesWhereNoThreadOpens(t *testing.T) {
+	w := newWorld(t, nil, "en-US") // on bbolt
+	ch := w.command(w.alice, w.nothreads.ID, "challenge", fakediscord.UserOption("opponent", w.bob.ID))
+	w.waitNoted(w.alice)
+	got := w.command(w.bob, w.nothreads.ID, "challenge", fakediscord.UserOption("opponent", w.alice.ID))
+	if !got.Ephemeral() || got.Content != "Le défi de <@"+w.alice.ID+"> aux mêmes conditions t'attendait déjà\u00a0: il est accepté, la partie commence dans <#"+w.nothreads.ID+">." {
+		t.Fatalf("Bob's challenge is answered %q (ephemeral %v)", got.Content, got.Ephemeral())
+	}
+	gs := w.activeGames(w.bob)
+	if len(gs) != 1 || gs[0].Channel != w.nothreads.ID {
+		t.Fatalf("Bob plays %+v, want one game in the channel", gs)
+	}
+	w.waitMessage(w.nothreads.ID, func(m fakediscord.Message) bool { return len(m.Files) > 0 })
+	w.waitSettled(ch.ID)
+	w.reachable(w.bob)
+	if n := w.boardsIn(w.nothreads.ID); n != 1 {
+		t.Errorf("%d boards of the game, want 1", n)
+	}
 }
