@@ -16,14 +16,15 @@ import (
 // The program with its web listener on: a tournament's sign-up post
 // links to its page, which a browser opens and leaves open while the
 // tournament is played in Discord. Its pairings, each result (a game
-// resigned in its thread), the standings, the next round and the final
-// standings appear without a reload.
+// resigned in its thread), a withdrawal, the standings, the next round
+// and the final standings appear without a reload.
 func TestTheTournamentPageFollowsATournamentPlayedInDiscord(t *testing.T) {
 	tab := browsertest.New(t, 1200, 900)
 	c := startClub(t, clubOptions{web: true, within: 120 * time.Second})
 	srv, ctx := c.srv, c.ctx
 	carol := srv.AddUser(fakediscord.User{Username: "carol", Locale: "en-US"})
-	d := newDiscordTournament(ctx, t, srv, c.guild.ID, c.chess.ID, c.alice, c.bob, carol)
+	dan := srv.AddUser(fakediscord.User{Username: "dan", Locale: "en-US"})
+	d := newDiscordTournament(ctx, t, srv, c.guild.ID, c.chess.ID, c.alice, c.bob, carol, dan)
 
 	if err := chromedp.Do(tab,
 		onNewDocument(`window.violations = []; document.addEventListener("securitypolicyviolation", function (e) { window.violations.push(e.violatedDirective + " " + e.blockedURI); });`),
@@ -47,24 +48,29 @@ func TestTheTournamentPageFollowsATournamentPlayedInDiscord(t *testing.T) {
 	// The organiser starts it: round 1's pairings appear.
 	d.start()
 	points := func(u fakediscord.User) string {
-		return `Array.from(document.querySelectorAll("#standings tbody tr")).filter(function (r) { return r.cells[1].textContent === "` + u.Username + `"; }).map(function (r) { return r.cells[2].textContent; }).join()`
+		return `Array.from(document.querySelectorAll("#standings tbody tr")).filter(function (r) { return r.cells[1].textContent.split(" ")[0] === "` + u.Username + `"; }).map(function (r) { return r.cells[2].textContent; }).join()`
 	}
-	waitFor("round 1's pairings did not appear", heads+` === "Games of round 1" && `+results+` === "playing"`)
+	waitFor("round 1's pairings did not appear", heads+` === "Games of round 1" && `+results+` === "playing,playing"`)
 
-	// White resigns round 1's game in its thread: the result and the
-	// standings follow, then round 2's pairings.
-	if won := d.resignRound(1); len(won) != 1 {
-		t.Fatalf("round 1 of three has %d games", len(won))
-	} else {
-		waitFor("round 1's result and the standings did not appear", `(document.querySelector("#standings .games .result").textContent === "0–1" || `+heads+`.startsWith("Games of round 2")) && `+points(won[0])+` === "1"`)
+	// Dan withdraws during round 1 (his game counts): the standings say
+	// so.
+	d.withdraw(dan)
+	waitFor("the withdrawal did not appear", `document.querySelector("#standings tbody").textContent.includes("dan (withdrawn)")`)
+
+	// White resigns each game of round 1 in its thread: the results and
+	// the standings follow, then round 2's pairings, of the three left.
+	won := d.resignRound(1)
+	if len(won) != 2 {
+		t.Fatalf("round 1 of four has %d games", len(won))
 	}
-	waitFor("round 2's pairings did not appear", heads+` === "Games of round 2,Games of round 1" && `+results+` === "playing,0–1"`)
+	waitFor("round 1's results and the standings did not appear", `(`+results+` === "0–1,0–1" || `+heads+`.startsWith("Games of round 2")) && `+points(won[0])+` === "1" && `+points(won[1])+` === "1"`)
+	waitFor("round 2's pairings did not appear", heads+` === "Games of round 2,Games of round 1" && `+results+` === "playing,0–1,0–1" && !document.querySelector("#standings .games").textContent.includes("dan")`)
 
 	d.resignRound(2)
-	// Two games won and two byes of a point each: four points in all.
+	// Three games won and round 2's bye of a point: four points in all.
 	total := `Array.from(document.querySelectorAll("#standings tbody tr")).reduce(function (n, r) { return n + Number(r.cells[2].textContent); }, 0)`
 	waitFor("the final standings did not appear", `document.getElementById("title").textContent.includes("Final standings") && document.getElementById("live") === null && `+
-		results+` === "0–1,0–1" && `+total+` === 4`)
+		results+` === "0–1,0–1,0–1" && `+total+` === 4`)
 	// All of it came by the event stream: the page never polled.
 	if n, err := chromedp.Run(tab, chromedp.Evaluate[int](`performance.getEntriesByType("resource").filter(function (e) { return e.name.endsWith("/view"); }).length`)); err != nil || n != 0 {
 		t.Errorf("the page polled its view %d times (%v), where its event stream gets through", n, err)

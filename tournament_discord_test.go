@@ -69,11 +69,36 @@ func (d *discordTournament) start() {
 	d.answer(d.srv.Command(d.org.ID, d.channel, "tournament", fakediscord.SubCommand("start")))
 }
 
+// roundPost waits for the pairings of round k.
+func (d *discordTournament) roundPost(k int) fakediscord.Message {
+	d.t.Helper()
+	return d.waitMessage(d.channel, func(m fakediscord.Message) bool { return strings.Contains(m.Content, ": round "+strconv.Itoa(k)+" of") })
+}
+
+// bye returns who has the bye in round k.
+func (d *discordTournament) bye(k int) fakediscord.User {
+	d.t.Helper()
+	post := d.roundPost(k)
+	_, line, ok := strings.Cut(post.Content, "Bye: ")
+	if !ok {
+		d.t.Fatalf("round %d has no bye:\n%s", k, post.Content)
+	}
+	return d.players[userRef.FindStringSubmatch(line)[1]]
+}
+
+// withdraw has u withdraw from the tournament.
+func (d *discordTournament) withdraw(u fakediscord.User) {
+	d.t.Helper()
+	if got := d.answer(d.srv.Command(u.ID, d.channel, "tournament", fakediscord.SubCommand("withdraw"))); !strings.Contains(got.Content, "withdrawn") {
+		d.t.Fatalf("%s's withdrawal is answered %q", u.Username, got.Content)
+	}
+}
+
 // resignRound has White resign each game of round k in its thread,
 // through /resign and its confirmation, and returns the winners.
 func (d *discordTournament) resignRound(k int) (winners []fakediscord.User) {
 	d.t.Helper()
-	post := d.waitMessage(d.channel, func(m fakediscord.Message) bool { return strings.Contains(m.Content, ": round "+strconv.Itoa(k)+" of") })
+	post := d.roundPost(k)
 	for _, line := range strings.Split(post.Content, "\n") {
 		th := threadRef.FindStringSubmatch(line)
 		if th == nil {

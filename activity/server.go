@@ -91,6 +91,9 @@ type Server struct {
 	// names are the names of the users who signed in lately, by id: the
 	// lobby names the people of an instance by them first (people.go).
 	names cache[string]
+	// threadGamesOf are the games going on in each channel's threads,
+	// by channel, read lately (threads.go).
+	threadGamesOf cache[[]play.Game]
 	// ended are the challenges lately ended without a game, for the
 	// lobby to tell the other side (endings.go).
 	ended endings

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"time"
 
 	"github.com/iceagechess/iceage/i18n"
 	"github.com/iceagechess/iceage/play"
@@ -119,14 +120,30 @@ type threadGame struct {
 	Mine bool `json:"mine"`
 }
 
+// threadGamesLife is how long the games of a channel's threads are
+// remembered: every window of the channel's lobby polls every two
+// seconds, and one read serves them all.
+const threadGamesLife = 2 * time.Second
+
 // threadGames are the games going on in the threads of the asker's
 // channel that they may see, their own first.
 func (s *Server) threadGames(ctx context.Context, a *asker, r reach) []threadGame {
-	svc := s.opts.Round.Service()
+	now := s.opts.Now()
+	games, ok := s.threadGamesOf.get(r.channel, now)
+	if !ok {
+		svc := s.opts.Round.Service()
+		games = []play.Game{}
+		for _, th := range r.threads {
+			if g, err := svc.GameIn(ctx, th); err == nil && !g.Over() {
+				games = append(games, g)
+			}
+		}
+		s.threadGamesOf.put(r.channel, games, now.Add(threadGamesLife))
+	}
 	out := []threadGame{}
-	for _, th := range r.threads {
-		g, err := svc.GameIn(ctx, th)
-		if err != nil || g.Over() || !s.mayWatch(ctx, a, &g, r) {
+	for i := range games {
+		g := &games[i]
+		if !s.mayWatch(ctx, a, g, r) {
 			continue
 		}
 		_, mine := g.ColorOf(a.User)

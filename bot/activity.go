@@ -62,8 +62,8 @@ func init() { clicks.handle(idPlayHere, gameAct(activitiesOf, (*activities).play
 
 // activityRow is the row of the Play here button under a board, none
 // when there is no Activity.
-func (sh *shared) activityRow(lang i18n.Lang, g *play.Game) []discordgo.MessageComponent {
-	if !sh.cfg.Activity.Enabled {
+func (bd *boards) activityRow(lang i18n.Lang, g *play.Game) []discordgo.MessageComponent {
+	if !bd.cfg.Activity.Enabled {
 		return nil
 	}
 	return []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{

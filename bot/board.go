@@ -176,7 +176,7 @@ func seatText(s play.Seat) string {
 
 // status is the embed's description: whose move, the Ice Age countdown,
 // the deadline, a pending offer.
-func (sh *shared) status(ctx context.Context, lang i18n.Lang, g *play.Game, pos *game.Position) string {
+func (bd *boards) status(ctx context.Context, lang i18n.Lang, g *play.Game, pos *game.Position) string {
 	if g.Over() {
 		return i18n.Outcome(lang, g.Outcome)
 	}
@@ -194,11 +194,11 @@ func (sh *shared) status(ctx context.Context, lang i18n.Lang, g *play.Game, pos 
 		lines = append(lines, "⚠️ "+w)
 	}
 	if g.Clock != nil {
-		lines = append(lines, clockLines(lang, g, sh.cfg.Now())...)
+		lines = append(lines, clockLines(lang, g, bd.cfg.Now())...)
 	} else if !g.Deadline.IsZero() && g.Flag == nil && g.EngineToMove() == 0 {
 		lines = append(lines, "⏳ "+tr(lang, "board.deadline", map[string]any{"When": timestamp(g.Deadline, "R")}))
 	}
-	lines = append(lines, sh.correspondenceStatus(ctx, lang, g)...)
+	lines = append(lines, bd.correspondenceStatus(ctx, lang, g)...)
 	if o := g.DrawOffer; o != nil {
 		lines = append(lines, "🤝 "+tr(lang, "board.draw_offered", map[string]any{"Player": mention(o.By)}))
 	}

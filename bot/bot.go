@@ -240,9 +240,9 @@ func New(cfg Config, svc *play.Service) (*Bot, error) {
 	b.vacations = &vacations{shared: b.shared, notices: b.notices, locales: b.locales}
 	b.analyses = &analyses{shared: b.shared, sight: b.sight, cooldowns: b.cooldowns, parents: b.parents, thinkers: b.thinkers}
 	b.tournaments = &tournaments{shared: b.shared, locales: b.locales, notices: b.notices, outbox: b.outbox}
-	b.records = &records{shared: b.shared, sight: b.sight, cooldowns: b.cooldowns, drawing: b.drawing, guildNames: b.guildNames,
-		locales: b.locales, tournaments: b.tournaments}
 	b.puzzles = &puzzleDesk{shared: b.shared, locales: b.locales, outbox: b.outbox}
+	b.records = &records{shared: b.shared, sight: b.sight, cooldowns: b.cooldowns, drawing: b.drawing, guildNames: b.guildNames,
+		locales: b.locales, tournaments: b.tournaments, puzzles: b.puzzles}
 	b.lessons = &lessons{shared: b.shared, seals: b.seals}
 	b.settings = &userSettings{shared: b.shared}
 	b.serverAdmin = &serverAdmin{shared: b.shared, locales: b.locales, puzzles: b.puzzles}

@@ -28,13 +28,13 @@ var (
 
 // correspondenceStatus adds to a board's status what correspondence
 // brings: a timeout's choice, and the players on vacation.
-func (sh *shared) correspondenceStatus(ctx context.Context, lang i18n.Lang, g *play.Game) []string {
+func (bd *boards) correspondenceStatus(ctx context.Context, lang i18n.Lang, g *play.Game) []string {
 	var lines []string
 	if f := g.Flag; f != nil {
 		lines = append(lines, "⌛ "+tr(lang, "board.flag", map[string]any{"Loser": mention(opponentOf(g, f.By).ID), "Player": mention(f.By),
 			"Until": timestamp(g.Deadline, "f")}))
 	}
-	now := sh.cfg.Now()
+	now := bd.cfg.Now()
 	for _, c := range []game.Color{game.White, game.Black} {
 		if g.Away(c, now) {
 			lines = append(lines, "🏖️ "+tr(lang, "board.away", map[string]any{"Player": mention(g.Seat(c).ID), "When": timestamp(g.AwayUntil[c], "f")}))

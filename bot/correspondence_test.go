@@ -205,7 +205,7 @@ func TestBoardsSayWhoIsAwayAndWhoChooses(t *testing.T) {
 	}
 	g, _ := svc.Game(ctx, r.Game.ID)
 	pos, _ := g.Position()
-	status := b.status(context.Background(), i18n.English, &g, &pos)
+	status := b.boards.status(context.Background(), i18n.English, &g, &pos)
 	if !strings.Contains(status, "<@k> is on vacation until <t:") || !strings.Contains(status, "Move due") {
 		t.Fatalf("status %q", status)
 	}
@@ -215,7 +215,7 @@ func TestBoardsSayWhoIsAwayAndWhoChooses(t *testing.T) {
 		t.Fatal(err)
 	}
 	g = tr.Game
-	status = b.status(context.Background(), i18n.English, &g, &pos)
+	status = b.boards.status(context.Background(), i18n.English, &g, &pos)
 	if strings.Contains(status, "Move due") || !strings.Contains(status, "<@w> ran out of time: <@k> chooses") {
 		t.Fatalf("status after the flag %q", status)
 	}

@@ -685,8 +685,8 @@ func (d *puzzleDesk) dailySettingsText(ctx context.Context, lang i18n.Lang, guil
 // puzzleBoardMessage is a page of the server's puzzle leaderboard
 // (the last when page is past it): rating, puzzles rated and best
 // streak, with the other leaderboards' page buttons.
-func (sh *shared) puzzleBoardMessage(ctx context.Context, lang i18n.Lang, guild string, page int) (*message, error) {
-	board, err := sh.play.PuzzleBoard(ctx, guild, math.MaxInt)
+func (d *puzzleDesk) puzzleBoardMessage(ctx context.Context, lang i18n.Lang, guild string, page int) (*message, error) {
+	board, err := d.play.PuzzleBoard(ctx, guild, math.MaxInt)
 	if err != nil {
 		return nil, err
 	}

@@ -309,3 +309,58 @@ func TestThePuzzleLeaderboardHasPages(t *testing.T) {
 		t.Fatalf("the last page's next button: %+v", two.Buttons())
 	}
 }
+
+// TestEveryStepOfAnOlderPuzzleMessageIsStale: each step a puzzle's
+// message offers — another man, a man, a move, a hint, the solution —
+// clicked where the try has moved on (a second window, an older render
+// of the message) is answered as stale, in one place for all of them,
+// and changes nothing of the try.
+func TestEveryStepOfAnOlderPuzzleMessageIsStale(t *testing.T) {
+	w := newWorld(t, memstore.New(), "en-US")
+	pz := shippedPuzzle(t, func(pz *puzzle.Puzzle) bool { return pz.SolverMoves() >= 2 })
+	line, err := pz.Line()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos, _, err := pz.At(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := w.command(w.alice, w.chess.ID, "puzzle", fakediscord.StringOption("id", pz.ID))
+	men := menu(t, msg)
+	man := option(t, men, i18n.ManOn(i18n.English, pos.PieceAt(line[0].From()), line[0].From())).Value
+	moves := w.answer(w.srv.Select(w.alice.ID, msg.ID, men.CustomID, man))
+	to := menu(t, moves)
+	move := option(t, to, pos.SAN(line[0])).Value
+	steps := []struct {
+		name, id string
+		value    string // a menu's choice; "" for a button
+	}{
+		{"another man", puzzleButton(t, moves, "pz:men:").CustomID, ""},
+		{"a man", men.CustomID, man},
+		{"a move", to.CustomID, move},
+		{"a hint", puzzleButton(t, moves, "pz:hint:").CustomID, ""},
+		{"the solution", puzzleButton(t, moves, "pz:show:").CustomID, ""},
+	}
+	// The right move: the try goes on to the solver's second move.
+	w.answer(w.srv.Select(w.alice.ID, moves.ID, to.CustomID, move))
+	before := w.puzzler(w.guild.ID, w.alice.ID)
+	if before.Current != pz.ID || before.Ply != 1 {
+		t.Fatalf("after the first move: %+v", before)
+	}
+	want := i18n.T(i18n.English, "puzzle.stale", nil)
+	for _, s := range steps {
+		var id string
+		if s.value != "" {
+			id = w.srv.ForgedSelect(w.alice.ID, msg.ID, s.id, s.value)
+		} else {
+			id = w.srv.ForgedClick(w.alice.ID, msg.ID, s.id)
+		}
+		if got := w.answer(id); got.Content != want || !got.Ephemeral() {
+			t.Errorf("%s on the older step answered %q (ephemeral %v), want %q", s.name, got.Content, got.Ephemeral(), want)
+		}
+	}
+	if after := w.puzzler(w.guild.ID, w.alice.ID); after.Ply != before.Ply || after.Hinted || after.Spoiled || after.Rated != before.Rated {
+		t.Errorf("stale clicks changed the try: %+v, was %+v", after, before)
+	}
+}

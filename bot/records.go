@@ -34,7 +34,8 @@ const (
 // records answers the commands of results (/leaderboard, /stats, /pgn,
 // /gif, /history) and their clicks. It holds what every feature shares,
 // the visibility rule's sight, the cooldowns, the replays being drawn,
-// the servers' names, the languages, and the tournaments /stats lists.
+// the servers' names, the languages, the tournaments /stats lists and
+// the puzzles, whose leaderboard is one of its boards.
 type records struct {
 	*shared
 	sight       *sight
@@ -43,6 +44,7 @@ type records struct {
 	guildNames  *guildNames
 	locales     *locales
 	tournaments *tournaments
+	puzzles     *puzzleDesk
 }
 
 func recordsOf(b *Bot) *records { return b.records }
@@ -101,7 +103,7 @@ func (rs *records) leaderboardCommand(in *interaction, data discordgo.Applicatio
 		page = int(o.IntValue())
 	}
 	if o := opts["board"]; o != nil && o.StringValue() == boardPuzzles {
-		m, err := rs.puzzleBoardMessage(in.ctx, in.public, in.i.GuildID, page)
+		m, err := rs.puzzles.puzzleBoardMessage(in.ctx, in.public, in.i.GuildID, page)
 		if err != nil {
 			return err
 		}
@@ -208,7 +210,7 @@ func (rs *records) leaderboardClick(in *interaction, f idFields) error {
 		return fmt.Errorf("%w: leaderboard %q page %q", errBadCustomID, scope, f.str("page"))
 	}
 	if scope == boardPuzzles {
-		m, err := rs.puzzleBoardMessage(in.ctx, in.public, in.i.GuildID, int(page))
+		m, err := rs.puzzles.puzzleBoardMessage(in.ctx, in.public, in.i.GuildID, int(page))
 		if err != nil {
 			return err
 		}

@@ -155,15 +155,15 @@ func (sh *shared) theme(ctx context.Context, user string) render.Theme {
 // gameTheme is the theme of a game's board: the one of the player it
 // waits for, who looks at it from their side, or of the person when it
 // waits for the engine.
-func (sh *shared) gameTheme(ctx context.Context, g *play.Game) render.Theme {
+func (bd *boards) gameTheme(ctx context.Context, g *play.Game) render.Theme {
 	c := g.Turn()
 	if g.Engine[c] != 0 {
 		c = c.Other()
 	}
 	if g.Engine[c] != 0 || g.Over() {
-		return sh.cfg.Theme
+		return bd.cfg.Theme
 	}
-	return sh.theme(ctx, g.Seat(c).ID)
+	return bd.theme(ctx, g.Seat(c).ID)
 }
 
 func hoursText(lang i18n.Lang, hours []int) string {

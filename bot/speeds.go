@@ -76,8 +76,8 @@ func boardTitle(lang i18n.Lang, scope string, sp play.Speed) string {
 
 // speedLines are a player's ratings of the live speeds in scope, a line
 // each ("blitz: **1612?** ± 120, 3 rated games"); "" for none.
-func (sh *shared) speedLines(ctx context.Context, lang i18n.Lang, scope, user string, rating func(play.Player) string) (string, error) {
-	ps, err := sh.play.SpeedRatings(ctx, scope, user)
+func (rs *records) speedLines(ctx context.Context, lang i18n.Lang, scope, user string, rating func(play.Player) string) (string, error) {
+	ps, err := rs.play.SpeedRatings(ctx, scope, user)
 	if err != nil || len(ps) == 0 {
 		return "", err
 	}

@@ -18,36 +18,36 @@ type WebLinks interface {
 
 // withWatchLive adds, under a game's board, a row with the link to its
 // live page, when the web listener is on.
-func (sh *shared) withWatchLive(lang i18n.Lang, g *play.Game, rows []discordgo.MessageComponent) []discordgo.MessageComponent {
-	if sh.cfg.Web == nil {
+func (bd *boards) withWatchLive(lang i18n.Lang, g *play.Game, rows []discordgo.MessageComponent) []discordgo.MessageComponent {
+	if bd.cfg.Web == nil {
 		return rows
 	}
 	return append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.Button{Label: tr(lang, "web.watch_live", nil), Style: discordgo.LinkButton, URL: sh.cfg.Web.GameURL(g.ID),
+		discordgo.Button{Label: tr(lang, "web.watch_live", nil), Style: discordgo.LinkButton, URL: bd.cfg.Web.GameURL(g.ID),
 			Emoji: &discordgo.ComponentEmoji{Name: "📺"}},
 	}})
 }
 
 // withLeaderboardLink adds, under a server's leaderboard, a row with the
 // link to its page on the web.
-func (sh *shared) withLeaderboardLink(lang i18n.Lang, guild string, rows []discordgo.MessageComponent) []discordgo.MessageComponent {
-	if sh.cfg.Web == nil || guild == "" {
+func (rs *records) withLeaderboardLink(lang i18n.Lang, guild string, rows []discordgo.MessageComponent) []discordgo.MessageComponent {
+	if rs.cfg.Web == nil || guild == "" {
 		return rows
 	}
 	return append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.Button{Label: tr(lang, "web.on_the_web", nil), Style: discordgo.LinkButton, URL: sh.cfg.Web.LeaderboardURL(guild),
+		discordgo.Button{Label: tr(lang, "web.on_the_web", nil), Style: discordgo.LinkButton, URL: rs.cfg.Web.LeaderboardURL(guild),
 			Emoji: &discordgo.ComponentEmoji{Name: "🌐"}},
 	}})
 }
 
 // withTournamentLink adds, under a tournament's sign-up post and its
 // standings, a row with the link to its page on the web.
-func (sh *shared) withTournamentLink(lang i18n.Lang, id uint64, rows []discordgo.MessageComponent) []discordgo.MessageComponent {
-	if sh.cfg.Web == nil {
+func (ts *tournaments) withTournamentLink(lang i18n.Lang, id uint64, rows []discordgo.MessageComponent) []discordgo.MessageComponent {
+	if ts.cfg.Web == nil {
 		return rows
 	}
 	return append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.Button{Label: tr(lang, "web.on_the_web", nil), Style: discordgo.LinkButton, URL: sh.cfg.Web.TournamentURL(id),
+		discordgo.Button{Label: tr(lang, "web.on_the_web", nil), Style: discordgo.LinkButton, URL: ts.cfg.Web.TournamentURL(id),
 			Emoji: &discordgo.ComponentEmoji{Name: "🌐"}},
 	}})
 }

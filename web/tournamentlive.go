@@ -81,9 +81,10 @@ func newFollowed(st play.Storage, feed play.Feed) *followed {
 	return &followed{st: st, feed: feed, recheck: time.Minute, tours: map[uint64]*tourFollow{}}
 }
 
-// watch follows tournament id for a page until ctx ends or Close, and
-// returns its state as now committed; the watch's channel then gets
-// each newer one. play.ErrNotFound: no tournament has that id.
+// watch follows tournament id for a page, until the page closes the
+// watch (close), and returns its state as now committed; the watch's
+// channel then gets each newer one. play.ErrNotFound: no tournament has
+// that id; ctx bounds the wait for the first read.
 func (fs *followed) watch(ctx context.Context, id uint64) (*tourWatch, *tourState, error) {
 	feed := fs.feed
 	if feed == nil {
