@@ -10,7 +10,8 @@ import (
 
 // TestBothPressingRematchInTheLobbyStartOneGame: after their game, Alice
 // presses the lobby's Rematch, then Bob does: his press accepts her
-// challenge, and the lobby answers with the game, played in the channel.
+// challenge, and the lobby answers with the game, played in the channel,
+// and why, in his language.
 func TestBothPressingRematchInTheLobbyStartOneGame(t *testing.T) {
 	w := newWorld(t)
 	in := w.srv.LaunchActivity(w.lobby.ID, w.alice.ID, w.bob.ID).ID
@@ -47,6 +48,10 @@ func TestBothPressingRematchInTheLobbyStartOneGame(t *testing.T) {
 	}
 	if asks[0]["challenge"] == nil || asks[1]["game"] == nil || asks[1]["challenge"] != nil {
 		t.Fatalf("the presses are answered %v and %v: want a challenge, then the game", asks[0], asks[1])
+	}
+	// Bob alone is told why, in French.
+	if got := asks[1]["note"]; got != "Alice t'avait déjà lancé un défi aux mêmes conditions\u00a0: il est accepté, la partie commence." {
+		t.Errorf("Bob's note: %q", got)
 	}
 	g, err := w.round.Service().GameIn(context.Background(), w.lobby.ID)
 	if err != nil || g.ID != uint64(asks[1]["game"].(float64)) || g.White.ID != w.bob.ID || g.Black.ID != w.alice.ID {

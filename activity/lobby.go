@@ -298,11 +298,11 @@ func (s *Server) serveChallenge(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if c := &asked.Challenge; asked.Accepted {
-		// Their challenge on the same terms was waiting: asking took it,
-		// and the page shows the game that started.
+		// Their challenge on the same terms was waiting: asking took it.
+		// The page shows the game that started, and the asker alone why.
 		g := asked.Outcome.Game.ID
 		s.log.Info("activity challenge", "user", a.User, "challenge", c.ID, "outcome", "accepted theirs", "game", g)
-		answer(w, map[string]any{"game": g})
+		answer(w, map[string]any{"game": g, "note": i18n.T(a.lang, "activity.lobby.crossed", map[string]any{"Player": c.From.Name})})
 		return
 	}
 	s.log.Info("activity challenge", "user", a.User, "challenge", asked.Challenge.ID, "outcome", "ok")

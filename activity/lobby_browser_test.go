@@ -210,8 +210,10 @@ func TestTheLobbyInABrowser(t *testing.T) {
 	shoot(t, alice, "activity-rematch-desktop.png", 1000, 800)
 	shoot(t, alice, "activity-rematch-phone.png", 400, 860)
 	press(t, alice, "#rematch")
+	// Bob, seeing her challenge come, presses Rematch too: his press
+	// accepts hers, and his window says so, in French.
 	x.wait(t, bob, `act().querySelector("#incoming .challenge.incoming .accept") !== null`)
-	press(t, bob, "#incoming .challenge.incoming .accept")
+	press(t, bob, "#rematch")
 	var second play.Game
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		if second, err = x.svc.GameIn(ctx, room.ID); err == nil && second.ID != g.ID && !second.Over() {
@@ -230,6 +232,17 @@ func TestTheLobbyInABrowser(t *testing.T) {
 	if eval[string](t, bob, `act().getElementById("activity").dataset.color`) != "w" {
 		t.Error("Bob does not play White in the rematch, in his window")
 	}
+	x.wait(t, bob, `!act().getElementById("crossed").hidden`)
+	if got := eval[string](t, bob, `act().getElementById("crossed").textContent`); got != "Alice t'avait déjà lancé un défi aux mêmes conditions\u00a0: il est accepté, la partie commence." {
+		t.Errorf("Bob's window says %q", got)
+	}
+	if !eval[bool](t, alice, `act().getElementById("crossed").hidden`) {
+		t.Error("Alice, whose challenge was taken, is told she took one")
+	}
+	// Once the game is under way, the note goes.
+	m = x.legalIn(t, second.ID, game.White)
+	drag(t, bob, m[:2], m[2:4])
+	x.wait(t, bob, `act().getElementById("crossed").hidden`)
 }
 
 // recordRequests keeps, in each document of the tab, the bodies of the

@@ -276,7 +276,7 @@ func TestCrossingChallengesWhereNoThreadOpens(t *testing.T) {
 	ch := w.command(w.alice, w.nothreads.ID, "challenge", fakediscord.UserOption("opponent", w.bob.ID))
 	w.waitNoted(w.alice)
 	got := w.command(w.bob, w.nothreads.ID, "challenge", fakediscord.UserOption("opponent", w.alice.ID))
-	if !got.Ephemeral() || got.Content != "Le défi de <@"+w.alice.ID+"> aux mêmes conditions t'attendait déjà\u00a0: il est accepté, la partie commence dans <#"+w.nothreads.ID+">." {
+	if !got.Ephemeral() || got.Content != "<@"+w.alice.ID+"> t'avait déjà lancé un défi aux mêmes conditions\u00a0: il est accepté, la partie commence dans <#"+w.nothreads.ID+">." {
 		t.Fatalf("Bob's challenge is answered %q (ephemeral %v)", got.Content, got.Ephemeral())
 	}
 	gs := w.activeGames(w.bob)

@@ -30,6 +30,9 @@ let lobby = null; // the server's lobby, when no game goes on
 let lobbyTimer = null;
 let asking = false; // a lobby request on its way
 let justSent = false; // the user's challenge was just sent
+// crossed says why the game shown started at the user's challenge: the
+// opponent's own on the same terms was waiting, and it took that one.
+let crossed = "";
 // told are the notices of the user's challenges that ended without them
 // (declined, withdrawn, expired), by challenge: kept until closed, for
 // the server offers each only for a while.
@@ -145,6 +148,7 @@ async function show(body) {
   root.dataset.color = info.color;
   root.dataset.game = String(info.game);
   say("refusal", "");
+  say("crossed", "");
   await refresh();
   listen();
   if (!inputReady) {
@@ -176,6 +180,7 @@ function update(v) {
   }
   const ended = v.over && (!view || !view.over);
   view = v;
+  if (view.plies.length > 1) say("crossed", ""); // the game is under way
   arrived = performance.now();
   root.dataset.rev = String(view.rev);
   selected = null;
@@ -415,6 +420,7 @@ async function ask(path, body) {
     const got = await r.json().catch(() => ({}));
     if (!r.ok) say("lobby-refusal", got.error || texts.failed);
     else if (got.challenge) justSent = true;
+    else if (got.game && got.note) crossed = got.note;
   } catch (e) {
     say("lobby-refusal", texts.failed);
   } finally {
@@ -422,6 +428,8 @@ async function ask(path, body) {
     for (const b of document.querySelectorAll(".lobby button")) b.disabled = false;
   }
   await load();
+  if (crossed) say("crossed", crossed);
+  crossed = "";
 }
 
 function last() {
