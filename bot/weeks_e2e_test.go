@@ -16,6 +16,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/iceagechess/iceage/bot"
 	"github.com/iceagechess/iceage/internal/fakediscord"
 	"github.com/iceagechess/iceage/play"
 	"github.com/iceagechess/iceage/play/memstore"
@@ -565,24 +566,41 @@ func TestFilesCarryTheirContentTypes(t *testing.T) {
 	}
 }
 
-// discordgo keeps a rate limit bucket for every key it is given; the
-// bot's keys are routes, so interactions leave none behind.
+// discordgo keeps a rate limit bucket for every key it is given, for
+// good; the bot's keys are routes (bucketOf), never an interaction's
+// token, so interactions leave a bounded number behind.
 func TestInteractionsLeaveNoRateLimitBuckets(t *testing.T) {
 	w := newWorld(t, memstore.New(), "en-US")
 	thread, _ := w.challengeAccepted(w.chess, w.alice, w.bob)
-	count := func() int {
+	keys := func() []string {
 		rl := w.bot.Session().Ratelimiter
 		rl.Lock()
 		defer rl.Unlock()
-		return reflect.ValueOf(rl).Elem().FieldByName("buckets").Len()
+		var out []string
+		for _, k := range reflect.ValueOf(rl).Elem().FieldByName("buckets").MapKeys() {
+			out = append(out, k.String())
+		}
+		return out
 	}
-	w.command(w.alice, thread, "board")
-	before := count()
 	for range 100 {
 		w.command(w.alice, thread, "board")
 	}
-	if after := count(); after > before+64 {
-		t.Errorf("100 interactions left %d rate limit buckets behind", after-before)
+	routes := map[string]bool{}
+	for _, k := range keys() {
+		if !strings.Contains(k, "/interactions/") && !strings.Contains(k, "/webhooks/") {
+			continue
+		}
+		route, _, _ := strings.Cut(k, "#")
+		if !strings.Contains(route, ":id/:token") {
+			t.Errorf("a rate limit bucket is keyed by an interaction's own URL: %s", k)
+		}
+		routes[route] = true
+	}
+	if len(routes) == 0 {
+		t.Fatal("no interaction left a rate limit bucket: the test sees none of them")
+	}
+	if n := len(keys()); n > len(routes)*bot.BucketStripes+64 {
+		t.Errorf("%d rate limit buckets for %d interaction routes", n, len(routes))
 	}
 }
 
