@@ -229,18 +229,7 @@ func colorWords(lang i18n.Lang, c play.Color) string {
 
 // serveChallenge makes a challenge from the lobby, through the round.
 func (s *Server) serveChallenge(w http.ResponseWriter, r *http.Request) {
-	frameable(w)
-	lang := s.acceptLanguage(r)
-	body, ok := readBody(w, r)
-	if !ok {
-		return
-	}
-	req, err := parseChallengeRequest(body)
-	if err != nil {
-		problem(w, http.StatusBadRequest, i18n.T(lang, "activity.page.failed", nil))
-		return
-	}
-	a, ok := s.who(w, r, req.Instance)
+	req, a, ok := readAct(s, w, r, parseChallengeRequest)
 	if !ok {
 		return
 	}
@@ -359,18 +348,7 @@ func (s *Server) startEngineGame(w http.ResponseWriter, r *http.Request, a *aske
 // withdraws the asker's own. An accepted challenge is a game in the
 // channel, started by the round, whose board the outbox posts there.
 func (s *Server) serveAnswer(w http.ResponseWriter, r *http.Request) {
-	frameable(w)
-	lang := s.acceptLanguage(r)
-	body, ok := readBody(w, r)
-	if !ok {
-		return
-	}
-	req, err := parseAnswerRequest(body)
-	if err != nil {
-		problem(w, http.StatusBadRequest, i18n.T(lang, "activity.page.failed", nil))
-		return
-	}
-	a, ok := s.who(w, r, req.Instance)
+	req, a, ok := readAct(s, w, r, parseAnswerRequest)
 	if !ok {
 		return
 	}

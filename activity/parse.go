@@ -286,3 +286,9 @@ func parseGameQuery(q string) (uint64, bool) {
 	id, err := strconv.ParseUint(q, 10, 64)
 	return id, err == nil && id != 0
 }
+
+func (r moveRequest) instance() string { return r.Instance }
+
+func (r challengeRequest) instance() string { return r.Instance }
+
+func (r answerRequest) instance() string { return r.Instance }

@@ -509,21 +509,33 @@ func isNoGame(err error) bool {
 	return errors.As(err, &x) && x.Kind == play.NoGame
 }
 
+// actRequest is a request that acts in an Activity's instance.
+type actRequest interface {
+	instance() string
+}
+
+// readAct reads an act's request: its body, parsed by parse, and who asks,
+// a participant of the request's instance. Where it fails it has answered,
+// in the asker's language, and ok is false.
+func readAct[R actRequest](s *Server, w http.ResponseWriter, r *http.Request, parse func([]byte) (R, error)) (req R, a asker, ok bool) {
+	frameable(w)
+	body, ok := readBody(w, r)
+	if !ok {
+		return req, a, false
+	}
+	req, err := parse(body)
+	if err != nil {
+		problem(w, http.StatusBadRequest, i18n.T(s.acceptLanguage(r), "activity.page.failed", nil))
+		return req, a, false
+	}
+	a, ok = s.who(w, r, req.instance())
+	return req, a, ok
+}
+
 // serveMove plays a move as the asker, through the round: the refusals,
 // the revision check and the outbox of any act.
 func (s *Server) serveMove(w http.ResponseWriter, r *http.Request) {
-	frameable(w)
-	lang := s.acceptLanguage(r)
-	body, ok := readBody(w, r)
-	if !ok {
-		return
-	}
-	req, err := parseMoveRequest(body)
-	if err != nil {
-		problem(w, http.StatusBadRequest, i18n.T(lang, "activity.page.failed", nil))
-		return
-	}
-	a, ok := s.who(w, r, req.Instance)
+	req, a, ok := readAct(s, w, r, parseMoveRequest)
 	if !ok {
 		return
 	}
