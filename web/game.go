@@ -123,6 +123,15 @@ func ParseLastEventID(v string) (int, bool) {
 	return int(n), err == nil
 }
 
+// lastEventID is the last event a reconnecting page has: the browser
+// sends it as Last-Event-ID, and polling (no EventSource) as ?after=.
+func lastEventID(r *http.Request) string {
+	if v := r.Header.Get("Last-Event-ID"); v != "" {
+		return v
+	}
+	return r.URL.Query().Get("after")
+}
+
 // gameEvents streams the game's views as server-sent events, one for
 // each revision after the one the page saw (Last-Event-ID), each with
 // its revision as its id, so that a page that lost its connection
@@ -134,10 +143,7 @@ func (s *Server) gameEvents(w http.ResponseWriter, r *http.Request) {
 		s.refuse(w, r, err, false)
 		return
 	}
-	v := r.Header.Get("Last-Event-ID")
-	if v == "" {
-		v = r.URL.Query().Get("after")
-	}
+	v := lastEventID(r)
 	after, ok := ParseLastEventID(v)
 	if !ok {
 		http.Error(w, "Last-Event-ID: want a revision", http.StatusBadRequest)

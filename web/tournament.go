@@ -180,10 +180,7 @@ func (s *Server) tournamentEvents(w http.ResponseWriter, r *http.Request) {
 		s.refuse(w, r, play.ErrNotFound, false)
 		return
 	}
-	v := r.Header.Get("Last-Event-ID")
-	if v == "" {
-		v = r.URL.Query().Get("after")
-	}
+	v := lastEventID(r)
 	seen, ok := ParseTourVersion(v)
 	if !ok {
 		http.Error(w, "Last-Event-ID: want a version", http.StatusBadRequest)
