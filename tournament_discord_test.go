@@ -75,17 +75,6 @@ func (d *discordTournament) roundPost(k int) fakediscord.Message {
 	return d.waitMessage(d.channel, func(m fakediscord.Message) bool { return strings.Contains(m.Content, ": round "+strconv.Itoa(k)+" of") })
 }
 
-// bye returns who has the bye in round k.
-func (d *discordTournament) bye(k int) fakediscord.User {
-	d.t.Helper()
-	post := d.roundPost(k)
-	_, line, ok := strings.Cut(post.Content, "Bye: ")
-	if !ok {
-		d.t.Fatalf("round %d has no bye:\n%s", k, post.Content)
-	}
-	return d.players[userRef.FindStringSubmatch(line)[1]]
-}
-
 // withdraw has u withdraw from the tournament.
 func (d *discordTournament) withdraw(u fakediscord.User) {
 	d.t.Helper()
