@@ -560,15 +560,24 @@ func (d *puzzleDesk) countDaily(in *interaction, id string) {
 		return
 	}
 	dp, err := d.play.DailyPuzzleOf(in.ctx, guild)
-	if err != nil || dp.Puzzle != id || dp.Day == "" {
+	if err != nil {
 		return
 	}
-	dp, added, err := d.play.DailySolved(in.ctx, guild, dp.Day, in.user)
+	day := dp.Day
+	if dp.Puzzle != id || day == "" {
+		// The post may be out before it is recorded: today's puzzle is
+		// counted then (DailySolved).
+		day = play.DayOf(d.cfg.Now())
+		if pz, ok := puzzle.Daily(puzzle.Set(), day); !ok || pz.ID != id {
+			return
+		}
+	}
+	dp, added, err := d.play.DailySolved(in.ctx, guild, day, in.user)
 	if err != nil {
 		d.log.Warn("counting a daily puzzle's solve", "guild", guild, "user", in.user, "err", err)
 		return
 	}
-	if added && dp.Message != "" {
+	if added && dp.Day == day && dp.Message != "" {
 		ctx := context.WithoutCancel(in.ctx)
 		lang := d.locales.guildLang(ctx, guild)
 		pz, ok := puzzle.ByID(id)
@@ -631,7 +640,8 @@ func (d *puzzleDesk) deliverDailyPuzzle(ctx context.Context, it play.OutboxItem)
 	if err != nil {
 		return err
 	}
-	if _, err := d.play.DailyPosted(ctx, guild, day, pz.ID, msg, d.cfg.Now()); err != nil {
+	posted, err := d.play.DailyPosted(ctx, guild, day, pz.ID, msg, d.cfg.Now())
+	if err != nil {
 		var x *play.Refusal
 		if errors.As(err, &x) && x.Kind == play.Stale {
 			return nil // recorded by an earlier delivery of the same item
@@ -639,6 +649,14 @@ func (d *puzzleDesk) deliverDailyPuzzle(ctx context.Context, it play.OutboxItem)
 		return err
 	}
 	d.outbox.wakeUp()
+	if len(posted.Solvers) > 0 {
+		// Solved from the post before it was recorded: the count it
+		// was posted with is behind.
+		payload := map[string]any{"content": dailyText(lang, &pz, &posted)}
+		if _, err := d.request(ctx, http.MethodPatch, discordgo.EndpointChannelMessage(dp.Channel, msg), payload, nil); err != nil {
+			d.log.Warn("updating a daily puzzle's count", "guild", guild, "err", err)
+		}
+	}
 	return nil
 }
 

@@ -110,6 +110,11 @@ type DailyPuzzle struct {
 	Puzzle  string   `json:"puzzle,omitempty"`
 	Message string   `json:"message,omitempty"`
 	Solvers []string `json:"solvers,omitempty"`
+	// Early are who solved the puzzle of day Next from its post before
+	// the post was recorded (the click can come first): they become its
+	// Solvers when it is.
+	Next  string   `json:"next,omitempty"`
+	Early []string `json:"early,omitempty"`
 }
 
 // On reports whether the server has a daily puzzle.

@@ -206,6 +206,10 @@ func (s *Service) DailyPosted(ctx context.Context, guild, day, puzzle, message s
 			return &Refusal{Kind: Stale}
 		}
 		d.Day, d.Puzzle, d.Message, d.Solvers = day, puzzle, message, nil
+		if d.Next == day {
+			d.Solvers = d.Early
+		}
+		d.Next, d.Early = "", nil
 		if err := tx.PutDailyPuzzle(d); err != nil {
 			return err
 		}
@@ -219,7 +223,9 @@ func (s *Service) DailyPosted(ctx context.Context, guild, day, puzzle, message s
 
 // DailySolved counts user among the solvers of a server's puzzle of
 // day; added is false when they were counted already or the day is
-// not the post's.
+// older than the last post's. A solve of a day after the last post's
+// comes from a post not yet recorded, and is counted when it is
+// (DailyPosted).
 func (s *Service) DailySolved(ctx context.Context, guild, day, user string) (d DailyPuzzle, added bool, err error) {
 	if CheckID("guild id", guild) != nil || CheckID("user id", user) != nil {
 		return d, false, fmt.Errorf("play: a daily solve needs a server and a user")
@@ -230,10 +236,23 @@ func (s *Service) DailySolved(ctx context.Context, guild, day, user string) (d D
 		if d, err = tx.DailyPuzzle(guild); err != nil {
 			return err
 		}
-		if d.Day != day || slices.Contains(d.Solvers, user) {
+		switch {
+		case d.Day == day:
+			if slices.Contains(d.Solvers, user) {
+				return nil
+			}
+			d.Solvers = append(d.Solvers, user)
+		case day > d.Day: // days compare as their "2006-01-02"
+			if d.Next != day {
+				d.Next, d.Early = day, nil
+			}
+			if slices.Contains(d.Early, user) {
+				return nil
+			}
+			d.Early = append(d.Early, user)
+		default:
 			return nil
 		}
-		d.Solvers = append(d.Solvers, user)
 		added = true
 		return tx.PutDailyPuzzle(d)
 	})
