@@ -132,6 +132,21 @@ func lastEventID(r *http.Request) string {
 	return r.URL.Query().Get("after")
 }
 
+// admitStream answers a HEAD of an event stream, which holds none
+// open, and refuses a stream past the viewer's cap (429); it reports
+// whether the stream may open.
+func (s *Server) admitStream(w http.ResponseWriter, r *http.Request) bool {
+	if r.Method == http.MethodHead {
+		w.Header().Set("Content-Type", "text/event-stream")
+		return false
+	}
+	if !connlimit.Stream(r) {
+		s.tooMany(w, r, connlimit.TooManyStreams)
+		return false
+	}
+	return true
+}
+
 // gameEvents streams the game's views as server-sent events, one for
 // each revision after the one the page saw (Last-Event-ID), each with
 // its revision as its id, so that a page that lost its connection
@@ -149,12 +164,7 @@ func (s *Server) gameEvents(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "Last-Event-ID: want a revision", http.StatusBadRequest)
 		return
 	}
-	if r.Method == http.MethodHead {
-		w.Header().Set("Content-Type", "text/event-stream")
-		return // no stream to hold open for a HEAD
-	}
-	if !connlimit.Stream(r) {
-		s.tooMany(w, r, connlimit.TooManyStreams)
+	if !s.admitStream(w, r) {
 		return
 	}
 	lang := s.lang(r)

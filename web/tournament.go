@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/iceagechess/iceage/i18n"
-	"github.com/iceagechess/iceage/internal/connlimit"
 	"github.com/iceagechess/iceage/play"
 	"github.com/iceagechess/iceage/tournament"
 	"github.com/iceagechess/iceage/tournament/standings"
@@ -186,12 +185,7 @@ func (s *Server) tournamentEvents(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "Last-Event-ID: want a version", http.StatusBadRequest)
 		return
 	}
-	if r.Method == http.MethodHead {
-		w.Header().Set("Content-Type", "text/event-stream")
-		return
-	}
-	if !connlimit.Stream(r) {
-		s.tooMany(w, r, connlimit.TooManyStreams)
+	if !s.admitStream(w, r) {
 		return
 	}
 	watch, cur, err := s.tours.watch(r.Context(), id)
