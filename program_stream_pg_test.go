@@ -31,37 +31,11 @@ func TestTwoProcessesOnPostgreSQLStreamEachOthersMoves(t *testing.T) {
 	ch := srv.AddChannel(fakediscord.Channel{GuildID: g.ID, Name: "chess"})
 	alice := srv.AddUser(fakediscord.User{Username: "alice", Locale: "en-US"})
 	bob := srv.AddUser(fakediscord.User{Username: "bob", Locale: "en-US"})
-	// One secret for both: a link to a game's page works on either.
-	secret := filepath.Join(t.TempDir(), "web.secret")
-	var webs []string
-	for shard := range 2 {
-		addr := freeAddr(t)
-		p := startBot(t, srv, t.TempDir(), "ICEAGE_DATABASE_URL="+db, "ICEAGE_SHARD_ID="+strconv.Itoa(shard), "ICEAGE_SHARD_COUNT=2",
-			"ICEAGE_WEB_LISTEN="+addr, "ICEAGE_PUBLIC_URL=http://"+addr+"/", "ICEAGE_WEB_SECRET_FILE="+secret)
-		// The first process's commands are registered already: wait for
-		// this one's web listener.
-		for start := time.Now(); ; time.Sleep(50 * time.Millisecond) {
-			resp, err := http.Get("http://" + addr + "/")
-			if err == nil {
-				resp.Body.Close()
-				break
-			}
-			if time.Since(start) > fakediscord.Slowdown*20*time.Second {
-				t.Fatalf("the process does not serve its web listener: %v\n%s", err, p.stderr)
-			}
-		}
-		webs = append(webs, addr)
-	}
+	webs := startTwoShards(t, srv, db)
 	ctx, cancel := context.WithTimeout(context.Background(), fakediscord.Slowdown*60*time.Second)
 	defer cancel()
 	// Both shards are connected before anyone plays.
-	for shard := range 2 {
-		if _, err := srv.WaitFor(ctx, func(c fakediscord.Call) bool {
-			return c.Kind == fakediscord.KindIdentify && c.Identify.Shard != nil && *c.Identify.Shard == [2]int{shard, 2}
-		}); err != nil {
-			t.Fatalf("shard %d did not connect: %v", shard, err)
-		}
-	}
+	waitShards(ctx, t, srv, 2)
 	thread := gameStarted(ctx, t, srv, ch.ID, alice.ID, bob.ID)
 
 	// The game's page, from the Watch live link of its first board.
@@ -160,6 +134,47 @@ func TestTwoProcessesOnPostgreSQLStreamEachOthersMoves(t *testing.T) {
 		f := next(i)
 		if f.rev != first[i].rev+1 || !strings.Contains(f.data, "Nxf3") {
 			t.Errorf("process %d's watcher got revision %d (want %d): %.200s", i+1, f.rev, first[i].rev+1, f.data)
+		}
+	}
+}
+
+// startTwoShards starts the program twice on PostgreSQL db, as gateway
+// shards 0 and 1 of 2, each with a web listener, and returns the
+// listeners' addresses once both serve. They share one secret, so a link
+// to a page works on either.
+func startTwoShards(t *testing.T, srv *fakediscord.Server, db string) []string {
+	t.Helper()
+	secret := filepath.Join(t.TempDir(), "web.secret")
+	var webs []string
+	for shard := range 2 {
+		addr := freeAddr(t)
+		p := startBot(t, srv, t.TempDir(), "ICEAGE_DATABASE_URL="+db, "ICEAGE_SHARD_ID="+strconv.Itoa(shard), "ICEAGE_SHARD_COUNT=2",
+			"ICEAGE_WEB_LISTEN="+addr, "ICEAGE_PUBLIC_URL=http://"+addr+"/", "ICEAGE_WEB_SECRET_FILE="+secret)
+		// The first process's commands are registered already: wait for
+		// this one's web listener.
+		for start := time.Now(); ; time.Sleep(50 * time.Millisecond) {
+			resp, err := http.Get("http://" + addr + "/")
+			if err == nil {
+				resp.Body.Close()
+				break
+			}
+			if time.Since(start) > fakediscord.Slowdown*20*time.Second {
+				t.Fatalf("the process does not serve its web listener: %v\n%s", err, p.stderr)
+			}
+		}
+		webs = append(webs, addr)
+	}
+	return webs
+}
+
+// waitShards waits until each of the count shards has identified.
+func waitShards(ctx context.Context, t *testing.T, srv *fakediscord.Server, count int) {
+	t.Helper()
+	for shard := range count {
+		if _, err := srv.WaitFor(ctx, func(c fakediscord.Call) bool {
+			return c.Kind == fakediscord.KindIdentify && c.Identify.Shard != nil && *c.Identify.Shard == [2]int{shard, count}
+		}); err != nil {
+			t.Fatalf("shard %d did not connect: %v", shard, err)
 		}
 	}
 }

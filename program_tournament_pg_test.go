@@ -5,8 +5,6 @@ import (
 	"context"
 	"net/http"
 	"net/url"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -31,33 +29,10 @@ func TestTwoProcessesOnPostgreSQLStreamEachOthersTournament(t *testing.T) {
 	for _, name := range []string{"alice", "bob", "carol"} {
 		players = append(players, srv.AddUser(fakediscord.User{Username: name, Locale: "en-US"}))
 	}
-	secret := filepath.Join(t.TempDir(), "web.secret")
-	var webs []string
-	for shard := range 2 {
-		addr := freeAddr(t)
-		p := startBot(t, srv, t.TempDir(), "ICEAGE_DATABASE_URL="+db, "ICEAGE_SHARD_ID="+strconv.Itoa(shard), "ICEAGE_SHARD_COUNT=2",
-			"ICEAGE_WEB_LISTEN="+addr, "ICEAGE_PUBLIC_URL=http://"+addr+"/", "ICEAGE_WEB_SECRET_FILE="+secret)
-		for start := time.Now(); ; time.Sleep(50 * time.Millisecond) {
-			resp, err := http.Get("http://" + addr + "/")
-			if err == nil {
-				resp.Body.Close()
-				break
-			}
-			if time.Since(start) > fakediscord.Slowdown*20*time.Second {
-				t.Fatalf("the process does not serve its web listener: %v\n%s", err, p.stderr)
-			}
-		}
-		webs = append(webs, addr)
-	}
+	webs := startTwoShards(t, srv, db)
 	ctx, cancel := context.WithTimeout(context.Background(), fakediscord.Slowdown*90*time.Second)
 	defer cancel()
-	for shard := range 2 {
-		if _, err := srv.WaitFor(ctx, func(c fakediscord.Call) bool {
-			return c.Kind == fakediscord.KindIdentify && c.Identify.Shard != nil && *c.Identify.Shard == [2]int{shard, 2}
-		}); err != nil {
-			t.Fatalf("shard %d did not connect: %v", shard, err)
-		}
-	}
+	waitShards(ctx, t, srv, 2)
 	d := newDiscordTournament(ctx, t, srv, g.ID, ch.ID, players...)
 	page, err := url.Parse(d.Link)
 	if err != nil {
